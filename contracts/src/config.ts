@@ -1,0 +1,82 @@
+import type { FacetDefinition, SearchI18n } from './entities.js';
+
+/** Where and how the browser reaches the search server. */
+export interface SearchServerConfig {
+  /** Search-only API key (never the admin key). */
+  apiKey: string;
+  host: string;
+  port: number;
+  /** Default `http`. */
+  protocol: 'http' | 'https';
+  /** Default `DEFAULT_SEARCH_INDEX_NAME`. */
+  indexName: string;
+}
+
+/** Search configuration of the specification, point 3. */
+export interface SearchConfiguration {
+  /** Comma-separated fields to search, in weight order. */
+  queryBy: string;
+  /** Hits per page. */
+  limit: number;
+  /** Typesense `sort_by`, empty for relevance. */
+  sortBy: string;
+  server: SearchServerConfig;
+  facets: FacetDefinition[];
+  /** Keep results hidden until a query exists. */
+  hideResults: boolean;
+}
+
+/** A federated remote: its name and the URL of its `mf-manifest.json`. */
+export interface RemoteDefinition {
+  name: string;
+  entry: string;
+}
+
+/** URLs of the product's own calls (specification point 7). */
+export interface CallUrls {
+  csrfToken: string;
+  watchlist: string;
+  download: string;
+  /** Survey results; `{formHandle}` is substituted. */
+  surveyResults: string;
+  /** Survey submission; `{formHandle}` is substituted. */
+  surveySubmit: string;
+  /** Insights collector endpoint. */
+  insights: string;
+  /** Search page of the site (header search box submits here). */
+  searchPage: string;
+  /** Watchlist page of the site. */
+  watchlistPage: string;
+}
+
+/** i18n texts shared by the islands. */
+export interface I18nTexts extends SearchI18n {
+  watchlistAdd: string;
+  watchlistRemove: string;
+  watchlistLink: string;
+  watchlistHeadline: string;
+  watchlistEmpty: string;
+  watchlistRelated: string;
+  watchlistShare: string;
+  watchlistCopy: string;
+  watchlistCopied: string;
+  watchlistDownload: string;
+  watchlistStorageFailed: string;
+  loading: string;
+  searchPlaceholder: string;
+  searchLabel: string;
+  surveySubmit: string;
+  filter: string;
+  noResults: string;
+}
+
+/** Everything the server embeds in a page for its islands (as escaped JSON). */
+export interface PageConfig {
+  siteName: string;
+  remotes: RemoteDefinition[];
+  search: SearchConfiguration;
+  calls: CallUrls;
+  i18n: I18nTexts;
+  /** Milliseconds the shell waits for a remote before keeping its fallback. */
+  remoteTimeoutMs: number;
+}
