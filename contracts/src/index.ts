@@ -6,3 +6,4 @@ export * from './events.js';
 export * from './bus.js';
 export * from './island.js';
 export * from './guards.js';
+export * from './example-config.js';

@@ -45,3 +45,11 @@ export function parseIslandName(name: string): { remote: string; module: string 
   const match = /^([a-z0-9][a-z0-9_-]*)\/([A-Za-z0-9_-]+)$/.exec(name.trim());
   return match ? { remote: match[1]!, module: match[2]! } : null;
 }
+
+/**
+ * Module Federation container name of a remote: island and config names use dashes
+ * (`mf-watchlist`), the container global uses underscores (`mf_watchlist`).
+ */
+export function containerName(remoteName: string): string {
+  return remoteName.replace(/-/g, '_');
+}

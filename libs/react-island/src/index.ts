@@ -1,0 +1,1 @@
+export { mountReactIsland } from './mountReactIsland.js';

@@ -1,0 +1,11 @@
+import { createRemoteConfig } from '@khs/rspack-preset';
+
+export default createRemoteConfig({
+  dir: import.meta.dirname,
+  name: 'mf_watchlist',
+  devPort: 4311,
+  exposes: {
+    './WatchlistButton': './src/islands/WatchlistButton.tsx',
+    './WatchlistLink': './src/islands/WatchlistLink.tsx',
+  },
+});

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import type { PageBus } from 'contracts';
+import { useWatchlist } from '../hooks/useWatchlist.js';
+import { toggleWatchlistArticle, watchlistCount } from '../storage/watchlistStorage.js';
+
+export interface WatchlistButtonProps {
+  /** Article id (the key in the local watchlist). */
+  id: string;
+  /** Article title saved with the entry. */
+  title: string;
+  bus: PageBus;
+  /** Label while the article is not saved. */
+  addLabel: string;
+  /** Label while the article is saved. */
+  removeLabel: string;
+  /** Text shown when local storage refused the change. */
+  failureLabel: string;
+}
+
+/** Toggles one article on the watchlist; `aria-pressed` tells whether it is saved. */
+export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failureLabel }: WatchlistButtonProps) {
+  const watchlist = useWatchlist(bus);
+  const [failed, setFailed] = useState(false);
+  const saved = id in watchlist.articles;
+
+  const toggle = () => {
+    const result = toggleWatchlistArticle(id, title);
+    if (!result.ok) {
+      console.error('[mf-watchlist] the watchlist could not be saved', result.error);
+      setFailed(true);
+      return;
+    }
+    setFailed(false);
+    bus.emit('watchlist-updated', { watchlist: result.watchlist, count: watchlistCount(result.watchlist) });
+    bus.emit('watchlist-added', { id, title, added: result.added });
+  };
+
+  return (
+    <span className="watchlist-button">
+      <button
+        type="button"
+        className="watchlist-button__toggle"
+        aria-pressed={saved}
+        data-saved={saved}
+        onClick={toggle}
+      >
+        <svg aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 24 24">
+          <path d="M6 3h12v18l-6-4-6 4z" fill={saved ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth="2" />
+        </svg>
+        <span>{saved ? removeLabel : addLabel}</span>
+      </button>
+      <span role="status" className="watchlist-button__status">
+        {failed ? failureLabel : ''}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,25 @@
+import type { PageBus } from 'contracts';
+import { useWatchlist } from '../hooks/useWatchlist.js';
+import { watchlistCount } from '../storage/watchlistStorage.js';
+
+export interface WatchlistLinkProps {
+  bus: PageBus;
+  /** URL of the watchlist page. */
+  href: string;
+  /** Visible link text, e.g. "Watchlist". */
+  label: string;
+}
+
+/** Header link to the watchlist page with the number of saved articles as a badge. */
+export function WatchlistLink({ bus, href, label }: WatchlistLinkProps) {
+  const count = watchlistCount(useWatchlist(bus));
+  return (
+    <a className="watchlist-link" href={href}>
+      <span>{label}</span>
+      <span className="watchlist-link__badge" data-count={count} aria-hidden="true">
+        {count}
+      </span>
+      <span className="visually-hidden">{` (${count})`}</span>
+    </a>
+  );
+}

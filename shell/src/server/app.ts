@@ -1,0 +1,95 @@
+import path from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { contentImagesDir } from '@khs/content';
+import type { PageConfig } from 'contracts';
+import type { ShellConfig } from './config.js';
+import type { ContentStore } from './content/contentStore.js';
+import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
+import { pageRoutes } from './pages/routes.js';
+import { csrfProtection } from './security/csrf.js';
+import { securityHeaders } from './security/headers.js';
+
+const SHELL_ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ShellDependencies {
+  config: ShellConfig;
+  content: ContentStore;
+  /** Where browsers send search requests. */
+  search: BrowserSearchEndpoint;
+  /** Built client runtime (`shell-runtime.js` and chunks). Default `shell/dist/client`. */
+  clientAssetsDir?: string;
+  /** Feature routes (watchlist, surveys, insights…), registered after the core. */
+  features?: Array<{ plugin: FastifyPluginAsync<never>; options?: unknown }>;
+  /** Fastify logger setting. Default off. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface ShellApp {
+  app: FastifyInstance;
+  pageConfig: PageConfig;
+}
+
+/** JSON error body every API error uses. */
+export interface ApiError {
+  error: string;
+  code?: string;
+}
+
+function origin(url: string): string {
+  return new URL(url).origin;
+}
+
+/** Version tag for the runtime URL so browsers refetch it after a deploy. */
+function runtimeVersion(dir: string): string {
+  const file = path.join(dir, 'shell-runtime.js');
+  return existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12) : 'dev';
+}
+
+/** Builds the shell server: pages, CSRF, security headers, static files, feature routes. */
+export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> {
+  const { config, content } = deps;
+  const clientAssetsDir = deps.clientAssetsDir ?? path.join(SHELL_ROOT, 'dist/client');
+  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: true });
+  const pageConfig = buildPageConfig(config, deps.search);
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) request.log.error(error);
+    const body: ApiError = {
+      error: status >= 500 ? 'Internal server error' : error.message,
+      ...(error.code ? { code: error.code } : {}),
+    };
+    return reply.code(status).send(body);
+  });
+
+  await securityHeaders(app, {
+    remoteOrigins: config.remotes.map((remote) => origin(remote.entry)),
+    searchOrigin: `${deps.search.protocol}://${deps.search.host}:${deps.search.port}`,
+  });
+  await app.register(fastifyCookie, { secret: config.cookieSecret });
+  await app.register(csrfProtection);
+
+  await app.register(fastifyStatic, {
+    root: clientAssetsDir,
+    prefix: '/assets/',
+    maxAge: '1y',
+    immutable: true,
+    decorateReply: false,
+  });
+  await app.register(fastifyStatic, { root: path.join(SHELL_ROOT, 'public'), prefix: '/static/', decorateReply: false });
+  await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });
+
+  await app.register(pageRoutes, {
+    content,
+    pageConfig,
+    runtimeUrl: `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`,
+  });
+  for (const feature of deps.features ?? []) {
+    await app.register(feature.plugin, feature.options as never);
+  }
+  return { app, pageConfig };
+}

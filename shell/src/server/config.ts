@@ -1,0 +1,118 @@
+import path from 'node:path';
+import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition } from 'contracts';
+
+/** Every remote the shell knows, with the dev/run port its manifest is served from by default. */
+export const KNOWN_REMOTES = [
+  { name: 'mf-search', env: 'REMOTE_MF_SEARCH_URL', defaultPort: 4310 },
+  { name: 'mf-watchlist', env: 'REMOTE_MF_WATCHLIST_URL', defaultPort: 4311 },
+  { name: 'mf-survey', env: 'REMOTE_MF_SURVEY_URL', defaultPort: 4312 },
+  { name: 'mf-widgets', env: 'REMOTE_MF_WIDGETS_URL', defaultPort: 4313 },
+] as const;
+
+/** Configuration of the shell server, read from environment variables (see README). */
+export interface ShellConfig {
+  /** `HOST`, default `127.0.0.1`. */
+  host: string;
+  /** `PORT`, default `4300`; `0` picks a free port. */
+  port: number;
+  /** `SITE_NAME`, default `KHS Competence`. */
+  siteName: string;
+  /** `REMOTE_MF_*_URL`: each remote's `mf-manifest.json` URL. */
+  remotes: RemoteDefinition[];
+  /** `REMOTE_TIMEOUT_MS`, default 8000: how long the browser waits for a remote. */
+  remoteTimeoutMs: number;
+  /** `DATA_DIR`, default `.data`: SQLite file and embedded search data live here. */
+  dataDir: string;
+  /** `DATABASE_URL`: PostgreSQL instead of the SQLite file when set. */
+  databaseUrl: string | undefined;
+  /** `COOKIE_SECRET`: signs visitor cookies; must be the same on every instance. */
+  cookieSecret: string;
+  search: {
+    /** `TYPESENSE_HOST`: a real Typesense; unset starts the embedded search server. */
+    externalHost: string | undefined;
+    /** `TYPESENSE_PORT`, default 8108. */
+    port: number;
+    /** `TYPESENSE_PROTOCOL`, default `http`. */
+    protocol: 'http' | 'https';
+    /** `TYPESENSE_API_KEY` (admin, server-side only), default `khs-admin-dev-key`. */
+    adminApiKey: string;
+    /** `TYPESENSE_SEARCH_API_KEY` (search-only, sent to browsers), default `khs-search-dev-key`. */
+    searchApiKey: string;
+    /** `SEARCH_INDEX_NAME`, default `competence-articles`. */
+    indexName: string;
+    /** `SEARCH_BROWSER_HOST`: host name browsers use for search (default: the server host). */
+    browserHost: string | undefined;
+  };
+}
+
+/** A configuration value was missing or malformed; lists every problem at once. */
+export class ShellConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid shell configuration:\n- ${problems.join('\n- ')}`);
+    this.name = 'ShellConfigError';
+  }
+}
+
+const DEV_COOKIE_SECRET = 'khs-dev-cookie-secret-change-me-in-production';
+
+/** Reads and validates the configuration; throws `ShellConfigError` naming each bad variable. */
+export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
+  const problems: string[] = [];
+  const text = (name: string, fallback: string) => {
+    const value = env[name]?.trim();
+    return value ? value : fallback;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number) => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  };
+  const url = (name: string, fallback: string) => {
+    const value = text(name, fallback);
+    try {
+      const parsed = new URL(value);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('protocol');
+    } catch {
+      problems.push(`${name} must be an http(s) URL, got "${value}"`);
+    }
+    return value;
+  };
+
+  const protocol = text('TYPESENSE_PROTOCOL', 'http');
+  if (protocol !== 'http' && protocol !== 'https') problems.push(`TYPESENSE_PROTOCOL must be http or https, got "${protocol}"`);
+  const cookieSecret = text('COOKIE_SECRET', DEV_COOKIE_SECRET);
+  if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
+  if (cookieSecret === DEV_COOKIE_SECRET && env.NODE_ENV === 'production') {
+    problems.push('COOKIE_SECRET must be set in production');
+  }
+
+  const config: ShellConfig = {
+    host: text('HOST', '127.0.0.1'),
+    port: integer('PORT', 4300, 0, 65535),
+    siteName: text('SITE_NAME', 'KHS Competence'),
+    remotes: KNOWN_REMOTES.map((remote) => ({
+      name: remote.name,
+      entry: url(remote.env, `http://127.0.0.1:${remote.defaultPort}/mf-manifest.json`),
+    })),
+    remoteTimeoutMs: integer('REMOTE_TIMEOUT_MS', 8000, 100, 120000),
+    dataDir: path.resolve(cwd, text('DATA_DIR', '.data')),
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    cookieSecret,
+    search: {
+      externalHost: env.TYPESENSE_HOST?.trim() || undefined,
+      port: integer('TYPESENSE_PORT', 8108, 0, 65535),
+      protocol: protocol === 'https' ? 'https' : 'http',
+      adminApiKey: text('TYPESENSE_API_KEY', 'khs-admin-dev-key'),
+      searchApiKey: text('TYPESENSE_SEARCH_API_KEY', 'khs-search-dev-key'),
+      indexName: text('SEARCH_INDEX_NAME', DEFAULT_SEARCH_INDEX_NAME),
+      browserHost: env.SEARCH_BROWSER_HOST?.trim() || undefined,
+    },
+  };
+  if (problems.length > 0) throw new ShellConfigError(problems);
+  return config;
+}

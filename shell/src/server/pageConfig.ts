@@ -1,0 +1,46 @@
+import { examplePageConfig, type PageConfig } from 'contracts';
+import type { ShellConfig } from './config.js';
+
+/** Where browsers reach the search server. */
+export interface BrowserSearchEndpoint {
+  host: string;
+  port: number;
+  protocol: 'http' | 'https';
+}
+
+/** English texts of the site (the only locale so far). */
+const I18N: PageConfig['i18n'] = examplePageConfig().i18n;
+
+/** The config every page embeds for its islands. Built once per process: it has no secrets. */
+export function buildPageConfig(config: ShellConfig, search: BrowserSearchEndpoint): PageConfig {
+  return {
+    siteName: config.siteName,
+    remotes: config.remotes,
+    remoteTimeoutMs: config.remoteTimeoutMs,
+    search: {
+      queryBy: 'headline,title,intro,content',
+      limit: 20,
+      sortBy: '',
+      facets: [{ attribute: 'topic', label: 'Topic' }],
+      hideResults: false,
+      server: {
+        apiKey: config.search.searchApiKey,
+        host: search.host,
+        port: search.port,
+        protocol: search.protocol,
+        indexName: config.search.indexName,
+      },
+    },
+    calls: {
+      csrfToken: '/actions/blitz/csrf/token',
+      watchlist: '/api/watchlist',
+      download: '/api/watchlist/pdf',
+      surveyResults: '/api/survey-results/{formHandle}',
+      surveySubmit: '/api/surveys/{formHandle}/submissions',
+      insights: '/api/insights/events',
+      searchPage: '/search',
+      watchlistPage: '/watchlist',
+    },
+    i18n: I18N,
+  };
+}

@@ -1,0 +1,77 @@
+import type { Survey } from 'contracts';
+import type { Article } from '../content/contentStore.js';
+import { WatchlistButtonFallback } from './ArticleTeaser.js';
+import { formatDate, formatReadingTime, isoDate } from './format.js';
+import { Island } from './Island.js';
+
+export interface ArticlePageProps {
+  article: Article;
+  /** The article's survey, when it has one. */
+  survey: Survey | undefined;
+  watchlistLabel: string;
+  surveySubmitLabel: string;
+}
+
+/** A full article: image, topics, date, reading time, watchlist button, survey, widgets. */
+export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel }: ArticlePageProps) {
+  const paragraphs = article.content.split(/\n{2,}/).filter((p) => p.trim().length > 0);
+  return (
+    <>
+      <div className="reading-progress" data-reading-progress="" aria-hidden="true">
+        <div className="reading-progress__bar" />
+      </div>
+      <article className="article" data-article-body="">
+        <header className="article__header">
+          {article.subline ? <p className="article__subline">{article.subline}</p> : null}
+          <h1 className="article__title">{article.headline || article.title}</h1>
+          <p className="article__meta">
+            <time dateTime={isoDate(article.date)}>{formatDate(article.date)}</time>, {formatReadingTime(article.readingTime)}
+          </p>
+          <ul className="tags" aria-label="Topics">
+            {article.topic.map((topic) => (
+              <li key={topic} className="tag">
+                {topic}
+              </li>
+            ))}
+          </ul>
+          <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist">
+            <WatchlistButtonFallback label={watchlistLabel} />
+          </Island>
+        </header>
+        <figure className="article__figure">
+          <img src={article.image} alt={article.imageAlt} width={1280} height={720} />
+        </figure>
+        <p className="article__intro">{article.intro}</p>
+        <div className="article__content">
+          {paragraphs.map((paragraph, index) => (
+            <p key={index}>{paragraph}</p>
+          ))}
+        </div>
+        {survey ? (
+          <section className="article__survey" aria-label="Survey">
+            <Island name="mf-survey/Survey" props={{ formHandle: survey.formHandle }}>
+              <SurveyFallback survey={survey} submitLabel={surveySubmitLabel} />
+            </Island>
+          </section>
+        ) : null}
+      </article>
+    </>
+  );
+}
+
+/** The survey's question and answers, readable before (or without) the survey remote. */
+function SurveyFallback({ survey, submitLabel }: { survey: Survey; submitLabel: string }) {
+  return (
+    <form className="survey" aria-disabled="true">
+      <fieldset disabled>
+        <legend>{survey.question}</legend>
+        {survey.answers.map((answer) => (
+          <label key={answer.position} className="survey__answer">
+            <input type="radio" name={`survey-${survey.formHandle}`} value={answer.position} /> {answer.label}
+          </label>
+        ))}
+        <button type="submit">{submitLabel}</button>
+      </fieldset>
+    </form>
+  );
+}

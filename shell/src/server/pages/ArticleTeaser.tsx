@@ -1,0 +1,50 @@
+import type { Article } from '../content/contentStore.js';
+import { formatDate, formatReadingTime, isoDate } from './format.js';
+import { Island } from './Island.js';
+
+export interface ArticleTeaserProps {
+  article: Article;
+  /** Heading level of the title inside the list. Default 2. */
+  headingLevel?: 2 | 3;
+  /** Label of the watchlist fallback button. */
+  watchlistLabel: string;
+}
+
+/** A card linking to an article, with its watchlist button. */
+export function ArticleTeaser({ article, headingLevel = 2, watchlistLabel }: ArticleTeaserProps) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <article className="teaser">
+      <img className="teaser__image" src={article.image} alt="" width={640} height={360} loading="lazy" />
+      <div className="teaser__body">
+        {article.subline ? <p className="teaser__subline">{article.subline}</p> : null}
+        <Heading className="teaser__title">
+          <a href={article.url}>{article.headline || article.title}</a>
+        </Heading>
+        <p className="teaser__intro">{article.intro}</p>
+        <ul className="tags" aria-label="Topics">
+          {article.topic.map((topic) => (
+            <li key={topic} className="tag">
+              {topic}
+            </li>
+          ))}
+        </ul>
+        <p className="teaser__meta">
+          <time dateTime={isoDate(article.date)}>{formatDate(article.date)}</time>, {formatReadingTime(article.readingTime)}
+        </p>
+        <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="teaser__watchlist">
+          <WatchlistButtonFallback label={watchlistLabel} />
+        </Island>
+      </div>
+    </article>
+  );
+}
+
+/** Shown until the watchlist remote mounts (and kept if it cannot): saving needs scripts. */
+export function WatchlistButtonFallback({ label }: { label: string }) {
+  return (
+    <button type="button" className="watchlist-button__toggle" disabled aria-disabled="true">
+      {label}
+    </button>
+  );
+}

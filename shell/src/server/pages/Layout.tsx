@@ -1,0 +1,85 @@
+import type { ReactNode } from 'react';
+import { PAGE_CONFIG_ELEMENT_ID, type PageConfig } from 'contracts';
+import { ConsentPanel } from './ConsentPanel.js';
+import { Island } from './Island.js';
+import { serializeJsonForHtml } from './serializeJsonForHtml.js';
+
+export interface LayoutProps {
+  title: string;
+  config: PageConfig;
+  /** URL of the shell's client runtime script. */
+  runtimeUrl: string;
+  /** Initial value of the header search box. Default empty. */
+  query?: string;
+  /** Extra class on `<body>`, e.g. `page-article`. */
+  pageClass?: string;
+  children: ReactNode;
+}
+
+/** The frame of every page: header with search and watchlist link, main, footer, widgets. */
+export function Layout({ title, config, runtimeUrl, query = '', pageClass, children }: LayoutProps) {
+  const { calls, i18n } = config;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} · ${config.siteName}`}</title>
+        <link rel="stylesheet" href="/static/site.css" />
+        <script
+          type="application/json"
+          id={PAGE_CONFIG_ELEMENT_ID}
+          dangerouslySetInnerHTML={{ __html: serializeJsonForHtml(config) }}
+        />
+        <script src={runtimeUrl} defer />
+      </head>
+      <body className={pageClass}>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <header className="site-header" data-site-header="">
+          <div className="site-header__inner">
+            <a className="site-header__brand" href="/">
+              {config.siteName}
+            </a>
+            <nav className="site-header__nav" aria-label="Main">
+              <a href="/">Articles</a>
+              <a href={calls.searchPage}>{i18n.searchLabel}</a>
+            </nav>
+            <Island name="mf-search/HeaderSearch" className="site-header__search">
+              <form role="search" action={calls.searchPage} method="get" className="header-search">
+                <label className="visually-hidden" htmlFor="header-search-input">
+                  {i18n.searchLabel}
+                </label>
+                <input
+                  id="header-search-input"
+                  type="search"
+                  name="q"
+                  defaultValue={query}
+                  maxLength={512}
+                  placeholder={i18n.searchPlaceholder}
+                />
+                <button type="submit">{i18n.searchLabel}</button>
+              </form>
+            </Island>
+            <Island name="mf-watchlist/WatchlistLink" className="site-header__watchlist">
+              <a className="watchlist-link" href={calls.watchlistPage}>
+                {i18n.watchlistLink}
+              </a>
+            </Island>
+          </div>
+        </header>
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+        <footer className="site-footer">
+          <p>
+            © {config.siteName} · <a href="#cookie-banner">Cookie settings</a>
+          </p>
+        </footer>
+        <ConsentPanel />
+        <Island name="mf-widgets/PageWidgets" className="page-widgets" />
+      </body>
+    </html>
+  );
+}

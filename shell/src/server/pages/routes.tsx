@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { PageConfig } from 'contracts';
+import type { ContentStore } from '../content/contentStore.js';
+import { ArticlePage } from './ArticlePage.js';
+import { HomePage } from './HomePage.js';
+import { Layout } from './Layout.js';
+import { NotFoundPage } from './NotFoundPage.js';
+import { renderPage } from './renderPage.js';
+import { SearchPage } from './SearchPage.js';
+import { WatchlistPage } from './WatchlistPage.js';
+
+export interface PageRouteOptions {
+  content: ContentStore;
+  pageConfig: PageConfig;
+  runtimeUrl: string;
+  /** Articles on the home page. Default 12. */
+  homeArticleCount?: number;
+}
+
+/** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
+export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
+  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12 } = options;
+  const html = (reply: { type(value: string): unknown }) => reply.type('text/html; charset=utf-8');
+  const watchlistLabel = config.i18n.watchlistAdd;
+
+  app.get('/', async (_request, reply) => {
+    html(reply);
+    return renderPage(
+      <Layout title="Latest articles" config={config} runtimeUrl={runtimeUrl} pageClass="page-home">
+        <HomePage articles={content.listArticles().slice(0, homeArticleCount)} watchlistLabel={watchlistLabel} />
+      </Layout>,
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
+    const article = content.getArticle(request.params.id);
+    if (!article) return reply.callNotFound();
+    html(reply);
+    const survey = article.surveyHandle ? content.getSurvey(article.surveyHandle) : undefined;
+    return renderPage(
+      <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article">
+        <ArticlePage
+          article={article}
+          survey={survey}
+          watchlistLabel={watchlistLabel}
+          surveySubmitLabel={config.i18n.surveySubmit}
+        />
+      </Layout>,
+    );
+  });
+
+  app.get<{ Querystring: { q?: unknown } }>('/search', async (request, reply) => {
+    const query = typeof request.query.q === 'string' ? request.query.q.slice(0, 512) : '';
+    html(reply);
+    return renderPage(
+      <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search">
+        <SearchPage config={config} query={query} />
+      </Layout>,
+    );
+  });
+
+  app.get('/watchlist', async (_request, reply) => {
+    html(reply);
+    return renderPage(
+      <Layout title={config.i18n.watchlistHeadline} config={config} runtimeUrl={runtimeUrl} pageClass="page-watchlist">
+        <WatchlistPage config={config} />
+      </Layout>,
+    );
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url.startsWith('/api/') || request.method !== 'GET') {
+      return reply.code(404).send({ error: 'Not found' });
+    }
+    reply.code(404);
+    html(reply);
+    return renderPage(
+      <Layout title="Not found" config={config} runtimeUrl={runtimeUrl}>
+        <NotFoundPage />
+      </Layout>,
+    );
+  });
+}
