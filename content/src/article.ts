@@ -1,0 +1,23 @@
+import type { SearchHit } from 'contracts';
+
+/** One picture of an article's gallery. */
+export interface GalleryImage {
+  /** Site URL of the image, e.g. `/content-images/gallery-workshop.svg`. */
+  src: string;
+  /** Alternative text for screen readers. */
+  alt: string;
+  /** Visible caption under the image. */
+  caption: string;
+}
+
+/**
+ * An article of the content store: every search-hit field plus the extras the article page renders.
+ */
+export type Article = SearchHit & {
+  /** Alternative text of `image`. */
+  imageAlt: string;
+  /** Form handle of the survey shown under the article, if any (resolves with `getSurvey`). */
+  surveyHandle?: string;
+  /** Optional image gallery shown on the article page. */
+  gallery?: GalleryImage[];
+};

@@ -1,0 +1,13 @@
+import { fileURLToPath } from 'node:url';
+
+/** File URL of the seeded article corpus. Resolved relative to this module so any working directory works. */
+export const articlesFileUrl = new URL('../data/articles.json', import.meta.url);
+
+/** File URL of the survey definitions. */
+export const surveysFileUrl = new URL('../data/surveys.json', import.meta.url);
+
+/** Absolute path of `content/images`; the shell serves it at {@link CONTENT_IMAGES_BASE_URL}. */
+export const contentImagesDir: string = fileURLToPath(new URL('../images', import.meta.url));
+
+/** Site URL prefix under which `contentImagesDir` is served. */
+export const CONTENT_IMAGES_BASE_URL = '/content-images';

@@ -1,0 +1,13 @@
+/**
+ * Public API of `@khs/content`: the seeded article corpus, surveys, locally served images and the
+ * deterministic article generator.
+ */
+export type { Article, GalleryImage } from './article.js';
+export { listArticles, getArticle, listTopics, listSurveys, getSurvey } from './content-store.js';
+export { contentImagesDir, CONTENT_IMAGES_BASE_URL, articlesFileUrl, surveysFileUrl } from './content-paths.js';
+export { validateArticle } from './validate-article.js';
+export { validateSurvey } from './validate-survey.js';
+export { ContentValidationError } from './content-validation-error.js';
+export { generateArticles, iterateGeneratedArticles, type GenerateArticlesOptions } from './generate-articles.js';
+export { TOPICS, type Topic, isTopic, topicSlug } from './topics.js';
+export { computeReadingTime, countWords, readingTimeForWordCount, WORDS_PER_MINUTE } from './reading-time.js';
