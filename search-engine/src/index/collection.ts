@@ -1,0 +1,206 @@
+import { ApiError } from '../api-error.js';
+import { type CollectionSchema, type FieldDefinition, isArrayType, isNumericType } from '../schema/collection-schema.js';
+import { documentIdOf, type StoredDocument, validateDocument } from '../schema/validate-document.js';
+import { foldedKey, tokenize } from '../text/tokenize.js';
+import { PostingList } from './posting-list.js';
+import { TermDictionary } from './term-dictionary.js';
+
+/** Import actions Typesense supports. */
+export type WriteAction = 'create' | 'upsert' | 'update' | 'emplace';
+
+/** Inverted index of one searchable string field. */
+export interface TextFieldIndex {
+  field: FieldDefinition;
+  /** Posting list per term id. */
+  postings: (PostingList | undefined)[];
+}
+
+/** Distinct values of a string facet field and, per document, the ids of its values. */
+export interface StringFacetColumn {
+  field: FieldDefinition;
+  values: string[];
+  /** Folded form of each value (for exact filters). */
+  foldedValues: string[];
+  valueIds: Map<string, number>;
+  /** Per sequence id: ids of the document's values. */
+  perDocument: (number[] | undefined)[];
+}
+
+/**
+ * One collection: its schema, stored documents (by internal sequence id),
+ * the term dictionary with per-field posting lists, and per-document columns
+ * for facets and sorting. All writes go through `write`/`delete`.
+ */
+export class Collection {
+  readonly documents: (StoredDocument | undefined)[] = [];
+  readonly seqById = new Map<string, number>();
+  readonly dictionary = new TermDictionary();
+  readonly textFields = new Map<string, TextFieldIndex>();
+  readonly stringFacets = new Map<string, StringFacetColumn>();
+  /** Single-valued numeric/bool columns (NaN = missing), by field name. */
+  readonly numericColumns = new Map<string, Float64Array>();
+  readonly fieldsByName = new Map<string, FieldDefinition>();
+  private nextSeq = 0;
+  private liveCount = 0;
+  /** Bumped on every write; lets callers cache per-version data. */
+  version = 0;
+
+  constructor(readonly schema: CollectionSchema) {
+    for (const field of schema.fields) {
+      this.fieldsByName.set(field.name, field);
+      if (!field.index) continue;
+      if (field.type === 'string' || field.type === 'string[]') {
+        this.textFields.set(field.name, { field, postings: [] });
+        if (field.facet) {
+          this.stringFacets.set(field.name, { field, values: [], foldedValues: [], valueIds: new Map(), perDocument: [] });
+        }
+      } else if ((isNumericType(field.type) || field.type === 'bool') && !isArrayType(field.type)) {
+        this.numericColumns.set(field.name, new Float64Array(1024).fill(Number.NaN));
+      }
+    }
+  }
+
+  get name(): string {
+    return this.schema.name;
+  }
+
+  /** Number of live documents. */
+  get size(): number {
+    return this.liveCount;
+  }
+
+  /** Upper bound (exclusive) of sequence ids handed out so far. */
+  get seqLimit(): number {
+    return this.nextSeq;
+  }
+
+  getDocument(id: string): StoredDocument | undefined {
+    const seq = this.seqById.get(id);
+    return seq === undefined ? undefined : this.documents[seq];
+  }
+
+  /**
+   * Applies one write (an import line). Returns the stored document.
+   * Throws ApiError with Typesense's per-line status and message; on error the
+   * index is unchanged.
+   */
+  write(raw: Record<string, unknown>, action: WriteAction): StoredDocument {
+    const givenId = documentIdOf(raw);
+    const existingSeq = givenId === undefined ? undefined : this.seqById.get(givenId);
+    const existing = existingSeq === undefined ? undefined : this.documents[existingSeq];
+    if (action === 'create' && existing) throw new ApiError(409, `A document with id ${givenId} already exists.`);
+    if (action === 'update' && !existing) {
+      throw new ApiError(404, `Could not find a document with id: ${givenId ?? ''}`);
+    }
+    let merged: Record<string, unknown> = raw;
+    if (existing && (action === 'update' || action === 'emplace')) merged = { ...existing, ...raw };
+    const id = givenId ?? this.freshId();
+    const document = validateDocument(this.schema, merged, id);
+    if (existingSeq !== undefined && existing) {
+      this.unindex(existingSeq, existing);
+      this.index(existingSeq, document);
+    } else {
+      const seq = this.nextSeq++;
+      this.seqById.set(id, seq);
+      this.liveCount++;
+      this.index(seq, document);
+    }
+    this.version++;
+    return document;
+  }
+
+  /** Removes a document; returns it or undefined when unknown. */
+  delete(id: string): StoredDocument | undefined {
+    const seq = this.seqById.get(id);
+    if (seq === undefined) return undefined;
+    const document = this.documents[seq];
+    if (!document) return undefined;
+    this.unindex(seq, document);
+    this.documents[seq] = undefined;
+    this.seqById.delete(id);
+    this.liveCount--;
+    this.version++;
+    return document;
+  }
+
+  /** Frees spare capacity after a bulk load. */
+  compact(): void {
+    for (const text of this.textFields.values()) for (const list of text.postings) list?.compact();
+  }
+
+  private freshId(): string {
+    // Typesense assigns the sequence id as a string; skip ids a client already used.
+    let candidate = this.nextSeq;
+    while (this.seqById.has(String(candidate))) candidate++;
+    return String(candidate);
+  }
+
+  private fieldTexts(document: StoredDocument, name: string): string[] {
+    const value = document[name];
+    if (typeof value === 'string') return [value];
+    if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+    return [];
+  }
+
+  private index(seq: number, document: StoredDocument): void {
+    this.documents[seq] = document;
+    const documentTerms = new Set<number>();
+    for (const [name, text] of this.textFields) {
+      const fieldTerms = new Set<number>();
+      for (const value of this.fieldTexts(document, name)) {
+        for (const term of tokenize(value)) fieldTerms.add(this.dictionary.intern(term));
+      }
+      for (const termId of fieldTerms) {
+        let list = text.postings[termId];
+        if (!list) {
+          list = new PostingList();
+          text.postings[termId] = list;
+        }
+        list.add(seq);
+        documentTerms.add(termId);
+      }
+    }
+    for (const termId of documentTerms) this.dictionary.adjustFrequency(termId, 1);
+    for (const [name, facet] of this.stringFacets) {
+      const ids: number[] = [];
+      for (const value of this.fieldTexts(document, name)) {
+        let valueId = facet.valueIds.get(value);
+        if (valueId === undefined) {
+          valueId = facet.values.length;
+          facet.values.push(value);
+          facet.foldedValues.push(foldedKey(value));
+          facet.valueIds.set(value, valueId);
+        }
+        if (!ids.includes(valueId)) ids.push(valueId);
+      }
+      facet.perDocument[seq] = ids;
+    }
+    for (const [name, column] of this.numericColumns) {
+      let target = column;
+      if (seq >= column.length) {
+        target = new Float64Array(Math.max(column.length * 2, seq + 1)).fill(Number.NaN);
+        target.set(column);
+        this.numericColumns.set(name, target);
+      }
+      const value = document[name];
+      target[seq] = typeof value === 'number' ? value : typeof value === 'boolean' ? (value ? 1 : 0) : Number.NaN;
+    }
+  }
+
+  private unindex(seq: number, document: StoredDocument): void {
+    const documentTerms = new Set<number>();
+    for (const [name, text] of this.textFields) {
+      for (const value of this.fieldTexts(document, name)) {
+        for (const term of tokenize(value)) {
+          const termId = this.dictionary.lookup(term);
+          if (termId === undefined) continue;
+          text.postings[termId]?.remove(seq);
+          documentTerms.add(termId);
+        }
+      }
+    }
+    for (const termId of documentTerms) this.dictionary.adjustFrequency(termId, -1);
+    for (const facet of this.stringFacets.values()) facet.perDocument[seq] = undefined;
+    for (const column of this.numericColumns.values()) if (seq < column.length) column[seq] = Number.NaN;
+  }
+}

@@ -1,0 +1,99 @@
+import Typesense from 'typesense';
+import { collectionSchema } from './article-schema.js';
+
+/** The article fields the index needs (a contracts `SearchHit` or richer). */
+export interface IndexableArticle {
+  id: string;
+  headline: string;
+  title: string;
+  subline?: string;
+  intro: string;
+  content: string;
+  image: string;
+  topic: string[];
+  date: number;
+  url: string;
+  readingTime: number;
+  cta: string;
+  [extra: string]: unknown;
+}
+
+export interface IndexArticlesOptions {
+  /** Server base URL, e.g. `http://127.0.0.1:8108` (embedded or a real Typesense). */
+  url: string;
+  /** Admin API key. */
+  apiKey: string;
+  collectionName: string;
+  articles: Iterable<IndexableArticle>;
+  /** Drop and recreate the collection first. Default false (create only if missing). */
+  recreate?: boolean;
+  /** Documents per import request. Default 1000. */
+  batchSize?: number;
+}
+
+function errorStatus(error: unknown): number | undefined {
+  const status = (error as { httpStatus?: unknown }).httpStatus;
+  return typeof status === 'number' ? status : undefined;
+}
+
+function toDocument(article: IndexableArticle): Record<string, unknown> {
+  // Only the search-hit fields go to the index; gallery/survey data stay in the content store.
+  const { id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta } = article;
+  const document: Record<string, unknown> = { id, headline, title, intro, content, image, topic, date, url, readingTime, cta };
+  if (subline !== undefined) document.subline = subline;
+  return document;
+}
+
+/**
+ * Creates the articles collection if missing (or recreates it) and upserts
+ * the articles in batches through the official `typesense` client, so the
+ * same call indexes the embedded server or a real Typesense cluster.
+ */
+export async function indexArticles(options: IndexArticlesOptions): Promise<{ imported: number; failed: number }> {
+  const client = new Typesense.Client({
+    nodes: [{ url: options.url.replace(/\/+$/, '') } as never],
+    apiKey: options.apiKey,
+    connectionTimeoutSeconds: 120,
+    numRetries: 2,
+    logLevel: 'warn',
+  });
+  const collection = client.collections(options.collectionName);
+  let exists = true;
+  try {
+    await collection.retrieve();
+  } catch (error) {
+    if (errorStatus(error) !== 404) throw error;
+    exists = false;
+  }
+  if (exists && options.recreate) {
+    await collection.delete();
+    exists = false;
+  }
+  if (!exists) await client.collections().create(collectionSchema(options.collectionName) as never);
+
+  const batchSize = options.batchSize ?? 1000;
+  let imported = 0;
+  let failed = 0;
+  let batch: Record<string, unknown>[] = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const documents = batch;
+    batch = [];
+    try {
+      const results = await collection.documents().import(documents, { action: 'upsert' });
+      imported += results.filter((r) => r.success).length;
+      failed += results.filter((r) => !r.success).length;
+    } catch (error) {
+      const results = (error as { importResults?: { success: boolean }[] }).importResults;
+      if (!results) throw error;
+      imported += results.filter((r) => r.success).length;
+      failed += results.filter((r) => !r.success).length;
+    }
+  };
+  for (const article of options.articles) {
+    batch.push(toDocument(article));
+    if (batch.length >= batchSize) await flush();
+  }
+  await flush();
+  return { imported, failed };
+}

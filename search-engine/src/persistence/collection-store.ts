@@ -1,0 +1,123 @@
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { Collection } from '../index/collection.js';
+import type { CollectionSchema } from '../schema/collection-schema.js';
+import type { StoredDocument } from '../schema/validate-document.js';
+
+/** One change to append to a collection's log. */
+export type LogEntry = { op: 'upsert'; document: StoredDocument } | { op: 'delete'; id: string };
+
+const SCHEMA_FILE = 'schema.json';
+const SNAPSHOT_FILE = 'documents.jsonl';
+const LOG_FILE = 'log.jsonl';
+
+/**
+ * Keeps collections on disk: per collection a folder with `schema.json`,
+ * a `documents.jsonl` snapshot and an append-only `log.jsonl` of changes.
+ * On start the snapshot and the log are replayed into a fresh index and the
+ * log is folded into a new snapshot.
+ */
+export class CollectionStore {
+  /** Collections whose log has entries not yet folded into the snapshot. */
+  readonly dirty = new Set<string>();
+
+  constructor(private readonly dataDir: string) {
+    mkdirSync(join(dataDir, 'collections'), { recursive: true });
+  }
+
+  private folder(name: string): string {
+    return join(this.dataDir, 'collections', encodeURIComponent(name));
+  }
+
+  /** Loads every stored collection (replaying snapshot + log), then compacts. */
+  loadAll(log: (msg: string) => void): Collection[] {
+    const root = join(this.dataDir, 'collections');
+    const collections: Collection[] = [];
+    for (const entry of readdirSync(root)) {
+      const folder = join(root, entry);
+      const schemaPath = join(folder, SCHEMA_FILE);
+      if (!existsSync(schemaPath)) continue;
+      try {
+        const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as CollectionSchema;
+        const collection = new Collection(schema);
+        const started = Date.now();
+        this.replayLines(join(folder, SNAPSHOT_FILE), (line) => collection.write(JSON.parse(line) as Record<string, unknown>, 'upsert'));
+        let logEntries = 0;
+        this.replayLines(join(folder, LOG_FILE), (line) => {
+          logEntries++;
+          const change = JSON.parse(line) as LogEntry;
+          if (change.op === 'upsert') collection.write(change.document, 'upsert');
+          else collection.delete(change.id);
+        });
+        collection.compact();
+        if (logEntries > 0) this.writeSnapshot(collection);
+        log(`loaded collection ${schema.name}: ${collection.size} documents in ${Date.now() - started} ms`);
+        collections.push(collection);
+      } catch (error) {
+        log(`skipped unreadable collection folder ${entry}: ${(error as Error).message}`);
+      }
+    }
+    return collections;
+  }
+
+  private replayLines(path: string, apply: (line: string) => void): void {
+    if (!existsSync(path) || statSync(path).size === 0) return;
+    // Read in slices so 300 MB snapshots never become one giant string.
+    const text = readFileSync(path);
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf(10, start);
+      if (end < 0) end = text.length;
+      if (end > start) {
+        const line = text.toString('utf8', start, end);
+        try {
+          apply(line);
+        } catch {
+          // A torn last line (crash during append) is skipped; everything before it is kept.
+        }
+      }
+      start = end + 1;
+    }
+  }
+
+  create(schema: CollectionSchema): void {
+    const folder = this.folder(schema.name);
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, SCHEMA_FILE), JSON.stringify(schema));
+  }
+
+  drop(name: string): void {
+    rmSync(this.folder(name), { recursive: true, force: true });
+  }
+
+  append(name: string, entries: LogEntry[]): void {
+    if (entries.length === 0) return;
+    this.dirty.add(name);
+    appendFileSync(join(this.folder(name), LOG_FILE), entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  }
+
+  /** Writes all live documents as the new snapshot and empties the log. */
+  writeSnapshot(collection: Collection): void {
+    const folder = this.folder(collection.name);
+    const temporary = join(folder, `${SNAPSHOT_FILE}.tmp`);
+    const fd = openSync(temporary, 'w');
+    try {
+      let buffer: string[] = [];
+      for (const document of collection.documents) {
+        if (!document) continue;
+        buffer.push(JSON.stringify(document));
+        if (buffer.length >= 1000) {
+          writeSync(fd, buffer.join('\n') + '\n');
+          buffer = [];
+        }
+      }
+      if (buffer.length > 0) writeSync(fd, buffer.join('\n') + '\n');
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, join(folder, SNAPSHOT_FILE));
+    writeFileSync(join(folder, LOG_FILE), '');
+    this.dirty.delete(collection.name);
+  }
+}

@@ -1,0 +1,170 @@
+import { performance } from 'node:perf_hooks';
+import { ApiError } from '../api-error.js';
+import type { Collection } from '../index/collection.js';
+import type { StoredDocument } from '../schema/validate-document.js';
+import { computeFacets, parseFacetQuery, validateFacetFields } from './facets.js';
+import { evaluateFilter } from './filter-eval.js';
+import { highlightText, type HighlightOptions } from './highlight.js';
+import type { SearchParams } from './search-params.js';
+import { effectiveSortKeys, makeComparator, topK } from './sort.js';
+import { matchText, parseQueryWords, type QueryField, type TextMatchResult } from './text-match.js';
+
+/** Typesense's expansion limit: 10 candidates below 500k documents, else 4. */
+function defaultMaxCandidates(size: number): number {
+  return size < 500_000 ? 10 : 4;
+}
+
+function resolveQueryFields(collection: Collection, params: SearchParams): QueryField[] {
+  return params.queryBy.map((name, i) => {
+    const definition = collection.fieldsByName.get(name);
+    if (!definition) throw new ApiError(404, `Could not find a field named \`${name}\` in the schema.`);
+    if (definition.type !== 'string' && definition.type !== 'string[]') {
+      throw new ApiError(400, `Field \`${name}\` should be a string or a string array.`);
+    }
+    const index = collection.textFields.get(name);
+    if (!index) throw new ApiError(400, `Field \`${name}\` is marked as a non-indexed field in the schema.`);
+    return {
+      index,
+      weight: params.queryByWeights?.[i] ?? Math.max(15 - i, 1),
+      prefix: params.prefix[i] ?? true,
+      numTypos: params.numTypos[i] ?? 2,
+    };
+  });
+}
+
+function projectDocument(document: StoredDocument, params: SearchParams): Record<string, unknown> {
+  if (!params.includeFields && params.excludeFields.length === 0) return document;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(document)) {
+    if (params.includeFields && !params.includeFields.includes(key)) continue;
+    if (params.excludeFields.includes(key)) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+function buildHighlights(document: StoredDocument, fields: string[], fullFields: Set<string>, options: HighlightOptions) {
+  const highlight: Record<string, unknown> = {};
+  const highlights: Record<string, unknown>[] = [];
+  for (const field of fields) {
+    const raw = document[field];
+    const withValue = fullFields.has(field);
+    if (typeof raw === 'string') {
+      const h = highlightText(raw, options);
+      if (!h.matched) continue;
+      highlight[field] = withValue ? { matched_tokens: h.matchedTokens, snippet: h.snippet, value: h.value } : { matched_tokens: h.matchedTokens, snippet: h.snippet };
+      highlights.push(withValue ? { field, matched_tokens: h.matchedTokens, snippet: h.snippet, value: h.value } : { field, matched_tokens: h.matchedTokens, snippet: h.snippet });
+    } else if (Array.isArray(raw)) {
+      const elements = raw.map((element) => (typeof element === 'string' ? highlightText(element, options) : undefined));
+      if (!elements.some((h) => h?.matched)) continue;
+      highlight[field] = elements.map((h, i) => {
+        const text = typeof raw[i] === 'string' ? (raw[i] as string) : String(raw[i]);
+        const entry: Record<string, unknown> = { matched_tokens: h?.matchedTokens ?? [], snippet: h?.snippet ?? text };
+        if (withValue) entry.value = h?.value ?? text;
+        return entry;
+      });
+      const indices: number[] = [];
+      elements.forEach((h, i) => {
+        if (h?.matched) indices.push(i);
+      });
+      const v1: Record<string, unknown> = {
+        field,
+        indices,
+        matched_tokens: indices.map((i) => elements[i]?.matchedTokens ?? []),
+        snippets: indices.map((i) => elements[i]?.snippet ?? ''),
+      };
+      if (withValue) v1.values = indices.map((i) => elements[i]?.value ?? '');
+      highlights.push(v1);
+    }
+  }
+  return { highlight, highlights };
+}
+
+/**
+ * Runs one search against a collection and returns the Typesense response
+ * object. Throws ApiError for invalid parameters (status and message as
+ * Typesense sends them).
+ */
+export function executeSearch(collection: Collection, params: SearchParams): Record<string, unknown> {
+  const started = performance.now();
+  const { words, excludedWords } = parseQueryWords(params.q);
+  const wildcard = params.q.trim() === '*' || words.length === 0;
+  if (!wildcard && params.queryBy.length === 0) throw new ApiError(400, 'No search fields specified for the query.');
+  const fields = resolveQueryFields(collection, params);
+  validateFacetFields(collection, params.facetBy);
+  const facetQuery = parseFacetQuery(params.facetQuery, params.facetBy);
+  const sortKeys = effectiveSortKeys(collection, params.sortBy, wildcard);
+  const filter = params.filterBy.trim() ? evaluateFilter(collection, params.filterBy) : undefined;
+
+  let matched: number[];
+  let textMatch: TextMatchResult | undefined;
+  if (wildcard) {
+    matched = [];
+    for (let seq = 0; seq < collection.seqLimit; seq++) {
+      if (collection.documents[seq] && (!filter || filter[seq] === 1)) matched.push(seq);
+    }
+  } else {
+    textMatch = matchText(collection, {
+      words,
+      excludedWords,
+      fields,
+      minLen1Typo: params.minLen1Typo,
+      minLen2Typo: params.minLen2Typo,
+      typoTokensThreshold: params.typoTokensThreshold,
+      dropTokensThreshold: params.dropTokensThreshold,
+      maxCandidates: params.maxCandidates ?? defaultMaxCandidates(collection.size),
+      filter,
+    });
+    matched = textMatch.seqs;
+  }
+
+  const compare = makeComparator(collection, sortKeys, textMatch?.scores);
+  const offset = (params.page - 1) * params.perPage;
+  const pageSeqs = params.perPage === 0 ? [] : topK(matched, offset + params.perPage, compare).slice(offset);
+  const withTextMatch = sortKeys.some((k) => k.field === '_text_match');
+  const highlightFields = params.highlightFields ?? params.queryBy;
+  const highlightOptions: HighlightOptions | undefined = textMatch && {
+    matchedTerms: textMatch.matchedTerms,
+    startTag: params.highlightStartTag,
+    endTag: params.highlightEndTag,
+    affixNumTokens: params.highlightAffixNumTokens,
+    snippetThreshold: params.snippetThreshold,
+  };
+  const fullFields = new Set(params.highlightFullFields);
+
+  const hits = pageSeqs.map((seq) => {
+    const document = collection.documents[seq] as StoredDocument;
+    const { highlight, highlights } = highlightOptions
+      ? buildHighlights(document, highlightFields, fullFields, highlightOptions)
+      : { highlight: {}, highlights: [] };
+    const hit: Record<string, unknown> = { document: projectDocument(document, params), highlight, highlights: params.enableHighlightV1 ? highlights : [] };
+    if (withTextMatch) {
+      const score = textMatch ? (textMatch.scores[seq] as number) : 0;
+      hit.text_match = score;
+      if (textMatch) {
+        hit.text_match_info = {
+          best_field_score: String((textMatch.bestFieldTokens[seq] as number) * 32 + (31 - Math.min(textMatch.typoCost[seq] as number, 31))),
+          best_field_weight: textMatch.bestFieldWeight[seq],
+          fields_matched: textMatch.fieldsMatched[seq],
+          num_tokens_dropped: textMatch.numTokens - (textMatch.tokensMatched[seq] as number),
+          score: String(score),
+          tokens_matched: textMatch.tokensMatched[seq],
+          typo_prefix_score: textMatch.typoCost[seq],
+        };
+      }
+    }
+    return hit;
+  });
+
+  const facetCounts = computeFacets(collection, params.facetBy, matched, params.maxFacetValues, facetQuery, params.highlightStartTag, params.highlightEndTag);
+  return {
+    facet_counts: facetCounts,
+    found: matched.length,
+    hits,
+    out_of: collection.size,
+    page: params.page,
+    request_params: { collection_name: collection.name, first_q: params.q, per_page: params.perPage, q: params.q },
+    search_cutoff: false,
+    search_time_ms: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,158 @@
+import { ApiError } from '../api-error.js';
+import type { Collection } from '../index/collection.js';
+import { isNumericType } from '../schema/collection-schema.js';
+import { foldedKey, tokenize } from '../text/tokenize.js';
+import { type FilterNode, type FilterOperator, type FilterValue, parseFilter } from './filter-parser.js';
+
+const PARSE_ERROR = 'Could not parse the filter query.';
+
+/**
+ * Evaluates a `filter_by` expression to a mask over sequence ids
+ * (1 = live document that passes). Throws ApiError 400/404 like Typesense.
+ */
+export function evaluateFilter(collection: Collection, filterBy: string): Uint8Array {
+  const tree = parseFilter(filterBy);
+  return evaluateNode(collection, tree);
+}
+
+function evaluateNode(collection: Collection, node: FilterNode): Uint8Array {
+  if (node.kind === 'clause') return evaluateClause(collection, node.field, node.operator, node.values);
+  const left = evaluateNode(collection, node.left);
+  const right = evaluateNode(collection, node.right);
+  if (node.kind === 'and') for (let i = 0; i < left.length; i++) left[i] = (left[i] as number) & (right[i] as number);
+  else for (let i = 0; i < left.length; i++) left[i] = (left[i] as number) | (right[i] as number);
+  return left;
+}
+
+const isNegation = (op: FilterOperator): boolean => op === 'notExact' || op === 'notMatch';
+
+function evaluateClause(collection: Collection, fieldName: string, operator: FilterOperator, values: FilterValue[]): Uint8Array {
+  const field = collection.fieldsByName.get(fieldName);
+  if (!field || !field.index) throw new ApiError(404, `Could not find a filter field named \`${fieldName}\` in the schema.`);
+  const limit = collection.seqLimit;
+  const mask = new Uint8Array(limit);
+  const type = field.type;
+  if (type === 'string' || type === 'string[]') {
+    const positives = isNegation(operator) ? (operator === 'notExact' ? 'exact' : 'match') : operator;
+    if (positives !== 'exact' && positives !== 'match') throw new ApiError(400, PARSE_ERROR);
+    const hits = positives === 'exact' ? exactStringMatches(collection, fieldName, values) : wordMatches(collection, fieldName, values);
+    for (let seq = 0; seq < limit; seq++) {
+      if (!collection.documents[seq]) continue;
+      mask[seq] = isNegation(operator) ? 1 - (hits[seq] as number) : (hits[seq] as number);
+    }
+    return mask;
+  }
+  if (isNumericType(type) || type === 'bool') {
+    if (operator === 'notMatch') throw new ApiError(400, PARSE_ERROR);
+    const isBool = type === 'bool';
+    const tests = values.map((value) => numericTest(value, operator, isBool));
+    const column = collection.numericColumns.get(fieldName);
+    const negate = operator === 'notExact';
+    for (let seq = 0; seq < limit; seq++) {
+      const document = collection.documents[seq];
+      if (!document) continue;
+      let matched = false;
+      if (column) {
+        const v = column[seq] as number;
+        if (!Number.isNaN(v)) matched = tests.some((t) => t(v));
+      } else {
+        const raw = document[fieldName];
+        const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+        matched = list.some((item) => {
+          const v = typeof item === 'boolean' ? (item ? 1 : 0) : typeof item === 'number' ? item : Number.NaN;
+          return !Number.isNaN(v) && tests.some((t) => t(v));
+        });
+      }
+      mask[seq] = negate ? (matched ? 0 : 1) : matched ? 1 : 0;
+    }
+    return mask;
+  }
+  throw new ApiError(400, PARSE_ERROR);
+}
+
+function parseNumber(text: string, isBool: boolean): number {
+  const trimmed = text.trim();
+  if (isBool) {
+    if (trimmed === 'true') return 1;
+    if (trimmed === 'false') return 0;
+    throw new ApiError(400, PARSE_ERROR);
+  }
+  if (trimmed === '' || !Number.isFinite(Number(trimmed))) throw new ApiError(400, PARSE_ERROR);
+  return Number(trimmed);
+}
+
+function numericTest(value: FilterValue, clauseOperator: FilterOperator, isBool: boolean): (v: number) => boolean {
+  if (value.range) {
+    const low = parseNumber(value.range[0], isBool);
+    const high = parseNumber(value.range[1], isBool);
+    return (v) => v >= low && v <= high;
+  }
+  const operator = value.operator ?? clauseOperator;
+  const n = parseNumber(value.text, isBool);
+  switch (operator) {
+    case 'gt':
+      return (v) => v > n;
+    case 'gte':
+      return (v) => v >= n;
+    case 'lt':
+      return (v) => v < n;
+    case 'lte':
+      return (v) => v <= n;
+    default:
+      return (v) => v === n;
+  }
+}
+
+/** Documents whose field (or an element of it) equals one of the values, compared folded. */
+function exactStringMatches(collection: Collection, fieldName: string, values: FilterValue[]): Uint8Array {
+  const limit = collection.seqLimit;
+  const hits = new Uint8Array(limit);
+  const wanted = new Set(values.map((v) => foldedKey(v.text)));
+  const facet = collection.stringFacets.get(fieldName);
+  if (facet) {
+    const matchingIds = new Set<number>();
+    facet.foldedValues.forEach((folded, id) => {
+      if (wanted.has(folded)) matchingIds.add(id);
+    });
+    for (let seq = 0; seq < limit; seq++) {
+      const ids = facet.perDocument[seq];
+      if (ids && ids.some((id) => matchingIds.has(id))) hits[seq] = 1;
+    }
+    return hits;
+  }
+  for (let seq = 0; seq < limit; seq++) {
+    const raw = collection.documents[seq]?.[fieldName];
+    const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+    if (list.some((item) => typeof item === 'string' && wanted.has(foldedKey(item)))) hits[seq] = 1;
+  }
+  return hits;
+}
+
+/** Documents whose field contains all words of one of the values (`word*` = prefix). */
+function wordMatches(collection: Collection, fieldName: string, values: FilterValue[]): Uint8Array {
+  const hits = new Uint8Array(collection.seqLimit);
+  const text = collection.textFields.get(fieldName);
+  if (!text) return hits;
+  for (const value of values) {
+    const isPrefix = value.text.endsWith('*');
+    const words = tokenize(isPrefix ? value.text.slice(0, -1) : value.text);
+    if (words.length === 0) continue;
+    let current: Uint8Array | undefined;
+    words.forEach((word, index) => {
+      const wordHits = new Uint8Array(collection.seqLimit);
+      const termIds =
+        isPrefix && index === words.length - 1
+          ? collection.dictionary.prefixExpansions(word, Number.MAX_SAFE_INTEGER)
+          : [collection.dictionary.lookup(word)].filter((id): id is number => id !== undefined);
+      for (const termId of termIds) {
+        const list = text.postings[termId];
+        if (!list) continue;
+        for (let i = 0; i < list.length; i++) wordHits[list.ids[i] as number] = 1;
+      }
+      if (!current) current = wordHits;
+      else for (let i = 0; i < current.length; i++) current[i] = (current[i] as number) & (wordHits[i] as number);
+    });
+    if (current) for (let i = 0; i < hits.length; i++) hits[i] = (hits[i] as number) | (current[i] as number);
+  }
+  return hits;
+}

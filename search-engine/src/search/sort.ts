@@ -1,0 +1,116 @@
+import { ApiError } from '../api-error.js';
+import type { Collection } from '../index/collection.js';
+import { isArrayType } from '../schema/collection-schema.js';
+
+/** One effective sort key. */
+export interface SortKey {
+  field: string;
+  descending: boolean;
+}
+
+/**
+ * Parses `sort_by` and applies Typesense's defaults: `_text_match:desc` is
+ * appended to text queries with fewer than 3 keys; without keys, the
+ * default sorting field (or `_seq_id`) descending.
+ */
+export function effectiveSortKeys(collection: Collection, sortBy: string, wildcard: boolean): SortKey[] {
+  const keys: SortKey[] = [];
+  for (const part of sortBy.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const colon = part.lastIndexOf(':');
+    const field = (colon < 0 ? part : part.slice(0, colon)).trim();
+    const order = colon < 0 ? '' : part.slice(colon + 1).trim().toLowerCase();
+    if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `Order for field \`${field}\` should be either ASC or DESC.`);
+    if (field !== '_text_match' && field !== '_seq_id') {
+      const definition = collection.fieldsByName.get(field);
+      if (!definition || !definition.sort || !definition.index || isArrayType(definition.type)) {
+        throw new ApiError(404, `Could not find a field named \`${field}\` in the schema for sorting.`);
+      }
+    }
+    keys.push({ field, descending: order === 'desc' });
+  }
+  const fallback: SortKey = { field: collection.schema.default_sorting_field || '_seq_id', descending: true };
+  if (keys.length === 0) {
+    return wildcard ? [fallback] : [{ field: '_text_match', descending: true }, fallback];
+  }
+  if (!wildcard && keys.length < 3 && !keys.some((k) => k.field === '_text_match')) keys.push({ field: '_text_match', descending: true });
+  return keys;
+}
+
+/**
+ * Builds a comparator over sequence ids for the keys; ties end with the
+ * sequence id descending (newer first), as Typesense's Topster does.
+ */
+export function makeComparator(collection: Collection, keys: SortKey[], scores: Float64Array | undefined): (a: number, b: number) => number {
+  const parts = keys.map((key) => {
+    const sign = key.descending ? -1 : 1;
+    if (key.field === '_text_match') {
+      return (a: number, b: number): number => (scores ? sign * ((scores[a] as number) - (scores[b] as number)) : 0);
+    }
+    if (key.field === '_seq_id') return (a: number, b: number): number => sign * (a - b);
+    const column = collection.numericColumns.get(key.field);
+    if (column) {
+      return (a: number, b: number): number => {
+        const x = column[a] as number;
+        const y = column[b] as number;
+        // Missing values sort last in both directions.
+        if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
+        if (Number.isNaN(y)) return -1;
+        return sign * (x - y);
+      };
+    }
+    return (a: number, b: number): number => {
+      const x = collection.documents[a]?.[key.field];
+      const y = collection.documents[b]?.[key.field];
+      if (typeof x !== 'string') return typeof y !== 'string' ? 0 : 1;
+      if (typeof y !== 'string') return -1;
+      return sign * (x < y ? -1 : x > y ? 1 : 0);
+    };
+  });
+  return (a, b) => {
+    for (const part of parts) {
+      const c = part(a, b);
+      if (c !== 0) return c;
+    }
+    return b - a;
+  };
+}
+
+/** The first `k` items of `items` in comparator order (heap selection for large inputs). */
+export function topK(items: ArrayLike<number>, k: number, compare: (a: number, b: number) => number): number[] {
+  if (k <= 0) return [];
+  if (items.length <= Math.max(256, k * 4)) return Array.from(items).sort(compare).slice(0, k);
+  // Max-heap (by comparator) of the best k seen so far: root is the worst kept item.
+  const heap: number[] = [];
+  const worse = (a: number, b: number): boolean => compare(a, b) > 0;
+  const siftUp = (i: number): void => {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(heap[i] as number, heap[parent] as number)) break;
+      [heap[i], heap[parent]] = [heap[parent] as number, heap[i] as number];
+      i = parent;
+    }
+  };
+  const siftDown = (i: number): void => {
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let largest = i;
+      if (left < heap.length && worse(heap[left] as number, heap[largest] as number)) largest = left;
+      if (right < heap.length && worse(heap[right] as number, heap[largest] as number)) largest = right;
+      if (largest === i) return;
+      [heap[i], heap[largest]] = [heap[largest] as number, heap[i] as number];
+      i = largest;
+    }
+  };
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as number;
+    if (heap.length < k) {
+      heap.push(item);
+      siftUp(heap.length - 1);
+    } else if (compare(item, heap[0] as number) < 0) {
+      heap[0] = item;
+      siftDown(0);
+    }
+  }
+  return heap.sort(compare);
+}

@@ -1,0 +1,217 @@
+import type { Collection, TextFieldIndex } from '../index/collection.js';
+import { typoBudget } from '../text/osa-distance.js';
+import { tokenize } from '../text/tokenize.js';
+
+/** A searched field with its settings. */
+export interface QueryField {
+  index: TextFieldIndex;
+  weight: number;
+  prefix: boolean;
+  numTypos: number;
+}
+
+/** How a document term matched a query word (used again for highlighting). */
+export interface MatchedTerm {
+  token: number;
+  cost: number;
+  /** True when the term only matched as a prefix expansion of the query word. */
+  prefix: boolean;
+  /** Length (in folded characters) of the query word that matched. */
+  queryLength: number;
+}
+
+export interface TextMatchOptions {
+  words: string[];
+  excludedWords: string[];
+  fields: QueryField[];
+  minLen1Typo: number;
+  minLen2Typo: number;
+  typoTokensThreshold: number;
+  dropTokensThreshold: number;
+  maxCandidates: number;
+  /** Documents allowed by `filter_by`, or undefined for all. */
+  filter: Uint8Array | undefined;
+}
+
+/** Per-document match data and the matched documents. */
+export interface TextMatchResult {
+  /** Matched sequence ids (unordered). */
+  seqs: number[];
+  /** text_match score per sequence id (only valid for matched ids). */
+  scores: Float64Array;
+  tokensMatched: Uint8Array;
+  typoCost: Uint8Array;
+  bestFieldTokens: Uint8Array;
+  bestFieldWeight: Uint8Array;
+  fieldsMatched: Uint8Array;
+  numTokens: number;
+  /** Terms that matched a query word, by term text. */
+  matchedTerms: Map<string, MatchedTerm>;
+}
+
+const MAX_TOKENS = 24;
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** Folded query words of `q`, plus the words excluded with a leading `-`. */
+export function parseQueryWords(q: string): { words: string[]; excludedWords: string[] } {
+  const words: string[] = [];
+  const excludedWords: string[] = [];
+  for (const raw of q.split(/\s+/)) {
+    if (!raw) continue;
+    if (raw.length > 1 && raw.startsWith('-')) excludedWords.push(...tokenize(raw.slice(1)));
+    else words.push(...tokenize(raw.replace(/"/g, '')));
+  }
+  return { words: words.slice(0, MAX_TOKENS), excludedWords };
+}
+
+/**
+ * Typesense's matching cascade: every query word must match (AND); first
+ * exact words and, for the last word, prefix expansions; typo variants
+ * (1, then 2 edits, within the length budget) only while fewer than
+ * `typo_tokens_threshold` documents match; then words are dropped from the
+ * right (then from the left) while fewer than `drop_tokens_threshold` match.
+ */
+export function matchText(collection: Collection, options: TextMatchOptions): TextMatchResult {
+  const { words, fields, filter } = options;
+  const limit = collection.seqLimit;
+  const fieldCount = fields.length;
+  const tokenMask = new Uint32Array(limit);
+  const typoCost = new Uint8Array(limit);
+  const fieldTokenMask = new Uint32Array(limit * fieldCount);
+  const touched: number[] = [];
+  const matchedTerms = new Map<string, MatchedTerm>();
+  const dictionary = collection.dictionary;
+  const n = words.length;
+  const fullMask = n >= 32 ? 0xffffffff : (1 << n) - 1;
+
+  const apply = (token: number, termId: number, cost: number, prefixOnly: boolean): void => {
+    const bit = 1 << token;
+    let used = false;
+    for (let f = 0; f < fieldCount; f++) {
+      const field = fields[f] as QueryField;
+      if (prefixOnly && !field.prefix) continue;
+      if (cost > field.numTypos) continue;
+      const list = field.index.postings[termId];
+      if (!list || list.length === 0) continue;
+      used = true;
+      const ids = list.ids;
+      for (let i = 0; i < list.length; i++) {
+        const seq = ids[i] as number;
+        if (filter && filter[seq] === 0) continue;
+        const m = tokenMask[seq] as number;
+        if (m === 0) touched.push(seq);
+        if ((m & bit) === 0) {
+          tokenMask[seq] = m | bit;
+          typoCost[seq] = (typoCost[seq] as number) + cost;
+        }
+        fieldTokenMask[seq * fieldCount + f] = (fieldTokenMask[seq * fieldCount + f] as number) | bit;
+      }
+    }
+    if (used) {
+      const term = dictionary.termOf(termId);
+      const previous = matchedTerms.get(term);
+      if (!previous || previous.cost > cost) matchedTerms.set(term, { token, cost, prefix: prefixOnly, queryLength: (words[token] as string).length });
+    }
+  };
+
+  const countMatching = (required: number[]): number => {
+    let count = 0;
+    for (const seq of touched) {
+      const m = tokenMask[seq] as number;
+      if (required.some((r) => (m & r) === r)) count++;
+    }
+    return count;
+  };
+
+  const anyPrefix = fields.some((f) => f.prefix);
+  const maxFieldTypos = Math.max(0, ...fields.map((f) => f.numTypos));
+  // Level 0: exact words and prefix expansions of the last word.
+  words.forEach((word, token) => {
+    const exact = dictionary.lookup(word);
+    if (exact !== undefined) apply(token, exact, 0, false);
+    if (token === n - 1 && anyPrefix) {
+      for (const termId of dictionary.prefixExpansions(word, options.maxCandidates)) {
+        if (termId !== exact) apply(token, termId, 0, true);
+      }
+    }
+  });
+  let required = [fullMask];
+  let found = countMatching(required);
+  for (let level = 1; level <= 2 && found < options.typoTokensThreshold; level++) {
+    words.forEach((word, token) => {
+      const budget = Math.min(typoBudget(word.length, options.minLen1Typo, options.minLen2Typo), maxFieldTypos);
+      if (budget < level) return;
+      const isLast = token === n - 1;
+      for (const candidate of dictionary.typoCandidates(word, level, level, false, options.maxCandidates)) {
+        apply(token, candidate.termId, level, false);
+      }
+      if (isLast && anyPrefix) {
+        for (const candidate of dictionary.typoCandidates(word, level, level, true, options.maxCandidates)) {
+          apply(token, candidate.termId, level, true);
+        }
+      }
+    });
+    found = countMatching(required);
+  }
+  if (found < options.dropTokensThreshold && n > 1) {
+    const drops: number[] = [];
+    for (let k = n - 1; k >= 1; k--) drops.push((1 << k) - 1);
+    for (let k = n - 1; k >= 1; k--) drops.push(fullMask & ~((1 << (n - k)) - 1));
+    for (const drop of drops) {
+      required = [...required, drop];
+      found = countMatching(required);
+      if (found >= options.dropTokensThreshold) break;
+    }
+  }
+
+  const excluded = new Uint8Array(options.excludedWords.length > 0 ? limit : 0);
+  for (const word of options.excludedWords) {
+    const termId = dictionary.lookup(word);
+    if (termId === undefined) continue;
+    for (const field of fields) {
+      const list = field.index.postings[termId];
+      if (list) for (let i = 0; i < list.length; i++) excluded[list.ids[i] as number] = 1;
+    }
+  }
+
+  const scores = new Float64Array(limit);
+  const tokensMatched = new Uint8Array(limit);
+  const bestFieldTokens = new Uint8Array(limit);
+  const bestFieldWeight = new Uint8Array(limit);
+  const fieldsMatched = new Uint8Array(limit);
+  const seqs: number[] = [];
+  for (const seq of touched) {
+    const m = tokenMask[seq] as number;
+    if (!required.some((r) => (m & r) === r)) continue;
+    if (excluded.length > 0 && excluded[seq] === 1) continue;
+    const matched = popcount(m);
+    let bestTokens = 0;
+    let bestWeight = 0;
+    let matchedFields = 0;
+    for (let f = 0; f < fieldCount; f++) {
+      const fm = fieldTokenMask[seq * fieldCount + f] as number;
+      if (fm === 0) continue;
+      matchedFields++;
+      const tokens = popcount(fm);
+      const weight = (fields[f] as QueryField).weight;
+      if (tokens > bestTokens || (tokens === bestTokens && weight > bestWeight)) {
+        bestTokens = tokens;
+        bestWeight = weight;
+      }
+    }
+    const typos = Math.min(typoCost[seq] as number, 31);
+    tokensMatched[seq] = matched;
+    bestFieldTokens[seq] = bestTokens;
+    bestFieldWeight[seq] = bestWeight;
+    fieldsMatched[seq] = Math.min(matchedFields, 7);
+    // Ranking order: words matched, fewer typos, words in the best field, its weight, fields matched.
+    scores[seq] = (((matched * 32 + (31 - typos)) * 32 + bestTokens) * 256 + bestWeight) * 8 + Math.min(matchedFields, 7);
+    seqs.push(seq);
+  }
+  return { seqs, scores, tokensMatched, typoCost, bestFieldTokens, bestFieldWeight, fieldsMatched, numTokens: n, matchedTerms };
+}
