@@ -20,7 +20,8 @@ function renderBanner(options: { title: string; subtitle: string; width: number;
   const { title, subtitle, width, height, seedText } = options;
   const random = createRandom(hashString(seedText));
   const hue = random.int(360);
-  const hue2 = (hue + 40 + random.int(60)) % 360;
+  // A neighbouring second hue keeps the gradient calm (no red-to-green banners).
+  const hue2 = (hue + 20 + random.int(35)) % 360;
   const circles = Array.from({ length: 5 }, () => {
     const r = Math.round(height * (0.12 + random.next() * 0.35));
     const cx = random.int(width);
@@ -33,7 +34,7 @@ function renderBanner(options: { title: string; subtitle: string; width: number;
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="hsl(${hue},55%,42%)"/><stop offset="1" stop-color="hsl(${hue2},60%,30%)"/></linearGradient></defs>
 <rect width="${width}" height="${height}" fill="url(#g)"/>${circles}
 <text x="50%" y="50%" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" font-size="${titleSize}" font-weight="700" fill="#fff">${escapeXml(title)}</text>
-<text x="50%" y="${Math.round(height / 2 + titleSize * 1.1)}" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" font-size="${Math.round(titleSize / 2.4)}" fill="#fff" fill-opacity="0.85">${escapeXml(subtitle)}</text>
+<text x="50%" y="${Math.round(height / 2 + titleSize * 0.6 + height / 18)}" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" font-size="${Math.round(height / 24)}" fill="#fff" fill-opacity="0.85">${escapeXml(subtitle)}</text>
 </svg>
 `;
 }

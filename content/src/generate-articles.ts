@@ -13,7 +13,7 @@ export interface GenerateArticlesOptions {
 }
 
 /** Newest generated date (2026-11-15 09:00 UTC); fixed so output never depends on the clock. */
-const NEWEST_DATE = Date.UTC(2026, 10, 15, 9, 0, 0) / 1000;
+const NEWEST_DATE = Date.UTC(2026, 10, 15, 9, 0, 0) / 1000; // same as the seeded corpus
 /** Generated dates are spread over the two years before {@link NEWEST_DATE}. */
 const DATE_SPAN_SECONDS = 730 * 24 * 3600;
 

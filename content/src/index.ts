@@ -6,6 +6,7 @@ export type { Article, GalleryImage } from './article.js';
 export { listArticles, getArticle, listTopics, listSurveys, getSurvey } from './content-store.js';
 export { contentImagesDir, CONTENT_IMAGES_BASE_URL, articlesFileUrl, surveysFileUrl } from './content-paths.js';
 export { validateArticle } from './validate-article.js';
+export { readContent, type ContentSnapshot } from './read-content.js';
 export { validateSurvey } from './validate-survey.js';
 export { ContentValidationError } from './content-validation-error.js';
 export { generateArticles, iterateGeneratedArticles, type GenerateArticlesOptions } from './generate-articles.js';
