@@ -15,7 +15,6 @@ export interface IndexableArticle {
   url: string;
   readingTime: number;
   cta: string;
-  [extra: string]: unknown;
 }
 
 export interface IndexArticlesOptions {
