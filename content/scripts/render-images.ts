@@ -47,13 +47,13 @@ const write = (file: string, svg: string): void => {
 };
 
 for (const topic of TOPICS) {
-  write(`topic-${topicSlug(topic)}.svg`, renderBanner({ title: topic, subtitle: 'KHS Competence', width: 1200, height: 630, seedText: topic }));
+  write(`topic-${topicSlug(topic)}.svg`, renderBanner({ title: topic, subtitle: 'KHS Competence', width: 1280, height: 720, seedText: topic }));
 }
 for (const images of Object.values(GALLERY_SETS)) {
   for (const image of images) {
     const file = image.src.split('/').pop() as string;
-    write(file, renderBanner({ title: image.alt, subtitle: 'KHS Competence gallery', width: 960, height: 600, seedText: file }));
+    write(file, renderBanner({ title: image.alt, subtitle: 'KHS Competence gallery', width: 960, height: 540, seedText: file }));
   }
 }
-write('default.svg', renderBanner({ title: 'KHS Competence', subtitle: 'Articles for professional development', width: 1200, height: 630, seedText: 'default' }));
+write('default.svg', renderBanner({ title: 'KHS Competence', subtitle: 'Articles for professional development', width: 1280, height: 720, seedText: 'default' }));
 console.log(`wrote ${written} images to ${contentImagesDir}`);

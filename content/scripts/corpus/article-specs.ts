@@ -17,6 +17,10 @@ export interface ArticleSpec {
   surveyHandle?: string;
   gallery?: GallerySetName;
   cta?: string;
+  /** Long read: more primary-topic paragraphs plus `extra` (about 500+ words, 3 min). */
+  long?: boolean;
+  /** Further hand-written paragraphs of this article, placed before the closing paragraph. */
+  extra?: string[];
 }
 
 export const ARTICLE_SPECS: ArticleSpec[] = [
@@ -60,6 +64,11 @@ export const ARTICLE_SPECS: ArticleSpec[] = [
   },
   {
     id: 'servant-leadership-in-practice',
+    long: true,
+    extra: [
+      'In practice, servant leaders spend a surprising amount of time on unglamorous work. They chase a delayed budget approval, negotiate with another department for access to a test environment or shield the team from a flood of ad-hoc requests. None of this appears in a leadership model, yet it is often what decides whether a team can focus on its real work.',
+      'The approach has limits. When a team is new, inexperienced or in crisis, people may need more direction than questions. A servant leader recognises this and adjusts, giving clear instructions for a while and gradually handing responsibility back as confidence grows. Serving the team means giving it what it needs, not what fits a preferred style.',
+    ],
     title: 'Servant leadership in practice',
     headline: 'Putting the team first without giving up direction',
     subline: 'More than a buzzword',
@@ -117,6 +126,11 @@ export const ARTICLE_SPECS: ArticleSpec[] = [
   // Feedback
   {
     id: 'building-a-feedback-culture',
+    long: true,
+    extra: [
+      'One mid-sized logistics company we spoke to started with a single rule: every meeting longer than an hour ends with two minutes of feedback on the meeting itself. What helped, what should we change next time? The answers were small at first, about agendas and timekeeping. Within a few months people had become used to saying what they saw, and the same openness began to appear in conversations about projects and collaboration.',
+      'Measuring progress is possible without heavy surveys. Ask a handful of questions every quarter: did you receive feedback in the last month that helped you, did you give any, and did you see a suggestion lead to a change? The trend matters more than the absolute numbers, and sharing the results openly shows that the organisation takes its own feedback seriously.',
+    ],
     title: 'Building a feedback culture that lasts',
     headline: 'Making honest feedback a normal part of work',
     subline: 'From annual reviews to everyday exchange',
@@ -322,6 +336,11 @@ export const ARTICLE_SPECS: ArticleSpec[] = [
   // Time Management
   {
     id: 'deep-work-focus-blocks',
+    long: true,
+    extra: [
+      'A practical way to start is to look back at last week\'s calendar and find the longest stretch without meetings. For many people it is less than ninety minutes. Blocking two such stretches in the coming week, ideally in the morning when energy is highest, and treating them like an appointment with a client creates room for the work that needs real concentration.',
+      'Teams can support each other. Agreeing on quiet hours in which nobody expects a quick reply, using a status signal in the chat tool and collecting non-urgent questions for a daily check-in reduce interruptions for everyone. The first weeks feel unusual, but most teams quickly notice that their work becomes calmer and faster at the same time.',
+    ],
     title: 'Deep work: protecting time for focus',
     headline: 'Concentration as a competitive advantage',
     subline: 'How to defend your calendar',
@@ -481,6 +500,11 @@ export const ARTICLE_SPECS: ArticleSpec[] = [
   // Change Management
   {
     id: 'why-change-fails',
+    long: true,
+    extra: [
+      'A typical pattern looks like this. The leadership team spends months developing a new structure, announces it in a polished town hall and expects implementation to follow. Middle managers, who were not involved, receive questions they cannot answer. Rumours fill the gap, the best people start looking elsewhere and the project team interprets the growing resistance as a lack of commitment rather than as a signal that something in the approach is missing.',
+      'The alternative is not slower change but better-prepared change. Involving a cross-section of employees early, testing the new way of working in a pilot area and giving middle managers the information and authority they need before the announcement all take time upfront. In return, the organisation avoids the far longer period in which a change exists on paper but not in practice.',
+    ],
     title: 'Why change initiatives fail',
     headline: 'The human side of transformation',
     subline: 'Lessons from failed projects',
@@ -566,6 +590,11 @@ export const ARTICLE_SPECS: ArticleSpec[] = [
   // Learning
   {
     id: 'learning-how-to-learn',
+    long: true,
+    extra: [
+      'Retrieval practice is the most robust of these techniques. Instead of reading a text again, close it and try to write down the key points from memory, or answer a few questions about it. The effort of recalling strengthens memory far more than passive review. Flashcards, short quizzes and explaining a topic to someone else are all forms of retrieval practice that fit easily into a working day.',
+      'Interleaving means mixing different but related topics or problem types instead of practising one at a time. A sales trainee who alternates between handling price objections, timing objections and competitor comparisons learns to recognise which situation they are in, a skill that blocked practice never trains. It feels less smooth during practice, and that difficulty is exactly what makes the learning last.',
+    ],
     title: 'Learning how to learn',
     headline: 'Techniques that make knowledge stick',
     subline: 'Evidence-based study habits for professionals',

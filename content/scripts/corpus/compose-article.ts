@@ -23,8 +23,8 @@ export function hashString(text: string): number {
 }
 
 /**
- * Builds the full article from its hand-written spec: the article's own opening, 3-4 paragraphs of
- * its primary topic, one paragraph per further topic and a closing paragraph, all chosen by a
+ * Builds the full article from its hand-written spec: the article's own opening, 3-5 paragraphs of
+ * its primary topic, 1-2 paragraphs per further topic, the spec's extra paragraphs and a closing paragraph, all chosen by a
  * PRNG seeded with the id (so reordering the specs never changes an article's text).
  */
 export function composeArticle(spec: ArticleSpec, date: number): Article {
@@ -33,8 +33,9 @@ export function composeArticle(spec: ArticleSpec, date: number): Article {
   if (!primary) throw new Error(`${spec.id}: needs at least one topic`);
 
   const primaryBank = random.sample(PARAGRAPH_BANKS[primary], PARAGRAPH_BANKS[primary].length);
-  const paragraphs = [spec.opening, ...primaryBank.splice(0, random.between(3, 4))];
-  for (const topic of secondary) paragraphs.push(random.pick(PARAGRAPH_BANKS[topic]));
+  const paragraphs = [spec.opening, ...primaryBank.splice(0, spec.long ? primaryBank.length : random.between(3, 5))];
+  for (const topic of secondary) paragraphs.push(...random.sample(PARAGRAPH_BANKS[topic], spec.long ? 0 : random.between(1, 2)));
+  paragraphs.push(...(spec.extra ?? []));
   const closing = random.pick(CLOSING_PARAGRAPHS);
   // Top up from the primary bank until the body is long enough to read as a real article.
   while (countWords([...paragraphs, closing].join(' ')) < MIN_WORDS && primaryBank.length > 0) {
