@@ -1,5 +1,16 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateArticles, getSurvey, iterateGeneratedArticles, listArticles, TOPICS, validateArticle, countWords } from './index.js';
+import {
+  contentImagesDir,
+  countWords,
+  generateArticles,
+  getSurvey,
+  iterateGeneratedArticles,
+  listArticles,
+  TOPICS,
+  validateArticle,
+} from './index.js';
 
 describe('generateArticles', () => {
   it('is deterministic: the same seed and count give identical output', () => {
@@ -46,6 +57,11 @@ describe('generateArticles', () => {
     expect(span).toBeGreaterThan(700 * 24 * 3600);
     expect(span).toBeLessThanOrEqual(730 * 24 * 3600);
     expect([...dates].sort((x, y) => y - x)).not.toEqual(dates);
+  });
+
+  it('only references image files that exist on disk', () => {
+    const urls = new Set(generateArticles(2000, { seed: 8 }).flatMap((a) => [a.image, ...(a.gallery ?? []).map((g) => g.src)]));
+    for (const url of urls) expect(existsSync(join(contentImagesDir, url.replace('/content-images/', ''))), url).toBe(true);
   });
 
   it('varies titles and uses all topics', () => {
