@@ -69,8 +69,10 @@ function matchFacetValue(value: string, words: string[], startTag: string, endTa
         cost = 0;
         end = token.foldedEnds[word.length - 1] ?? token.end;
       } else {
-        cost = osaDistance(word, token.term, isLast);
-        if (isLast && cost <= budget && token.term.length > word.length) {
+        cost = osaDistance(word, token.term);
+        if (isLast && cost > budget) {
+          // Typo inside a prefix: wrap as many characters as were typed.
+          cost = osaDistance(word, token.term, true);
           end = token.foldedEnds[Math.min(word.length, token.term.length) - 1] ?? token.end;
         }
       }

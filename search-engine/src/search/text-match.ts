@@ -84,6 +84,9 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   const typoCost = new Uint8Array(limit);
   const fieldTokenMask = new Uint32Array(limit * fieldCount);
   const touched: number[] = [];
+  const n0 = Math.max(words.length, 1);
+  // Cost of the first (cheapest) match of each query word per document, for drop-token rounds.
+  const tokenCost = new Uint8Array(limit * n0);
   const matchedTerms = new Map<string, MatchedTerm>();
   const dictionary = collection.dictionary;
   const n = words.length;
@@ -108,6 +111,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
         if ((m & bit) === 0) {
           tokenMask[seq] = m | bit;
           typoCost[seq] = (typoCost[seq] as number) + cost;
+          tokenCost[seq * n0 + token] = cost;
         }
         fieldTokenMask[seq * fieldCount + f] = (fieldTokenMask[seq * fieldCount + f] as number) | bit;
       }
@@ -119,12 +123,23 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     }
   };
 
-  const countMatching = (required: number[]): number => {
-    let count = 0;
-    for (const seq of touched) {
-      const m = tokenMask[seq] as number;
-      if (required.some((r) => (m & r) === r)) count++;
+  /** A round of the cascade: documents must match all words in `mask`, each within `maxCost` typos. */
+  type Round = { mask: number; maxCost: number };
+  const accepts = (seq: number, rounds: Round[]): boolean => {
+    const m = tokenMask[seq] as number;
+    for (const round of rounds) {
+      if ((m & round.mask) !== round.mask) continue;
+      let ok = true;
+      for (let t = 0; t < n && ok; t++) {
+        if (round.mask & (1 << t) && (tokenCost[seq * n0 + t] as number) > round.maxCost) ok = false;
+      }
+      if (ok) return true;
     }
+    return false;
+  };
+  const countMatching = (rounds: Round[]): number => {
+    let count = 0;
+    for (const seq of touched) if (accepts(seq, rounds)) count++;
     return count;
   };
 
@@ -140,32 +155,43 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       }
     }
   });
-  let required = [fullMask];
-  let found = countMatching(required);
-  for (let level = 1; level <= 2 && found < options.typoTokensThreshold; level++) {
+  let level = 0;
+  let rounds: Round[] = [{ mask: fullMask, maxCost: 0 }];
+  let found = countMatching(rounds);
+  while (level < 2 && found < options.typoTokensThreshold) {
+    level++;
+    const current = level;
     words.forEach((word, token) => {
       const budget = Math.min(typoBudget(word.length, options.minLen1Typo, options.minLen2Typo), maxFieldTypos);
-      if (budget < level) return;
-      const isLast = token === n - 1;
-      for (const candidate of dictionary.typoCandidates(word, level, level, false, options.maxCandidates)) {
-        apply(token, candidate.termId, level, false);
+      if (budget < current) return;
+      for (const candidate of dictionary.typoCandidates(word, current, current, false, options.maxCandidates)) {
+        apply(token, candidate.termId, current, false);
       }
-      if (isLast && anyPrefix) {
-        for (const candidate of dictionary.typoCandidates(word, level, level, true, options.maxCandidates)) {
-          apply(token, candidate.termId, level, true);
+      if (token === n - 1 && anyPrefix) {
+        for (const candidate of dictionary.typoCandidates(word, current, current, true, options.maxCandidates)) {
+          apply(token, candidate.termId, current, true);
         }
       }
     });
-    found = countMatching(required);
+    rounds = [{ mask: fullMask, maxCost: current }];
+    found = countMatching(rounds);
   }
   if (found < options.dropTokensThreshold && n > 1) {
+    // Drop words from the right, then from the left; each reduced query runs its own typo cascade.
     const drops: number[] = [];
     for (let k = n - 1; k >= 1; k--) drops.push((1 << k) - 1);
     for (let k = n - 1; k >= 1; k--) drops.push(fullMask & ~((1 << (n - k)) - 1));
-    for (const drop of drops) {
-      required = [...required, drop];
-      found = countMatching(required);
-      if (found >= options.dropTokensThreshold) break;
+    outer: for (const mask of drops) {
+      for (let cost = 0; cost <= level; cost++) {
+        const attempt = [...rounds, { mask, maxCost: cost }];
+        const attemptFound = countMatching(attempt);
+        if (attemptFound >= options.typoTokensThreshold || cost === level) {
+          rounds = attempt;
+          found = attemptFound;
+          break;
+        }
+      }
+      if (found >= options.dropTokensThreshold) break outer;
     }
   }
 
@@ -187,7 +213,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   const seqs: number[] = [];
   for (const seq of touched) {
     const m = tokenMask[seq] as number;
-    if (!required.some((r) => (m & r) === r)) continue;
+    if (!accepts(seq, rounds)) continue;
     if (excluded.length > 0 && excluded[seq] === 1) continue;
     const matched = popcount(m);
     let bestTokens = 0;
