@@ -1,0 +1,71 @@
+import type { Migration } from './types.js';
+
+/**
+ * Schema of both dialects, version by version. Append new versions; never edit an applied one.
+ * Kept side by side so the two schemas stay equivalent.
+ */
+export const SQLITE_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'survey votes, watchlist shares, insights events',
+    sql: `
+      CREATE TABLE survey_votes (
+        form_handle TEXT NOT NULL,
+        voter_id TEXT NOT NULL,
+        answer_position INTEGER NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        PRIMARY KEY (form_handle, voter_id)
+      );
+      CREATE TABLE watchlist_shares (
+        id TEXT PRIMARY KEY,
+        articles_json TEXT NOT NULL,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+      );
+      CREATE TABLE insights_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
+        event_name TEXT NOT NULL,
+        index_name TEXT NOT NULL,
+        user_token TEXT NOT NULL,
+        object_ids_json TEXT NOT NULL,
+        positions_json TEXT,
+        query_id TEXT,
+        event_timestamp INTEGER NOT NULL,
+        received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+      );
+    `,
+  },
+];
+
+export const POSTGRES_MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'survey votes, watchlist shares, insights events',
+    sql: `
+      CREATE TABLE survey_votes (
+        form_handle TEXT NOT NULL,
+        voter_id TEXT NOT NULL,
+        answer_position INTEGER NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (form_handle, voter_id)
+      );
+      CREATE TABLE watchlist_shares (
+        id TEXT PRIMARY KEY,
+        articles_json TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE TABLE insights_events (
+        id BIGSERIAL PRIMARY KEY,
+        event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
+        event_name TEXT NOT NULL,
+        index_name TEXT NOT NULL,
+        user_token TEXT NOT NULL,
+        object_ids_json TEXT NOT NULL,
+        positions_json TEXT,
+        query_id TEXT,
+        event_timestamp BIGINT NOT NULL,
+        received_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+    `,
+  },
+];

@@ -1,0 +1,45 @@
+import pg from 'pg';
+import { POSTGRES_MIGRATIONS } from '../migrations.js';
+import type { Database } from '../types.js';
+import { migratePostgres } from './migratePostgres.js';
+import { postgresInsightsEventRepository } from './postgresInsightsEventRepository.js';
+import { postgresSurveyRepository } from './postgresSurveyRepository.js';
+import { postgresWatchlistShareRepository } from './postgresWatchlistShareRepository.js';
+
+/** Options of the PostgreSQL connection pool. */
+export interface PostgresOptions {
+  /** Pool size. Default 10. */
+  maxConnections?: number;
+}
+
+/**
+ * Connects to `databaseUrl` (a `postgres://` URL; `?options=-c search_path=x` selects a
+ * schema) and migrates it. Fails fast when the server cannot be reached.
+ */
+export async function openPostgresDatabase(databaseUrl: string, options: PostgresOptions = {}): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 10_000,
+  });
+  // An idle client losing its connection emits on the pool; without a listener that crashes the process.
+  pool.on('error', (error) => console.error('PostgreSQL idle client error:', error.message));
+  try {
+    await migratePostgres(pool, POSTGRES_MIGRATIONS);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  let closed = false;
+  return {
+    dialect: 'postgres',
+    surveys: postgresSurveyRepository(pool),
+    watchlistShares: postgresWatchlistShareRepository(pool),
+    insightsEvents: postgresInsightsEventRepository(pool),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
