@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { collectionSchema, startSearchServer } from '../src/index.js';
+import { fixtureArticles } from './support/fixtures.js';
+import { hitIds, http } from './support/target.js';
+
+// Embedded only: a real Typesense has its own persistence.
+describe('persistence in the data directory', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'search-engine-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  const keys = { adminApiKey: 'admin', searchOnlyApiKeys: ['search'] };
+
+  const searchAll = async (url: string, params: Record<string, unknown>) => {
+    const res = await http(url, 'POST', '/multi_search', { key: 'search', body: { searches: [{ collection: 'articles', ...params }] } });
+    return res.json.results[0];
+  };
+
+  it('keeps collections, documents, updates and deletions across restarts without re-importing', async () => {
+    const first = await startSearchServer({ port: 0, dataDir, ...keys });
+    await http(first.url, 'POST', '/collections', { key: 'admin', body: collectionSchema('articles') });
+    await http(first.url, 'POST', '/collections', { key: 'admin', body: { name: 'dropped', fields: [{ name: 'a', type: 'string' }] } });
+    const jsonl = fixtureArticles.map((a) => JSON.stringify(a)).join('\n');
+    await http(first.url, 'POST', '/collections/articles/documents/import', { key: 'admin', rawBody: jsonl });
+    await http(first.url, 'POST', '/collections/articles/documents/import?action=update', { key: 'admin', rawBody: JSON.stringify({ id: 'a3', title: 'Negotiation masterclass' }) });
+    await http(first.url, 'DELETE', '/collections/articles/documents/a5', { key: 'admin' });
+    await http(first.url, 'DELETE', '/collections/dropped', { key: 'admin' });
+    await first.close();
+
+    // Second start: snapshot + log replayed.
+    const second = await startSearchServer({ port: 0, dataDir, ...keys });
+    const summary = await http(second.url, 'GET', '/collections/articles', { key: 'admin' });
+    expect(summary.json.num_documents).toBe(4);
+    expect(summary.json.fields.map((f: { name: string }) => f.name)).toContain('topic');
+    expect((await http(second.url, 'GET', '/collections/dropped', { key: 'admin' })).status).toBe(404);
+    expect(hitIds(await searchAll(second.url, { q: 'masterclass', query_by: 'title' }))).toEqual(['a3']);
+    expect((await searchAll(second.url, { q: 'agile', query_by: 'title' })).found).toBe(0);
+    expect(hitIds(await searchAll(second.url, { q: 'leadrship', query_by: 'title' }))).toEqual(['a1']);
+    await http(second.url, 'POST', '/collections/articles/documents/import?action=upsert', { key: 'admin', rawBody: JSON.stringify({ ...fixtureArticles[4], title: 'Agile again' }) });
+    await second.close();
+
+    const third = await startSearchServer({ port: 0, dataDir, ...keys });
+    expect(hitIds(await searchAll(third.url, { q: 'agile', query_by: 'title' }))).toEqual(['a5']);
+    const facets = await searchAll(third.url, { q: '*', facet_by: 'topic', sort_by: 'date:asc' });
+    expect(facets.found).toBe(5);
+    expect(hitIds(facets)[0]).toBe('a5');
+    await third.close();
+  });
+
+  it('replays the change log when the previous process never folded it (crash)', async () => {
+    const crashDir = mkdtempSync(join(tmpdir(), 'search-engine-crash-'));
+    try {
+      const running = await startSearchServer({ port: 0, dataDir: crashDir, ...keys });
+      await http(running.url, 'POST', '/collections', { key: 'admin', body: collectionSchema('articles') });
+      await http(running.url, 'POST', '/collections/articles/documents/import', { key: 'admin', rawBody: fixtureArticles.map((a) => JSON.stringify(a)).join('\n') });
+      await http(running.url, 'DELETE', '/collections/articles/documents/a2', { key: 'admin' });
+      // A second process starts from the same folder while the first never closed: only the log has the data.
+      const recovered = await startSearchServer({ port: 0, dataDir: crashDir, ...keys });
+      const result = await searchAll(recovered.url, { q: '*', facet_by: 'topic' });
+      expect(result.found).toBe(4);
+      expect(hitIds(result)).not.toContain('a2');
+      await recovered.close();
+      await running.close();
+    } finally {
+      rmSync(crashDir, { recursive: true, force: true });
+    }
+  });
+});
