@@ -1,0 +1,70 @@
+import { useEffect, useMemo } from 'react';
+import type { IslandContext } from 'contracts';
+import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
+import { SearchCombobox } from '../autocomplete/SearchCombobox.js';
+import { useAutocomplete } from '../autocomplete/useAutocomplete.js';
+import type { SearchSetup } from '../config/createSearchClient.js';
+import { useConsent } from '../hooks/useConsent.js';
+import { autocompleteInsights } from '../insights/autocompleteInsights.js';
+import { useInsightsClient } from '../insights/useInsightsClient.js';
+
+export interface HeaderSearchProps {
+  /** Search client and index (`createSearchClient`). */
+  setup: SearchSetup;
+  /** Bus, config and consent of the page. */
+  context: IslandContext;
+  /** Text in the box at start (the page's `?q=`). Default empty. */
+  initialQuery?: string;
+  /** Goes to a URL (tests replace it). Default `location.assign`. */
+  navigate?: (url: string) => void;
+}
+
+/** URL of the search page for a query. */
+export function searchPageUrl(searchPage: string, query: string): string {
+  return `${searchPage}?${new URLSearchParams({ q: query }).toString()}`;
+}
+
+/**
+ * The header search box on every page: autocomplete suggestions; Enter goes to the search page
+ * with the query (a plain GET form, so it also works before the script ran), or with the chosen
+ * suggestion. It also reports an insights conversion when an article is saved to the watchlist.
+ */
+export function HeaderSearch({ setup, context, initialQuery = '', navigate = (url) => window.location.assign(url) }: HeaderSearchProps) {
+  const { config, bus } = context;
+  const consent = useConsent(context);
+  const insightsClient = useInsightsClient(config.calls.insights, consent.insights);
+  const source = useMemo(() => createSuggestionSource(setup.searchClient, setup.indexName, setup.hitsPerPage), [setup]);
+  const insights = useMemo(() => autocompleteInsights(insightsClient, setup.indexName), [insightsClient, setup.indexName]);
+  const autocomplete = useAutocomplete({
+    source,
+    initialQuery,
+    onSelect: (suggestion) => {
+      insights.selected(suggestion);
+      navigate(searchPageUrl(config.calls.searchPage, suggestion.title));
+    },
+    onItemsViewed: insights.viewed,
+  });
+
+  // Saving an article after finding it is the conversion of the search (the header is on every page).
+  useEffect(() => {
+    if (!insightsClient) return;
+    return bus.on('watchlist-added', ({ id, added }) => {
+      if (added) insightsClient('convertedObjectIDs', { eventName: 'Article Saved', index: setup.indexName, objectIDs: [id] });
+    });
+  }, [bus, insightsClient, setup.indexName]);
+
+  return (
+    <form role="search" action={config.calls.searchPage} method="get" className="header-search" onSubmit={() => autocomplete.close()}>
+      <SearchCombobox
+        autocomplete={autocomplete}
+        label={config.i18n.searchLabel}
+        placeholder={config.i18n.searchPlaceholder}
+        hideLabel
+        className="header-search__combobox"
+      />
+      <button type="submit" className="header-search__submit">
+        {config.i18n.searchLabel}
+      </button>
+    </form>
+  );
+}

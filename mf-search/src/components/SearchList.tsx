@@ -1,0 +1,78 @@
+import { useMemo } from 'react';
+import { Configure, InstantSearch } from 'react-instantsearch';
+import { LIST_STALLED_DELAY_MS, type IslandContext } from 'contracts';
+import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
+import type { ChipOptions } from '../config/chipOptions.js';
+import type { SearchSetup } from '../config/createSearchClient.js';
+import type { ValidFacetOptions } from '../config/facetOptions.js';
+import { useConsent } from '../hooks/useConsent.js';
+import { autocompleteInsights } from '../insights/autocompleteInsights.js';
+import { InsightsMiddleware } from '../insights/InsightsMiddleware.js';
+import { useInsightsClient } from '../insights/useInsightsClient.js';
+import { createSearchRouting } from '../routing/createSearchRouting.js';
+import { SearchContextProvider } from './SearchContextProvider.js';
+import { SearchListScreen } from './SearchListScreen.js';
+
+export interface SearchListProps {
+  /** Search client, index and hits per page (`createSearchClient`). */
+  setup: SearchSetup;
+  /** Validated facets. */
+  facets: ValidFacetOptions[];
+  /** Validated chip options. Default: every filter gets a chip. */
+  chips?: ChipOptions;
+  /** Results stay hidden until a query exists. Default `false`. */
+  hideResults?: boolean;
+  /** Results-hidden flag at start. Default `false`. */
+  resultsHidden?: boolean;
+  /** Bus, config (texts, insights endpoint) and consent of the page. */
+  context: IslandContext;
+  /** Keep the state in the address. Default `true`. */
+  routing?: boolean;
+}
+
+function openedWithQuery(): string {
+  return typeof window === 'undefined' ? '' : (new URLSearchParams(window.location.search).get('q') ?? '');
+}
+
+/** The search list screen wired to InstantSearch, routing, consent-gated insights and the bus. */
+export function SearchList({ setup, facets, chips = {}, hideResults = false, resultsHidden = false, context, routing = true }: SearchListProps) {
+  const { config, bus } = context;
+  const consent = useConsent(context);
+  const insightsClient = useInsightsClient(config.calls.insights, consent.insights);
+  const facetAttributes = useMemo(() => facets.map((facet) => facet.attribute), [facets]);
+  const searchRouting = useMemo(
+    () => (routing ? createSearchRouting(setup.indexName, facetAttributes) : undefined),
+    [routing, setup.indexName, facetAttributes],
+  );
+  const source = useMemo(
+    () => createSuggestionSource(setup.searchClient, setup.indexName, setup.hitsPerPage, facetAttributes[0]),
+    [setup, facetAttributes],
+  );
+  const insights = useMemo(() => autocompleteInsights(insightsClient, setup.indexName), [insightsClient, setup.indexName]);
+  const texts = config.i18n;
+  const initialQuery = useMemo(openedWithQuery, []);
+
+  return (
+    <SearchContextProvider hideResults={hideResults} initialResultsHidden={resultsHidden} i18n={{ viewing: texts.viewing, loadMore: texts.loadMore }}>
+      <InstantSearch
+        searchClient={setup.searchClient}
+        indexName={setup.indexName}
+        routing={searchRouting}
+        stalledSearchDelay={LIST_STALLED_DELAY_MS}
+        future={{ preserveSharedStateOnUnmount: true }}
+      >
+        <Configure hitsPerPage={setup.hitsPerPage} />
+        <InsightsMiddleware client={insightsClient} />
+        <SearchListScreen
+          bus={bus}
+          texts={texts}
+          source={source}
+          facets={facets}
+          chips={chips}
+          insights={insights}
+          openedWithQuery={initialQuery}
+        />
+      </InstantSearch>
+    </SearchContextProvider>
+  );
+}

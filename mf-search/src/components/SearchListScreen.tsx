@@ -1,0 +1,66 @@
+import { useEffect } from 'react';
+import { useInstantSearch, useSearchBox } from 'react-instantsearch';
+import type { PageBus } from 'contracts';
+import type { SuggestionSource } from '../autocomplete/suggestions.js';
+import type { ChipOptions } from '../config/chipOptions.js';
+import type { ValidFacetOptions } from '../config/facetOptions.js';
+import { FilterChips } from '../filters/FilterChips.js';
+import { FilterPanel } from '../filters/FilterPanel.js';
+import { InfiniteHitList } from '../hits/InfiniteHitList.js';
+import { resultsVisibility } from '../hooks/resultsVisibility.js';
+import { useSearchStatus } from '../hooks/useSearchStatus.js';
+import type { AutocompleteInsights } from '../insights/autocompleteInsights.js';
+import { useSearchSubmitted } from '../tracking/useSearchSubmitted.js';
+import { ListSearchBox } from './ListSearchBox.js';
+import { useSearchListContext } from './SearchContextProvider.js';
+
+/** Texts of the list screen (from `config.i18n`). */
+export interface SearchListTexts {
+  searchLabel: string;
+  searchPlaceholder: string;
+  filter: string;
+  noResults: string;
+}
+
+export interface SearchListScreenProps {
+  bus: PageBus;
+  texts: SearchListTexts;
+  source: SuggestionSource;
+  facets: ValidFacetOptions[];
+  chips: ChipOptions;
+  insights: AutocompleteInsights;
+  /** Query the page was opened with (`?q=`), tracked as a submission once answered. Default empty. */
+  openedWithQuery?: string;
+}
+
+/** The search list screen: search box, filters, chips and the results area. */
+export function SearchListScreen({ bus, texts, source, facets, chips, insights, openedWithQuery = '' }: SearchListScreenProps) {
+  const status = useSearchStatus();
+  const { results } = useInstantSearch({ catchError: true });
+  const { query } = useSearchBox();
+  const { resultsHidden, hideResults, i18n } = useSearchListContext();
+  const markSubmitted = useSearchSubmitted(bus);
+
+  useEffect(() => {
+    if (openedWithQuery) markSubmitted(openedWithQuery);
+    // Only the query the page was opened with; later submissions mark themselves.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const answered = results && !(results as { __isArtificial?: boolean }).__isArtificial;
+  const visibility = resultsVisibility({ resultsHidden, hideResults, query, nbHits: answered ? results.nbHits : undefined });
+
+  return (
+    <section className="search-list" data-status={status} data-results={visibility} aria-busy={status === 'loading' || status === 'stalled'}>
+      <ListSearchBox source={source} label={texts.searchLabel} placeholder={texts.searchPlaceholder} onSubmitted={markSubmitted} insights={insights} />
+      <FilterPanel facets={facets} hasQuery={query.trim() !== ''} label={texts.filter} />
+      <FilterChips {...chips} />
+      <div className="search-list__results" hidden={visibility !== 'results'}>
+        <InfiniteHitList viewingLabel={i18n.viewing} loadMoreLabel={i18n.loadMore} busy={status === 'loading' || status === 'stalled'} />
+      </div>
+      <p className="search-list__no-results" role="status">
+        {visibility === 'no-hits' && status !== 'error' ? texts.noResults : ''}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+import { useId, useState } from 'react';
+import type { ValidFacetOptions } from '../config/facetOptions.js';
+import { FacetGroup } from './FacetGroup.js';
+
+export interface FilterPanelProps {
+  /** Facets to offer; with none, nothing renders. */
+  facets: ValidFacetOptions[];
+  /** Whether a query was entered; facets are offered only then. */
+  hasQuery: boolean;
+  /** Label of the toggle button (`i18n.filter`). */
+  label: string;
+  /** Panel expanded at start. Default `false` (collapsed). */
+  defaultExpanded?: boolean;
+}
+
+/**
+ * The Filter toggle and its panel of facet checkbox groups. Shown only when facets exist and a
+ * query was entered; the panel is collapsed or expanded (`aria-expanded`).
+ */
+export function FilterPanel({ facets, hasQuery, label, defaultExpanded = false }: FilterPanelProps) {
+  const [expanded, setExpanded] = useState(defaultExpanded);
+  const panelId = useId();
+  if (facets.length === 0) return null;
+  // Without a query the whole block stays hidden, but mounted: the facet widgets must stay
+  // registered so filters restored from the address keep applying.
+  return (
+    <div className="search-filters" data-expanded={expanded} hidden={!hasQuery}>
+      <button
+        type="button"
+        className="search-filters__toggle"
+        aria-expanded={expanded}
+        aria-controls={panelId}
+        onClick={() => setExpanded((open) => !open)}
+      >
+        {label}
+      </button>
+      <div id={panelId} className="search-filters__panel" hidden={!expanded}>
+        {facets.map((facet) => (
+          <FacetGroup key={facet.attribute} facet={facet} />
+        ))}
+      </div>
+    </div>
+  );
+}

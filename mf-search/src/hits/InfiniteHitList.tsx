@@ -1,0 +1,50 @@
+import { useMemo } from 'react';
+import { useInfiniteHits } from 'react-instantsearch';
+import { createInfiniteHitsSessionStorageCache } from 'instantsearch.js/es/lib/infiniteHitsCache/index.js';
+import type { SearchHit } from 'contracts';
+import { LoadMore } from './LoadMore.js';
+import { Teaser } from './Teaser.js';
+
+export interface InfiniteHitListProps {
+  /** "viewing X of Y" template (`i18n.viewing`). */
+  viewingLabel: string;
+  /** Load-more button text (`i18n.loadMore`). */
+  loadMoreLabel: string;
+  /** "Show previous" text, offered when the list starts past page one. Default `Show previous`. */
+  showPreviousLabel?: string;
+  /** A page is on its way. Default `false`. */
+  busy?: boolean;
+}
+
+/**
+ * Hits accumulating page by page. Loaded pages are kept in session storage, so reload, back and
+ * forward show every page again. Opening a teaser sends an insights click event (sent only when
+ * the insights middleware is active, i.e. after consent).
+ */
+export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel = 'Show previous', busy = false }: InfiniteHitListProps) {
+  const cache = useMemo(() => createInfiniteHitsSessionStorageCache(), []);
+  const { items, results, isFirstPage, isLastPage, showMore, showPrevious, sendEvent } = useInfiniteHits<Partial<SearchHit>>({
+    escapeHTML: false,
+    cache,
+  });
+  const total = results?.nbHits ?? 0;
+  return (
+    <div className="search-hits">
+      {!isFirstPage ? (
+        <button type="button" className="search-hits__previous" onClick={showPrevious} disabled={busy}>
+          {showPreviousLabel}
+        </button>
+      ) : null}
+      <ol className="search-hits__list">
+        {items.map((hit) => (
+          <li key={hit.objectID} className="search-hits__item">
+            <Teaser hit={hit} onOpen={(opened) => sendEvent('click', opened, 'Article Opened')} />
+          </li>
+        ))}
+      </ol>
+      {!isLastPage ? (
+        <LoadMore loaded={items.length} total={total} viewingLabel={viewingLabel} loadMoreLabel={loadMoreLabel} onLoadMore={showMore} busy={busy} />
+      ) : null}
+    </div>
+  );
+}
