@@ -7,5 +7,7 @@ export default createRemoteConfig({
   exposes: {
     './WatchlistButton': './src/islands/WatchlistButton.tsx',
     './WatchlistLink': './src/islands/WatchlistLink.tsx',
+    './WatchlistScreen': './src/islands/WatchlistScreen.tsx',
+    './SharedWatchlistImport': './src/islands/SharedWatchlistImport.tsx',
   },
 });

@@ -1,0 +1,183 @@
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import {
+  COPY_CONFIRMATION_MS,
+  WATCHLIST_DESIGN_MODE_DELAY_MS,
+  WATCHLIST_PDF_FILE_NAME,
+  WATCHLIST_STORAGE_KEY,
+  type PageBus,
+  type PageConfig,
+  type Teaser,
+} from 'contracts';
+import { browserWatchlistServices } from '../api/browserWatchlistServices.js';
+import { designModeWatchlist } from '../api/designModeWatchlist.js';
+import { downloadWatchlistPdf } from '../api/downloadWatchlistPdf.js';
+import { loadStoredWatchlist } from '../api/loadStoredWatchlist.js';
+import type { WatchlistServices } from '../api/watchlistServices.js';
+import { readWatchlist, toggleWatchlistArticle, watchlistCount } from '../storage/watchlistStorage.js';
+import { initialWatchlistScreenState, watchlistScreenReducer, type WatchlistScreenState } from './useWatchlistScreenReducer.js';
+
+export interface UseWatchlistScreenOptions {
+  bus: PageBus;
+  /** Call URLs come from `config.calls`. */
+  config: Pick<PageConfig, 'calls'>;
+  /** Standalone design mode: a failed load shows dummy data after the design-mode delay. Default false. */
+  designMode?: boolean;
+  /** Browser services; default the real ones. Read once, at the first render. */
+  services?: WatchlistServices;
+}
+
+export interface WatchlistScreen {
+  state: WatchlistScreenState;
+  /** Removes a saved article from the local watchlist (and so from the screen). */
+  remove(teaser: Teaser): void;
+  /** Adds a related article to the local watchlist. */
+  add(teaser: Teaser): void;
+  /** Copies the sharing URL; success shows the confirmation for `COPY_CONFIRMATION_MS`. */
+  copySharingUrl(): Promise<void>;
+  /** Downloads the watchlist as `WATCHLIST_PDF_FILE_NAME`. */
+  downloadPdf(): Promise<void>;
+}
+
+/**
+ * The watchlist screen's logic: loads the server's view of the local watchlist, reloads it on
+ * every `watchlist-added` (this page) and every watchlist change in another tab, copies the
+ * sharing link and downloads the PDF. Markup lives in `components/watchlist-screen`.
+ */
+export function useWatchlistScreen({ bus, config, designMode = false, services: given }: UseWatchlistScreenOptions): WatchlistScreen {
+  const [services] = useState(() => given ?? browserWatchlistServices());
+  const [state, dispatch] = useReducer(watchlistScreenReducer, initialWatchlistScreenState);
+  // Event handlers and async callbacks read the current state through this ref.
+  const stateRef = useRef(state);
+  stateRef.current = state;
+  const { csrfToken, watchlist: watchlistUrl, download: downloadUrl } = config.calls;
+  // Only the newest load may change the screen: an older answer arriving late is ignored.
+  const latestLoad = useRef(0);
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  const copyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const mounted = useRef(true);
+  const downloading = useRef(false);
+
+  const later = useCallback((ms: number, run: () => void) => {
+    const timer = setTimeout(() => {
+      timers.current.delete(timer);
+      run();
+    }, ms);
+    timers.current.add(timer);
+    return timer;
+  }, []);
+
+  const load = useCallback(async () => {
+    const loadId = ++latestLoad.current;
+    try {
+      const storedWatchlist = await loadStoredWatchlist({
+        fetch: services.fetch,
+        csrfTokenUrl: csrfToken,
+        url: watchlistUrl,
+        watchlist: readWatchlist(),
+      });
+      if (loadId === latestLoad.current && mounted.current) dispatch({ type: 'loadSucceeded', storedWatchlist });
+    } catch (error) {
+      if (loadId !== latestLoad.current || !mounted.current) return;
+      services.logger.error('[mf-watchlist] the watchlist could not be loaded', error);
+      if (designMode) {
+        later(WATCHLIST_DESIGN_MODE_DELAY_MS, () => {
+          if (loadId === latestLoad.current) dispatch({ type: 'loadSucceeded', storedWatchlist: designModeWatchlist() });
+        });
+      } else {
+        dispatch({ type: 'loadFailed' });
+      }
+    }
+  }, [services, csrfToken, watchlistUrl, designMode, later]);
+
+  useEffect(() => {
+    mounted.current = true;
+    void load();
+    const offAdded = bus.on('watchlist-added', (event) => {
+      if (!event.added) dispatch({ type: 'articleDropped', id: event.id });
+      void load();
+    });
+    // Another tab changed the list: drop what it removed at once, then ask the server again.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== null && event.key !== WATCHLIST_STORAGE_KEY) return;
+      const current = readWatchlist();
+      for (const id of stateRef.current.entries.map((entry) => entry.id)) {
+        if (!(id in current.articles)) dispatch({ type: 'articleDropped', id });
+      }
+      void load();
+    };
+    window.addEventListener('storage', onStorage);
+    const pending = timers.current;
+    return () => {
+      mounted.current = false;
+      offAdded();
+      window.removeEventListener('storage', onStorage);
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, [bus, load]);
+
+  const toggle = useCallback(
+    (teaser: Teaser, wanted: 'add' | 'remove') => {
+      const saved = teaser.id in readWatchlist().articles;
+      if (saved === (wanted === 'add')) {
+        // Already as wanted (changed elsewhere meanwhile): just refresh the screen.
+        void load();
+        return;
+      }
+      const result = toggleWatchlistArticle(teaser.id, teaser.title);
+      if (!result.ok) {
+        services.logger.error('[mf-watchlist] the watchlist could not be saved', result.error);
+        dispatch({ type: 'storageFailed' });
+        return;
+      }
+      dispatch({ type: 'storageSucceeded' });
+      bus.emit('watchlist-updated', { watchlist: result.watchlist, count: watchlistCount(result.watchlist) });
+      bus.emit('watchlist-added', { id: teaser.id, title: teaser.title, added: result.added });
+    },
+    [bus, load, services],
+  );
+
+  const copySharingUrl = useCallback(async () => {
+    try {
+      await services.writeClipboard(stateRef.current.sharingUrl);
+    } catch (error) {
+      services.logger.error('[mf-watchlist] the sharing link could not be copied', error);
+      return;
+    }
+    if (!mounted.current) return;
+    if (copyTimer.current !== undefined) {
+      clearTimeout(copyTimer.current);
+      timers.current.delete(copyTimer.current);
+    }
+    dispatch({ type: 'copyConfirmed' });
+    copyTimer.current = later(COPY_CONFIRMATION_MS, () => dispatch({ type: 'copyConfirmationEnded' }));
+  }, [services, later]);
+
+  const downloadPdf = useCallback(async () => {
+    if (downloading.current) return;
+    downloading.current = true;
+    dispatch({ type: 'downloadStarted' });
+    try {
+      const pdf = await downloadWatchlistPdf({
+        fetch: services.fetch,
+        csrfTokenUrl: csrfToken,
+        url: downloadUrl,
+        watchlist: readWatchlist(),
+      });
+      services.saveFile(pdf, WATCHLIST_PDF_FILE_NAME);
+    } catch (error) {
+      services.logger.error('[mf-watchlist] the PDF could not be downloaded', error);
+    } finally {
+      downloading.current = false;
+      if (mounted.current) dispatch({ type: 'downloadEnded' });
+    }
+  }, [services, csrfToken, downloadUrl]);
+
+  return {
+    state,
+    remove: useCallback((teaser: Teaser) => toggle(teaser, 'remove'), [toggle]),
+    add: useCallback((teaser: Teaser) => toggle(teaser, 'add'), [toggle]),
+    copySharingUrl,
+    downloadPdf,
+  };
+}
