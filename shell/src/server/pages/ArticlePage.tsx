@@ -3,6 +3,7 @@ import type { Article } from '../content/contentStore.js';
 import { WatchlistButtonFallback } from './ArticleTeaser.js';
 import { formatDate, formatReadingTime, isoDate } from './format.js';
 import { Island } from './Island.js';
+import { ArticleContentsTrigger, ArticleWidgets } from './widgets/ArticleWidgets.js';
 
 export interface ArticlePageProps {
   article: Article;
@@ -34,6 +35,7 @@ export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel
               </li>
             ))}
           </ul>
+          <ArticleContentsTrigger />
           <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist">
             <WatchlistButtonFallback label={watchlistLabel} />
           </Island>
@@ -47,6 +49,7 @@ export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel
             <p key={index}>{paragraph}</p>
           ))}
         </div>
+        <ArticleWidgets article={article} />
         {survey ? (
           <section className="article__survey" aria-label="Survey">
             <Island name="mf-survey/Survey" props={{ formHandle: survey.formHandle }}>

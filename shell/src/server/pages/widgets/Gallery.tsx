@@ -1,0 +1,44 @@
+import { SliderControls } from './SliderControls.js';
+
+/** A picture of the gallery (same shape as `@khs/content`'s GalleryImage). */
+export interface GalleryPicture {
+  src: string;
+  alt: string;
+  caption: string;
+}
+
+export interface GalleryProps {
+  title: string;
+  pictures: GalleryPicture[];
+  /** Intrinsic size of the pictures, reserved before they load. Default 1280 x 720. */
+  width?: number;
+  height?: number;
+}
+
+/**
+ * Image gallery markup for mf-widgets: a list of figures with captions, each picture linked to
+ * its full-size file. The widget makes it a slider and opens the links in its lightbox.
+ */
+export function Gallery({ title, pictures, width = 1280, height = 720 }: GalleryProps) {
+  if (pictures.length === 0) return null;
+  return (
+    <section className="widget-block gallery" data-widget="gallery" aria-label={title} aria-roledescription="carousel">
+      <h2 className="widget-block__title">{title}</h2>
+      <div className="slider__viewport" data-slider-viewport="">
+        <ul className="slider__track" data-slider-track="">
+          {pictures.map((picture) => (
+            <li key={picture.src} className="slider__slide" data-slider-slide="">
+              <figure className="gallery__figure">
+                <a href={picture.src} className="gallery__link" data-lightbox-item="">
+                  <img src={picture.src} alt={picture.alt} width={width} height={height} loading="lazy" decoding="async" />
+                </a>
+                <figcaption className="gallery__caption">{picture.caption}</figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <SliderControls previousLabel="Previous image" nextLabel="Next image" />
+    </section>
+  );
+}

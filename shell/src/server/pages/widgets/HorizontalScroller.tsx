@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react';
+import { ScrollControls } from './ScrollControls.js';
+
+export interface HorizontalScrollerProps {
+  /** Name of the row (heading and region label). */
+  title: string;
+  items: { key: string; content: ReactNode }[];
+}
+
+/** A row of items that scrolls natively; mf-widgets adds previous/next buttons. */
+export function HorizontalScroller({ title, items }: HorizontalScrollerProps) {
+  return (
+    <section className="widget-block h-scroll" data-widget="h-scroll" aria-label={title}>
+      <div className="h-scroll__head">
+        <h2 className="widget-block__title">{title}</h2>
+        <ScrollControls previousLabel={`Scroll ${title} left`} nextLabel={`Scroll ${title} right`} />
+      </div>
+      <div className="h-scroll__viewport" data-scroll-viewport="" tabIndex={0} role="region" aria-label={`${title} (scrolls sideways)`}>
+        <ul className="h-scroll__list">
+          {items.map((item) => (
+            <li key={item.key} className="h-scroll__item">
+              {item.content}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}

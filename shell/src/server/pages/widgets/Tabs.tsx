@@ -1,0 +1,43 @@
+import type { ReactNode } from 'react';
+
+/** One tab: its label (rendered as the panel's heading) and content. */
+export interface TabItem {
+  /** Stable id of the panel, unique on the page. */
+  id: string;
+  label: string;
+  content: ReactNode;
+}
+
+export interface TabsProps {
+  /** Accessible name of the tab list (also shown as the block's heading). */
+  title: string;
+  items: TabItem[];
+  /** Heading level of each panel's label before enhancement. Default 3. */
+  headingLevel?: 3 | 4;
+}
+
+/**
+ * Tabs markup for mf-widgets: every panel is rendered with its heading, so the block reads as
+ * sections without script; the widget turns the headings into a WAI-ARIA tab list.
+ */
+export function Tabs({ title, items, headingLevel = 3 }: TabsProps) {
+  const Heading = headingLevel === 3 ? 'h3' : 'h4';
+  const titleId = `${items[0]?.id ?? 'tabs'}-title`;
+  return (
+    <section className="widget-block" aria-labelledby={titleId}>
+      <h2 id={titleId} className="widget-block__title">
+        {title}
+      </h2>
+      <div className="tabs" data-widget="tabs" data-tabs-name={title}>
+        {items.map((item) => (
+          <section key={item.id} id={item.id} className="tabs__panel" data-tabs-panel="">
+            <Heading className="tabs__heading" data-tabs-label="">
+              {item.label}
+            </Heading>
+            {item.content}
+          </section>
+        ))}
+      </div>
+    </section>
+  );
+}
