@@ -69,6 +69,10 @@ describe('watchlist routes', () => {
         labels: { add: 'Add to watchlist', remove: 'Remove from watchlist' },
       });
       expect(storedWatchlist.sharingUrl).toMatch(/^http:\/\/localhost(:\d+)?\/watchlist\/shared\/[A-Za-z0-9_-]{8,}$/);
+      expect(await shares.count()).toBe(1);
+      const shareId = storedWatchlist.sharingUrl.split('/').at(-1)!;
+      // Only known articles are shared, with the content store's titles (not the client's).
+      expect(await shares.get(shareId)).toEqual({ [first.id]: { title: first.title }, [second.id]: { title: second.title } });
     });
 
     it('relates articles by shared topics, never a saved one, newest first, at most six', async () => {
@@ -198,6 +202,14 @@ describe('watchlist routes', () => {
         articles: { [second.id]: { title: second.title }, [first.id]: { title: first.title } },
       });
       expect(page.body).toContain('needs JavaScript');
+    });
+
+    it('explains when the shared articles no longer exist', async () => {
+      const id = await shares.create({ 'deleted-article': { title: 'Gone' } });
+      const page = await app.inject({ method: 'GET', url: `/watchlist/shared/${id}` });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('no longer available');
+      expect(page.body).not.toContain('SharedWatchlistImport');
     });
 
     it('answers 404 for an unknown or malformed share id', async () => {
