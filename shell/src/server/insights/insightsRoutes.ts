@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { InsightsEventRepository } from '../database/index.js';
+import { validateInsightsEvents } from './validateInsightsEvents.js';
+
+/** What the insights collector needs. */
+export interface InsightsRoutesOptions {
+  /** Where accepted events are stored. */
+  events: InsightsEventRepository;
+}
+
+/** Path of the collector (PageConfig.calls.insights). */
+export const INSIGHTS_EVENTS_PATH = '/api/insights/events';
+
+/** Answer of an accepted batch. search-insights counts only HTTP 200 as "sent". */
+export interface InsightsAccepted {
+  status: 200;
+  message: 'OK';
+  stored: number;
+}
+
+function parseBody(body: unknown): unknown {
+  // Beacons (navigator.sendBeacon with a string) arrive as text/plain: the JSON is in the text.
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The embedded insights collector: `POST /api/insights/events` with search-insights' payload
+ * `{ events: [{ eventType, eventName, index, userToken, objectIDs, positions?, queryID?,
+ * timestamp? }] }`. Valid batches are stored (all or none) and answered 200; anything else is
+ * a 400 JSON error and nothing is stored.
+ */
+export async function insightsRoutes(app: FastifyInstance, options: InsightsRoutesOptions): Promise<void> {
+  app.post(
+    INSIGHTS_EVENTS_PATH,
+    {
+      // No CSRF token here on purpose: search-insights and beacons cannot send one, the route only
+      // stores anonymous analytics events (no visitor data is read or changed), and every event
+      // is validated strictly. A forged request can at most add analytics noise.
+      config: { csrfExempt: true },
+    },
+    async (request, reply) => {
+      const validation = validateInsightsEvents(parseBody(request.body));
+      if (!validation.ok) {
+        return reply.code(400).header('cache-control', 'no-store').send({ error: validation.error, code: 'invalid-insights-events' });
+      }
+      const stored = await options.events.store(validation.events);
+      const body: InsightsAccepted = { status: 200, message: 'OK', stored };
+      return reply.code(200).header('cache-control', 'no-store').send(body);
+    },
+  );
+}

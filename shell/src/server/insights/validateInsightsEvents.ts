@@ -1,0 +1,82 @@
+import { INSIGHTS_EVENT_CHUNK } from 'contracts';
+import type { InsightsEvent } from '../database/index.js';
+
+/** Most events one request may carry (the insights API's own batch limit). */
+export const MAX_EVENTS_PER_REQUEST = 1000;
+/** Longest event name accepted (the insights API's limit). */
+export const MAX_EVENT_NAME_LENGTH = 64;
+/** Longest user token accepted (the insights API's limit). */
+export const MAX_USER_TOKEN_LENGTH = 129;
+/** Longest index name, object id or query id accepted. */
+export const MAX_IDENTIFIER_LENGTH = 256;
+
+const EVENT_TYPES = new Set(['click', 'view', 'conversion']);
+const EVENT_KEYS = new Set(['eventType', 'eventName', 'index', 'userToken', 'objectIDs', 'positions', 'queryID', 'timestamp']);
+/** What search-insights' user tokens look like (anonymous-<uuid> or a site's own id). */
+const USER_TOKEN_PATTERN = /^[A-Za-z0-9_=/+:.-]+$/;
+
+/** Validation outcome: the events to store, or the first problem found. */
+export type InsightsValidation = { ok: true; events: InsightsEvent[] } | { ok: false; error: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isIdentifier(value: unknown, maxLength = MAX_IDENTIFIER_LENGTH): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= maxLength;
+}
+
+function validateEvent(event: unknown, at: string, now: number): InsightsEvent | string {
+  if (!isRecord(event)) return `${at} must be an object`;
+  const unknownKey = Object.keys(event).find((key) => !EVENT_KEYS.has(key));
+  if (unknownKey) return `${at}.${unknownKey} is not a known field`;
+  const { eventType, eventName, index, userToken, objectIDs, positions, queryID, timestamp } = event;
+  if (typeof eventType !== 'string' || !EVENT_TYPES.has(eventType)) return `${at}.eventType must be click, view or conversion`;
+  if (!isIdentifier(eventName, MAX_EVENT_NAME_LENGTH)) return `${at}.eventName must be a string of 1 to ${MAX_EVENT_NAME_LENGTH} characters`;
+  if (!isIdentifier(index)) return `${at}.index must be a non-empty string`;
+  if (!isIdentifier(userToken, MAX_USER_TOKEN_LENGTH) || !USER_TOKEN_PATTERN.test(userToken)) {
+    return `${at}.userToken must be 1 to ${MAX_USER_TOKEN_LENGTH} characters of letters, digits or _=/+:.-`;
+  }
+  if (!Array.isArray(objectIDs) || objectIDs.length === 0 || objectIDs.length > INSIGHTS_EVENT_CHUNK) {
+    return `${at}.objectIDs must list 1 to ${INSIGHTS_EVENT_CHUNK} object ids`;
+  }
+  if (!objectIDs.every((id) => isIdentifier(id))) return `${at}.objectIDs must be non-empty strings`;
+  if (positions !== undefined) {
+    if (!Array.isArray(positions) || positions.length !== objectIDs.length) return `${at}.positions must match objectIDs one to one`;
+    if (!positions.every((position) => Number.isInteger(position) && position > 0)) return `${at}.positions must be positive integers`;
+  }
+  if (queryID !== undefined && !isIdentifier(queryID)) return `${at}.queryID must be a non-empty string`;
+  if (timestamp !== undefined && (!Number.isInteger(timestamp) || (timestamp as number) <= 0)) {
+    return `${at}.timestamp must be milliseconds since the epoch`;
+  }
+  return {
+    eventType: eventType as InsightsEvent['eventType'],
+    eventName,
+    index,
+    userToken,
+    objectIds: objectIDs as string[],
+    ...(positions !== undefined ? { positions: positions as number[] } : {}),
+    ...(queryID !== undefined ? { queryId: queryID } : {}),
+    timestamp: (timestamp as number | undefined) ?? now,
+  };
+}
+
+/**
+ * Strictly validates a search-insights payload `{ events: [...] }`: every event is click, view
+ * or conversion on 1 to `INSIGHTS_EVENT_CHUNK` object ids, with no unknown fields. All or
+ * nothing: one bad event rejects the request.
+ * @param now  Timestamp given to events without one. Default `Date.now()`.
+ */
+export function validateInsightsEvents(body: unknown, now: number = Date.now()): InsightsValidation {
+  if (!isRecord(body) || !Array.isArray(body.events)) return { ok: false, error: 'The body must be { events: [...] }' };
+  if (body.events.length === 0 || body.events.length > MAX_EVENTS_PER_REQUEST) {
+    return { ok: false, error: `events must hold 1 to ${MAX_EVENTS_PER_REQUEST} events` };
+  }
+  const events: InsightsEvent[] = [];
+  for (const [position, event] of body.events.entries()) {
+    const result = validateEvent(event, `events[${position}]`, now);
+    if (typeof result === 'string') return { ok: false, error: result };
+    events.push(result);
+  }
+  return { ok: true, events };
+}
