@@ -35,6 +35,20 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'survey vote counts kept per answer, so results do not scan every vote',
+    sql: `
+      CREATE TABLE survey_vote_counts (
+        form_handle TEXT NOT NULL,
+        answer_position INTEGER NOT NULL,
+        votes INTEGER NOT NULL,
+        PRIMARY KEY (form_handle, answer_position)
+      );
+      INSERT INTO survey_vote_counts (form_handle, answer_position, votes)
+        SELECT form_handle, answer_position, COUNT(*) FROM survey_votes GROUP BY form_handle, answer_position;
+    `,
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -66,6 +80,20 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
         event_timestamp BIGINT NOT NULL,
         received_at TIMESTAMPTZ NOT NULL DEFAULT now()
       );
+    `,
+  },
+  {
+    version: 2,
+    name: 'survey vote counts kept per answer, so results do not scan every vote',
+    sql: `
+      CREATE TABLE survey_vote_counts (
+        form_handle TEXT NOT NULL,
+        answer_position INTEGER NOT NULL,
+        votes INTEGER NOT NULL,
+        PRIMARY KEY (form_handle, answer_position)
+      );
+      INSERT INTO survey_vote_counts (form_handle, answer_position, votes)
+        SELECT form_handle, answer_position, COUNT(*) FROM survey_votes GROUP BY form_handle, answer_position;
     `,
   },
 ];

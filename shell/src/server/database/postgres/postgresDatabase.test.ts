@@ -52,6 +52,25 @@ if (!baseUrl) {
       expect(rows).toEqual(POSTGRES_MIGRATIONS.map((m) => ({ version: m.version })));
     });
 
+    it('counts votes stored before the vote-counter migration', async () => {
+      const other = await createTemporaryPostgresSchema(baseUrl);
+      const pool = new pg.Pool({ connectionString: other.url });
+      try {
+        await migratePostgres(pool, POSTGRES_MIGRATIONS.filter((m) => m.version === 1));
+        await pool.query(
+          "INSERT INTO survey_votes (form_handle, voter_id, answer_position) VALUES ('old', 'a', 1), ('old', 'b', 1), ('old', 'c', 2)",
+        );
+        const db = await openDatabase({ dataDir: '/unused', databaseUrl: other.url });
+        expect(await db.surveys.countVotes('old')).toEqual({ 1: 2, 2: 1 });
+        await db.surveys.recordVote({ formHandle: 'old', answerPosition: 2, voterId: 'd' });
+        expect(await db.surveys.countVotes('old')).toEqual({ 1: 2, 2: 2 });
+        await db.close();
+      } finally {
+        await pool.end();
+        await other.drop();
+      }
+    });
+
     it('rolls back a failing migration entirely', async () => {
       const other = await createTemporaryPostgresSchema(baseUrl);
       const pool = new pg.Pool({ connectionString: other.url });

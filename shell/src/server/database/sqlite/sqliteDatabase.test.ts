@@ -54,6 +54,21 @@ describe('SQLite database file and migrations', () => {
     raw.close();
   });
 
+  it('counts votes stored before the vote-counter migration', async () => {
+    const dataDir = temporaryDir();
+    const raw = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME));
+    migrateSqlite(raw, SQLITE_MIGRATIONS.filter((m) => m.version === 1));
+    raw
+      .prepare("INSERT INTO survey_votes (form_handle, voter_id, answer_position) VALUES ('old', 'a', 1), ('old', 'b', 1), ('old', 'c', 2)")
+      .run();
+    raw.close();
+    const db = await openDatabase({ dataDir });
+    expect(await db.surveys.countVotes('old')).toEqual({ 1: 2, 2: 1 });
+    await db.surveys.recordVote({ formHandle: 'old', answerPosition: 2, voterId: 'd' });
+    expect(await db.surveys.countVotes('old')).toEqual({ 1: 2, 2: 2 });
+    await db.close();
+  });
+
   it('migration runner applies only pending versions, in order', () => {
     const raw = new BetterSqlite3(':memory:');
     const first = { version: 1, name: 'one', sql: 'CREATE TABLE one (x INTEGER)' };
