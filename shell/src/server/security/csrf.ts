@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyCsrf from '@fastify/csrf-protection';
+import fastifyPlugin from 'fastify-plugin';
 
 /** Path of the token call (specification point 7). */
 export const CSRF_TOKEN_PATH = '/actions/blitz/csrf/token';
@@ -18,7 +19,7 @@ declare module 'fastify' {
  * visitor by a signed secret cookie; every state-changing request must send it back as
  * `X-CSRF-Token`, else 403 with a JSON error. Needs `@fastify/cookie` registered first.
  */
-export async function csrfProtection(app: FastifyInstance): Promise<void> {
+async function csrfProtectionPlugin(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCsrf, {
     cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/' },
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
@@ -37,3 +38,6 @@ export async function csrfProtection(app: FastifyInstance): Promise<void> {
     app.csrfProtection(request, reply, done);
   });
 }
+
+/** Registered without encapsulation so the check covers every route of the app. */
+export const csrfProtection = fastifyPlugin(csrfProtectionPlugin, { name: 'khs-csrf-protection' });

@@ -1,0 +1,52 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { startStack, type Stack } from './stack.js';
+
+export interface PageProblems {
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+  /** Responses with status >= 400 (URL and status). */
+  failedResponses: string[];
+}
+
+/** Records what went wrong on a page, so tests can assert a clean run. */
+export function watchPage(page: Page): PageProblems {
+  const problems: PageProblems = { errors: [], failedResponses: [] };
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.errors.push(String(error)));
+  page.on('response', (response) => {
+    if (response.status() >= 400 && !response.url().endsWith('/favicon.ico')) {
+      problems.failedResponses.push(`${response.status()} ${response.url()}`);
+    }
+  });
+  return problems;
+}
+
+/**
+ * `stack`: one running site per worker. `problems`: console errors and failed responses of
+ * the test's page.
+ */
+export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
+  stack: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const stack = await startStack();
+      await use(stack);
+      await stack.close();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  problems: async ({ page }, use) => {
+    await use(watchPage(page));
+  },
+});
+
+export { expect };
+
+/** Waits until every island on the page mounted or gave up (kept its fallback). */
+export async function islandsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-island]')].every((element) => element.hasAttribute('data-island-state')),
+  );
+}

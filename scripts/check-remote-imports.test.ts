@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const script = path.join(import.meta.dirname, 'check-remote-imports.mjs');
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'remote-imports-'));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+function run(root: string): { code: number; output: string } {
+  try {
+    return { code: 0, output: execFileSync('node', [script, root], { encoding: 'utf8', stdio: 'pipe' }) };
+  } catch (error) {
+    const failure = error as { status: number; stderr: string };
+    return { code: failure.status, output: failure.stderr };
+  }
+}
+
+const pkg = (name: string, deps: Record<string, string> = {}) => JSON.stringify({ name, dependencies: deps });
+
+describe('check-remote-imports', () => {
+  it('passes when remotes only import contracts and their own files', () => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a', { contracts: '^1.0.0' }),
+      'mf-a/src/x.ts': "import { getPageBus } from 'contracts';\nimport { y } from './y.js';",
+      'mf-b/package.json': pkg('mf-b'),
+      'mf-b/src/y.ts': 'export const y = 1;',
+    });
+    expect(run(root).code).toBe(0);
+  });
+
+  it.each([
+    ['a package import', "import { y } from 'mf-b/src/y.js';"],
+    ['a relative import', "import { y } from '../../mf-b/src/y.js';"],
+    ['a dynamic import', "const m = await import('mf-b');"],
+  ])('fails on %s of another remote', (_label, line) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/src/x.ts': line,
+      'mf-b/package.json': pkg('mf-b'),
+      'mf-b/src/y.ts': 'export const y = 1;',
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('mf-a/src/x.ts');
+  });
+
+  it('fails on a dependency on another remote', () => {
+    const root = tree({ 'mf-a/package.json': pkg('mf-a', { 'mf-b': '1.0.0' }), 'mf-b/package.json': pkg('mf-b') });
+    expect(run(root).output).toContain('depends on mf-b');
+  });
+});

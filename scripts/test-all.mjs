@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// `npm test`: everything CI checks, in order. Installs Chromium (and PostgreSQL for the storage
+// tests) from Debian's packages when missing and possible; says clearly what it could not do.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, capture, run } from './lib.mjs';
+
+const results = [];
+async function step(name, fn) {
+  const started = Date.now();
+  const ok = await fn();
+  results.push({ name, ok, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  console.log(`\n[test] ${ok ? 'ok  ' : 'FAIL'} ${name} (${results.at(-1).seconds} s)\n`);
+  return ok;
+}
+
+const isRoot = process.getuid?.() === 0;
+const hasApt = existsSync('/usr/bin/apt-get');
+let aptUpdated = false;
+async function aptInstall(packages) {
+  if (!aptUpdated) {
+    await run('apt-get', ['update', '-qq']);
+    aptUpdated = true;
+  }
+  return (await run('apt-get', ['install', '-y', '-qq', ...packages], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })) === 0;
+}
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ready = await step('browser for end-to-end tests', async () => {
+  const needed = [];
+  if (!existsSync(chromium)) needed.push('chromium');
+  if (!existsSync('/usr/bin/pdftotext')) needed.push('poppler-utils');
+  if (needed.length === 0) return true;
+  if (!isRoot || !hasApt) {
+    console.error(
+      `Missing ${needed.join(', ')}. Install with "sudo apt-get install -y ${needed.join(' ')}" (Debian/Ubuntu), ` +
+        'or point CHROMIUM_PATH at a Chromium or Chrome binary.',
+    );
+    return false;
+  }
+  return (await aptInstall(needed)) && existsSync(chromium);
+});
+
+await step('remotes do not import each other', async () => (await run('node', ['scripts/check-remote-imports.mjs'])) === 0);
+await step('typecheck', async () => (await run('npm', ['run', 'typecheck', '--silent'])) === 0);
+const built = await step('build every package', async () => (await run('npm', ['run', 'build', '--silent'])) === 0);
+
+// PostgreSQL for the storage tests: an existing DATABASE_URL, else a throwaway local cluster.
+let postgres;
+const env = { ...process.env };
+if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
+  env.TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+} else if (existsSync(path.join(ROOT, 'tooling/local-postgres/start.sh'))) {
+  const started = await capture('bash', ['tooling/local-postgres/start.sh']);
+  const url = started.stdout.trim().split('\n').at(-1)?.replace(/^DATABASE_URL=/, '');
+  if (started.code === 0 && url) {
+    env.TEST_DATABASE_URL = url;
+    postgres = url;
+    console.log('[test] PostgreSQL storage tests run against a local throwaway cluster');
+  } else {
+    console.log('[test] PostgreSQL storage tests SKIPPED: no DATABASE_URL and no local PostgreSQL could be started');
+  }
+}
+
+const workspaces = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
+for (const workspace of workspaces) {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8'));
+  if (!pkg.scripts?.test || workspace === 'e2e') continue;
+  await step(`unit tests: ${pkg.name}`, async () => (await run('npm', ['test', '--silent', '-w', pkg.name], { env })) === 0);
+}
+await step('unit tests: repository scripts', async () => (await run('npx', ['vitest', 'run', '--config', 'scripts/vitest.config.ts'])) === 0);
+
+if (ready && built) {
+  await step('end-to-end tests (Playwright, Chromium)', async () => (await run('npm', ['test', '--silent', '-w', '@khs/e2e'], { env })) === 0);
+} else {
+  results.push({ name: 'end-to-end tests (Playwright, Chromium)', ok: false, seconds: '0.0' });
+  console.error('[test] end-to-end tests not run: the browser or the build is missing (see above)');
+}
+
+if (postgres) await run('bash', ['tooling/local-postgres/stop.sh'], { env: { ...process.env, DATABASE_URL: postgres } });
+
+const failed = results.filter((result) => !result.ok);
+console.log('\n[test] summary');
+for (const result of results) console.log(`  ${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds} s)`);
+console.log(`steps: ${results.length - failed.length} passed, ${failed.length} failed`);
+process.exit(failed.length === 0 ? 0 : 1);

@@ -1,0 +1,123 @@
+// @vitest-environment jsdom
+import { describe, expect, it, vi } from 'vitest';
+import { createPageBus, examplePageConfig, type IslandContext, type IslandModule } from 'contracts';
+import { startIslandRuntime, type ModuleLoader } from './islandRuntime.js';
+
+function page(html: string): HTMLElement {
+  const root = document.createElement('div');
+  root.innerHTML = html;
+  return root;
+}
+
+const context: IslandContext = {
+  bus: createPageBus(),
+  config: examplePageConfig({
+    remotes: [
+      { name: 'mf-a', entry: 'http://a.test/mf-manifest.json' },
+      { name: 'mf-b', entry: 'http://b.test/mf-manifest.json' },
+      { name: 'mf-unused', entry: 'http://unused.test/mf-manifest.json' },
+    ],
+  }),
+  getConsent: () => ({ insights: false, tracking: false }),
+};
+
+const mountingModule = (text: string): IslandModule => ({
+  default: (element, props) => {
+    element.textContent = `${text}:${JSON.stringify(props)}`;
+    return () => {
+      element.textContent = 'unmounted';
+    };
+  },
+});
+
+describe('island runtime', () => {
+  it('registers only the remotes the page uses and mounts each island with its props', async () => {
+    const root = page(`
+      <div data-island="mf-a/One" data-props='{"id":"1"}'>fallback a</div>
+      <div data-island="mf-b/Two">fallback b</div>`);
+    const registerRemotes = vi.fn();
+    const loadModule: ModuleLoader = async (id) => mountingModule(id);
+    const runtime = startIslandRuntime({ root, context, registerRemotes, loadModule, timeoutMs: 1000 });
+    await runtime.ready;
+    expect(registerRemotes).toHaveBeenCalledWith([context.config.remotes[0], context.config.remotes[1]]);
+    const [a, b] = root.querySelectorAll('[data-island]');
+    expect(a!.textContent).toBe('mf-a/One:{"id":"1"}');
+    expect(b!.textContent).toBe('mf-b/Two:{}');
+    expect(a!.getAttribute('data-island-state')).toBe('mounted');
+    runtime.unmountAll();
+    expect(a!.textContent).toBe('unmounted');
+  });
+
+  it('keeps the fallback of a remote that fails to load, logs once per remote, mounts the rest', async () => {
+    const root = page(`
+      <div data-island="mf-a/One"><b>fallback 1</b></div>
+      <div data-island="mf-a/Two"><b>fallback 2</b></div>
+      <div data-island="mf-b/Ok">fallback b</div>`);
+    const log = { error: vi.fn() };
+    const loadModule: ModuleLoader = async (id) => {
+      if (id.startsWith('mf-a/')) throw new Error('manifest answered 404');
+      return mountingModule(id);
+    };
+    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, timeoutMs: 1000, log }).ready;
+    const islands = root.querySelectorAll('[data-island]');
+    expect(islands[0]!.innerHTML).toBe('<b>fallback 1</b>');
+    expect(islands[1]!.innerHTML).toBe('<b>fallback 2</b>');
+    expect(islands[0]!.getAttribute('data-island-state')).toBe('failed');
+    expect(islands[2]!.textContent).toBe('mf-b/Ok:{}');
+    expect(log.error).toHaveBeenCalledTimes(1);
+    expect(String(log.error.mock.calls[0]![0])).toContain('"mf-a"');
+  });
+
+  it('keeps the fallback when a remote does not answer in time', async () => {
+    vi.useFakeTimers();
+    try {
+      const root = page('<div data-island="mf-a/Slow">fallback</div>');
+      const log = { error: vi.fn() };
+      const runtime = startIslandRuntime({
+        root,
+        context,
+        registerRemotes: () => {},
+        loadModule: () => new Promise(() => {}),
+        timeoutMs: 500,
+        log,
+      });
+      await vi.advanceTimersByTimeAsync(600);
+      await runtime.ready;
+      expect(root.textContent).toBe('fallback');
+      expect(String(log.error.mock.calls[0]![0])).toContain('timeout');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('restores the fallback when mount throws after touching the element', async () => {
+    const root = page('<div data-island="mf-a/Broken"><i>server markup</i></div><div data-island="mf-b/Ok"></div>');
+    const log = { error: vi.fn() };
+    const loadModule: ModuleLoader = async (id) =>
+      id === 'mf-a/Broken'
+        ? {
+            default: (element) => {
+              element.innerHTML = 'half-rendered';
+              throw new Error('mount failed');
+            },
+          }
+        : mountingModule(id);
+    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, timeoutMs: 1000, log }).ready;
+    expect(root.querySelector('[data-island="mf-a/Broken"]')!.innerHTML).toBe('<i>server markup</i>');
+    expect(root.querySelector('[data-island="mf-b/Ok"]')!.textContent).toBe('mf-b/Ok:{}');
+    expect(String(log.error.mock.calls[0]![0])).toContain('(mount)');
+  });
+
+  it('keeps islands with malformed props, missing exports or unknown remotes as they are', async () => {
+    const root = page(`
+      <div data-island="mf-a/BadProps" data-props="{oops">a</div>
+      <div data-island="mf-b/NoExport">b</div>
+      <div data-island="mf-nowhere/X">c</div>
+      <div data-island="not a name">d</div>`);
+    const log = { error: vi.fn() };
+    const loadModule: ModuleLoader = async () => ({}) as IslandModule;
+    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, timeoutMs: 1000, log }).ready;
+    expect([...root.querySelectorAll('[data-island]')].map((el) => el.textContent)).toEqual(['a', 'b', 'c', 'd']);
+    expect(log.error).toHaveBeenCalledTimes(4);
+  });
+});

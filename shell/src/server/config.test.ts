@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { readShellConfig, ShellConfigError } from './config.js';
+
+describe('readShellConfig', () => {
+  it('has documented defaults for a fresh machine', () => {
+    const config = readShellConfig({}, '/srv/site');
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 4300,
+      siteName: 'KHS Competence',
+      dataDir: '/srv/site/.data',
+      databaseUrl: undefined,
+      remoteTimeoutMs: 8000,
+      search: {
+        externalHost: undefined,
+        port: 8108,
+        protocol: 'http',
+        indexName: 'competence-articles',
+        searchApiKey: 'khs-search-dev-key',
+      },
+    });
+    expect(config.remotes.map((remote) => remote.name)).toEqual(['mf-search', 'mf-watchlist', 'mf-survey', 'mf-widgets']);
+    expect(config.remotes[1]!.entry).toBe('http://127.0.0.1:4311/mf-manifest.json');
+  });
+
+  it('reads every variable', () => {
+    const config = readShellConfig({
+      HOST: '0.0.0.0',
+      PORT: '0',
+      REMOTE_MF_SEARCH_URL: 'https://search.cdn.example/mf-manifest.json',
+      TYPESENSE_HOST: 'ts.internal',
+      TYPESENSE_PORT: '443',
+      TYPESENSE_PROTOCOL: 'https',
+      SEARCH_INDEX_NAME: 'articles-v2',
+      DATABASE_URL: 'postgres://u@db/khs',
+      COOKIE_SECRET: 'x'.repeat(40),
+    });
+    expect(config.port).toBe(0);
+    expect(config.remotes[0]!.entry).toBe('https://search.cdn.example/mf-manifest.json');
+    expect(config.search).toMatchObject({ externalHost: 'ts.internal', port: 443, protocol: 'https', indexName: 'articles-v2' });
+    expect(config.databaseUrl).toBe('postgres://u@db/khs');
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      readShellConfig({ PORT: 'eighty', TYPESENSE_PROTOCOL: 'ftp', REMOTE_MF_WIDGETS_URL: 'not a url', COOKIE_SECRET: 'short' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ShellConfigError);
+    const problems = (error as ShellConfigError).problems.join('\n');
+    expect(problems).toContain('PORT');
+    expect(problems).toContain('TYPESENSE_PROTOCOL');
+    expect(problems).toContain('REMOTE_MF_WIDGETS_URL');
+    expect(problems).toContain('COOKIE_SECRET');
+  });
+
+  it('refuses the development cookie secret in production', () => {
+    expect(() => readShellConfig({ NODE_ENV: 'production' })).toThrow(/COOKIE_SECRET must be set in production/);
+  });
+});

@@ -1,0 +1,44 @@
+// Starts the whole server side of the site: search (embedded unless TYPESENSE_HOST is set),
+// database, shell. Configuration: environment variables, see README "Configuration".
+import { readShellConfig, ShellConfigError } from './config.js';
+import { buildShellApp } from './app.js';
+import { repositoryContentStore } from './content/contentStore.js';
+import { ensureArticlesIndexed, startSearchService } from './search/searchService.js';
+
+const log = (message: string) => console.log(`[shell] ${message}`);
+
+async function main(): Promise<void> {
+  const config = readShellConfig();
+  const search = await startSearchService(config, log);
+  await ensureArticlesIndexed(search, config, log);
+  const { app } = await buildShellApp({
+    config,
+    content: repositoryContentStore,
+    search: search.browser,
+    logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
+  });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}/`;
+  // A machine-readable line first (test harnesses read it), then the human one.
+  console.log(JSON.stringify({ event: 'listening', url, searchUrl: search.serverUrl }));
+  console.log(`KHS competence site is running at ${url}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    await app.close();
+    await search.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ShellConfigError ? error.message : error);
+  process.exit(1);
+});
