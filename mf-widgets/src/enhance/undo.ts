@@ -60,15 +60,24 @@ export class UndoStack {
   /** Adds a class that the element did not have; undo removes it again. */
   addClass(element: Element, className: string): void {
     if (element.classList.contains(className)) return;
+    const hadClassAttribute = element.hasAttribute('class');
     element.classList.add(className);
-    this.defer(() => element.classList.remove(className));
+    this.defer(() => {
+      element.classList.remove(className);
+      if (!hadClassAttribute && element.getAttribute('class') === '') element.removeAttribute('class');
+    });
   }
 
   /** Sets an inline style property (e.g. a CSS custom property); undo restores it. */
   setStyle(element: HTMLElement, property: string, value: string): void {
     const previous = element.style.getPropertyValue(property);
+    const hadStyleAttribute = element.hasAttribute('style');
     element.style.setProperty(property, value);
-    this.defer(() => (previous ? element.style.setProperty(property, previous) : element.style.removeProperty(property)));
+    this.defer(() => {
+      if (previous) element.style.setProperty(property, previous);
+      else element.style.removeProperty(property);
+      if (!hadStyleAttribute && element.getAttribute('style') === '') element.removeAttribute('style');
+    });
   }
 
   /** Inserts a node the enhancer created; undo removes it. */
