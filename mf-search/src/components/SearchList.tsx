@@ -9,6 +9,7 @@ import { useConsent } from '../hooks/useConsent.js';
 import { autocompleteInsights } from '../insights/autocompleteInsights.js';
 import { InsightsMiddleware } from '../insights/InsightsMiddleware.js';
 import { useInsightsClient } from '../insights/useInsightsClient.js';
+import { HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG } from '../highlight/parseHighlight.js';
 import { createSearchRouting } from '../routing/createSearchRouting.js';
 import { SearchContextProvider } from './SearchContextProvider.js';
 import { SearchListScreen } from './SearchListScreen.js';
@@ -61,7 +62,7 @@ export function SearchList({ setup, facets, chips = {}, hideResults = false, res
         stalledSearchDelay={LIST_STALLED_DELAY_MS}
         future={{ preserveSharedStateOnUnmount: true }}
       >
-        <Configure hitsPerPage={setup.hitsPerPage} />
+        <Configure hitsPerPage={setup.hitsPerPage} highlightPreTag={HIGHLIGHT_PRE_TAG} highlightPostTag={HIGHLIGHT_POST_TAG} />
         <InsightsMiddleware client={insightsClient} />
         <SearchListScreen
           bus={bus}

@@ -1,4 +1,4 @@
-import TypesenseInstantSearchAdapter from 'typesense-instantsearch-adapter';
+import TypesenseInstantSearchAdapterExport from 'typesense-instantsearch-adapter';
 import type { SearchClient } from 'instantsearch.js';
 import {
   DEFAULT_HITS_PER_PAGE,
@@ -9,6 +9,11 @@ import {
   type SearchConfiguration,
 } from 'contracts';
 import { SearchConfigurationError } from './SearchConfigurationError.js';
+
+// CommonJS interop: bundlers hand over the class, Node's ESM loader (benchmark) the module object.
+const TypesenseInstantSearchAdapter =
+  (TypesenseInstantSearchAdapterExport as unknown as { default?: typeof TypesenseInstantSearchAdapterExport }).default ??
+  TypesenseInstantSearchAdapterExport;
 
 /** Everything an InstantSearch root needs, built from the page's search configuration. */
 export interface SearchSetup {

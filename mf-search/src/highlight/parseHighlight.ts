@@ -4,9 +4,15 @@ export interface HighlightSegment {
   highlighted: boolean;
 }
 
-/** InstantSearch's placeholders (the adapter rewrites the server's `<mark>` tags into these). */
-const PRE_TAG = '__ais-highlight__';
-const POST_TAG = '__/ais-highlight__';
+/**
+ * InstantSearch's highlight placeholders. The search list asks for them as `highlightPreTag` /
+ * `highlightPostTag`; the adapter then rewrites the server's `<mark>` tags into them (they are
+ * never sent to the server), so a literal `<mark>` in a document stays text.
+ */
+export const HIGHLIGHT_PRE_TAG = '__ais-highlight__';
+export const HIGHLIGHT_POST_TAG = '__/ais-highlight__';
+const PRE_TAG = HIGHLIGHT_PRE_TAG;
+const POST_TAG = HIGHLIGHT_POST_TAG;
 const TAG_PATTERN = /(__ais-highlight__|__\/ais-highlight__)/;
 
 /**

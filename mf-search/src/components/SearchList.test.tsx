@@ -1,0 +1,155 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createPageBus, type IslandContext, type SiteEvents } from 'contracts';
+import { createSearchClient } from '../config/createSearchClient.js';
+import { validateFacetOptions } from '../config/facetOptions.js';
+import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
+import { SearchList } from './SearchList.js';
+
+const MARKUP_ARTICLE = {
+  id: 'markup-probe',
+  headline: 'Markup probe <img src=x onerror="window.__pwned=1"> zebracorn',
+  title: 'Markup probe',
+  intro: 'An intro with <script>window.__pwned=1</script> inside, about zebracorn.',
+  content: 'Plain content.',
+  image: '/content-images/probe.svg',
+  topic: ['Learning'],
+  date: 1_763_000_000,
+  url: '/articles/markup-probe',
+  readingTime: 2,
+  cta: 'Read the probe',
+};
+
+let server: SeededSearchServer;
+const WAIT = { timeout: 5000 };
+vi.setConfig({ testTimeout: 20_000 });
+
+beforeAll(async () => {
+  server = await startSeededSearchServer({ extraArticles: [MARKUP_ARTICLE] });
+}, 30_000);
+afterAll(async () => server?.close());
+
+function renderList(options: { hideResults?: boolean } = {}) {
+  const config = server.pageConfig();
+  const bus = createPageBus();
+  const context: IslandContext = { bus, config, getConsent: () => ({ insights: false, tracking: false }) };
+  const submitted: SiteEvents['search-submitted'][] = [];
+  bus.on('search-submitted', (event) => submitted.push(event));
+  const setup = createSearchClient(config.search);
+  render(
+    <SearchList setup={setup} facets={config.search.facets.map(validateFacetOptions)} context={context} routing={false} hideResults={options.hideResults ?? false} />,
+  );
+  return { config, submitted };
+}
+
+const searchBox = () => screen.getByRole('combobox') as HTMLInputElement;
+const list = () => document.querySelector('.search-list') as HTMLElement;
+const teasers = () => Array.from(document.querySelectorAll('.search-teaser'));
+async function search(text: string) {
+  fireEvent.change(searchBox(), { target: { value: text } });
+  fireEvent.submit(searchBox().form!);
+}
+
+describe('SearchList on the embedded search server', () => {
+  beforeEach(() => sessionStorage.clear());
+  afterEach(cleanup);
+
+  it('finds an article despite a typo and highlights the matched words', async () => {
+    const { submitted } = renderList();
+    await search('negotaiting');
+    const hrefs = () => teasers().map((teaser) => teaser.querySelector('a')!.getAttribute('href'));
+    await waitFor(() => {
+      expect(hrefs()).toContain('/articles/negotiating-with-suppliers');
+      expect(hrefs().length).toBeLessThan(10);
+    }, WAIT);
+    const marks = Array.from(list().querySelectorAll('mark')).map((mark) => mark.textContent!.toLowerCase());
+    expect(marks.some((text) => text.startsWith('negotiat'))).toBe(true);
+    await waitFor(() => expect(submitted).toEqual([{ query: 'negotaiting', hitCount: expect.any(Number) }]), WAIT);
+    expect(submitted[0]!.hitCount).toBeGreaterThan(0);
+  });
+
+  it('shows markup from the index as text, never as HTML', async () => {
+    renderList();
+    await search('zebracorn');
+    await waitFor(() => expect(teasers()).toHaveLength(1), WAIT);
+    const teaser = teasers()[0]!;
+    expect(teaser.querySelector('h2')!.textContent).toContain('<img src=x onerror="window.__pwned=1">');
+    expect(teaser.querySelector('.search-teaser__intro')!.textContent).toContain('<script>window.__pwned=1</script>');
+    expect(teaser.querySelector('script, .search-teaser__body img')).toBeNull();
+    expect(teaser.querySelector('.search-teaser__meta')!.textContent).toMatch(/^\d+ \w+ \d{4}, 2 min read$/);
+    expect(teaser.querySelector('.search-teaser__cta')!.textContent).toBe('Read the probe');
+  });
+
+  it('offers facets only after a query; a chip removes its filter', async () => {
+    renderList();
+    await waitFor(() => expect(teasers().length).toBeGreaterThan(0), WAIT);
+    expect(screen.queryByRole('button', { name: 'Filter' })).toBeNull();
+    await search('feedback');
+    const toggle = await screen.findByRole('button', { name: 'Filter' }, WAIT);
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const group = await screen.findByRole('group', { name: 'Topic' }, WAIT);
+    const unfiltered = await waitFor(() => {
+      const count = Number(/of (\d+)/.exec(list().textContent ?? '')?.[1] ?? teasers().length);
+      expect(count).toBeGreaterThan(0);
+      return teasers().length;
+    }, WAIT);
+    const coaching = within(group).getByRole('checkbox', { name: /^Coaching/ });
+    fireEvent.click(coaching);
+    const chips = await screen.findByRole('list', { name: 'Applied filters' }, WAIT);
+    expect(chips.textContent).toContain('Coaching');
+    await waitFor(() => {
+      for (const teaser of teasers()) expect(teaser.querySelector('.search-teaser__tags')!.textContent).toContain('Coaching');
+    }, WAIT);
+    fireEvent.click(within(chips).getByRole('button', { name: 'Remove filter: Coaching' }));
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Applied filters' })).toBeNull(), WAIT);
+    await waitFor(() => expect(teasers().length).toBe(unfiltered), WAIT);
+    expect((within(group).getByRole('checkbox', { name: /^Coaching/ }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('loads more until the last page with "viewing X of Y" and the progress bar', async () => {
+    const { config } = renderList();
+    const total = 63; // 62 seeded articles + the markup probe; the empty query lists them all.
+    for (const loaded of [20, 40, 60]) {
+      await waitFor(() => expect(teasers()).toHaveLength(loaded), WAIT);
+      expect(screen.getByText(config.i18n.viewing.replace('{count}', String(loaded)).replace('{total}', String(total)))).toBeTruthy();
+      const progress = list().querySelector('progress')!;
+      expect([progress.value, progress.max]).toEqual([loaded, total]);
+      fireEvent.click(screen.getByRole('button', { name: config.i18n.loadMore }));
+    }
+    await waitFor(() => expect(teasers()).toHaveLength(total), WAIT);
+    expect(screen.queryByRole('button', { name: config.i18n.loadMore })).toBeNull();
+    expect(list().querySelector('progress')).toBeNull();
+  });
+
+  it('keeps results hidden until a query exists when hide-results is on, and says when nothing matched', async () => {
+    const { config } = renderList({ hideResults: true });
+    await waitFor(() => expect(list().dataset.status).toBe('idle'), WAIT);
+    expect(list().dataset.results).toBe('hidden');
+    expect(screen.queryAllByRole('article')).toHaveLength(0);
+    await search('qqqxxyyzz');
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(config.i18n.noResults), WAIT);
+  });
+
+  it('sets the status to error when the search server fails, logs it and leaves the page intact', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const config = server.pageConfig();
+    config.search.server.apiKey = 'wrong-key';
+    const context: IslandContext = { bus: createPageBus(), config, getConsent: () => ({ insights: false, tracking: false }) };
+    render(
+      <>
+        <p>Rest of the page</p>
+        <SearchList setup={createSearchClient(config.search)} facets={[]} context={context} routing={false} />
+      </>,
+    );
+    await waitFor(() => expect(list().dataset.status).toBe('error'), WAIT);
+    expect(error.mock.calls.some((call) => String(call[0]).includes('[mf-search] the search failed'))).toBe(true);
+    expect(screen.getByText('Rest of the page')).toBeTruthy();
+    expect(searchBox()).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('');
+    error.mockRestore();
+    await act(async () => {});
+  });
+});

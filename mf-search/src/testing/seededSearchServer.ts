@@ -1,0 +1,40 @@
+// The seeded corpus as data: importing `@khs/content`'s loader breaks under jsdom (file URLs).
+import seededArticles from '@khs/content/data/articles.json';
+import { indexArticles, startSearchServer, type IndexableArticle } from '@khs/search-engine';
+import { DEFAULT_SEARCH_INDEX_NAME, examplePageConfig, type PageConfig } from 'contracts';
+
+/** A running embedded search server holding the seeded articles (plus any extra ones). */
+export interface SeededSearchServer {
+  url: string;
+  port: number;
+  /** A page config whose search points at this server with its search-only key. */
+  pageConfig(): PageConfig;
+  close(): Promise<void>;
+}
+
+const ADMIN_KEY = 'mf-search-test-admin';
+const SEARCH_KEY = 'mf-search-test-search';
+
+/**
+ * Starts the embedded Typesense-protocol server on a free port and indexes the seeded content
+ * (tests and the benchmark search the real engine, never a stub).
+ * @param extraArticles  Added to the seeded ones. Default none.
+ * @param articles  Replaces the seeded articles (benchmark corpora). Default the seeded ones.
+ */
+export async function startSeededSearchServer(
+  options: { extraArticles?: IndexableArticle[]; articles?: Iterable<IndexableArticle> } = {},
+): Promise<SeededSearchServer> {
+  const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY] });
+  const articles = options.articles ?? [...(seededArticles as IndexableArticle[]), ...(options.extraArticles ?? [])];
+  await indexArticles({ url: server.url, apiKey: ADMIN_KEY, collectionName: DEFAULT_SEARCH_INDEX_NAME, articles });
+  return {
+    url: server.url,
+    port: server.port,
+    pageConfig() {
+      const config = examplePageConfig();
+      config.search.server = { apiKey: SEARCH_KEY, host: '127.0.0.1', port: server.port, protocol: 'http', indexName: DEFAULT_SEARCH_INDEX_NAME };
+      return config;
+    },
+    close: () => server.close(),
+  };
+}
