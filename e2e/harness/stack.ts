@@ -113,6 +113,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const env: Record<string, string> = {
     HOST: '127.0.0.1',
     PORT: '0',
+    NODE_ENV: 'production',
     DATA_DIR: dataDir,
     TYPESENSE_API_KEY: ADMIN_API_KEY,
     TYPESENSE_SEARCH_API_KEY: SEARCH_API_KEY,

@@ -56,7 +56,8 @@ describe('readShellConfig', () => {
     expect(problems).toContain('COOKIE_SECRET');
   });
 
-  it('refuses the development cookie secret in production', () => {
-    expect(() => readShellConfig({ NODE_ENV: 'production' })).toThrow(/COOKIE_SECRET must be set in production/);
+  it('tells when the public development cookie secret is in use', () => {
+    expect(readShellConfig({}).usesDevelopmentCookieSecret).toBe(true);
+    expect(readShellConfig({ COOKIE_SECRET: 'y'.repeat(32) }).usesDevelopmentCookieSecret).toBe(false);
   });
 });

@@ -27,6 +27,8 @@ export interface ShellConfig {
   databaseUrl: string | undefined;
   /** `COOKIE_SECRET`: signs visitor cookies; must be the same on every instance. */
   cookieSecret: string;
+  /** True when `COOKIE_SECRET` is unset and the public development secret is used. */
+  usesDevelopmentCookieSecret: boolean;
   search: {
     /** `TYPESENSE_HOST`: a real Typesense; unset starts the embedded search server. */
     externalHost: string | undefined;
@@ -87,9 +89,6 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   if (protocol !== 'http' && protocol !== 'https') problems.push(`TYPESENSE_PROTOCOL must be http or https, got "${protocol}"`);
   const cookieSecret = text('COOKIE_SECRET', DEV_COOKIE_SECRET);
   if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
-  if (cookieSecret === DEV_COOKIE_SECRET && env.NODE_ENV === 'production') {
-    problems.push('COOKIE_SECRET must be set in production');
-  }
 
   const config: ShellConfig = {
     host: text('HOST', '127.0.0.1'),
@@ -103,6 +102,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     dataDir: path.resolve(cwd, text('DATA_DIR', '.data')),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     cookieSecret,
+    usesDevelopmentCookieSecret: cookieSecret === DEV_COOKIE_SECRET,
     search: {
       externalHost: env.TYPESENSE_HOST?.trim() || undefined,
       port: integer('TYPESENSE_PORT', 8108, 0, 65535),

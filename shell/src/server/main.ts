@@ -9,6 +9,9 @@ const log = (message: string) => console.log(`[shell] ${message}`);
 
 async function main(): Promise<void> {
   const config = readShellConfig();
+  if (config.usesDevelopmentCookieSecret) {
+    log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');
+  }
   const search = await startSearchService(config, log);
   await ensureArticlesIndexed(search, config, log);
   const { app } = await buildShellApp({

@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// `npm run bench`: the foundation benchmark; `npm run bench -- --all` also runs every
+// package's own `bench` script. Figures are printed, never asserted.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, run } from './lib.mjs';
+
+let failed = 0;
+failed += (await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/bench-foundation.ts'])) === 0 ? 0 : 1;
+if (process.argv.includes('--all')) {
+  for (const workspace of JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces) {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8'));
+    if (!pkg.scripts?.bench) continue;
+    console.log(`\n=== ${pkg.name} ===`);
+    failed += (await run('npm', ['run', 'bench', '-w', pkg.name])) === 0 ? 0 : 1;
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
