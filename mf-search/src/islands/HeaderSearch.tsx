@@ -1,5 +1,6 @@
 import type { IslandMount } from 'contracts';
 import { mountReactIsland } from '@khs/react-island';
+import '../styles/search.css';
 import { HeaderSearch } from '../components/HeaderSearch.js';
 import { createSearchClient } from '../config/createSearchClient.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';

@@ -1,5 +1,6 @@
 import type { IslandMount } from 'contracts';
 import { mountReactIsland } from '@khs/react-island';
+import '../styles/search.css';
 import { SearchList } from '../components/SearchList.js';
 import { validateChipOptions, type ChipOptions } from '../config/chipOptions.js';
 import { createSearchClient } from '../config/createSearchClient.js';
