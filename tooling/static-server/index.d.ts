@@ -1,0 +1,9 @@
+export interface ServedDirectory {
+  /** Origin without a trailing slash, e.g. `http://127.0.0.1:4311`. */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** Serves `dir` with CORS as a remote's CDN would; port 0 picks a free port. */
+export function serveDirectory(options: { dir: string; host?: string; port?: number }): Promise<ServedDirectory>;
