@@ -1,0 +1,110 @@
+import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
+import type { CallUrls, SurveyAnswer } from 'contracts';
+import { browserSurveyServices } from '../api/browserSurveyServices.js';
+import type { SurveyServices } from '../api/surveyServices.js';
+import { useSurveyWidget } from '../hooks/useSurveyWidget.js';
+import { SurveyResultBar } from './SurveyResultBar.js';
+import type { SurveyTexts } from './surveyTexts.js';
+import './survey.css';
+
+export interface SurveyWidgetProps {
+  formHandle: string;
+  question: string;
+  /** Answers in display order, each with its position (the value sent and the results key). */
+  answers: SurveyAnswer[];
+  /** `csrfToken`, `surveySubmit` and `surveyResults` from the page config. */
+  calls: Pick<CallUrls, 'csrfToken' | 'surveySubmit' | 'surveyResults'>;
+  texts: SurveyTexts;
+  /** Browser services. Default: the real `fetch`, local storage and console. */
+  services?: SurveyServices;
+}
+
+/**
+ * A survey: radio answers in a fieldset and a submit button. After voting (or on load, when
+ * this browser voted before) the button goes, the radios are disabled and each answer shows its
+ * percentage as a bar and a number; a polite live region reads the results out.
+ */
+export function SurveyWidget({ formHandle, question, answers, calls, texts, services }: SurveyWidgetProps) {
+  const resolvedServices = useMemo(() => services ?? browserSurveyServices(), [services]);
+  const { state, select, submit, retryResults } = useSurveyWidget({
+    formHandle,
+    answers,
+    calls,
+    services: resolvedServices,
+  });
+  const idPrefix = useId();
+  const statusRef = useRef<HTMLParagraphElement>(null);
+  const { phase, results } = state;
+  const voted = phase === 'loadingResults' || phase === 'results' || phase === 'resultsFailed';
+
+  // The submit button disappears after voting: keep keyboard focus in the widget.
+  useEffect(() => {
+    if (state.justSubmitted && voted) statusRef.current?.focus();
+  }, [state.justSubmitted, voted]);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submit();
+  };
+
+  const summary =
+    results &&
+    texts.resultsSummary.replace(
+      '{results}',
+      answers.map((answer) => `${answer.label} ${results[answer.position] ?? 0}%`).join(', '),
+    );
+
+  return (
+    <form className="survey survey--interactive" data-phase={phase} aria-busy={phase === 'submitting' || phase === 'loadingResults'} onSubmit={onSubmit}>
+      <fieldset disabled={voted}>
+        <legend>{question}</legend>
+        {answers.map((answer) => {
+          const labelId = `${idPrefix}-answer-${answer.position}`;
+          return (
+            <div className="survey__answer-row" key={answer.position}>
+              <label className="survey__answer">
+                <input
+                  type="radio"
+                  name={`survey-${formHandle}`}
+                  value={answer.position}
+                  required
+                  disabled={voted}
+                  checked={state.selected === answer.position}
+                  onChange={() => select(answer.position)}
+                />
+                <span id={labelId}>{answer.label}</span>
+              </label>
+              {phase === 'results' && results ? (
+                <SurveyResultBar labelledBy={labelId} percent={results[answer.position] ?? 0} />
+              ) : null}
+            </div>
+          );
+        })}
+        {voted ? null : (
+          <button
+            type="submit"
+            className="survey__submit"
+            aria-disabled={phase === 'submitting'}
+          >
+            {phase === 'submitting' ? texts.submitting : texts.submit}
+          </button>
+        )}
+      </fieldset>
+      {state.submitFailed && phase === 'answering' ? (
+        <p className="survey__error" role="alert">
+          {texts.submitFailed}
+        </p>
+      ) : null}
+      <p className="survey__status" role="status" tabIndex={-1} ref={statusRef}>
+        {phase === 'loadingResults' ? texts.resultsLoading : null}
+        {phase === 'resultsFailed' ? texts.resultsFailed : null}
+        {phase === 'results' && summary ? <span className="survey__visually-hidden">{summary}</span> : null}
+      </p>
+      {phase === 'resultsFailed' ? (
+        <button type="button" className="survey__retry" onClick={retryResults}>
+          {texts.resultsRetry}
+        </button>
+      ) : null}
+    </form>
+  );
+}

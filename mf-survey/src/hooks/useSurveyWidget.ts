@@ -1,0 +1,90 @@
+import { useCallback, useEffect, useReducer, useRef } from 'react';
+import type { CallUrls, SurveyAnswer } from 'contracts';
+import { loadSurveyResults } from '../api/loadSurveyResults.js';
+import { submitSurveyVote } from '../api/submitSurveyVote.js';
+import type { SurveyServices } from '../api/surveyServices.js';
+import { isSurveySubmitted, markSurveySubmitted } from '../storage/submittedSurveys.js';
+import { initialSurveyWidgetState, surveyWidgetReducer, type SurveyWidgetState } from './surveyWidgetReducer.js';
+
+export interface UseSurveyWidgetOptions {
+  formHandle: string;
+  answers: SurveyAnswer[];
+  calls: Pick<CallUrls, 'csrfToken' | 'surveySubmit' | 'surveyResults'>;
+  services: SurveyServices;
+}
+
+export interface SurveyWidgetControls {
+  state: SurveyWidgetState;
+  select(position: number): void;
+  submit(): void;
+  retryResults(): void;
+}
+
+/**
+ * The survey's flow: vote (token, POST), remember the handle locally, load and show the
+ * results. Already-submitted surveys load their results at once. Requests still running when
+ * the widget unmounts are aborted and their outcome ignored.
+ */
+export function useSurveyWidget({ formHandle, answers, calls, services }: UseSurveyWidgetOptions): SurveyWidgetControls {
+  const [state, dispatch] = useReducer(surveyWidgetReducer, undefined, () =>
+    initialSurveyWidgetState(isSurveySubmitted(formHandle, services.storage)),
+  );
+  const abort = useRef<AbortController | null>(null);
+  // Latest values for the async flow without re-creating the callbacks.
+  const latest = useRef({ formHandle, answers, calls, services, state });
+  latest.current = { formHandle, answers, calls, services, state };
+
+  const fetchResults = useCallback(async () => {
+    const { formHandle, answers, calls, services } = latest.current;
+    const controller = new AbortController();
+    abort.current = controller;
+    try {
+      const results = await loadSurveyResults(services.fetch, calls, formHandle, answers, controller.signal);
+      if (!controller.signal.aborted) dispatch({ type: 'resultsLoaded', results });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      services.logger.error(`[mf-survey] results of "${formHandle}" could not be loaded`, error);
+      dispatch({ type: 'resultsFailed' });
+    }
+  }, []);
+
+  useEffect(() => {
+    if (latest.current.state.phase === 'loadingResults') void fetchResults();
+    return () => abort.current?.abort();
+  }, [fetchResults]);
+
+  const submit = useCallback(() => {
+    const { formHandle, calls, services, state } = latest.current;
+    if (state.phase !== 'answering' || state.selected === undefined) return;
+    const position = state.selected;
+    dispatch({ type: 'submit' });
+    const controller = new AbortController();
+    abort.current = controller;
+    void (async () => {
+      try {
+        await submitSurveyVote(services.fetch, calls, formHandle, position, controller.signal);
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        services.logger.error(`[mf-survey] vote on "${formHandle}" could not be sent`, error);
+        dispatch({ type: 'submitFailed' });
+        return;
+      }
+      if (controller.signal.aborted) return;
+      // The vote counted on the server even if the browser cannot remember it locally.
+      if (!markSurveySubmitted(formHandle, services.storage)) {
+        services.logger.error(`[mf-survey] "${formHandle}" could not be remembered in local storage`);
+      }
+      dispatch({ type: 'submitted' });
+      await fetchResults();
+    })();
+  }, [fetchResults]);
+
+  const retryResults = useCallback(() => {
+    dispatch({ type: 'loadResults' });
+    void fetchResults();
+  }, [fetchResults]);
+
+  const select = useCallback((position: number) => dispatch({ type: 'select', position }), []);
+
+  return { state, select, submit, retryResults };
+}

@@ -1,0 +1,2 @@
+// Async boundary: shared singletons (React, contracts) are negotiated before any import runs.
+import('./standalone/bootstrap.js');

@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+import { act, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { examplePageConfig, getPageBus, type IslandContext, type Unmount } from 'contracts';
+import mountSurvey from './Survey.js';
+
+const context: IslandContext = {
+  bus: getPageBus(),
+  config: examplePageConfig(),
+  getConsent: () => ({ insights: false, tracking: false }),
+};
+
+// The fallback shell/src/server/pages/ArticlePage.tsx renders inside the island.
+const FALLBACK = `<form class="survey" aria-disabled="true"><fieldset disabled><legend>Which day suits you?</legend>
+  <label class="survey__answer"><input type="radio" name="survey-days" value="1"> Monday</label>
+  <label class="survey__answer"><input type="radio" name="survey-days" value="2"> Friday</label>
+  <button type="submit">Vote</button></fieldset></form>`;
+
+describe('mf-survey/Survey island', () => {
+  let element: HTMLElement;
+  let unmount: Unmount | undefined;
+  beforeEach(() => {
+    localStorage.clear();
+    element = document.createElement('div');
+    element.innerHTML = FALLBACK;
+    document.body.append(element);
+  });
+  afterEach(() => {
+    act(() => unmount?.());
+    element.remove();
+  });
+
+  it('reads question and answers from the fallback when the props carry only the handle', async () => {
+    await act(async () => {
+      unmount = (await mountSurvey(element, { formHandle: 'days' }, context)) as Unmount;
+    });
+    expect(screen.getByRole('group', { name: 'Which day suits you?' })).toBeTruthy();
+    const radios = screen.getAllByRole('radio') as HTMLInputElement[];
+    expect(radios.map((radio) => [radio.value, radio.disabled])).toEqual([
+      ['1', false],
+      ['2', false],
+    ]);
+    expect(element.querySelector('form.survey--interactive')).not.toBeNull();
+  });
+
+  it('prefers question and answers from the props', async () => {
+    await act(async () => {
+      unmount = (await mountSurvey(
+        element,
+        { formHandle: 'days', question: 'Pick a day', answers: [{ position: 7, label: 'Sunday' }] },
+        context,
+      )) as Unmount;
+    });
+    expect(screen.getByRole('group', { name: 'Pick a day' })).toBeTruthy();
+    expect((screen.getByRole('radio', { name: 'Sunday' }) as HTMLInputElement).value).toBe('7');
+  });
+
+  it('refuses to mount without a handle or without a survey, keeping the fallback', () => {
+    const before = element.innerHTML;
+    expect(() => mountSurvey(element, {} as never, context)).toThrow(TypeError);
+    expect(() => mountSurvey(element, { formHandle: 'other-survey' }, context)).toThrow(TypeError);
+    expect(element.innerHTML).toBe(before);
+  });
+});
