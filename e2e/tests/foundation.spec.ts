@@ -94,6 +94,18 @@ test.describe('federated foundation', () => {
     expect(problems.errors.some((text) => text.includes('"mf-watchlist" failed (mount)'))).toBe(true);
   });
 
+  test('only the remotes a page uses are fetched', async ({ page, stack }) => {
+    const requestedOrigins = new Set<string>();
+    page.on('request', (request) => requestedOrigins.add(new URL(request.url()).origin));
+    // The watchlist page has no survey island.
+    await page.goto(new URL('/watchlist', stack.url).href);
+    await islandsSettled(page);
+    const used = await page.evaluate(() => [...new Set([...document.querySelectorAll('[data-island]')].map((el) => el.getAttribute('data-island')!.split('/')[0]))]);
+    expect(used).not.toContain('mf-survey');
+    expect(requestedOrigins.has(stack.remotes['mf-survey'])).toBe(false);
+    for (const remote of used) expect(requestedOrigins.has(stack.remotes[remote as keyof typeof stack.remotes])).toBe(true);
+  });
+
   test('React is downloaded once for all remotes on the page', async ({ page, stack }) => {
     const scripts: string[] = [];
     page.on('response', (response) => {
