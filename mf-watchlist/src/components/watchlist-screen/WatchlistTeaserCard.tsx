@@ -11,8 +11,9 @@ export interface WatchlistTeaserCardProps {
 }
 
 /**
- * One article teaser with its watchlist button. The button's accessible name ends with the
- * article title ("Remove from watchlist: Giving feedback…"), so a list of them stays clear.
+ * One article teaser with its watchlist button. The button's accessible name starts with its
+ * visible label and ends with the article title ("Remove from watchlist: Giving feedback…"),
+ * so a list of them stays clear.
  */
 export function WatchlistTeaserCard({ teaser, action, onAction, headingLevel = 2 }: WatchlistTeaserCardProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
@@ -51,11 +52,11 @@ export function WatchlistTeaserCard({ teaser, action, onAction, headingLevel = 2
             type="button"
             className="watchlist-button__toggle"
             aria-pressed={action === 'remove'}
+            aria-label={`${label}: ${teaser.title}`}
             onClick={() => onAction(teaser)}
           >
             <BookmarkIcon size={16} />
             <span>{label}</span>
-            <span className="visually-hidden">: {teaser.title}</span>
           </button>
         </div>
       </div>
