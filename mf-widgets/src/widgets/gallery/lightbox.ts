@@ -44,10 +44,10 @@ export function createLightbox(items: LightboxItem[], label: string, env: Widget
 
   const viewport = doc.createElement('div');
   viewport.className = 'lightbox__viewport';
-  const track = doc.createElement('ul');
+  const track = doc.createElement('div');
   track.className = 'lightbox__track';
   const slides = items.map((item) => {
-    const slide = doc.createElement('li');
+    const slide = doc.createElement('div');
     slide.className = 'lightbox__slide';
     const figure = doc.createElement('figure');
     figure.className = 'lightbox__figure';

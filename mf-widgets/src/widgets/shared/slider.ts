@@ -62,9 +62,12 @@ export function createSlider(options: SliderOptions): SliderController {
   undo.setStyle(root, '--slider-speed', `${speedMs}ms`);
   const total = slides.length;
   slides.forEach((slide, position) => {
-    undo.setAttribute(slide, 'role', 'group');
-    undo.setAttribute(slide, 'aria-roledescription', 'slide');
-    undo.setAttribute(slide, 'aria-label', `${position + 1} of ${total}`);
+    // List items keep their list semantics ("item 2 of 8" comes from the list); other slides are labelled groups.
+    if (slide.tagName !== 'LI') {
+      undo.setAttribute(slide, 'role', 'group');
+      undo.setAttribute(slide, 'aria-roledescription', 'slide');
+      undo.setAttribute(slide, 'aria-label', `${position + 1} of ${total}`);
+    }
     undo.defer(() => {
       slide.inert = false;
     });

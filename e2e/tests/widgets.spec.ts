@@ -1,0 +1,256 @@
+import { createRequire } from 'node:module';
+import { listArticles } from '@khs/content';
+import { DIALOG_CLOSE_DELAY_MS, HEADER_SCROLLED_THRESHOLD_PX, TABLE_SCROLL_STEP_PX } from 'contracts';
+import type { Page } from '@playwright/test';
+import { expect, islandsSettled, test } from '../harness/fixtures.js';
+
+const require = createRequire(import.meta.url);
+const articles = listArticles();
+const withGallery = articles.find((article) => (article.gallery?.length ?? 0) >= 2)!;
+
+/** Opens an article page and waits until mf-widgets has enhanced it. */
+async function openArticle(page: Page, base: string, article = withGallery): Promise<void> {
+  await page.goto(new URL(article.url, base).href);
+  await islandsSettled(page);
+  await expect(page.locator('[data-island="mf-widgets/PageWidgets"]')).toHaveAttribute('data-island-state', 'mounted');
+  // The widget styles live in shell/public/widgets.css; until the layout links it, load it here.
+  await page.evaluate(async () => {
+    if (document.querySelector('link[href$="/widgets.css"]')) return;
+    const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/static/widgets.css' });
+    await new Promise((resolve) => {
+      link.onload = resolve;
+      link.onerror = resolve;
+      document.head.append(link);
+    });
+  });
+}
+
+const scrollTo = (page: Page, y: number) =>
+  page.evaluate(
+    (top) =>
+      new Promise<void>((resolve) => {
+        window.scrollTo({ top, behavior: 'instant' });
+        // Two frames: the scroll event and the widgets' per-frame updates have run.
+        requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+      }),
+    y,
+  );
+
+test.describe('page widgets (mf-widgets)', () => {
+  test('the header is scrolled only after 20px of scroll', async ({ page, stack, problems }) => {
+    await openArticle(page, stack.url);
+    const header = page.locator('[data-site-header]');
+    await scrollTo(page, HEADER_SCROLLED_THRESHOLD_PX);
+    await expect(header).not.toHaveClass(/is-scrolled/);
+    await scrollTo(page, HEADER_SCROLLED_THRESHOLD_PX + 1);
+    await expect(header).toHaveClass(/is-scrolled/);
+    await scrollTo(page, 0);
+    await expect(header).not.toHaveClass(/is-scrolled/);
+    // Failed resources are listed in failedResponses (the favicon is left out there, not in the console).
+    expect(problems.failedResponses).toEqual([]);
+    expect(problems.errors.filter((text) => !text.startsWith('Failed to load resource'))).toEqual([]);
+  });
+
+  test('a dialog opens from its trigger, traps focus, closes on Escape after the delay and returns focus', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    const trigger = page.getByRole('button', { name: 'Cite this article' });
+    const dialog = page.getByRole('dialog', { name: 'Cite this article' });
+    await expect(dialog).toBeHidden();
+    await trigger.click();
+    await expect(dialog).toBeVisible();
+    await expect(trigger).toHaveAttribute('aria-expanded', 'true');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
+    // Tab cycles inside: close button, the link, then back to the close button.
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('link', { name: 'Open the article in a new tab' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Close' })).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await expect(dialog.getByRole('link', { name: 'Open the article in a new tab' })).toBeFocused();
+
+    const closedAfter = page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const element = document.getElementById('article-cite')!;
+          const start = performance.now();
+          new MutationObserver(() => {
+            if (element.hidden) resolve(performance.now() - start);
+          }).observe(element, { attributes: true, attributeFilter: ['hidden'] });
+        }),
+    );
+    await page.keyboard.press('Escape');
+    expect(await closedAfter).toBeGreaterThanOrEqual(DIALOG_CLOSE_DELAY_MS - 20);
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+    await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
+  });
+
+  test('the navigation dialog closes with its close button and when a link is followed', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    const trigger = page.getByRole('button', { name: 'In this article' });
+    const dialog = page.getByRole('dialog', { name: 'In this article' });
+    await trigger.click();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+    await trigger.click();
+    await dialog.getByRole('link', { name: 'At a glance' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/#article-at-a-glance$/);
+  });
+
+  test('tabs follow the WAI-ARIA keyboard pattern: arrows wrap, Home, End', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    const tablist = page.getByRole('tablist', { name: 'Key takeaways' });
+    const tab = (name: string) => tablist.getByRole('tab', { name });
+    await tab('Summary').click();
+    await expect(tab('Summary')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel', { name: 'Summary' })).toBeVisible();
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Key points')).toBeFocused();
+    await expect(tab('Key points')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel', { name: 'Key points' })).toBeVisible();
+    await expect(page.getByRole('tabpanel', { name: 'Summary' })).toBeHidden();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(tab('Summary')).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    await expect(tab('Next steps')).toHaveAttribute('aria-selected', 'true');
+    await page.keyboard.press('Home');
+    await expect(tab('Summary')).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(tab('Next steps')).toBeFocused();
+    // Tab leaves the tab list for the selected panel.
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('tabpanel', { name: 'Next steps' })).toBeFocused();
+  });
+
+  test('the gallery lightbox opens at the picture, moves with the keyboard, and Escape returns focus', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    const gallery = withGallery.gallery!;
+    const links = page.locator('[data-widget="gallery"] [data-lightbox-item]');
+    await page.getByRole('button', { name: 'Next image' }).first().click();
+    await expect(page.locator('[data-widget="gallery"] [data-slider-status]')).toHaveText(`Image 2 of ${gallery.length}`);
+    await links.nth(1).focus();
+    await page.keyboard.press('Enter');
+    const lightbox = page.getByRole('dialog', { name: 'Gallery: image viewer' });
+    await expect(lightbox).toBeVisible();
+    await expect(lightbox.locator('.lightbox__status')).toHaveText(`Image 2 of ${gallery.length}`);
+    await expect(lightbox.getByText(gallery[1]!.caption)).toBeVisible();
+    await expect(lightbox.getByRole('img', { name: gallery[1]!.alt })).toBeVisible();
+    await page.keyboard.press('ArrowLeft');
+    await expect(lightbox.locator('.lightbox__status')).toHaveText(`Image 1 of ${gallery.length}`);
+    await expect(lightbox.getByText(gallery[0]!.caption)).toBeVisible();
+    await page.keyboard.press('End');
+    await expect(lightbox.locator('.lightbox__status')).toHaveText(`Image ${gallery.length} of ${gallery.length}`);
+    await page.keyboard.press('Escape');
+    await expect(lightbox).toBeHidden();
+    await expect(links.nth(1)).toBeFocused();
+  });
+
+  test('the competence slider shows one slide below 960px and two from 960px', async ({ page, stack }) => {
+    await page.setViewportSize({ width: 959, height: 800 });
+    await openArticle(page, stack.url);
+    const slider = page.locator('[data-widget="competence-slider"]');
+    const visibleSlideWidths = () =>
+      slider.evaluate((root) => {
+        const viewport = root.querySelector('[data-slider-viewport]')!.getBoundingClientRect();
+        return [...root.querySelectorAll('[data-slider-slide]')]
+          .map((slide) => slide.getBoundingClientRect())
+          .filter((rect) => rect.left >= viewport.left - 1 && rect.right <= viewport.right + 1)
+          .map((rect) => Math.round(rect.width));
+      });
+    await expect(slider).toHaveAttribute('data-per-view', '1');
+    expect(await visibleSlideWidths()).toHaveLength(1);
+    await page.setViewportSize({ width: 960, height: 800 });
+    await expect(slider).toHaveAttribute('data-per-view', '2');
+    await expect.poll(visibleSlideWidths).toHaveLength(2);
+    await expect(slider.locator('[data-slider-status]')).toHaveText(/Slides 1 to 2 of \d+/);
+    await page.setViewportSize({ width: 959, height: 800 });
+    await expect(slider).toHaveAttribute('data-per-view', '1');
+  });
+
+  test('the reading-progress bar grows with the scroll and hides at 100%', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    const progress = page.locator('[data-reading-progress]');
+    await scrollTo(page, 0);
+    await expect(progress).not.toHaveClass(/is-complete/);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await scrollTo(page, Math.round(height / 3));
+    const scale = await progress.locator('.reading-progress__bar').evaluate((bar) => new DOMMatrix(getComputedStyle(bar).transform).a);
+    expect(scale).toBeGreaterThan(0);
+    expect(scale).toBeLessThan(1);
+    await scrollTo(page, height);
+    await expect(progress).toHaveClass(/is-complete/);
+    await expect(progress).toBeHidden();
+  });
+
+  test('the table buttons scroll by 100px and are disabled at the ends', async ({ page, stack }) => {
+    await page.setViewportSize({ width: 700, height: 800 });
+    await openArticle(page, stack.url);
+    const table = page.locator('[data-widget="scroll-table"]');
+    const viewport = table.locator('[data-scroll-viewport]');
+    const prev = table.locator('[data-scroll-prev]');
+    const next = table.locator('[data-scroll-next]');
+    await table.scrollIntoViewIfNeeded();
+    await expect(prev).toBeDisabled();
+    await expect(next).toBeEnabled();
+    await next.click();
+    await expect.poll(() => viewport.evaluate((element) => element.scrollLeft)).toBe(TABLE_SCROLL_STEP_PX);
+    await expect(prev).toBeEnabled();
+    for (let presses = 0; presses < 50 && (await next.isEnabled()); presses += 1) {
+      await next.click();
+      await page.waitForTimeout(50);
+    }
+    await expect(next).toBeDisabled();
+    expect(await viewport.evaluate((element) => Math.ceil(element.scrollLeft + element.clientWidth) >= element.scrollWidth - 1)).toBe(true);
+    await prev.click();
+    await expect(next).toBeEnabled();
+    await viewport.evaluate((element) => element.scrollTo({ left: 0, behavior: 'instant' }));
+    await expect(prev).toBeDisabled();
+  });
+
+  test('links that open a new tab get noopener; the cookie link opens the consent panel', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    await expect(page.locator('a[target="_blank"]').first()).toHaveAttribute('rel', /\bnoopener\b/);
+    // A link added later is fixed too.
+    await page.evaluate(() => {
+      const link = Object.assign(document.createElement('a'), { href: '/', target: '_blank', textContent: 'late', id: 'late-link' });
+      document.querySelector('main')!.append(link);
+    });
+    await expect(page.locator('#late-link')).toHaveAttribute('rel', 'noopener');
+    await page.locator('.site-footer a[href="#cookie-banner"]').click();
+    await expect(page.locator('#cookie-banner')).toBeVisible();
+    expect(new URL(page.url()).hash).toBe('');
+  });
+
+  test('the video poster has a play button that starts the video', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    const video = page.locator('[data-widget="video"]');
+    const play = video.getByRole('button', { name: /Play video/ });
+    await expect(play).toBeVisible();
+    await play.click();
+    await expect(play).toBeHidden();
+    await expect(video.locator('video')).toHaveAttribute('controls', '');
+  });
+
+});
+
+test.describe('page widgets accessibility', () => {
+  // axe is injected as an inline script, which the site's CSP (rightly) refuses.
+  test.use({ bypassCSP: true });
+
+  test('the article page with every widget has no axe-core violations', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+      const result = await axe.run(document);
+      return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+    });
+    expect(violations).toEqual([]);
+  });
+});
