@@ -28,7 +28,8 @@ export function SharedWatchlistPage({ teasers, importable }: SharedWatchlistPage
               Adding these articles to your own watchlist needs JavaScript, because your watchlist is kept in your browser.
             </p>
           </Island>
-          <ul className="teaser-grid shared-watchlist__list" aria-label="Shared articles">
+          {/* Inline reset: the site stylesheet styles .teaser-grid for <div>s, this one is a list. */}
+          <ul className="teaser-grid shared-watchlist__list" aria-label="Shared articles" style={{ listStyle: 'none', padding: 0 }}>
             {teasers.map((teaser) => (
               <li key={teaser.id} className="teaser">
                 <img className="teaser__image" src={teaser.image.src} srcSet={teaser.image.srcSet} alt={teaser.image.alt} width={640} height={360} loading="lazy" />
