@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -140,8 +140,11 @@ async function benchSize(size: number, perKind: number): Promise<void> {
     const result = await indexArticles({ url: server.url, apiKey: ADMIN, collectionName: COLLECTION, articles, recreate: true });
     const importSeconds = (performance.now() - importStarted) / 1000;
     const rssAfterImport = rssOfPid(server.child.pid as number);
+    // V8 returns garbage from the import to the OS only after a quiet moment.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const rssSettled = rssOfPid(server.child.pid as number);
     console.log(`import through typesense client: ${result.imported} ok, ${result.failed} failed in ${fmt(importSeconds)} s (${fmt(size / importSeconds, 0)} docs/s)`);
-    console.log(`server RSS: ${fmt(idleRss, 0)} MB idle, ${fmt(rssAfterImport, 0)} MB after import`);
+    console.log(`server RSS: ${fmt(idleRss, 0)} MB empty, ${fmt(rssAfterImport, 0)} MB right after import, ${fmt(rssSettled, 0)} MB 10 s later`);
 
     // Restart: everything comes back from the data folder.
     await stopServerProcess(server);
@@ -149,6 +152,8 @@ async function benchSize(size: number, perKind: number): Promise<void> {
     const rssAfterRestart = rssOfPid(server.child.pid as number);
     console.log(`restart from data folder: listening after ${fmt(server.startMs / 1000)} s, RSS ${fmt(rssAfterRestart, 0)} MB`);
 
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    console.log(`restarted server RSS 10 s later: ${fmt(rssOfPid(server.child.pid as number), 0)} MB`);
     const queries = buildQueryMix(articles, perKind);
     await runHttp(server.url, queries.slice(0, 40), 4); // warm-up
     const c1 = await runHttp(server.url, queries, 1);
@@ -185,5 +190,6 @@ const sizes = argument('sizes', '10000,100000')
   .map((s) => Number(s.trim()))
   .filter((n) => Number.isInteger(n) && n > 0);
 const perKind = Number(argument('queries', '100'));
-console.log(`search-engine benchmark on ${process.version}, sizes ${sizes.join(', ')}, ${perKind} queries per kind`);
+console.log(`search-engine benchmark on ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, sizes ${sizes.join(', ')}, ${perKind} queries per kind`);
 for (const size of sizes) await benchSize(size, perKind);
+console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes on the machine inflate latencies)`);

@@ -40,6 +40,8 @@ export class Collection {
   /** Single-valued numeric/bool columns (NaN = missing), by field name. */
   readonly numericColumns = new Map<string, Float64Array>();
   readonly fieldsByName = new Map<string, FieldDefinition>();
+  /** 1 for sequence ids holding a live document (scanned by filters and wildcard queries). */
+  live = new Uint8Array(1024);
   private nextSeq = 0;
   private liveCount = 0;
   /** Bumped on every write; lets callers cache per-version data. */
@@ -128,6 +130,15 @@ export class Collection {
     for (const text of this.textFields.values()) for (const list of text.postings) list?.compact();
   }
 
+  private markLive(seq: number, isLive: boolean): void {
+    if (seq >= this.live.length) {
+      const grown = new Uint8Array(Math.max(this.live.length * 2, seq + 1));
+      grown.set(this.live);
+      this.live = grown;
+    }
+    this.live[seq] = isLive ? 1 : 0;
+  }
+
   private freshId(): string {
     // Typesense assigns the sequence id as a string; skip ids a client already used.
     let candidate = this.nextSeq;
@@ -142,25 +153,52 @@ export class Collection {
     return [];
   }
 
+  /** Per term id: last (document, field) pass that saw it, to add each posting once without Sets. */
+  private fieldStamp = new Int32Array(1024);
+  /** Per term id: last document that counted it, for document frequencies. */
+  private documentStamp = new Int32Array(1024);
+  private stampCounter = 0;
+
+  private ensureStampCapacity(): void {
+    const needed = this.dictionary.size;
+    if (needed <= this.fieldStamp.length) return;
+    let length = this.fieldStamp.length;
+    while (length < needed) length *= 2;
+    const fieldStamp = new Int32Array(length);
+    fieldStamp.set(this.fieldStamp);
+    this.fieldStamp = fieldStamp;
+    const documentStamp = new Int32Array(length);
+    documentStamp.set(this.documentStamp);
+    this.documentStamp = documentStamp;
+  }
+
   private index(seq: number, document: StoredDocument): void {
     this.documents[seq] = document;
-    const documentTerms = new Set<number>();
+    this.markLive(seq, true);
+    const documentMark = seq + 1;
+    const touchedTerms: number[] = [];
     for (const [name, text] of this.textFields) {
-      const fieldTerms = new Set<number>();
+      const fieldMark = ++this.stampCounter;
       for (const value of this.fieldTexts(document, name)) {
-        for (const term of tokenize(value)) fieldTerms.add(this.dictionary.intern(term));
-      }
-      for (const termId of fieldTerms) {
-        let list = text.postings[termId];
-        if (!list) {
-          list = new PostingList();
-          text.postings[termId] = list;
+        for (const term of tokenize(value)) {
+          const termId = this.dictionary.intern(term);
+          this.ensureStampCapacity();
+          if (this.fieldStamp[termId] === fieldMark) continue;
+          this.fieldStamp[termId] = fieldMark;
+          let list = text.postings[termId];
+          if (!list) {
+            list = new PostingList();
+            text.postings[termId] = list;
+          }
+          list.add(seq);
+          if (this.documentStamp[termId] !== documentMark) {
+            this.documentStamp[termId] = documentMark;
+            touchedTerms.push(termId);
+          }
         }
-        list.add(seq);
-        documentTerms.add(termId);
       }
     }
-    for (const termId of documentTerms) this.dictionary.adjustFrequency(termId, 1);
+    for (const termId of touchedTerms) this.dictionary.adjustFrequency(termId, 1);
     for (const [name, facet] of this.stringFacets) {
       const ids: number[] = [];
       for (const value of this.fieldTexts(document, name)) {
@@ -188,18 +226,25 @@ export class Collection {
   }
 
   private unindex(seq: number, document: StoredDocument): void {
-    const documentTerms = new Set<number>();
+    const documentMark = -(seq + 1);
+    const touchedTerms: number[] = [];
     for (const [name, text] of this.textFields) {
+      const fieldMark = ++this.stampCounter;
       for (const value of this.fieldTexts(document, name)) {
         for (const term of tokenize(value)) {
           const termId = this.dictionary.lookup(term);
-          if (termId === undefined) continue;
+          if (termId === undefined || this.fieldStamp[termId] === fieldMark) continue;
+          this.fieldStamp[termId] = fieldMark;
           text.postings[termId]?.remove(seq);
-          documentTerms.add(termId);
+          if (this.documentStamp[termId] !== documentMark) {
+            this.documentStamp[termId] = documentMark;
+            touchedTerms.push(termId);
+          }
         }
       }
     }
-    for (const termId of documentTerms) this.dictionary.adjustFrequency(termId, -1);
+    for (const termId of touchedTerms) this.dictionary.adjustFrequency(termId, -1);
+    this.markLive(seq, false);
     for (const facet of this.stringFacets.values()) facet.perDocument[seq] = undefined;
     for (const column of this.numericColumns.values()) if (seq < column.length) column[seq] = Number.NaN;
   }

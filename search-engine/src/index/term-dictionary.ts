@@ -11,12 +11,17 @@ export interface TermCandidate {
   cost: number;
 }
 
+/** Longest query word for which typo variants are searched. */
+const MAX_TYPO_WORD_LENGTH = 40;
+
 export class TermDictionary {
   private readonly ids = new Map<string, number>();
   private readonly terms: string[] = [];
   private frequencies = new Int32Array(1024);
   private sorted: string[] | null = null;
   private readonly prefixCache = new Map<string, number[]>();
+  /** Set when frequencies changed; the prefix cache is dropped lazily on the next read. */
+  private cacheStale = false;
 
   /** Number of distinct terms ever seen. */
   get size(): number {
@@ -57,7 +62,7 @@ export class TermDictionary {
   /** Records that one more (delta=1) or one fewer (delta=-1) document contains the term. */
   adjustFrequency(id: number, delta: number): void {
     this.frequencies[id] = (this.frequencies[id] ?? 0) + delta;
-    this.prefixCache.clear();
+    this.cacheStale = true;
   }
 
   private sortedTerms(): string[] {
@@ -90,6 +95,10 @@ export class TermDictionary {
    * itself included), like Typesense's `max_candidates` expansion.
    */
   prefixExpansions(prefix: string, limit: number): number[] {
+    if (this.cacheStale) {
+      this.prefixCache.clear();
+      this.cacheStale = false;
+    }
     const key = `${limit}\u0000${prefix}`;
     const cached = this.prefixCache.get(key);
     if (cached) return cached;
@@ -114,6 +123,9 @@ export class TermDictionary {
    * cheapest first, then most frequent.
    */
   typoCandidates(word: string, maxCost: number, minCost: number, prefix: boolean, limit: number): TermCandidate[] {
+    // Very long words cannot be typos of indexed terms in practice, and the
+    // DP walk is O(terms × length): refuse them instead of burning the CPU.
+    if (word.length > MAX_TYPO_WORD_LENGTH || maxCost <= 0) return [];
     const sorted = this.sortedTerms();
     const q = word;
     const qLen = q.length;

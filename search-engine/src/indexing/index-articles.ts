@@ -26,6 +26,11 @@ export interface IndexArticlesOptions {
   articles: Iterable<IndexableArticle>;
   /** Drop and recreate the collection first. Default false (create only if missing). */
   recreate?: boolean;
+  /**
+   * Leave an existing collection untouched (no import): the "first start"
+   * mode of the run command. Ignored with `recreate`. Default false.
+   */
+  skipIfExists?: boolean;
   /** Documents per import request. Default 1000. */
   batchSize?: number;
 }
@@ -68,6 +73,7 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
     await collection.delete();
     exists = false;
   }
+  if (exists && options.skipIfExists) return { imported: 0, failed: 0 };
   if (!exists) await client.collections().create(collectionSchema(options.collectionName) as never);
 
   const batchSize = options.batchSize ?? 1000;

@@ -100,8 +100,9 @@ export function executeSearch(collection: Collection, params: SearchParams): Rec
   let textMatch: TextMatchResult | undefined;
   if (wildcard) {
     matched = [];
+    const live = collection.live;
     for (let seq = 0; seq < collection.seqLimit; seq++) {
-      if (collection.documents[seq] && (!filter || filter[seq] === 1)) matched.push(seq);
+      if (live[seq] === 1 && (!filter || filter[seq] === 1)) matched.push(seq);
     }
   } else {
     textMatch = matchText(collection, {

@@ -32,38 +32,46 @@ function evaluateClause(collection: Collection, fieldName: string, operator: Fil
   const limit = collection.seqLimit;
   const mask = new Uint8Array(limit);
   const type = field.type;
+  const live = collection.live;
   if (type === 'string' || type === 'string[]') {
     const positives = isNegation(operator) ? (operator === 'notExact' ? 'exact' : 'match') : operator;
     if (positives !== 'exact' && positives !== 'match') throw new ApiError(400, PARSE_ERROR);
     const hits = positives === 'exact' ? exactStringMatches(collection, fieldName, values) : wordMatches(collection, fieldName, values);
+    const negate = isNegation(operator);
     for (let seq = 0; seq < limit; seq++) {
-      if (!collection.documents[seq]) continue;
-      mask[seq] = isNegation(operator) ? 1 - (hits[seq] as number) : (hits[seq] as number);
+      if (live[seq] === 1) mask[seq] = negate ? 1 - (hits[seq] as number) : (hits[seq] as number);
     }
     return mask;
   }
   if (isNumericType(type) || type === 'bool') {
     if (operator === 'notMatch') throw new ApiError(400, PARSE_ERROR);
     const isBool = type === 'bool';
-    const tests = values.map((value) => numericTest(value, operator, isBool));
+    // Every value becomes an inclusive [low, high] interval (open ends as ±Infinity, strictness by nudging).
+    const intervals = values.map((value) => numericInterval(value, operator, isBool));
+    const lows = Float64Array.from(intervals, (i) => i[0]);
+    const highs = Float64Array.from(intervals, (i) => i[1]);
+    const count = intervals.length;
     const column = collection.numericColumns.get(fieldName);
-    const negate = operator === 'notExact';
+    const negate = operator === 'notExact' ? 1 : 0;
+    const inside = (v: number): boolean => {
+      for (let k = 0; k < count; k++) if (v >= (lows[k] as number) && v <= (highs[k] as number)) return true;
+      return false;
+    };
     for (let seq = 0; seq < limit; seq++) {
-      const document = collection.documents[seq];
-      if (!document) continue;
+      if (live[seq] !== 1) continue;
       let matched = false;
       if (column) {
         const v = column[seq] as number;
-        if (!Number.isNaN(v)) matched = tests.some((t) => t(v));
+        matched = v === v && inside(v); // v === v excludes NaN (missing)
       } else {
-        const raw = document[fieldName];
+        const raw = collection.documents[seq]?.[fieldName];
         const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
         matched = list.some((item) => {
           const v = typeof item === 'boolean' ? (item ? 1 : 0) : typeof item === 'number' ? item : Number.NaN;
-          return !Number.isNaN(v) && tests.some((t) => t(v));
+          return v === v && inside(v);
         });
       }
-      mask[seq] = negate ? (matched ? 0 : 1) : matched ? 1 : 0;
+      mask[seq] = (matched ? 1 : 0) ^ negate;
     }
     return mask;
   }
@@ -81,26 +89,37 @@ function parseNumber(text: string, isBool: boolean): number {
   return Number(trimmed);
 }
 
-function numericTest(value: FilterValue, clauseOperator: FilterOperator, isBool: boolean): (v: number) => boolean {
-  if (value.range) {
-    const low = parseNumber(value.range[0], isBool);
-    const high = parseNumber(value.range[1], isBool);
-    return (v) => v >= low && v <= high;
-  }
+function numericInterval(value: FilterValue, clauseOperator: FilterOperator, isBool: boolean): [number, number] {
+  if (value.range) return [parseNumber(value.range[0], isBool), parseNumber(value.range[1], isBool)];
   const operator = value.operator ?? clauseOperator;
   const n = parseNumber(value.text, isBool);
   switch (operator) {
     case 'gt':
-      return (v) => v > n;
+      return [nextUp(n), Number.POSITIVE_INFINITY];
     case 'gte':
-      return (v) => v >= n;
+      return [n, Number.POSITIVE_INFINITY];
     case 'lt':
-      return (v) => v < n;
+      return [Number.NEGATIVE_INFINITY, nextDown(n)];
     case 'lte':
-      return (v) => v <= n;
+      return [Number.NEGATIVE_INFINITY, n];
     default:
-      return (v) => v === n;
+      return [n, n];
   }
+}
+
+const scratch = new Float64Array(1);
+const scratchBits = new BigInt64Array(scratch.buffer);
+
+/** The next representable double above n (so `> n` becomes `>= nextUp(n)`). */
+function nextUp(n: number): number {
+  if (n === 0) return Number.MIN_VALUE;
+  scratch[0] = n;
+  scratchBits[0] = (scratchBits[0] as bigint) + (n > 0 ? 1n : -1n);
+  return scratch[0] as number;
+}
+
+function nextDown(n: number): number {
+  return -nextUp(-n);
 }
 
 /** Documents whose field (or an element of it) equals one of the values, compared folded. */
@@ -110,13 +129,20 @@ function exactStringMatches(collection: Collection, fieldName: string, values: F
   const wanted = new Set(values.map((v) => foldedKey(v.text)));
   const facet = collection.stringFacets.get(fieldName);
   if (facet) {
-    const matchingIds = new Set<number>();
+    const matchingIds = new Uint8Array(facet.values.length);
     facet.foldedValues.forEach((folded, id) => {
-      if (wanted.has(folded)) matchingIds.add(id);
+      if (wanted.has(folded)) matchingIds[id] = 1;
     });
+    const perDocument = facet.perDocument;
     for (let seq = 0; seq < limit; seq++) {
-      const ids = facet.perDocument[seq];
-      if (ids && ids.some((id) => matchingIds.has(id))) hits[seq] = 1;
+      const ids = perDocument[seq];
+      if (!ids) continue;
+      for (let k = 0; k < ids.length; k++) {
+        if (matchingIds[ids[k] as number] === 1) {
+          hits[seq] = 1;
+          break;
+        }
+      }
     }
     return hits;
   }

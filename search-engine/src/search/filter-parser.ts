@@ -17,6 +17,7 @@ export type FilterNode =
   | { kind: 'clause'; field: string; operator: FilterOperator; values: FilterValue[] };
 
 const PARSE_ERROR = 'Could not parse the filter query.';
+const MAX_NESTING = 64;
 
 function fail(): never {
   throw new ApiError(400, PARSE_ERROR);
@@ -54,11 +55,15 @@ export function parseFilter(input: string): FilterNode {
     }
     return left;
   };
+  let depth = 0;
   const parsePrimary = (): FilterNode => {
     skipSpace();
     if (peek('(')) {
       pos++;
+      // Deeply nested input would exhaust the stack; real filters nest a few levels.
+      if (++depth > MAX_NESTING) fail();
       const inner = parseOr();
+      depth--;
       skipSpace();
       if (!peek(')')) fail();
       pos++;

@@ -123,12 +123,15 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     }
   };
 
+  let level = 0;
   /** A round of the cascade: documents must match all words in `mask`, each within `maxCost` typos. */
   type Round = { mask: number; maxCost: number };
   const accepts = (seq: number, rounds: Round[]): boolean => {
     const m = tokenMask[seq] as number;
     for (const round of rounds) {
       if ((m & round.mask) !== round.mask) continue;
+      // Every applied candidate costs at most `level`: no per-word check needed.
+      if (round.maxCost >= level) return true;
       let ok = true;
       for (let t = 0; t < n && ok; t++) {
         if (round.mask & (1 << t) && (tokenCost[seq * n0 + t] as number) > round.maxCost) ok = false;
@@ -155,7 +158,6 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       }
     }
   });
-  let level = 0;
   let rounds: Round[] = [{ mask: fullMask, maxCost: 0 }];
   let found = countMatching(rounds);
   while (level < 2 && found < options.typoTokensThreshold) {

@@ -70,28 +70,44 @@ export function tokenizeWithOffsets(text: string): Token[] {
 /** Folded terms of a text, in order (duplicates kept). Faster than `tokenizeWithOffsets` for indexing. */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
-  let term = '';
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 128) {
-      if (isSpaceCode(code)) {
-        if (term) terms.push(term);
-        term = '';
-      } else if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) term += text[i];
-      else if (code >= 65 && code <= 90) term += String.fromCharCode(code + 32);
-      continue;
-    }
+  // Lower-case once; plain ASCII words are then cut out with one slice each
+  // (no per-character string building, which floods the GC on 100k documents).
+  const lower = text.toLowerCase();
+  let start = -1;
+  let clean = true; // the current word has only [a-z0-9]
+  const flush = (end: number): void => {
+    if (start < 0) return;
+    const word = clean ? lower.slice(start, end) : foldWord(lower.slice(start, end));
+    if (word) terms.push(word);
+    start = -1;
+    clean = true;
+  };
+  for (let i = 0; i < lower.length; i++) {
+    const code = lower.charCodeAt(i);
     if (isSpaceCode(code)) {
-      if (term) terms.push(term);
-      term = '';
+      flush(i);
       continue;
     }
-    const ch = String.fromCodePoint(text.codePointAt(i) ?? 0);
-    if (ch.length === 2) i++;
-    for (const f of foldChar(ch)) if (isWordChar(f)) term += f;
+    if (start < 0) start = i;
+    if (!((code >= 97 && code <= 122) || (code >= 48 && code <= 57))) clean = false;
   }
-  if (term) terms.push(term);
+  flush(lower.length);
   return terms;
+}
+
+/** Folds a whitespace-free chunk: diacritics removed, only letters and digits kept. */
+function foldWord(chunk: string): string {
+  let word = '';
+  for (const ch of chunk) {
+    const code = ch.charCodeAt(0);
+    if (code < 128) {
+      if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57)) word += ch;
+      else if (code >= 65 && code <= 90) word += String.fromCharCode(code + 32);
+      continue;
+    }
+    for (const f of foldChar(ch)) if (isWordChar(f)) word += f;
+  }
+  return word;
 }
 
 /** The folded form of a whole value, words joined by single spaces (used for exact string filters). */
