@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Article } from '../content/contentStore.js';
+import { winAnsiText } from './winAnsiText.js';
 
 export interface WatchlistPdfInput {
   /** Site name, printed as the document's heading and author. */
@@ -19,7 +20,8 @@ const LINK = '#0b5cad';
 
 /**
  * The watchlist as an A4 PDF: site name, date, and per article its title, topics, intro and
- * link. Uses pdfkit's built-in Helvetica (no font files to ship, nothing embedded).
+ * link. Uses pdfkit's built-in Helvetica (no font files to ship, nothing embedded), so text is
+ * reduced to the WinAnsi characters that font has.
  */
 export function renderWatchlistPdf({ siteName, articles, baseUrl, date = new Date() }: WatchlistPdfInput): Promise<Buffer> {
   const doc = new PDFDocument({
@@ -34,7 +36,7 @@ export function renderWatchlistPdf({ siteName, articles, baseUrl, date = new Dat
     doc.on('error', reject);
   });
 
-  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(siteName);
+  doc.font('Helvetica-Bold').fontSize(20).fillColor(INK).text(winAnsiText(siteName));
   doc
     .font('Helvetica')
     .fontSize(10)
@@ -44,10 +46,10 @@ export function renderWatchlistPdf({ siteName, articles, baseUrl, date = new Dat
 
   for (const article of articles) {
     const link = new URL(article.url, baseUrl).href;
-    doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(article.title);
-    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(article.topic.join(' · '));
+    doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(winAnsiText(article.title));
+    doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(winAnsiText(article.topic.join(' · ')));
     doc.moveDown(0.3);
-    doc.fontSize(10).fillColor(INK).text(article.intro);
+    doc.fontSize(10).fillColor(INK).text(winAnsiText(article.intro));
     doc.moveDown(0.3);
     doc.fontSize(9).fillColor(LINK).text(link, { link, underline: true });
     doc.moveDown(1.2);
