@@ -34,7 +34,7 @@ describe('watchlist routes', () => {
       runtimeUrl: '/assets/shell-runtime.js',
       now: () => new Date('2026-03-12T10:00:00Z'),
     };
-    ({ app } = await buildTestApp({ features: [{ plugin: watchlistRoutes as never, options }] }));
+    ({ app } = await buildTestApp({ features: [{ plugin: watchlistRoutes, options }] }));
     csrf = await fetchCsrf(app);
   });
   afterEach(async () => {
@@ -95,7 +95,7 @@ describe('watchlist routes', () => {
       ({ app } = await buildTestApp({
         features: [
           {
-            plugin: watchlistRoutes as never,
+            plugin: watchlistRoutes,
             options: {
               content: repositoryContentStore,
               shares,

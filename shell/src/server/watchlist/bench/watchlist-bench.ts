@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     pageConfig: buildPageConfig(config, search),
     runtimeUrl: '/assets/shell-runtime.js',
   };
-  const { app } = await buildShellApp({ config, content, search, features: [{ plugin: watchlistRoutes as never, options }] });
+  const { app } = await buildShellApp({ config, content, search, features: [{ plugin: watchlistRoutes, options }] });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
