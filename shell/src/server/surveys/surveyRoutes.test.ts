@@ -127,6 +127,20 @@ function describeSurveyRoutes(label: string, target: Target) {
         await expectNothingStored();
       });
 
+      it('415 JSON error for a body that is not JSON', async () => {
+        const browser = new BrowserSession(app);
+        const token = await browser.csrfToken();
+        const response = await browser.request({
+          method: 'POST',
+          url: '/api/surveys/coffee/submissions',
+          headers: { 'content-type': 'text/plain', 'x-csrf-token': token },
+          payload: 'answerPosition=1',
+        });
+        expect(response.statusCode).toBe(415);
+        expect(response.json()).toMatchObject({ error: expect.any(String) });
+        await expectNothingStored();
+      });
+
       it('400 JSON error for an empty JSON body', async () => {
         const response = await new BrowserSession(app).submit('coffee', '');
         expect(response.statusCode).toBe(400);

@@ -45,7 +45,7 @@ function readAnswerPosition(body: unknown, survey: Survey): { position: number }
  * - `POST /api/surveys/:formHandle/submissions` body `{ answerPosition }` (CSRF-checked by the
  *   shell): one vote per browser (signed `khs_voter` cookie). 201 `{ counted: true, results }`,
  *   200 `{ counted: false, results }` when this browser already voted; 404 unknown survey;
- *   422 bad answerPosition; 400 malformed JSON (global handler). Nothing is stored on error.
+ *   415 not JSON; 422 bad answerPosition; 400 malformed JSON (global handler). Nothing is stored on error.
  * - `GET /api/survey-results/:formHandle`: `{ "<position>": percent }` for every answer,
  *   summing to 100 once anyone voted; never cached.
  */
@@ -55,6 +55,10 @@ export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOp
   app.post<HandleParams>(SURVEY_SUBMIT_PATH, async (request, reply) => {
     const survey = content.getSurvey(request.params.formHandle);
     if (!survey) return sendError(reply, 404, 'Unknown survey');
+    // Fastify also parses text/plain; the submission contract is JSON only.
+    if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+      return sendError(reply, 415, 'Send the submission as application/json');
+    }
     const answer = readAnswerPosition(request.body, survey);
     if ('error' in answer) return sendError(reply, 422, answer.error);
 
