@@ -1,0 +1,279 @@
+import { listArticles } from '@khs/content';
+import {
+  examplePageConfig,
+  INSIGHTS_EVENT_CHUNK,
+  SEARCH_INPUT_MAX_LENGTH,
+  URL_WRITE_DELAY_MS,
+} from 'contracts';
+import type { Page, Request } from '@playwright/test';
+import { expect, islandsSettled, test } from '../harness/fixtures.js';
+import { startStack } from '../harness/stack.js';
+
+/**
+ * Console errors of the page, except the browser's favicon 404 (the shell serves no favicon;
+ * the harness's `problems.errors` cannot tell it apart because the message has no URL).
+ */
+function consoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  return errors;
+}
+
+const ARTICLE_COUNT = listArticles().length;
+const { i18n, search: searchConfig } = examplePageConfig();
+const HITS_PER_PAGE = searchConfig.limit;
+const viewing = (count: number, total: number) => i18n.viewing.replace('{count}', String(count)).replace('{total}', String(total));
+
+const list = (page: Page) => page.locator('.search-list');
+const listBox = (page: Page) => list(page).getByRole('combobox');
+const headerBox = (page: Page) => page.locator('.site-header').getByRole('combobox');
+const teasers = (page: Page) => list(page).locator('.search-teaser');
+const chips = (page: Page) => page.getByRole('list', { name: 'Applied filters' });
+
+async function openSearch(page: Page, base: string, query = ''): Promise<void> {
+  await page.goto(new URL(query ? `/search?q=${encodeURIComponent(query)}` : '/search', base).href);
+  await islandsSettled(page);
+  await expect(list(page)).toHaveAttribute('data-status', 'idle');
+}
+
+/** Types into the list's box and submits, then waits for the answer of that query. */
+async function searchFor(page: Page, text: string): Promise<void> {
+  await listBox(page).fill(text);
+  await listBox(page).press('Enter');
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(text).replace(/%20/g, '(\\+|%20)')}`));
+  await expect(list(page)).toHaveAttribute('data-status', 'idle');
+}
+
+test.describe('search list', () => {
+  test('a query with a typo finds the article with the match highlighted', async ({ page, stack, problems }) => {
+    const errors = consoleErrors(page);
+    await openSearch(page, stack.url);
+    await searchFor(page, 'negotaiting');
+    const teaser = teasers(page).filter({ has: page.locator('a[href="/articles/negotiating-with-suppliers"]') });
+    await expect(teaser).toHaveCount(1);
+    await expect(teaser.locator('mark').first()).toHaveText(/^negotiat/i);
+    await expect(teaser.locator('.search-teaser__cta')).toBeVisible();
+    expect(problems.failedResponses).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test('facets appear only after a query; a chip removes its filter', async ({ page, stack, problems }) => {
+    const errors = consoleErrors(page);
+    await openSearch(page, stack.url);
+    await expect(teasers(page)).toHaveCount(HITS_PER_PAGE);
+    await expect(page.getByRole('button', { name: i18n.filter })).toBeHidden();
+
+    await searchFor(page, 'feedback');
+    const toggle = page.getByRole('button', { name: i18n.filter });
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const unfiltered = await teasers(page).count();
+    await page.getByRole('group', { name: 'Topic' }).getByRole('checkbox', { name: /^Coaching/ }).check();
+    await expect(chips(page)).toContainText('Coaching');
+    await expect(page).toHaveURL(/topic=Coaching/);
+    for (const tags of await teasers(page).locator('.search-teaser__tags').all()) await expect(tags).toContainText('Coaching');
+
+    await chips(page).getByRole('button', { name: 'Remove filter: Coaching' }).click();
+    await expect(chips(page)).toBeHidden();
+    await expect(teasers(page)).toHaveCount(unfiltered);
+    await expect(page).not.toHaveURL(/topic=/);
+    expect(errors).toEqual([]);
+  });
+
+  test('the address keeps query, filters and page: reload, back and forward restore them', async ({ page, stack, problems }) => {
+    const errors = consoleErrors(page);
+    await openSearch(page, stack.url);
+    await searchFor(page, 'team');
+    await page.getByRole('button', { name: i18n.filter }).click();
+    await page.getByRole('group', { name: 'Topic' }).getByRole('checkbox', { name: /^Leadership/ }).check();
+    await expect(page).toHaveURL(/topic=Leadership/);
+    const filteredUrl = page.url();
+    await expect(list(page)).toHaveAttribute('data-status', 'idle');
+    const filteredCount = await teasers(page).count();
+
+    await page.waitForTimeout(URL_WRITE_DELAY_MS + 100);
+    await page.reload();
+    await islandsSettled(page);
+    await expect(listBox(page)).toHaveValue('team');
+    await expect(teasers(page)).toHaveCount(filteredCount);
+    await expect(chips(page)).toContainText('Leadership');
+
+    await page.goBack();
+    await expect(page).not.toHaveURL(/topic=/);
+    await expect(chips(page)).toBeHidden();
+    await expect(listBox(page)).toHaveValue('team');
+    await page.goForward();
+    await expect(page).toHaveURL(filteredUrl);
+    await expect(chips(page)).toContainText('Leadership');
+
+    // The page travels too: load more, reload, every loaded hit is back.
+    await openSearch(page, stack.url);
+    await page.getByRole('button', { name: i18n.loadMore }).click();
+    await expect(teasers(page)).toHaveCount(2 * HITS_PER_PAGE);
+    await expect(page).toHaveURL(/page=2/);
+    await page.reload();
+    await islandsSettled(page);
+    await expect(teasers(page)).toHaveCount(2 * HITS_PER_PAGE);
+    await expect(list(page).getByText(viewing(2 * HITS_PER_PAGE, ARTICLE_COUNT))).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
+  test('load more until the last page, with "viewing X of Y" and the progress bar', async ({ page, stack, problems }) => {
+    const errors = consoleErrors(page);
+    await openSearch(page, stack.url);
+    for (let loaded = HITS_PER_PAGE; loaded < ARTICLE_COUNT; loaded += HITS_PER_PAGE) {
+      await expect(teasers(page)).toHaveCount(loaded);
+      await expect(list(page).getByText(viewing(loaded, ARTICLE_COUNT))).toBeVisible();
+      const progress = list(page).locator('progress');
+      await expect(progress).toHaveAttribute('value', String(loaded));
+      await expect(progress).toHaveAttribute('max', String(ARTICLE_COUNT));
+      await page.getByRole('button', { name: i18n.loadMore }).click();
+    }
+    await expect(teasers(page)).toHaveCount(ARTICLE_COUNT);
+    await expect(page.getByRole('button', { name: i18n.loadMore })).toHaveCount(0);
+    await expect(list(page).locator('progress')).toHaveCount(0);
+    expect(errors).toEqual([]);
+  });
+
+  test(`a query of 600 characters is cut to ${SEARCH_INPUT_MAX_LENGTH}`, async ({ page, stack }) => {
+    await openSearch(page, stack.url);
+    await listBox(page).fill('a'.repeat(600));
+    await expect(listBox(page)).toHaveValue('a'.repeat(SEARCH_INPUT_MAX_LENGTH));
+    await listBox(page).press('Enter');
+    await expect(page).toHaveURL(new RegExp(`q=a{${SEARCH_INPUT_MAX_LENGTH}}(&|$)`));
+  });
+});
+
+test.describe('autocomplete', () => {
+  test('keyboard paths of the header search: arrows wrap, Escape closes then clears, Tab closes, Enter goes to the search page', async ({ page, stack, problems }) => {
+    const errors = consoleErrors(page);
+    await page.goto(stack.url);
+    await islandsSettled(page);
+    const box = headerBox(page);
+    await box.fill('lead');
+    const options = page.locator('.site-header').getByRole('option');
+    await expect(box).toHaveAttribute('aria-expanded', 'true');
+    const count = await options.count();
+    expect(count).toBeGreaterThan(1);
+    for (const text of await options.allTextContents()) expect(text.toLowerCase()).toContain('lead');
+    await expect(options.first().locator('mark')).toHaveText(/lead/i);
+
+    const active = async () => page.evaluate((id) => (id ? document.getElementById(id)?.textContent : null), await box.getAttribute('aria-activedescendant'));
+    await box.press('ArrowDown');
+    expect(await active()).toBe(await options.nth(0).textContent());
+    await box.press('ArrowUp');
+    expect(await active()).toBe(await options.nth(count - 1).textContent());
+    await box.press('ArrowDown');
+    expect(await active()).toBe(await options.nth(0).textContent());
+
+    await box.press('Escape');
+    await expect(box).toHaveAttribute('aria-expanded', 'false');
+    await expect(box).toHaveValue('lead');
+    await box.press('Escape');
+    await expect(box).toHaveValue('');
+
+    await box.fill('lead');
+    await expect(box).toHaveAttribute('aria-expanded', 'true');
+    await box.press('Tab');
+    await expect(box).toHaveAttribute('aria-expanded', 'false');
+
+    await box.focus();
+    await box.press('ArrowDown');
+    await box.press('ArrowDown');
+    const chosen = (await active())!;
+    await box.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/search\\?q=${encodeURIComponent(chosen).replace(/%20/g, '\\+')}`.replace(/[()]/g, '\\$&')));
+    await islandsSettled(page);
+    await expect(listBox(page)).toHaveValue(chosen);
+    expect(errors).toEqual([]);
+  });
+
+  test('Enter without a suggestion goes to the search page with the query', async ({ page, stack }) => {
+    await page.goto(stack.url);
+    await islandsSettled(page);
+    await headerBox(page).fill('coaching');
+    await headerBox(page).press('Enter');
+    await expect(page).toHaveURL(/\/search\?q=coaching$/);
+    await islandsSettled(page);
+    await expect(listBox(page)).toHaveValue('coaching');
+  });
+});
+
+test.describe('insights and tracking', () => {
+  test(`insights events go to the collector after consent only, in chunks of ${INSIGHTS_EVENT_CHUNK} object ids`, async ({ page, stack }) => {
+    const posts: Request[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/insights/events') posts.push(request);
+    });
+    await openSearch(page, stack.url);
+    await page.getByRole('button', { name: i18n.loadMore }).click();
+    await expect(teasers(page)).toHaveCount(2 * HITS_PER_PAGE);
+    await page.waitForTimeout(500);
+    expect(posts).toHaveLength(0);
+    expect((await page.context().cookies()).some((cookie) => cookie.name === '_ALGOLIA')).toBe(false);
+
+    await page.evaluate(() => localStorage.setItem('khs:consent', JSON.stringify({ insights: true, tracking: false })));
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/insights/events');
+    await openSearch(page, stack.url);
+    expect((await answered).status()).toBe(200);
+    // Loaded pages come back from the session cache; one more page sends one more view event.
+    const shown = await teasers(page).count();
+    await page.getByRole('button', { name: i18n.loadMore }).click();
+    await expect(teasers(page)).toHaveCount(shown + HITS_PER_PAGE);
+    await expect.poll(() => posts.length).toBeGreaterThan(1);
+
+    const events = posts.flatMap((post) => (post.postDataJSON() as { events: Array<{ eventType: string; objectIDs: string[]; userToken: string }> }).events);
+    const views = events.filter((event) => event.eventType === 'view');
+    expect(views.length).toBeGreaterThanOrEqual(2);
+    for (const event of events) expect(event.objectIDs.length).toBeLessThanOrEqual(INSIGHTS_EVENT_CHUNK);
+    expect(views.some((event) => event.objectIDs.length === INSIGHTS_EVENT_CHUNK)).toBe(true);
+    expect(new Set(events.map((event) => event.userToken)).size).toBe(1);
+    const cookie = (await page.context().cookies()).find((c) => c.name === '_ALGOLIA');
+    expect(cookie?.value).toBe(events[0]!.userToken);
+    const days = (cookie!.expires * 1000 - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(170);
+    expect(days).toBeLessThan(190);
+
+    const click = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/insights/events' && request.postData()!.includes('"click"'));
+    await teasers(page).first().locator('a').click();
+    const clickEvents = ((await click).postDataJSON() as { events: Array<{ eventType: string; objectIDs: string[] }> }).events;
+    expect(clickEvents.find((event) => event.eventType === 'click')!.objectIDs).toHaveLength(1);
+  });
+
+  test('search-submitted reaches the analytics tracker', async ({ page, stack }) => {
+    await page.addInitScript(() => {
+      localStorage.setItem('khs:consent', JSON.stringify({ insights: false, tracking: true }));
+      (window as unknown as { _paq: unknown[][] })._paq = [];
+    });
+    await openSearch(page, stack.url);
+    await searchFor(page, 'feedback');
+    const hitCount = Number(/of (\d+)/.exec((await list(page).textContent()) ?? '')?.[1] ?? (await teasers(page).count()));
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { _paq: unknown[][] })._paq.filter((command) => command[0] === 'trackSiteSearch')))
+      .toEqual([['trackSiteSearch', 'feedback', false, hitCount]]);
+  });
+});
+
+test.describe('search server failure', () => {
+  test('search server stopped: status error, nothing shown, the page stays intact', async ({ page }) => {
+    const stack = await startStack({ separateSearchServer: true });
+    try {
+      await openSearch(page, stack.url);
+      await expect(teasers(page)).toHaveCount(HITS_PER_PAGE);
+      await stack.stopSearch();
+      await listBox(page).fill('leadership');
+      await listBox(page).press('Enter');
+      await expect(list(page)).toHaveAttribute('data-status', 'error', { timeout: 15_000 });
+      await expect(list(page).getByRole('status')).toHaveText('');
+      await expect(page.locator('.site-header')).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Search articles' })).toBeVisible();
+      await expect(listBox(page)).toBeEditable();
+    } finally {
+      await stack.close();
+    }
+  });
+});
