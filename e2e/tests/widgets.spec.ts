@@ -239,6 +239,47 @@ test.describe('page widgets (mf-widgets)', () => {
 
 });
 
+test.describe('page widgets before and beyond the first mount', () => {
+  test('without scripts every widget reads as plain content', async ({ browser, stack }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(new URL(withGallery.url, stack.url).href);
+    for (const label of ['Summary', 'Key points', 'Next steps']) {
+      await expect(page.locator('[data-widget="tabs"]').getByRole('heading', { name: label })).toBeVisible();
+    }
+    for (const picture of withGallery.gallery!) await expect(page.getByText(picture.caption)).toBeAttached();
+    await expect(page.getByRole('heading', { name: 'Cite this article' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'The article at a glance' })).toBeVisible();
+    await expect(page.locator('[data-scroll-controls]').first()).toBeHidden();
+    await expect(page.locator('[data-widget="video"] video')).toHaveAttribute('controls', '');
+    await context.close();
+  });
+
+  test('a widget added after the mount is enhanced once; a broken one is skipped with one warning', async ({ page, stack }) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' && message.text().includes('[mf-widgets]')) warnings.push(message.text());
+    });
+    await openArticle(page, stack.url);
+    await page.evaluate(() => {
+      const block = document.createElement('div');
+      block.innerHTML = `
+        <div data-widget="tabs" data-tabs-name="Late tabs" id="late-tabs">
+          <section data-tabs-panel><h3 data-tabs-label>First</h3><p>one</p></section>
+          <section data-tabs-panel><h3 data-tabs-label>Second</h3><p>two</p></section>
+        </div>
+        <div data-widget="tabs" id="broken-tabs"><section data-tabs-panel><p>no heading</p></section></div>`;
+      document.querySelector('main')!.append(block);
+    });
+    await expect(page.getByRole('tablist', { name: 'Late tabs' })).toHaveCount(1);
+    await page.evaluate(() => document.querySelector('main')!.append(document.createElement('p')));
+    await expect(page.getByRole('tablist', { name: 'Late tabs' }).getByRole('tab')).toHaveCount(2);
+    await expect.poll(() => warnings.length).toBe(1);
+    expect(warnings[0]).toContain('tabs skipped');
+    await expect(page.getByRole('tablist', { name: 'Key takeaways' })).toHaveCount(1);
+  });
+});
+
 test.describe('page widgets accessibility', () => {
   // axe is injected as an inline script, which the site's CSP (rightly) refuses.
   test.use({ bypassCSP: true });
