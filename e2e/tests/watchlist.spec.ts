@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { listArticles } from '@khs/content';
 import { COPY_CONFIRMATION_MS, WATCHLIST_PDF_FILE_NAME } from 'contracts';
 import type { Page } from '@playwright/test';
@@ -7,6 +8,17 @@ import { expect, islandsSettled, test } from '../harness/fixtures.js';
 
 const [first, second, third] = listArticles() as [ReturnType<typeof listArticles>[0], ReturnType<typeof listArticles>[0], ReturnType<typeof listArticles>[0]];
 const saved = [first, second, third];
+const require = createRequire(import.meta.url);
+
+/** axe-core violations of the page (needs `bypassCSP`: axe is injected as an inline script). */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+  });
+}
 
 /** Text of a PDF file via poppler's `pdftotext`, whitespace collapsed. */
 function pdfText(file: string): Promise<string> {
@@ -140,5 +152,20 @@ test.describe('watchlist screen', () => {
     await expect(downloadButton).toBeEnabled();
     expect(downloads).toEqual([]);
     await expect.poll(() => errors.some((text) => text.includes('Network response error'))).toBe(true);
+  });
+});
+
+test.describe('watchlist accessibility', () => {
+  test.use({ bypassCSP: true });
+
+  test('the loaded watchlist screen and the shared-watchlist page have no axe-core violations', async ({ page, stack }) => {
+    await addFromArticlePage(page, stack.url, first);
+    await addFromArticlePage(page, stack.url, second);
+    await openWatchlist(page, stack.url);
+    expect(await axeViolations(page)).toEqual([]);
+    const sharingUrl = await page.getByLabel('Share your watchlist').inputValue();
+    await page.goto(sharingUrl);
+    await islandsSettled(page);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
