@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { examplePageConfig, SUBMITTED_SURVEYS_STORAGE_KEY, type Survey } from 'contracts';
 import type { SurveyServices } from '../api/surveyServices.js';
@@ -105,6 +105,22 @@ describe('SurveyWidget', () => {
     expect(meterValues()).toEqual({ Black: '75', 'With milk': '25', 'Not at all': '0' });
     expect(server.requests.map((r) => r.method)).toEqual(['GET']);
     expect(document.activeElement).not.toBe(screen.getByRole('status'));
+  });
+
+  it('shows the results when another tab of this browser votes on the survey', async () => {
+    setup({ initialVotes: { 2: 1 } });
+    act(() => {
+      localStorage.setItem(SUBMITTED_SURVEYS_STORAGE_KEY, JSON.stringify(['unrelated']));
+      window.dispatchEvent(new StorageEvent('storage', { key: SUBMITTED_SURVEYS_STORAGE_KEY }));
+    });
+    expect(screen.getByRole('button', { name: 'Vote' })).toBeTruthy();
+    act(() => {
+      localStorage.setItem(SUBMITTED_SURVEYS_STORAGE_KEY, JSON.stringify(['unrelated', 'coffee']));
+      window.dispatchEvent(new StorageEvent('storage', { key: SUBMITTED_SURVEYS_STORAGE_KEY }));
+    });
+    await screen.findAllByRole('meter');
+    expect(screen.queryByRole('button', { name: 'Vote' })).toBeNull();
+    expect(meterValues()).toEqual({ Black: '0', 'With milk': '100', 'Not at all': '0' });
   });
 
   it('repairs a garbage submitted list and shows the survey unanswered', () => {

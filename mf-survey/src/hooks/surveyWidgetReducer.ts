@@ -24,6 +24,7 @@ export type SurveyWidgetAction =
   | { type: 'submitFailed' }
   | { type: 'submitted' }
   | { type: 'loadResults' }
+  | { type: 'submittedElsewhere' }
   | { type: 'resultsLoaded'; results: SurveyPercentages }
   | { type: 'resultsFailed' };
 
@@ -50,6 +51,9 @@ export function surveyWidgetReducer(state: SurveyWidgetState, action: SurveyWidg
       return { ...state, phase: 'answering', submitFailed: true };
     case 'submitted':
       return { ...state, phase: 'loadingResults', justSubmitted: true };
+    case 'submittedElsewhere':
+      // Another tab of this browser voted: show results, unless a vote is under way here.
+      return state.phase === 'answering' ? { ...state, phase: 'loadingResults', submitFailed: false } : state;
     case 'loadResults':
       return { ...state, phase: 'loadingResults' };
     case 'resultsLoaded':

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
-import type { CallUrls, SurveyAnswer } from 'contracts';
+import { SUBMITTED_SURVEYS_STORAGE_KEY, type CallUrls, type SurveyAnswer } from 'contracts';
 import { loadSurveyResults } from '../api/loadSurveyResults.js';
 import { submitSurveyVote } from '../api/submitSurveyVote.js';
 import type { SurveyServices } from '../api/surveyServices.js';
@@ -22,7 +22,7 @@ export interface SurveyWidgetControls {
 
 /**
  * The survey's flow: vote (token, POST), remember the handle locally, load and show the
- * results. Already-submitted surveys load their results at once. Requests still running when
+ * results. Already-submitted surveys (also when another tab submits) load their results at once. Requests still running when
  * the widget unmounts are aborted and their outcome ignored.
  */
 export function useSurveyWidget({ formHandle, answers, calls, services }: UseSurveyWidgetOptions): SurveyWidgetControls {
@@ -51,6 +51,19 @@ export function useSurveyWidget({ formHandle, answers, calls, services }: UseSur
   useEffect(() => {
     if (latest.current.state.phase === 'loadingResults') void fetchResults();
     return () => abort.current?.abort();
+  }, [fetchResults]);
+
+  // Another tab voted on this survey: follow it (the storage event fires in other tabs only).
+  useEffect(() => {
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== null && event.key !== SUBMITTED_SURVEYS_STORAGE_KEY) return;
+      const { formHandle, services, state } = latest.current;
+      if (state.phase !== 'answering' || !isSurveySubmitted(formHandle, services.storage)) return;
+      dispatch({ type: 'submittedElsewhere' });
+      void fetchResults();
+    };
+    globalThis.addEventListener?.('storage', onStorage);
+    return () => globalThis.removeEventListener?.('storage', onStorage);
   }, [fetchResults]);
 
   const submit = useCallback(() => {
