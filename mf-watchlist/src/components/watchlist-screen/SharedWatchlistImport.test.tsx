@@ -55,3 +55,29 @@ describe('SharedWatchlistImport', () => {
     expect(logger.error).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('SharedWatchlistImport island', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(cleanup);
+
+  it('reads its props like untrusted data: malformed entries are not imported', async () => {
+    const { default: mount } = await import('../../islands/SharedWatchlistImport.js');
+    const { act } = await import('react');
+    const { examplePageConfig } = await import('contracts');
+    const element = document.createElement('div');
+    document.body.append(element);
+    let unmount: () => void = () => {};
+    await act(async () => {
+      unmount = (await mount(
+        element,
+        { articles: { a1: { title: 'Feedback' }, bad: 5, worse: { name: 'x' } } } as never,
+        { bus: createPageBus(), config: examplePageConfig(), getConsent: () => ({ insights: false, tracking: false }) },
+      )) as () => void;
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Add this article to my watchlist' }));
+    expect(stored()).toEqual({ articles: { a1: { title: 'Feedback' } } });
+    expect(screen.getByRole('status').textContent).toBe('Added 1 article to your watchlist.');
+    await act(async () => unmount());
+    element.remove();
+  });
+});

@@ -6,8 +6,12 @@ import { readWatchlist, toggleWatchlistArticle, watchlistCount } from '../../sto
 export interface SharedWatchlistImportTexts {
   /** Button text; `{count}` is the number of shared articles. */
   importLabel: string;
+  /** Button text when one article is shared. */
+  importOneLabel: string;
   /** After an import; `{count}` is the number of articles added. */
   imported: string;
+  /** After an import that added one article. */
+  importedOne: string;
   /** When every shared article was already saved. */
   alreadySaved: string;
   /** When local storage refused (some may have been added before). */
@@ -18,7 +22,9 @@ export interface SharedWatchlistImportTexts {
 
 export const DEFAULT_IMPORT_TEXTS: SharedWatchlistImportTexts = {
   importLabel: 'Add these {count} articles to my watchlist',
+  importOneLabel: 'Add this article to my watchlist',
   imported: 'Added {count} articles to your watchlist.',
+  importedOne: 'Added 1 article to your watchlist.',
   alreadySaved: 'All these articles are already on your watchlist.',
   failed: 'Your browser did not let us save the watchlist.',
   openWatchlist: 'Open my watchlist',
@@ -71,7 +77,9 @@ export function SharedWatchlistImport({
 
   const message =
     outcome?.kind === 'imported'
-      ? texts.imported.replace('{count}', String(outcome.count))
+      ? outcome.count === 1
+        ? texts.importedOne
+        : texts.imported.replace('{count}', String(outcome.count))
       : outcome?.kind === 'alreadySaved'
         ? texts.alreadySaved
         : outcome?.kind === 'failed'
@@ -81,7 +89,7 @@ export function SharedWatchlistImport({
   return (
     <div className="shared-watchlist-import">
       <button type="button" onClick={importArticles} disabled={total === 0}>
-        {texts.importLabel.replace('{count}', String(total))}
+        {total === 1 ? texts.importOneLabel : texts.importLabel.replace('{count}', String(total))}
       </button>
       <p role="status" aria-live="polite">
         {message}
