@@ -96,6 +96,17 @@ describe('dialogs', () => {
     expect($('cite').contains(document.activeElement)).toBe(true);
   });
 
+  it('lets focus go to a modal opened on top of it (the consent <dialog> of the shell)', () => {
+    $('trigger').click();
+    const consent = document.createElement('dialog');
+    consent.innerHTML = '<button type="button" id="consent-save">Save</button>';
+    document.body.append(consent);
+    consent.setAttribute('open', '');
+    $('consent-save').focus();
+    expect(document.activeElement).toBe($('consent-save'));
+    consent.remove();
+  });
+
   it('a navigation dialog closes at once when a link is followed, without pulling focus back', () => {
     $('menu-trigger').click();
     expect($('menu').hidden).toBe(false);

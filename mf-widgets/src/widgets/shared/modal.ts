@@ -122,7 +122,8 @@ export function createModal(options: ModalOptions): ModalController {
   undo.listen(doc, 'focusin', (event) => {
     if (state !== 'open' || !(event.target instanceof win.Element) || element.contains(event.target)) return;
     // Another modal opened on top of this one (a lightbox from a gallery inside a dialog) keeps its focus.
-    if (event.target.closest('[aria-modal="true"]:not([hidden])')) return;
+    // So does the shell's native consent <dialog>, opened from a cookie link inside this dialog.
+    if (event.target.closest('[aria-modal="true"]:not([hidden]), dialog[open]')) return;
     initialFocus().focus();
   });
   return controller;
