@@ -33,7 +33,7 @@ export function HeaderSearch({ setup, context, initialQuery = '', navigate = (ur
   const { config, bus } = context;
   const consent = useConsent(context);
   const insightsClient = useInsightsClient(config.calls.insights, consent.insights);
-  const source = useMemo(() => createSuggestionSource(setup.searchClient, setup.indexName, setup.hitsPerPage), [setup]);
+  const source = useMemo(() => createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage), [setup]);
   const insights = useMemo(() => autocompleteInsights(insightsClient, setup.indexName), [insightsClient, setup.indexName]);
   const autocomplete = useAutocomplete({
     source,

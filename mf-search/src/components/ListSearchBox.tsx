@@ -6,6 +6,9 @@ import type { SuggestionSource } from '../autocomplete/suggestions.js';
 import { useAutocomplete } from '../autocomplete/useAutocomplete.js';
 import type { AutocompleteInsights } from '../insights/autocompleteInsights.js';
 
+/** User Timing mark set when a query fires (the benchmark measures from it to the painted results). */
+export const QUERY_FIRED_MARK = 'mf-search:query-fired';
+
 export interface ListSearchBoxProps {
   /** Suggestions for the autocomplete. */
   source: SuggestionSource;
@@ -29,6 +32,7 @@ export function ListSearchBox({ source, label, placeholder, onSubmitted, insight
   const fired = useRef(query);
   const refineQuery = (value: string) => {
     fired.current = value;
+    performance.mark(QUERY_FIRED_MARK, { detail: value });
     refine(value);
   };
   const autocomplete = useAutocomplete({

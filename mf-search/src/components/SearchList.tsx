@@ -46,7 +46,7 @@ export function SearchList({ setup, facets, chips = {}, hideResults = false, res
     [routing, setup.indexName, facetAttributes],
   );
   const source = useMemo(
-    () => createSuggestionSource(setup.searchClient, setup.indexName, setup.hitsPerPage, facetAttributes[0]),
+    () => createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage, facetAttributes[0]),
     [setup, facetAttributes],
   );
   const insights = useMemo(() => autocompleteInsights(insightsClient, setup.indexName), [insightsClient, setup.indexName]);

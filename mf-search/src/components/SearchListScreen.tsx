@@ -51,7 +51,12 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
   const visibility = resultsVisibility({ resultsHidden, hideResults, query, nbHits: answered ? results.nbHits : undefined });
 
   return (
-    <section className="search-list" data-status={status} data-results={visibility} aria-busy={status === 'loading' || status === 'stalled'}>
+    <section
+      className="search-list"
+      data-status={status}
+      data-results={visibility}
+      data-query={answered ? (results.query ?? '') : undefined}
+      aria-busy={status === 'loading' || status === 'stalled'}>
       <ListSearchBox source={source} label={texts.searchLabel} placeholder={texts.searchPlaceholder} onSubmitted={markSubmitted} insights={insights} />
       <FilterPanel facets={facets} hasQuery={query.trim() !== ''} label={texts.filter} />
       <FilterChips {...chips} />

@@ -18,6 +18,11 @@ const TypesenseInstantSearchAdapter =
 /** Everything an InstantSearch root needs, built from the page's search configuration. */
 export interface SearchSetup {
   searchClient: SearchClient;
+  /**
+   * Client for autocomplete suggestions: same server and cache, but answers carry only the
+   * fields a suggestion needs (id, title), so suggestion requests stay small.
+   */
+  suggestionClient: SearchClient;
   /** Collection searched (default `DEFAULT_SEARCH_INDEX_NAME`). */
   indexName: string;
   /** Hits per page (`limit` of the configuration; default `DEFAULT_HITS_PER_PAGE`). */
@@ -47,16 +52,20 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
     throw new SearchConfigurationError('missing-search-client', 'The search client needs "queryBy".');
   }
 
+  const serverOptions = {
+    apiKey: server.apiKey,
+    nodes: [{ host: server.host, port: Number(server.port), protocol: server.protocol ?? 'http', path: '' }],
+    cacheSearchResultsForSeconds: SEARCH_CACHE_SECONDS,
+  };
+  const searchFields = queryBy.split(',').map((field) => field.trim());
   const adapter = new TypesenseInstantSearchAdapter({
-    server: {
-      apiKey: server.apiKey,
-      nodes: [{ host: server.host, port: Number(server.port), protocol: server.protocol ?? 'http', path: '' }],
-      cacheSearchResultsForSeconds: SEARCH_CACHE_SECONDS,
-    },
+    server: serverOptions,
     additionalSearchParameters: {
       query_by: queryBy,
       ...(search?.sortBy ? { sort_by: search.sortBy } : {}),
       highlight_affix_num_tokens: HIGHLIGHT_AFFIX_TOKENS,
+      // Whole highlighted values for the short fields; long text (content) only as a snippet.
+      highlight_full_fields: searchFields.filter((field) => field !== 'content').join(','),
     },
   });
   const client = adapter.searchClient as unknown as { searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown> };
@@ -68,8 +77,18 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
       requests.map((request) => ({ ...request, params: { ...request.params, maxValuesPerFacet: FACET_SEARCH_CAP } })),
     );
 
+  const suggestionAdapter = new TypesenseInstantSearchAdapter({
+    server: serverOptions,
+    additionalSearchParameters: { query_by: queryBy, include_fields: 'id,title', highlight_fields: 'title', highlight_full_fields: 'title' },
+  });
+
   const limit = Number(search?.limit);
-  return { searchClient: client as unknown as SearchClient, indexName, hitsPerPage: Number.isInteger(limit) && limit > 0 ? limit : DEFAULT_HITS_PER_PAGE };
+  return {
+    searchClient: client as unknown as SearchClient,
+    suggestionClient: suggestionAdapter.searchClient as unknown as SearchClient,
+    indexName,
+    hitsPerPage: Number.isInteger(limit) && limit > 0 ? limit : DEFAULT_HITS_PER_PAGE,
+  };
 }
 
 interface FacetValuesRequest {

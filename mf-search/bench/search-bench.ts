@@ -1,0 +1,143 @@
+// Search benchmark (prints figures, asserts nothing):
+// 1. time from the debounced query firing (User Timing mark `mf-search:query-fired`) to the
+//    results painted, p50/p95 over a query list, in headless Chromium on the built standalone
+//    page, against the embedded search server with the seeded corpus and with 10k articles;
+// 2. the remote's JavaScript bytes (gzip) on the shell's search page (real stack).
+// Run: npm run build -w mf-search && npm run bench -w mf-search   (also needs the other builds for 2)
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from '@playwright/test';
+import { generateArticles } from '@khs/content';
+import { serveDirectory } from '@khs/static-server';
+import { QUERY_FIRED_MARK } from '../src/components/ListSearchBox.js';
+import { startSeededSearchServer, type SeededSearchServer } from '../src/testing/seededSearchServer.js';
+
+const DIST = path.resolve(import.meta.dirname, '../dist');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LARGE_CORPUS = Number(process.env.BENCH_ARTICLES ?? 10_000);
+
+/** Single words, two words, typos, prefixes: every query distinct, so no client cache hit. */
+const QUERIES = [
+  'leadership', 'feedback', 'coaching', 'negotiation', 'communication', 'presentation', 'wellbeing', 'meetings', 'trust', 'conflict',
+  'remote teams', 'giving feedback', 'project planning', 'time management', 'data literacy', 'change management', 'team trust', 'agile working',
+  'leadrship', 'feedbakc', 'negotaiting', 'comunication', 'presentaton', 'coachign', 'wellbeign', 'confilct',
+  'lead', 'feed', 'coach', 'nego', 'commu', 'presen', 'manag', 'learn',
+  'digital skills', 'diversity', 'inclusion', 'stakeholders', 'deadlines', 'mentoring',
+];
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Milliseconds from the query mark to the first frame after the list shows that query's answer. */
+/** Timings of one query, from its mark: the search response fully received, and the results painted. */
+interface QueryTiming {
+  response: number;
+  painted: number;
+}
+
+function paintedAfterQuery([query, markName]: readonly [string, string]): Promise<QueryTiming> {
+  return new Promise((resolve) => {
+    const section = document.querySelector<HTMLElement>('.search-list')!;
+    const answered = () => section.dataset.query === query && section.dataset.status === 'idle';
+    const finish = () => {
+      observer.disconnect();
+      // rAF runs before the frame that shows the change; the task after it runs once it painted.
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          const mark = performance.getEntriesByName(markName).filter((entry) => (entry as PerformanceMark).detail === query).pop();
+          if (!mark) return resolve({ response: Number.NaN, painted: Number.NaN });
+          const requests = performance
+            .getEntriesByType('resource')
+            .filter((entry) => entry.name.includes('/multi_search') && entry.startTime >= mark.startTime) as PerformanceResourceTiming[];
+          const responseEnd = Math.max(...requests.map((entry) => entry.responseEnd));
+          resolve({ response: responseEnd - mark.startTime, painted: performance.now() - mark.startTime });
+        }, 0),
+      );
+    };
+    const observer = new MutationObserver(() => answered() && finish());
+    observer.observe(section, { attributes: true, subtree: true, childList: true });
+  });
+}
+
+async function measureLatency(browser: Browser, server: SeededSearchServer, label: string, pageUrl: string): Promise<void> {
+  const page = await browser.newPage();
+  // tsx (esbuild keepNames) wraps functions in `__name(...)`; the page needs it to run ours.
+  await page.addInitScript('window.__name = (fn) => fn;');
+  const { apiKey } = server.pageConfig().search.server;
+  await page.goto(`${pageUrl}/?server=${encodeURIComponent(server.url)}&key=${encodeURIComponent(apiKey)}`);
+  await page.locator('.search-list[data-status="idle"][data-query]').waitFor();
+  const box = page.locator('.search-list').getByRole('combobox');
+  const timings: QueryTiming[] = [];
+  for (const query of QUERIES) {
+    const painted = page.evaluate(paintedAfterQuery, [query, QUERY_FIRED_MARK] as const);
+    await box.fill(query);
+    timings.push(await painted);
+  }
+  await page.close();
+  const valid = timings.filter((timing) => Number.isFinite(timing.painted));
+  const line = (values: number[]) =>
+    `p50 ${percentile(values, 50).toFixed(1)} ms  p95 ${percentile(values, 95).toFixed(1)} ms  max ${Math.max(...values).toFixed(1)} ms`;
+  console.log(`${label}: ${valid.length}/${QUERIES.length} queries`);
+  console.log(`  query fired -> results painted:   ${line(valid.map((timing) => timing.painted))}`);
+  console.log(`  query fired -> responses received: ${line(valid.map((timing) => timing.response))}`);
+  console.log(`  responses -> painted (render):     ${line(valid.map((timing) => timing.painted - timing.response))}`);
+}
+
+async function measureRemoteBytes(browser: Browser): Promise<void> {
+  const stackModule = path.resolve(import.meta.dirname, '../../e2e/harness/stack.ts');
+  const shellBuilt = existsSync(path.resolve(import.meta.dirname, '../../shell/dist/client/shell-runtime.js'));
+  if (!existsSync(stackModule) || !shellBuilt) {
+    console.log('remote JS bytes: skipped (needs the e2e harness and `npm run build`)');
+    return;
+  }
+  const { startStack } = (await import(stackModule)) as typeof import('../../e2e/harness/stack.js');
+  const stack = await startStack();
+  try {
+    const page = await browser.newPage();
+    const bodies: Array<Promise<{ url: string; raw: number; gzip: number }>> = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'script') return;
+      bodies.push(response.body().then((body) => ({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length })));
+    });
+    await page.goto(new URL('/search', stack.url).href);
+    await page.locator('.search-list[data-status="idle"][data-query]').waitFor();
+    const files = await Promise.all(bodies);
+    const fromSearch = files.filter((file) => file.url.startsWith(stack.remotes['mf-search']));
+    const sum = (list: typeof files, key: 'raw' | 'gzip') => list.reduce((total, file) => total + file[key], 0);
+    console.log(`mf-search JS on /search: ${fromSearch.length} files, ${sum(fromSearch, 'gzip')} B gzip (${sum(fromSearch, 'raw')} B raw)`);
+    for (const file of fromSearch.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${String(file.gzip).padStart(7)} B gzip  ${path.basename(new URL(file.url).pathname)}`);
+    console.log(`whole page JS: ${files.length} files, ${sum(files, 'gzip')} B gzip`);
+    await page.close();
+  } finally {
+    await stack.close();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('Build first: npm run build -w mf-search');
+  const site = await serveDirectory({ dir: DIST });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const seeded = await startSeededSearchServer();
+    await measureLatency(browser, seeded, 'seeded corpus', site.url);
+    await seeded.close();
+
+    let started = performance.now();
+    const large = await startSeededSearchServer({ articles: generateArticles(LARGE_CORPUS) });
+    console.log(`(${LARGE_CORPUS} generated articles indexed in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    started = performance.now();
+    await measureLatency(browser, large, `${LARGE_CORPUS} articles`, site.url);
+    await large.close();
+
+    await measureRemoteBytes(browser);
+  } finally {
+    await browser.close();
+    await site.close();
+  }
+}
+
+await main();
