@@ -280,6 +280,34 @@ test.describe('page widgets before and beyond the first mount', () => {
   });
 });
 
+test.describe('contact page widgets', () => {
+  test('password toggle names its state; the file field shows the chosen name; the privacy dialog opens', async ({ page, stack }) => {
+    const response = await page.goto(new URL('/contact', stack.url).href);
+    test.skip(response?.status() === 404, 'the /contact route is not wired in shell routes yet');
+    await islandsSettled(page);
+    const password = page.getByLabel('Password (only to create an account)');
+    await password.fill('correct horse');
+    const toggle = page.getByRole('button', { name: 'Show password' });
+    await toggle.click();
+    await expect(password).toHaveAttribute('type', 'text');
+    await expect(page.getByRole('button', { name: 'Hide password' })).toBeFocused();
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expect(password).toHaveAttribute('type', 'password');
+
+    await expect(page.locator('[data-file-name]')).toHaveText('No file chosen');
+    await page.getByLabel('Attach a file (optional)').setInputFiles({ name: 'my-question.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+    await expect(page.locator('[data-file-name]')).toHaveText('my-question.pdf');
+
+    const trigger = page.getByRole('button', { name: 'privacy notice' });
+    await trigger.click();
+    const dialog = page.getByRole('dialog', { name: 'Privacy notice' });
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(trigger).toBeFocused();
+  });
+});
+
 test.describe('page widgets accessibility', () => {
   // axe is injected as an inline script, which the site's CSP (rightly) refuses.
   test.use({ bypassCSP: true });

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error jsdom ships no type declarations (and @types/jsdom is not installed); used as an HTML parser only.
+import { JSDOM } from 'jsdom';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { listArticles, TOPICS } from '@khs/content';
+import { ContactPage, CONTACT_PRIVACY_DIALOG_ID } from '../ContactPage.js';
+import { ARTICLE_SECTION_IDS, ArticleWidgets } from './ArticleWidgets.js';
+import { competenceCards, firstSentence } from './articleWidgetContent.js';
+
+const article = listArticles().find((candidate) => (candidate.gallery?.length ?? 0) > 0)!;
+const withoutGallery = listArticles().find((candidate) => !candidate.gallery?.length)!;
+
+/** Server markup parsed as a browser would, before any script runs (jsdom as a parser only:
+ * `@khs/content` needs Node's own URL, so the test runs in the node environment). */
+function parse(html: string): HTMLElement {
+  const host = (new JSDOM('') as { window: Window }).window.document.createElement('div');
+  host.innerHTML = html;
+  return host;
+}
+
+describe('widget markup of an article page', () => {
+  const page = parse(renderToStaticMarkup(<ArticleWidgets article={article} />));
+
+  it('renders every widget root of the mf-widgets markup contract', () => {
+    for (const widget of ['tabs', 'gallery', 'video', 'scroll-table', 'competence-slider', 'h-scroll', 'dialog']) {
+      expect(page.querySelector(`[data-widget="${widget}"]`), widget).not.toBeNull();
+    }
+    expect(page.querySelectorAll('[data-dialog-open]')).toHaveLength(1);
+    expect(page.querySelector(`#${ARTICLE_SECTION_IDS.contents}[data-dialog-variant="navigation"]`)).not.toBeNull();
+  });
+
+  it('reads without script: tab panels with headings, figures with captions, dialog content in place', () => {
+    const labels = [...page.querySelectorAll('[data-tabs-panel] > [data-tabs-label]')].map((heading) => heading.textContent);
+    expect(labels).toEqual(['Summary', 'Key points', 'Next steps']);
+    const figures = [...page.querySelectorAll('[data-widget="gallery"] figure')];
+    expect(figures).toHaveLength(article.gallery!.length);
+    figures.forEach((figure, index) => {
+      expect(figure.querySelector('figcaption')!.textContent).toBe(article.gallery![index]!.caption);
+      expect(figure.querySelector('a[data-lightbox-item]')!.getAttribute('href')).toBe(article.gallery![index]!.src);
+      expect(figure.querySelector('img')!.getAttribute('alt')).toBe(article.gallery![index]!.alt);
+    });
+    const cite = page.querySelector(`#${ARTICLE_SECTION_IDS.cite}`)!;
+    expect(cite.hasAttribute('hidden')).toBe(false);
+    expect(cite.textContent).toContain(article.title);
+    // Controls that only work with script stay hidden until the remote shows them.
+    for (const controls of page.querySelectorAll('[data-slider-controls], [data-scroll-controls], [data-dialog-close], [data-video-play]')) {
+      expect(controls.hasAttribute('hidden')).toBe(true);
+    }
+    expect(page.querySelector('video')!.hasAttribute('controls')).toBe(true);
+  });
+
+  it('derives its content from the article', () => {
+    const rows = page.querySelectorAll('[data-widget="scroll-table"] tbody tr');
+    const paragraphs = article.content.split(/\n{2,}/).filter((p) => p.trim());
+    expect(rows).toHaveLength(paragraphs.length);
+    expect(rows[0]!.querySelector('td')!.textContent).toBe(firstSentence(paragraphs[0]!));
+    const cards = [...page.querySelectorAll('[data-widget="competence-slider"] [data-slider-slide] h3')].map((title) => title.textContent);
+    expect(cards.slice(0, article.topic.length)).toEqual(article.topic);
+    expect(page.querySelectorAll('[data-widget="h-scroll"] li')).toHaveLength(TOPICS.length);
+  });
+
+  it('leaves the gallery (and its navigation entry) out when the article has none', () => {
+    const plain = parse(renderToStaticMarkup(<ArticleWidgets article={withoutGallery} />));
+    expect(plain.querySelector('[data-widget="gallery"]')).toBeNull();
+    expect(plain.querySelector(`a[href="#${ARTICLE_SECTION_IDS.gallery}"]`)).toBeNull();
+  });
+
+  it('competence cards: own topics first, no duplicates', () => {
+    const titles = competenceCards(article).map((card) => card.title);
+    expect(titles.slice(0, article.topic.length)).toEqual(article.topic);
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+});
+
+describe('contact page markup', () => {
+  const page = parse(renderToStaticMarkup(<ContactPage />));
+
+  it('is a plain multipart form with a password field, a file field and a privacy dialog', () => {
+    const form = page.querySelector('form')!;
+    expect(form.getAttribute('method')).toBe('post');
+    expect(form.getAttribute('enctype')).toBe('multipart/form-data');
+    const password = page.querySelector('[data-widget="password-toggle"]')!;
+    expect(password.querySelector('input')!.getAttribute('type')).toBe('password');
+    expect(password.querySelector('[data-password-toggle]')!.hasAttribute('hidden')).toBe(true);
+    const file = page.querySelector('[data-widget="file-upload"]')!;
+    expect(file.querySelector('input')!.getAttribute('type')).toBe('file');
+    expect(file.querySelector('[data-file-name]')!.getAttribute('data-empty-text')).toBe('No file chosen');
+    const dialog = page.querySelector(`#${CONTACT_PRIVACY_DIALOG_ID}[data-widget="dialog"]`)!;
+    expect(page.querySelector(`a[data-dialog-open="${CONTACT_PRIVACY_DIALOG_ID}"]`)!.getAttribute('href')).toBe(`#${CONTACT_PRIVACY_DIALOG_ID}`);
+    expect(dialog.querySelector('a[href="#cookie-banner"]')).not.toBeNull();
+    // Every input has a label.
+    for (const input of page.querySelectorAll('input, textarea')) {
+      expect(page.querySelector(`label[for="${input.id}"]`), input.id).not.toBeNull();
+    }
+  });
+});
