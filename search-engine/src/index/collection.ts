@@ -24,6 +24,8 @@ export interface StringFacetColumn {
   valueIds: Map<string, number>;
   /** Per sequence id: ids of the document's values. */
   perDocument: (number[] | undefined)[];
+  /** Per value id: the documents holding the value (for exact filters). */
+  valueDocuments: PostingList[];
 }
 
 /**
@@ -54,7 +56,7 @@ export class Collection {
       if (field.type === 'string' || field.type === 'string[]') {
         this.textFields.set(field.name, { field, postings: [] });
         if (field.facet) {
-          this.stringFacets.set(field.name, { field, values: [], foldedValues: [], valueIds: new Map(), perDocument: [] });
+          this.stringFacets.set(field.name, { field, values: [], foldedValues: [], valueIds: new Map(), perDocument: [], valueDocuments: [] });
         }
       } else if ((isNumericType(field.type) || field.type === 'bool') && !isArrayType(field.type)) {
         this.numericColumns.set(field.name, new Float64Array(1024).fill(Number.NaN));
@@ -208,8 +210,12 @@ export class Collection {
           facet.values.push(value);
           facet.foldedValues.push(foldedKey(value));
           facet.valueIds.set(value, valueId);
+          facet.valueDocuments.push(new PostingList());
         }
-        if (!ids.includes(valueId)) ids.push(valueId);
+        if (!ids.includes(valueId)) {
+          ids.push(valueId);
+          facet.valueDocuments[valueId]?.add(seq);
+        }
       }
       facet.perDocument[seq] = ids;
     }
@@ -245,7 +251,10 @@ export class Collection {
     }
     for (const termId of touchedTerms) this.dictionary.adjustFrequency(termId, -1);
     this.markLive(seq, false);
-    for (const facet of this.stringFacets.values()) facet.perDocument[seq] = undefined;
+    for (const facet of this.stringFacets.values()) {
+      for (const valueId of facet.perDocument[seq] ?? []) facet.valueDocuments[valueId]?.remove(seq);
+      facet.perDocument[seq] = undefined;
+    }
     for (const column of this.numericColumns.values()) if (seq < column.length) column[seq] = Number.NaN;
   }
 }

@@ -50,12 +50,12 @@ function buildHighlights(document: StoredDocument, fields: string[], fullFields:
     const raw = document[field];
     const withValue = fullFields.has(field);
     if (typeof raw === 'string') {
-      const h = highlightText(raw, options);
+      const h = highlightText(raw, options, withValue);
       if (!h.matched) continue;
       highlight[field] = withValue ? { matched_tokens: h.matchedTokens, snippet: h.snippet, value: h.value } : { matched_tokens: h.matchedTokens, snippet: h.snippet };
       highlights.push(withValue ? { field, matched_tokens: h.matchedTokens, snippet: h.snippet, value: h.value } : { field, matched_tokens: h.matchedTokens, snippet: h.snippet });
     } else if (Array.isArray(raw)) {
-      const elements = raw.map((element) => (typeof element === 'string' ? highlightText(element, options) : undefined));
+      const elements = raw.map((element) => (typeof element === 'string' ? highlightText(element, options, withValue) : undefined));
       if (!elements.some((h) => h?.matched)) continue;
       highlight[field] = elements.map((h, i) => {
         const text = typeof raw[i] === 'string' ? (raw[i] as string) : String(raw[i]);

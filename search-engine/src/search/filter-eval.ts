@@ -129,21 +129,14 @@ function exactStringMatches(collection: Collection, fieldName: string, values: F
   const wanted = new Set(values.map((v) => foldedKey(v.text)));
   const facet = collection.stringFacets.get(fieldName);
   if (facet) {
-    const matchingIds = new Uint8Array(facet.values.length);
+    // Walk only the documents holding a wanted value.
     facet.foldedValues.forEach((folded, id) => {
-      if (wanted.has(folded)) matchingIds[id] = 1;
+      if (!wanted.has(folded)) return;
+      const list = facet.valueDocuments[id];
+      if (!list) return;
+      const ids = list.ids;
+      for (let i = 0; i < list.length; i++) hits[ids[i] as number] = 1;
     });
-    const perDocument = facet.perDocument;
-    for (let seq = 0; seq < limit; seq++) {
-      const ids = perDocument[seq];
-      if (!ids) continue;
-      for (let k = 0; k < ids.length; k++) {
-        if (matchingIds[ids[k] as number] === 1) {
-          hits[seq] = 1;
-          break;
-        }
-      }
-    }
     return hits;
   }
   for (let seq = 0; seq < limit; seq++) {

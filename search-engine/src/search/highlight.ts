@@ -52,14 +52,16 @@ function render(text: string, from: number, to: number, tokens: Token[], ends: n
  * is the whole text when it has fewer than `snippet_threshold` words,
  * otherwise the first match with `highlight_affix_num_tokens` words each side.
  */
-export function highlightText(text: string, options: HighlightOptions): ValueHighlight {
+export function highlightText(text: string, options: HighlightOptions, withValue = true): ValueHighlight {
   const tokens = tokenizeWithOffsets(text);
   const ends = tokens.map((token) => markEnd(token, options.matchedTerms));
   const firstMatch = ends.findIndex((end) => end >= 0);
   if (firstMatch < 0) return { matchedTokens: [], snippet: text, value: text, matched: false };
+  const short = tokens.length < options.snippetThreshold;
   const valueTokens: string[] = [];
-  const value = render(text, 0, text.length, tokens, ends, 0, tokens.length - 1, options, valueTokens);
-  if (tokens.length < options.snippetThreshold) return { matchedTokens: valueTokens, snippet: value, value, matched: true };
+  // The full highlighted value is only rendered when asked for (highlight_full_fields) or when it is the snippet.
+  const value = withValue || short ? render(text, 0, text.length, tokens, ends, 0, tokens.length - 1, options, valueTokens) : '';
+  if (short) return { matchedTokens: valueTokens, snippet: value, value, matched: true };
   const first = Math.max(0, firstMatch - options.affixNumTokens);
   const last = Math.min(tokens.length - 1, firstMatch + options.affixNumTokens);
   // Snippets start and end at whitespace, so punctuation glued to a word stays.
