@@ -4,7 +4,8 @@
 //    page, against the embedded search server with the seeded corpus and with 10k articles;
 // 2. the remote's JavaScript bytes (gzip) on the shell's search page (real stack).
 // Run: npm run build -w mf-search && npm run bench -w mf-search   (also needs the other builds for 2)
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
@@ -119,7 +120,10 @@ async function measureRemoteBytes(browser: Browser): Promise<void> {
 
 async function main(): Promise<void> {
   if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('Build first: npm run build -w mf-search');
-  const site = await serveDirectory({ dir: DIST });
+  // A copy, so a rebuild running meanwhile (it cleans dist/) cannot pull files from under the page.
+  const copy = mkdtempSync(path.join(os.tmpdir(), 'mf-search-bench-'));
+  cpSync(DIST, copy, { recursive: true });
+  const site = await serveDirectory({ dir: copy });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const seeded = await startSeededSearchServer();
@@ -137,6 +141,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await site.close();
+    rmSync(copy, { recursive: true, force: true });
   }
 }
 

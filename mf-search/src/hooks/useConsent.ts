@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConsentState, IslandContext } from 'contracts';
 
 /**
@@ -7,9 +7,12 @@ import type { ConsentState, IslandContext } from 'contracts';
  */
 export function useConsent({ bus, getConsent }: Pick<IslandContext, 'bus' | 'getConsent'>): ConsentState {
   const [consent, setConsent] = useState<ConsentState>(() => getConsent());
+  const latestGetConsent = useRef(getConsent);
+  latestGetConsent.current = getConsent;
   useEffect(() => {
-    setConsent(getConsent());
+    // Consent may have changed between the first render and subscribing.
+    setConsent(latestGetConsent.current());
     return bus.on('consent-changed', setConsent);
-  }, [bus, getConsent]);
+  }, [bus]);
   return consent;
 }
