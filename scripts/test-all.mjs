@@ -52,10 +52,11 @@ if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
   env.TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
 } else if (existsSync(path.join(ROOT, 'tooling/local-postgres/start.sh'))) {
   const started = await capture('bash', ['tooling/local-postgres/start.sh']);
-  const url = started.stdout.trim().split('\n').at(-1)?.replace(/^DATABASE_URL=/, '');
+  const lines = started.stdout.trim().split('\n');
+  const url = lines.at(-1)?.replace(/^DATABASE_URL=/, '');
   if (started.code === 0 && url) {
     env.TEST_DATABASE_URL = url;
-    postgres = url;
+    postgres = lines.find((line) => line.startsWith('PG_DIR='))?.slice('PG_DIR='.length);
     console.log('[test] PostgreSQL storage tests run against a local throwaway cluster');
   } else {
     console.log('[test] PostgreSQL storage tests SKIPPED: no DATABASE_URL and no local PostgreSQL could be started');
@@ -77,7 +78,7 @@ if (ready && built) {
   console.error('[test] end-to-end tests not run: the browser or the build is missing (see above)');
 }
 
-if (postgres) await run('bash', ['tooling/local-postgres/stop.sh'], { env: { ...process.env, DATABASE_URL: postgres } });
+if (postgres) await run('bash', ['tooling/local-postgres/stop.sh', postgres]);
 
 const failed = results.filter((result) => !result.ok);
 console.log('\n[test] summary');

@@ -129,7 +129,7 @@ test.describe('federated foundation', () => {
       const copies = sharedChunks.get(name);
       expect(copies, `${name} is shared`).toBeDefined();
       const downloaded = scripts.filter((url) => copies!.has(url));
-      expect(downloaded, `${name} downloads`).toHaveLength(1);
+      expect(downloaded, `${name} downloads: ${JSON.stringify(downloaded)} of ${JSON.stringify([...copies!])}`).toHaveLength(1);
     }
     expect(await page.evaluate(() => document.querySelectorAll('[data-island-state="mounted"]').length)).toBeGreaterThan(1);
   });

@@ -99,6 +99,8 @@ export function createRemoteConfig({ dir, name, exposes, devPort }) {
         filename: 'remoteEntry.js',
         exposes,
         shared: sharedSingletons(dir),
+        // Use a shared module another remote already loaded instead of racing to load our own.
+        shareStrategy: 'loaded-first',
         dts: false,
         manifest: true,
         experiments: { optimization: { target: 'web' } },
@@ -122,6 +124,7 @@ export function createHostConfig({ dir, entry, outDir, publicPath }) {
         name: 'shell',
         remotes: {},
         shared: sharedSingletons(dir),
+        shareStrategy: 'loaded-first',
         dts: false,
         manifest: false,
         experiments: { optimization: { target: 'web' } },

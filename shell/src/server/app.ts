@@ -23,14 +23,29 @@ export interface ShellDependencies {
   /** Built client runtime (`shell-runtime.js` and chunks). Default `shell/dist/client`. */
   clientAssetsDir?: string;
   /** Feature routes (watchlist, surveys, insights…), registered after the core. */
-  features?: Array<{ plugin: FastifyPluginAsync<never>; options?: unknown }>;
+  features?: FeatureRegistration[];
   /** Fastify logger setting. Default off. */
   logger?: FastifyServerOptions['logger'];
 }
 
-export interface ShellApp {
-  app: FastifyInstance;
+/** A feature's Fastify plugin and its options. */
+export interface ShellFeature {
+  plugin: FastifyPluginAsync<never>;
+  options?: unknown;
+}
+
+/** What the core hands features that render pages in the site layout. */
+export interface ShellCore {
   pageConfig: PageConfig;
+  /** URL of the client runtime script for `Layout`. */
+  runtimeUrl: string;
+}
+
+/** A feature, or a function building it from the core (when it needs the page config). */
+export type FeatureRegistration = ShellFeature | ((core: ShellCore) => ShellFeature);
+
+export interface ShellApp extends ShellCore {
+  app: FastifyInstance;
 }
 
 /** JSON error body every API error uses. */
@@ -83,13 +98,11 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: path.join(SHELL_ROOT, 'public'), prefix: '/static/', decorateReply: false });
   await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });
 
-  await app.register(pageRoutes, {
-    content,
-    pageConfig,
-    runtimeUrl: `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`,
-  });
-  for (const feature of deps.features ?? []) {
+  const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
+  await app.register(pageRoutes, { content, pageConfig, runtimeUrl });
+  for (const registration of deps.features ?? []) {
+    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl }) : registration;
     await app.register(feature.plugin, feature.options as never);
   }
-  return { app, pageConfig };
+  return { app, pageConfig, runtimeUrl };
 }

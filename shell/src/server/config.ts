@@ -17,6 +17,8 @@ export interface ShellConfig {
   port: number;
   /** `SITE_NAME`, default `KHS Competence`. */
   siteName: string;
+  /** `PUBLIC_BASE_URL`: origin for sharing URLs and PDF links; default: the request's own. */
+  publicBaseUrl: string | undefined;
   /** `REMOTE_MF_*_URL`: each remote's `mf-manifest.json` URL. */
   remotes: RemoteDefinition[];
   /** `REMOTE_TIMEOUT_MS`, default 8000: how long the browser waits for a remote. */
@@ -94,6 +96,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     host: text('HOST', '127.0.0.1'),
     port: integer('PORT', 4300, 0, 65535),
     siteName: text('SITE_NAME', 'KHS Competence'),
+    publicBaseUrl: env.PUBLIC_BASE_URL?.trim() ? url('PUBLIC_BASE_URL', '') : undefined,
     remotes: KNOWN_REMOTES.map((remote) => ({
       name: remote.name,
       entry: url(remote.env, `http://127.0.0.1:${remote.defaultPort}/mf-manifest.json`),

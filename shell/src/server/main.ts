@@ -2,8 +2,12 @@
 // database, shell. Configuration: environment variables, see README "Configuration".
 import { readShellConfig, ShellConfigError } from './config.js';
 import { buildShellApp } from './app.js';
-import { repositoryContentStore } from './content/contentStore.js';
+import { repositoryContentStore as content } from './content/contentStore.js';
+import { openDatabase } from './database/index.js';
+import { insightsRoutes } from './insights/insightsRoutes.js';
 import { ensureArticlesIndexed, startSearchService } from './search/searchService.js';
+import { surveyRoutes } from './surveys/surveyRoutes.js';
+import { watchlistRoutes } from './watchlist/watchlistRoutes.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
 
@@ -14,11 +18,28 @@ async function main(): Promise<void> {
   }
   const search = await startSearchService(config, log);
   await ensureArticlesIndexed(search, config, log);
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  log(`database: ${database.dialect}`);
   const { app } = await buildShellApp({
     config,
-    content: repositoryContentStore,
+    content,
     search: search.browser,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
+    features: [
+      { plugin: surveyRoutes, options: { content, surveys: database.surveys } },
+      { plugin: insightsRoutes, options: { events: database.insightsEvents } },
+      ({ pageConfig, runtimeUrl }) => ({
+        plugin: watchlistRoutes,
+        options: {
+          content,
+          shares: database.watchlistShares,
+          siteName: config.siteName,
+          publicBaseUrl: config.publicBaseUrl,
+          pageConfig,
+          runtimeUrl,
+        },
+      }),
+    ],
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
@@ -34,6 +55,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     await app.close();
+    await database.close();
     await search.close();
     process.exit(0);
   };

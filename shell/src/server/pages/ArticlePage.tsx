@@ -52,7 +52,10 @@ export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel
         <ArticleWidgets article={article} />
         {survey ? (
           <section className="article__survey" aria-label="Survey">
-            <Island name="mf-survey/Survey" props={{ formHandle: survey.formHandle }}>
+            <Island
+              name="mf-survey/Survey"
+              props={{ formHandle: survey.formHandle, question: survey.question, answers: survey.answers }}
+            >
               <SurveyFallback survey={survey} submitLabel={surveySubmitLabel} />
             </Island>
           </section>
