@@ -7,7 +7,12 @@ export function WatchlistPage({ config }: { config: PageConfig }) {
     <section className="watchlist-page" aria-labelledby="watchlist-title">
       <h1 id="watchlist-title">{config.i18n.watchlistHeadline}</h1>
       <Island name="mf-watchlist/WatchlistScreen">
-        <p className="watchlist-page__fallback">{config.i18n.loading}</p>
+        <p className="watchlist-page__fallback" role="status">
+          {config.i18n.loading}
+        </p>
+        <noscript>
+          <p>Your watchlist is kept in this browser. Please turn on JavaScript to see it.</p>
+        </noscript>
       </Island>
     </section>
   );
