@@ -280,6 +280,23 @@ test.describe('page widgets before and beyond the first mount', () => {
   });
 });
 
+test.describe('reduced motion', () => {
+  test('dialogs close at once and slides move without animation', async ({ page, stack }) => {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await openArticle(page, stack.url);
+    await page.getByRole('button', { name: 'Cite this article' }).click();
+    await expect(page.getByRole('dialog', { name: 'Cite this article' })).toBeVisible();
+    const hiddenRightAfterEscape = await page.evaluate(() => {
+      document.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }));
+      return document.getElementById('article-cite')!.hidden;
+    });
+    expect(hiddenRightAfterEscape).toBe(true);
+    await page.getByRole('button', { name: 'Next competences' }).click();
+    const slider = page.locator('[data-widget="competence-slider"]');
+    expect(await slider.evaluate((element) => getComputedStyle(element.querySelector('[data-slider-track]')!).transitionDuration)).toBe('0s');
+  });
+});
+
 test.describe('contact page widgets', () => {
   test('password toggle names its state; the file field shows the chosen name; the privacy dialog opens', async ({ page, stack }) => {
     const response = await page.goto(new URL('/contact', stack.url).href);
