@@ -109,6 +109,8 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 
 interface RunResult {
   mountMs: number | null;
+  /** A fixed JavaScript loop timed in the page: shows the CPU throttling that was in effect. */
+  calibrationMs: number;
   cls: number;
   jsFiles: { url: string; bytes: number; gzip: number }[];
   enhanced: number;
@@ -141,6 +143,12 @@ async function measure(page: Page, url: string, throttle: number, withRemote: bo
   // Let lazy images, fonts and the widgets' first-frame reads settle before reading CLS.
   await page.waitForTimeout(1500);
   const result = await page.evaluate(() => ({
+    calibrationMs: (() => {
+      const start = performance.now();
+      let sum = 0;
+      for (let i = 0; i < 2_000_000; i += 1) sum += Math.sqrt(i);
+      return sum > 0 ? performance.now() - start : 0;
+    })(),
     mountMs: performance.getEntriesByName('mf-widgets:mount')[0]?.duration ?? null,
     cls: (window as unknown as { __cls: number }).__cls,
     enhanced: document.querySelectorAll('.is-enhanced').length,
@@ -173,7 +181,9 @@ async function runSeries(withRemote: boolean, throttle: number): Promise<RunResu
 const format = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function main(): Promise<void> {
-  console.log(`mf-widgets benchmark: long article page with every widget, Chromium ${CHROMIUM_PATH}, ${RUNS} loads per series\n`);
+  const { loadavg, cpus } = await import('node:os');
+  console.log(`mf-widgets benchmark: long article page with every widget, Chromium ${CHROMIUM_PATH}, ${RUNS} loads per series`);
+  console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((value) => value.toFixed(2)).join(' ')} at start\n`);
   const unthrottled = await runSeries(true, 1);
   const throttled = await runSeries(true, 4);
   const baseline = await runSeries(false, 1);
@@ -190,7 +200,11 @@ async function main(): Promise<void> {
     ['CPU 4x throttled', throttled],
   ] as const) {
     const mounts = series.map((result) => result.mountMs!);
-    console.log(`mount (${label}): median ${format(median(mounts))}, p90 ${format(percentile(mounts, 0.9))}, min ${format(Math.min(...mounts))}, max ${format(Math.max(...mounts))}`);
+    const calibration = median(series.map((result) => result.calibrationMs));
+    console.log(
+      `mount (${label}): median ${format(median(mounts))}, p90 ${format(percentile(mounts, 0.9))}, min ${format(Math.min(...mounts))}, max ${format(Math.max(...mounts))}` +
+        `  [calibration loop median ${format(calibration)}]`,
+    );
   }
   const cls = (series: RunResult[]) => Math.max(...series.map((result) => result.cls));
   console.log(`\nCLS on load (max over runs): with mf-widgets ${cls(unthrottled).toFixed(4)} (throttled ${cls(throttled).toFixed(4)}), without the remote ${cls(baseline).toFixed(4)}`);

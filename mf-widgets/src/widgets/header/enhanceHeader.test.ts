@@ -24,10 +24,11 @@ describe('header scrolled state', () => {
     cleanup();
   });
 
-  it('starts scrolled on a page loaded mid-way, and cleanup stops following the scroll', () => {
+  it('starts scrolled on a page loaded mid-way, and cleanup stops following the scroll', async () => {
     scrollTo(400);
     const header = render('<header data-site-header></header>');
     const cleanup = enhanceHeader(header, testEnv());
+    await new Promise((resolve) => requestAnimationFrame(resolve));
     expect(header.classList.contains('is-scrolled')).toBe(true);
     cleanup();
     expect(header.classList.contains('is-scrolled')).toBe(false);

@@ -1,6 +1,7 @@
 import { HEADER_SCROLLED_THRESHOLD_PX } from 'contracts';
 import type { WidgetEnv } from '../../enhance/env.js';
 import { withUndo, type Cleanup } from '../../enhance/undo.js';
+import { nextFrame } from '../shared/frame.js';
 
 /** Class the site header carries once the page scrolled past the threshold (styled by the shell). */
 export const HEADER_SCROLLED_CLASS = 'is-scrolled';
@@ -14,6 +15,7 @@ export function enhanceHeader(element: HTMLElement, env: WidgetEnv): Cleanup {
     const update = () => element.classList.toggle(HEADER_SCROLLED_CLASS, env.window.scrollY > HEADER_SCROLLED_THRESHOLD_PX);
     undo.listen(env.window, 'scroll', update, { passive: true });
     undo.defer(() => element.classList.remove(HEADER_SCROLLED_CLASS));
-    update();
+    // Reading scrollY can force a layout of the whole page; the next frame has one anyway.
+    nextFrame(env.window, undo, update);
   });
 }
