@@ -96,14 +96,16 @@ export function executeSearch(collection: Collection, params: SearchParams): Rec
   const sortKeys = effectiveSortKeys(collection, params.sortBy, wildcard);
   const filter = params.filterBy.trim() ? evaluateFilter(collection, params.filterBy) : undefined;
 
-  let matched: number[];
+  let matched: Int32Array;
   let textMatch: TextMatchResult | undefined;
   if (wildcard) {
-    matched = [];
+    const all = new Int32Array(collection.size);
+    let count = 0;
     const live = collection.live;
     for (let seq = 0; seq < collection.seqLimit; seq++) {
-      if (live[seq] === 1 && (!filter || filter[seq] === 1)) matched.push(seq);
+      if (live[seq] === 1 && (!filter || filter[seq] === 1)) all[count++] = seq;
     }
+    matched = all.subarray(0, count);
   } else {
     textMatch = matchText(collection, {
       words,

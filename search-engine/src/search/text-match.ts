@@ -50,6 +50,7 @@ class MatchScratch {
   bestFieldWeight: Uint8Array;
   fieldsMatched: Uint8Array;
   touched: number[] = [];
+  matched = new Int32Array(1024);
   private stride = { tokens: 1, fields: 1 };
 
   constructor(
@@ -103,8 +104,8 @@ function scratchFor(collection: Collection, limit: number, tokens: number, field
 
 /** Per-document match data and the matched documents (arrays are reused by the next query). */
 export interface TextMatchResult {
-  /** Matched sequence ids (unordered). */
-  seqs: number[];
+  /** Matched sequence ids (unordered; a view into reused memory). */
+  seqs: Int32Array;
   /** text_match score per sequence id (only valid for matched ids). */
   scores: Float64Array;
   tokensMatched: Uint8Array;
@@ -274,7 +275,9 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   }
 
   const { scores, tokensMatched, bestFieldTokens, bestFieldWeight, fieldsMatched } = scratch;
-  const seqs: number[] = [];
+  if (scratch.matched.length < touched.length) scratch.matched = new Int32Array(Math.ceil(touched.length * 1.25));
+  const matchedIds = scratch.matched;
+  let matchedCount = 0;
   for (const seq of touched) {
     const m = tokenMask[seq] as number;
     if (!accepts(seq, rounds)) continue;
@@ -301,7 +304,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     fieldsMatched[seq] = Math.min(matchedFields, 7);
     // Ranking order: words matched, fewer typos, words in the best field, its weight, fields matched.
     scores[seq] = (((matched * 32 + (31 - typos)) * 32 + bestTokens) * 256 + bestWeight) * 8 + Math.min(matchedFields, 7);
-    seqs.push(seq);
+    matchedIds[matchedCount++] = seq;
   }
-  return { seqs, scores, tokensMatched, typoCost, bestFieldTokens, bestFieldWeight, fieldsMatched, numTokens: n, matchedTerms };
+  return { seqs: matchedIds.subarray(0, matchedCount), scores, tokensMatched, typoCost, bestFieldTokens, bestFieldWeight, fieldsMatched, numTokens: n, matchedTerms };
 }
