@@ -144,8 +144,10 @@ describe('SearchList on the embedded search server', () => {
         <SearchList setup={createSearchClient(config.search)} facets={[]} context={context} routing={false} />
       </>,
     );
-    await waitFor(() => expect(list().dataset.status).toBe('error'), WAIT);
-    expect(error.mock.calls.some((call) => String(call[0]).includes('[mf-search] the search failed'))).toBe(true);
+    await waitFor(() => {
+      expect(list().dataset.status).toBe('error');
+      expect(error.mock.calls.some((call) => String(call[0]).includes('[mf-search] the search failed'))).toBe(true);
+    }, WAIT);
     expect(screen.getByText('Rest of the page')).toBeTruthy();
     expect(searchBox()).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('');

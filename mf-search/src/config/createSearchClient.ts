@@ -66,6 +66,8 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
       highlight_affix_num_tokens: HIGHLIGHT_AFFIX_TOKENS,
       // Whole highlighted values for the short fields; long text (content) only as a snippet.
       highlight_full_fields: searchFields.filter((field) => field !== 'content').join(','),
+      // The adapter reads the `highlight` object; the legacy `highlights` array only doubles the payload.
+      enable_highlight_v1: false,
     },
   });
   const client = adapter.searchClient as unknown as { searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown> };
@@ -79,7 +81,13 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
 
   const suggestionAdapter = new TypesenseInstantSearchAdapter({
     server: serverOptions,
-    additionalSearchParameters: { query_by: queryBy, include_fields: 'id,title', highlight_fields: 'title', highlight_full_fields: 'title' },
+    additionalSearchParameters: {
+      query_by: queryBy,
+      include_fields: 'id,title',
+      highlight_fields: 'title',
+      highlight_full_fields: 'title',
+      enable_highlight_v1: false,
+    },
   });
 
   const limit = Number(search?.limit);
