@@ -4,9 +4,7 @@ import { createSuggestionSource } from '../autocomplete/createSuggestionSource.j
 import { SearchCombobox } from '../autocomplete/SearchCombobox.js';
 import { useAutocomplete } from '../autocomplete/useAutocomplete.js';
 import type { SearchSetup } from '../config/createSearchClient.js';
-import { useConsent } from '../hooks/useConsent.js';
-import { autocompleteInsights } from '../insights/autocompleteInsights.js';
-import { useInsightsClient } from '../insights/useInsightsClient.js';
+import { useSearchInsights } from '../insights/useSearchInsights.js';
 
 export interface HeaderSearchProps {
   /** Search client and index (`createSearchClient`). */
@@ -31,10 +29,8 @@ export function searchPageUrl(searchPage: string, query: string): string {
  */
 export function HeaderSearch({ setup, context, initialQuery = '', navigate = (url) => window.location.assign(url) }: HeaderSearchProps) {
   const { config, bus } = context;
-  const consent = useConsent(context);
-  const insightsClient = useInsightsClient(config.calls.insights, consent.insights);
+  const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
   const source = useMemo(() => createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage), [setup]);
-  const insights = useMemo(() => autocompleteInsights(insightsClient, setup.indexName), [insightsClient, setup.indexName]);
   const autocomplete = useAutocomplete({
     source,
     initialQuery,

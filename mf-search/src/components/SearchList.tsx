@@ -5,10 +5,8 @@ import { createSuggestionSource } from '../autocomplete/createSuggestionSource.j
 import type { ChipOptions } from '../config/chipOptions.js';
 import type { SearchSetup } from '../config/createSearchClient.js';
 import type { ValidFacetOptions } from '../config/facetOptions.js';
-import { useConsent } from '../hooks/useConsent.js';
-import { autocompleteInsights } from '../insights/autocompleteInsights.js';
 import { InsightsMiddleware } from '../insights/InsightsMiddleware.js';
-import { useInsightsClient } from '../insights/useInsightsClient.js';
+import { useSearchInsights } from '../insights/useSearchInsights.js';
 import { HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG } from '../highlight/parseHighlight.js';
 import { createSearchRouting } from '../routing/createSearchRouting.js';
 import { SearchContextProvider } from './SearchContextProvider.js';
@@ -38,8 +36,7 @@ function openedWithQuery(): string {
 /** The search list screen wired to InstantSearch, routing, consent-gated insights and the bus. */
 export function SearchList({ setup, facets, chips = {}, hideResults = false, resultsHidden = false, context, routing = true }: SearchListProps) {
   const { config, bus } = context;
-  const consent = useConsent(context);
-  const insightsClient = useInsightsClient(config.calls.insights, consent.insights);
+  const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
   const facetAttributes = useMemo(() => facets.map((facet) => facet.attribute), [facets]);
   const searchRouting = useMemo(
     () => (routing ? createSearchRouting(setup.indexName, facetAttributes) : undefined),
@@ -49,7 +46,6 @@ export function SearchList({ setup, facets, chips = {}, hideResults = false, res
     () => createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage, facetAttributes[0]),
     [setup, facetAttributes],
   );
-  const insights = useMemo(() => autocompleteInsights(insightsClient, setup.indexName), [insightsClient, setup.indexName]);
   const texts = config.i18n;
   const initialQuery = useMemo(openedWithQuery, []);
 

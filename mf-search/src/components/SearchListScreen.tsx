@@ -23,11 +23,17 @@ export interface SearchListTexts {
 }
 
 export interface SearchListScreenProps {
+  /** The page bus (`search-submitted` goes here). */
   bus: PageBus;
+  /** Texts of the screen. */
   texts: SearchListTexts;
+  /** Autocomplete suggestions. */
   source: SuggestionSource;
+  /** Validated facets for the filter panel. */
   facets: ValidFacetOptions[];
+  /** Which filters get chips. */
   chips: ChipOptions;
+  /** Autocomplete insights events. */
   insights: AutocompleteInsights;
   /** Query the page was opened with (`?q=`), tracked as a submission once answered. Default empty. */
   openedWithQuery?: string;
