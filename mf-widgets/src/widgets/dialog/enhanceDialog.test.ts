@@ -15,9 +15,10 @@ const markup = `
     </div>
   </section>
   <nav id="menu" data-widget="dialog" data-dialog-variant="navigation" aria-label="Menu">
-    <button type="button" data-dialog-close hidden>Close</button><a href="#cite" id="nav-link">Go</a>
+    <button type="button" data-dialog-close hidden>Close</button><a href="#section-a" id="nav-link">Go</a>
   </nav>
-  <button type="button" id="menu-trigger" data-dialog-open="menu">Menu</button>`;
+  <button type="button" id="menu-trigger" data-dialog-open="menu">Menu</button>
+  <section id="section-a"><h2>Section A</h2></section>`;
 
 describe('dialogs', () => {
   let env: TestEnv;
@@ -112,6 +113,8 @@ describe('dialogs', () => {
     expect($('menu').hidden).toBe(false);
     $('nav-link').click();
     expect($('menu').hidden).toBe(true);
+    // Keyboard focus lands on the link's target, not back on the menu button.
+    expect(document.activeElement).toBe($('section-a'));
     expect(isPageScrollLocked(document)).toBe(false);
   });
 

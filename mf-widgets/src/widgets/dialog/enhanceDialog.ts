@@ -39,8 +39,15 @@ export function enhanceDialog(element: HTMLElement, env: WidgetEnv): Cleanup {
     if (element.dataset.dialogVariant === 'navigation') {
       undo.listen(element, 'click', (event) => {
         const link = (event.target as Element).closest('a[href]');
-        // Following a link: close before the browser navigates or jumps; focus goes with the link.
-        if (link && modal.isOpen()) modal.closeNow(false);
+        if (!link || !modal.isOpen()) return;
+        // Following a link: close before the browser navigates or jumps, without pulling focus
+        // back to the trigger; a link within the page takes keyboard focus to its target.
+        modal.closeNow(false);
+        const href = link.getAttribute('href') ?? '';
+        const target = href.startsWith('#') && href.length > 1 ? env.document.getElementById(decodeURIComponent(href.slice(1))) : null;
+        if (!target) return;
+        if (!target.hasAttribute('tabindex')) undo.setAttribute(target, 'tabindex', '-1');
+        target.focus({ preventScroll: true });
       });
     }
   });
