@@ -49,6 +49,21 @@ export interface CallUrls {
   watchlistPage: string;
 }
 
+/**
+ * The shell's call URLs (the first and the survey-results one are fixed by the specification).
+ * A shell may serve them elsewhere and say so in the page config; remotes always read the config.
+ */
+export const DEFAULT_CALL_URLS: CallUrls = {
+  csrfToken: '/actions/blitz/csrf/token',
+  watchlist: '/api/watchlist',
+  download: '/api/watchlist/pdf',
+  surveyResults: '/api/survey-results/{formHandle}',
+  surveySubmit: '/api/surveys/{formHandle}/submissions',
+  insights: '/api/insights/events',
+  searchPage: '/search',
+  watchlistPage: '/watchlist',
+};
+
 /** i18n texts shared by the islands. */
 export interface I18nTexts extends SearchI18n {
   watchlistAdd: string;

@@ -1,4 +1,4 @@
-import type { PageConfig } from './config.js';
+import { DEFAULT_CALL_URLS, type PageConfig } from './config.js';
 import { DEFAULT_SEARCH_INDEX_NAME } from './constants.js';
 
 /**
@@ -24,16 +24,7 @@ export function examplePageConfig(overrides: Partial<PageConfig> = {}): PageConf
         indexName: DEFAULT_SEARCH_INDEX_NAME,
       },
     },
-    calls: {
-      csrfToken: '/actions/blitz/csrf/token',
-      watchlist: '/api/watchlist',
-      download: '/api/watchlist/pdf',
-      surveyResults: '/api/survey-results/{formHandle}',
-      surveySubmit: '/api/surveys/{formHandle}/submissions',
-      insights: '/api/insights/events',
-      searchPage: '/search',
-      watchlistPage: '/watchlist',
-    },
+    calls: { ...DEFAULT_CALL_URLS },
     i18n: {
       viewing: 'Viewing {count} of {total} articles',
       loadMore: 'Load more',

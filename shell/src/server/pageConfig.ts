@@ -1,4 +1,4 @@
-import { examplePageConfig, type PageConfig } from 'contracts';
+import { DEFAULT_CALL_URLS, examplePageConfig, type PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 
 /** Where browsers reach the search server. */
@@ -31,16 +31,7 @@ export function buildPageConfig(config: ShellConfig, search: BrowserSearchEndpoi
         indexName: config.search.indexName,
       },
     },
-    calls: {
-      csrfToken: '/actions/blitz/csrf/token',
-      watchlist: '/api/watchlist',
-      download: '/api/watchlist/pdf',
-      surveyResults: '/api/survey-results/{formHandle}',
-      surveySubmit: '/api/surveys/{formHandle}/submissions',
-      insights: '/api/insights/events',
-      searchPage: '/search',
-      watchlistPage: '/watchlist',
-    },
+    calls: { ...DEFAULT_CALL_URLS },
     i18n: I18N,
   };
 }
