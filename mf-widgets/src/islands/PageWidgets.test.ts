@@ -23,4 +23,22 @@ describe('PageWidgets island', () => {
     document.getElementById('cookie')!.click();
     expect(requested).toHaveBeenCalledTimes(1);
   });
+
+  it('a second PageWidgets island shares the first one\'s engine: nothing is enhanced twice', async () => {
+    document.body.innerHTML = `
+      <div data-widget="password-toggle"><input type="password" id="pw"><button type="button" data-password-toggle hidden>Show password</button></div>
+      <div id="one"></div><div id="two"></div>`;
+    const context: IslandContext = { bus: createPageBus(), config: examplePageConfig(), getConsent: () => ({ insights: false, tracking: false }) };
+    const unmountOne = await mount(document.getElementById('one')!, {}, context);
+    const unmountTwo = await mount(document.getElementById('two')!, {}, context);
+    const toggle = document.querySelector<HTMLButtonElement>('[data-password-toggle]')!;
+    toggle.click();
+    // One listener: one click shows the password (two listeners would show and hide it again).
+    expect(document.querySelector<HTMLInputElement>('#pw')!.type).toBe('text');
+    unmountOne();
+    toggle.click();
+    expect(document.querySelector<HTMLInputElement>('#pw')!.type).toBe('password');
+    unmountTwo();
+    expect(toggle.hidden).toBe(true);
+  });
 });
