@@ -118,7 +118,11 @@ async function measureRemoteBytes(browser: Browser): Promise<void> {
   }
 }
 
+const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' / ');
+
 async function main(): Promise<void> {
+  // Latency figures depend on how busy the machine is: print it with them.
+  console.log(`load average (1/5/15 min) at start: ${loadAverage()} on ${os.cpus().length} cores`);
   if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('Build first: npm run build -w mf-search');
   // A copy, so a rebuild running meanwhile (it cleans dist/) cannot pull files from under the page.
   const copy = mkdtempSync(path.join(os.tmpdir(), 'mf-search-bench-'));
@@ -137,6 +141,7 @@ async function main(): Promise<void> {
     await measureLatency(browser, large, `${LARGE_CORPUS} articles`, site.url);
     await large.close();
 
+    console.log(`load average at the end of the latency runs: ${loadAverage()}`);
     await measureRemoteBytes(browser);
   } finally {
     await browser.close();

@@ -9,7 +9,8 @@ interface RawResult {
 
 /**
  * Suggestions from the search index: one multi-search request per query, asking for the first
- * page of hits (their titles) and, when a tag facet is given, its most frequent values as tags.
+ * page of hits (their titles) and, for the empty query when a tag facet is given, its most
+ * frequent values as tags.
  * @param hitsPerPage  Hits fetched before filtering by containment.
  * @param tagAttribute  Facet whose top values become the suggestion tags. Default none.
  */
@@ -21,7 +22,8 @@ export function createSuggestionSource(
 ): SuggestionSource {
   return async (query) => {
     const params: Record<string, unknown> = { query, hitsPerPage, page: 0 };
-    if (tagAttribute) {
+    // Tags are shown only for the empty box: only that request pays for facet counts.
+    if (tagAttribute && query.trim() === '') {
       params.facets = [tagAttribute];
       params.maxValuesPerFacet = SUGGESTIONS_SHOWN;
     }
