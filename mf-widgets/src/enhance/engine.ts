@@ -66,8 +66,13 @@ export function startEnhancer({ root, widgets, env, logger = console }: Enhancer
     }
   };
 
+  /** Every widget selector at once: additions without any widget (most re-renders) cost one query. */
+  const anyWidget = widgets.map((widget) => widget.selector).join(',');
+
   const scan = (node: ParentNode) => {
     if (stopped) return;
+    const isElement = node instanceof env.window.Element;
+    if (anyWidget === '' || (!(isElement && (node as Element).matches(anyWidget)) && !node.querySelector(anyWidget))) return;
     for (const widget of widgets) {
       if (node instanceof env.window.HTMLElement && node.matches(widget.selector)) enhanceOne(node, widget);
       for (const element of node.querySelectorAll<HTMLElement>(widget.selector)) enhanceOne(element, widget);
