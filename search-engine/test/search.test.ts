@@ -13,6 +13,7 @@ describe('multi_search: query, typos, prefix, ranking and result shape', () => {
     words = uniqueName('words');
     await http(target.url, 'POST', '/collections', { key: target.adminKey, body: { name: words, fields: [{ name: 't', type: 'string' }] } });
     const docs = [
+      { id: 'w0', t: 'app store' },
       { id: 'w1', t: 'apple pie' },
       { id: 'w2', t: 'apply now' },
       { id: 'w3', t: 'maple syrup' },
@@ -58,6 +59,10 @@ describe('multi_search: query, typos, prefix, ranking and result shape', () => {
     expect(result.hits[0].highlight.title).toEqual({ matched_tokens: ['Negot'], snippet: '<mark>Negot</mark>iation basics for beginners' });
     const exact = await search(target, articles, { q: 'negot', query_by: 'title', prefix: false });
     expect(exact.found).toBe(0);
+  });
+
+  it('ranks a whole-word match above prefix expansions, then newest first', async () => {
+    expect(hitIds(await search(target, words, { q: 'app', query_by: 't' }))).toEqual(['w0', 'w2', 'w1']);
   });
 
   it('tolerates typos within the length budget: 1 typo from 4 letters, 2 from 7, transpositions count once', async () => {

@@ -42,6 +42,8 @@ export interface TextMatchOptions {
 class MatchScratch {
   tokenMask: Uint32Array;
   typoCost: Uint8Array;
+  /** Words a document matched only through a prefix expansion (ranked below whole-word matches). */
+  prefixOnly: Uint8Array;
   tokenCost: Uint8Array;
   fieldTokenMask: Uint32Array;
   scores: Float64Array;
@@ -60,6 +62,7 @@ class MatchScratch {
   ) {
     this.tokenMask = new Uint32Array(capacity);
     this.typoCost = new Uint8Array(capacity);
+    this.prefixOnly = new Uint8Array(capacity);
     this.tokenCost = new Uint8Array(capacity * maxTokens);
     this.fieldTokenMask = new Uint32Array(capacity * maxFields);
     this.scores = new Float64Array(capacity);
@@ -75,6 +78,7 @@ class MatchScratch {
     for (const seq of this.touched) {
       this.tokenMask[seq] = 0;
       this.typoCost[seq] = 0;
+      this.prefixOnly[seq] = 0;
       this.tokenCost.fill(0, seq * previousTokens, (seq + 1) * previousTokens);
       this.fieldTokenMask.fill(0, seq * previousFields, (seq + 1) * previousFields);
       this.scores[seq] = 0;
@@ -152,6 +156,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   const n0 = Math.max(words.length, 1);
   const scratch = scratchFor(collection, limit, n0, fieldCount);
   const { tokenMask, typoCost, fieldTokenMask, touched } = scratch;
+  const prefixMatches = scratch.prefixOnly;
   // Cost of the first (cheapest) match of each query word per document, for drop-token rounds.
   const tokenCost = scratch.tokenCost;
   const matchedTerms = new Map<string, MatchedTerm>();
@@ -178,6 +183,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
         if ((m & bit) === 0) {
           tokenMask[seq] = m | bit;
           typoCost[seq] = (typoCost[seq] as number) + cost;
+          if (prefixOnly) prefixMatches[seq] = (prefixMatches[seq] as number) + 1;
           tokenCost[seq * n0 + token] = cost;
         }
         fieldTokenMask[seq * fieldCount + f] = (fieldTokenMask[seq * fieldCount + f] as number) | bit;
@@ -302,8 +308,9 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     bestFieldTokens[seq] = bestTokens;
     bestFieldWeight[seq] = bestWeight;
     fieldsMatched[seq] = Math.min(matchedFields, 7);
-    // Ranking order: words matched, fewer typos, words in the best field, its weight, fields matched.
-    scores[seq] = (((matched * 32 + (31 - typos)) * 32 + bestTokens) * 256 + bestWeight) * 8 + Math.min(matchedFields, 7);
+    // Ranking order: words matched, fewer typos, fewer prefix-only words, words in the best field, its weight, fields matched.
+    const prefixes = Math.min(prefixMatches[seq] as number, 31);
+    scores[seq] = ((((matched * 32 + (31 - typos)) * 32 + (31 - prefixes)) * 32 + bestTokens) * 256 + bestWeight) * 8 + Math.min(matchedFields, 7);
     matchedIds[matchedCount++] = seq;
   }
   return { seqs: matchedIds.subarray(0, matchedCount), scores, tokensMatched, typoCost, bestFieldTokens, bestFieldWeight, fieldsMatched, numTokens: n, matchedTerms };
