@@ -109,6 +109,13 @@ describe('SearchList on the embedded search server', () => {
     expect((within(group).getByRole('checkbox', { name: /^Coaching/ }) as HTMLInputElement).checked).toBe(false);
   });
 
+  it('offers no filter when the answer has no facet values (no hits)', async () => {
+    renderList();
+    await search('qqqxxyyzz');
+    await waitFor(() => expect(list().dataset.results).toBe('no-hits'), WAIT);
+    expect(screen.queryByRole('button', { name: 'Filter' })).toBeNull();
+  });
+
   it('loads more until the last page with "viewing X of Y" and the progress bar', async () => {
     const { config } = renderList();
     const total = 63; // 62 seeded articles + the markup probe; the empty query lists them all.

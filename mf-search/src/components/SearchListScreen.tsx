@@ -50,7 +50,6 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
   useEffect(() => {
     if (openedWithQuery) markSubmitted(openedWithQuery);
     // Only the query the page was opened with; later submissions mark themselves.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const answered = results && !(results as { __isArtificial?: boolean }).__isArtificial;

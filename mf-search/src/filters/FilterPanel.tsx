@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { useInstantSearch } from 'react-instantsearch';
 import type { ValidFacetOptions } from '../config/facetOptions.js';
 import { FacetGroup } from './FacetGroup.js';
 
@@ -14,17 +15,23 @@ export interface FilterPanelProps {
 }
 
 /**
- * The Filter toggle and its panel of facet checkbox groups. Shown only when facets exist and a
- * query was entered; the panel is collapsed or expanded (`aria-expanded`).
+ * The Filter toggle and its panel of facet checkbox groups. Shown only when facets exist (the
+ * answer has facet values) and a query was entered; the panel is collapsed or expanded
+ * (`aria-expanded`).
  */
 export function FilterPanel({ facets, hasQuery, label, defaultExpanded = false }: FilterPanelProps) {
   const [expanded, setExpanded] = useState(defaultExpanded);
   const panelId = useId();
+  const { results } = useInstantSearch();
   if (facets.length === 0) return null;
-  // Without a query the whole block stays hidden, but mounted: the facet widgets must stay
-  // registered so filters restored from the address keep applying.
+  const facetValuesExist = facets.some((facet) => {
+    const values = results?.getFacetValues(facet.attribute, {});
+    return Array.isArray(values) && values.length > 0;
+  });
+  // Without a query (or without facet values) the block stays hidden, but mounted: the facet
+  // widgets must stay registered so filters restored from the address keep applying.
   return (
-    <div className="search-filters" data-expanded={expanded} hidden={!hasQuery}>
+    <div className="search-filters" data-expanded={expanded} hidden={!hasQuery || !facetValuesExist}>
       <button
         type="button"
         className="search-filters__toggle"
