@@ -102,6 +102,12 @@ describe('multi_search: query, typos, prefix, ranking and result shape', () => {
     expect(hitIds(await search(target, articles, { q: 'feedback kind', query_by: TEXT_FIELDS }))).toEqual(['a2']);
   });
 
+  it('matches "quoted phrases" only where the words stand next to each other', async () => {
+    expect(hitIds(await search(target, articles, { q: '"remote teams"', query_by: 'title,content' }))).toEqual(['a1']);
+    expect((await search(target, articles, { q: '"teams remote"', query_by: 'title,content' })).found).toBe(0);
+    expect(hitIds(await search(target, articles, { q: '"clear goals" feedback', query_by: 'intro' }))).toEqual(['a1']);
+  });
+
   it('excludes documents containing a word prefixed with -', async () => {
     expect(hitIds(await search(target, articles, { q: 'feedback -regular', query_by: 'intro,content' }))).toEqual(['a2']);
   });

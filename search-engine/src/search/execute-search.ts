@@ -7,7 +7,7 @@ import { evaluateFilter } from './filter-eval.js';
 import { highlightText, type HighlightOptions } from './highlight.js';
 import type { SearchParams } from './search-params.js';
 import { effectiveSortKeys, makeComparator, topK } from './sort.js';
-import { matchText, parseQueryWords, type QueryField, type TextMatchResult } from './text-match.js';
+import { documentHasPhrases, matchText, parseQueryWords, type QueryField, type TextMatchResult } from './text-match.js';
 
 /** Typesense's expansion limit: 10 candidates below 500k documents, else 4. */
 function defaultMaxCandidates(size: number): number {
@@ -87,7 +87,7 @@ function buildHighlights(document: StoredDocument, fields: string[], fullFields:
  */
 export function executeSearch(collection: Collection, params: SearchParams): Record<string, unknown> {
   const started = performance.now();
-  const { words, excludedWords } = parseQueryWords(params.q);
+  const { words, excludedWords, phrases } = parseQueryWords(params.q);
   const wildcard = params.q.trim() === '*' || words.length === 0;
   if (!wildcard && params.queryBy.length === 0) throw new ApiError(400, 'No search fields specified for the query.');
   const fields = resolveQueryFields(collection, params);
@@ -119,6 +119,16 @@ export function executeSearch(collection: Collection, params: SearchParams): Rec
       filter,
     });
     matched = textMatch.seqs;
+    if (phrases.length > 0) {
+      // Phrases are checked on the candidates' text: rare in practice and exact by construction.
+      const kept = new Int32Array(matched.length);
+      let count = 0;
+      for (const seq of matched) {
+        const document = collection.documents[seq];
+        if (document && documentHasPhrases(document, params.queryBy, phrases)) kept[count++] = seq;
+      }
+      matched = kept.subarray(0, count);
+    }
   }
 
   const compare = makeComparator(collection, sortKeys, textMatch?.scores);
