@@ -48,6 +48,30 @@ describe('persistence in the data directory', () => {
     await third.close();
   });
 
+  it('keeps hostile collection names inside their own folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'search-engine-names-'));
+    try {
+      const server = await startSearchServer({ port: 0, dataDir: dir, ...keys });
+      for (const name of ['..', '.', '../x', 'a/b']) {
+        const created = await http(server.url, 'POST', '/collections', { key: 'admin', body: { name, fields: [{ name: 't', type: 'string' }] } });
+        expect(created.status, name).toBe(201);
+      }
+      // "." and ".." cannot be addressed in a URL path (clients normalise them away); the others can.
+      for (const name of ['../x', 'a/b']) {
+        const dropped = await http(server.url, 'DELETE', `/collections/${encodeURIComponent(name)}`, { key: 'admin' });
+        expect(dropped.status, name).toBe(200);
+      }
+      await server.close();
+      const again = await startSearchServer({ port: 0, dataDir: dir, ...keys });
+      expect((await http(again.url, 'GET', '/health')).status).toBe(200);
+      const names = ((await http(again.url, 'GET', '/collections', { key: 'admin' })).json as { name: string }[]).map((c) => c.name).sort();
+      expect(names).toEqual(['.', '..']);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('replays the change log when the previous process never folded it (crash)', async () => {
     const crashDir = mkdtempSync(join(tmpdir(), 'search-engine-crash-'));
     try {

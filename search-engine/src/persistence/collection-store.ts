@@ -26,7 +26,8 @@ export class CollectionStore {
   }
 
   private folder(name: string): string {
-    return join(this.dataDir, 'collections', encodeURIComponent(name));
+    // The prefix keeps names such as ".." from ever addressing anything but their own folder.
+    return join(this.dataDir, 'collections', `c-${encodeURIComponent(name)}`);
   }
 
   /** Loads every stored collection (replaying snapshot + log), then compacts. */
