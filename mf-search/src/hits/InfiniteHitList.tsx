@@ -1,8 +1,8 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useInfiniteHits } from 'react-instantsearch';
-import { createInfiniteHitsSessionStorageCache } from 'instantsearch.js/es/lib/infiniteHitsCache/index.js';
 import type { SearchHit } from 'contracts';
 import { LoadMore } from './LoadMore.js';
+import { createPageSessionHitsCache } from './pageSessionHitsCache.js';
 import { Teaser } from './Teaser.js';
 
 export interface InfiniteHitListProps {
@@ -17,12 +17,13 @@ export interface InfiniteHitListProps {
 }
 
 /**
- * Hits accumulating page by page. Loaded pages are kept in session storage, so reload, back and
- * forward show every page again. Opening a teaser sends an insights click event (sent only when
+ * Hits accumulating page by page. Loaded pages are saved to session storage when the page is
+ * left, so reload, back and forward show every page again. Opening a teaser sends an insights click event (sent only when
  * the insights middleware is active, i.e. after consent).
  */
 export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel = 'Show previous', busy = false }: InfiniteHitListProps) {
-  const cache = useMemo(() => createInfiniteHitsSessionStorageCache(), []);
+  const cache = useMemo(() => createPageSessionHitsCache(), []);
+  useEffect(() => () => cache.dispose(), [cache]);
   const { items, results, isFirstPage, isLastPage, showMore, showPrevious, sendEvent } = useInfiniteHits<Partial<SearchHit>>({
     escapeHTML: false,
     cache,
