@@ -152,6 +152,20 @@ test.describe('page widgets (mf-widgets)', () => {
     await expect(links.nth(1)).toBeFocused();
   });
 
+  test('a swipe on the gallery changes the picture and does not open the lightbox', async ({ page, stack }) => {
+    await openArticle(page, stack.url);
+    const viewport = page.locator('[data-widget="gallery"] [data-slider-viewport]');
+    await viewport.scrollIntoViewIfNeeded();
+    const box = (await viewport.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.8, y);
+    await page.mouse.down();
+    for (let step = 1; step <= 10; step += 1) await page.mouse.move(box.x + box.width * (0.8 - step * 0.05), y);
+    await page.mouse.up();
+    await expect(page.locator('[data-widget="gallery"] [data-slider-status]')).toHaveText(/^Image 2 of \d+$/);
+    await expect(page.locator('.lightbox')).toHaveCount(0);
+  });
+
   test('the competence slider shows one slide below 960px and two from 960px', async ({ page, stack }) => {
     await page.setViewportSize({ width: 959, height: 800 });
     await openArticle(page, stack.url);
