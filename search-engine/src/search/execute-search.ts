@@ -7,7 +7,8 @@ import { evaluateFilter } from './filter-eval.js';
 import { highlightText, type HighlightOptions } from './highlight.js';
 import type { SearchParams } from './search-params.js';
 import { effectiveSortKeys, makeComparator, topK } from './sort.js';
-import { documentHasPhrases, matchText, parseQueryWords, type QueryField, type TextMatchResult } from './text-match.js';
+import { documentHasPhrases, parseQueryWords } from './query-words.js';
+import { matchText, type QueryField, type TextMatchResult } from './text-match.js';
 
 /** Typesense's expansion limit: 10 candidates below 500k documents, else 4. */
 function defaultMaxCandidates(size: number): number {

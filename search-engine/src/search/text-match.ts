@@ -1,6 +1,6 @@
 import type { Collection, TextFieldIndex } from '../index/collection.js';
 import { typoBudget } from '../text/osa-distance.js';
-import { tokenize } from '../text/tokenize.js';
+import { scratchFor } from './match-scratch.js';
 
 /** A searched field with its settings. */
 export interface QueryField {
@@ -33,79 +33,6 @@ export interface TextMatchOptions {
   filter: Uint8Array | undefined;
 }
 
-/**
- * Per-collection work arrays, reused between queries (a search runs
- * synchronously to the end before the next starts), so a query does not
- * allocate megabytes of typed arrays at 100k documents. Only the entries of
- * the previous query's touched documents are cleared.
- */
-class MatchScratch {
-  tokenMask: Uint32Array;
-  typoCost: Uint8Array;
-  /** Words a document matched only through a prefix expansion (ranked below whole-word matches). */
-  prefixOnly: Uint8Array;
-  tokenCost: Uint8Array;
-  fieldTokenMask: Uint32Array;
-  scores: Float64Array;
-  tokensMatched: Uint8Array;
-  bestFieldTokens: Uint8Array;
-  bestFieldWeight: Uint8Array;
-  fieldsMatched: Uint8Array;
-  touched: number[] = [];
-  matched = new Int32Array(1024);
-  private stride = { tokens: 1, fields: 1 };
-
-  constructor(
-    readonly capacity: number,
-    readonly maxTokens: number,
-    readonly maxFields: number,
-  ) {
-    this.tokenMask = new Uint32Array(capacity);
-    this.typoCost = new Uint8Array(capacity);
-    this.prefixOnly = new Uint8Array(capacity);
-    this.tokenCost = new Uint8Array(capacity * maxTokens);
-    this.fieldTokenMask = new Uint32Array(capacity * maxFields);
-    this.scores = new Float64Array(capacity);
-    this.tokensMatched = new Uint8Array(capacity);
-    this.bestFieldTokens = new Uint8Array(capacity);
-    this.bestFieldWeight = new Uint8Array(capacity);
-    this.fieldsMatched = new Uint8Array(capacity);
-  }
-
-  /** Clears what the previous query wrote and records this query's strides. */
-  reset(tokens: number, fields: number): void {
-    const { tokens: previousTokens, fields: previousFields } = this.stride;
-    for (const seq of this.touched) {
-      this.tokenMask[seq] = 0;
-      this.typoCost[seq] = 0;
-      this.prefixOnly[seq] = 0;
-      this.tokenCost.fill(0, seq * previousTokens, (seq + 1) * previousTokens);
-      this.fieldTokenMask.fill(0, seq * previousFields, (seq + 1) * previousFields);
-      this.scores[seq] = 0;
-      this.tokensMatched[seq] = 0;
-      this.bestFieldTokens[seq] = 0;
-      this.bestFieldWeight[seq] = 0;
-      this.fieldsMatched[seq] = 0;
-    }
-    this.touched.length = 0;
-    this.stride = { tokens, fields };
-  }
-}
-
-const scratchByCollection = new WeakMap<Collection, MatchScratch>();
-
-function scratchFor(collection: Collection, limit: number, tokens: number, fields: number): MatchScratch {
-  let scratch = scratchByCollection.get(collection);
-  if (!scratch || scratch.capacity < limit || scratch.maxTokens < tokens || scratch.maxFields < fields) {
-    const capacity = Math.max(limit + 1024, Math.ceil(limit * 1.25));
-    scratch = new MatchScratch(capacity, Math.max(tokens, 8), Math.max(fields, collection.textFields.size, 4));
-    scratchByCollection.set(collection, scratch);
-  } else {
-    scratch.reset(tokens, fields);
-  }
-  return scratch;
-}
-
 /** Per-document match data and the matched documents (arrays are reused by the next query). */
 export interface TextMatchResult {
   /** Matched sequence ids (unordered; a view into reused memory). */
@@ -122,54 +49,11 @@ export interface TextMatchResult {
   matchedTerms: Map<string, MatchedTerm>;
 }
 
-const MAX_TOKENS = 24;
 
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-/** Folded query words of `q`, the words excluded with a leading `-`, and quoted phrases. */
-export function parseQueryWords(q: string): { words: string[]; excludedWords: string[]; phrases: string[][] } {
-  const words: string[] = [];
-  const excludedWords: string[] = [];
-  const phrases: string[][] = [];
-  // "quoted text" is a phrase: its words must appear next to each other, exactly (no typos, no prefix).
-  const rest = q.replace(/"([^"]*)"/g, (_match, phrase: string) => {
-    const phraseWords = tokenize(phrase);
-    if (phraseWords.length > 0) {
-      phrases.push(phraseWords);
-      words.push(...phraseWords);
-    }
-    return ' ';
-  });
-  for (const raw of rest.split(/\s+/)) {
-    if (!raw) continue;
-    if (raw.length > 1 && raw.startsWith('-')) excludedWords.push(...tokenize(raw.slice(1)));
-    else words.push(...tokenize(raw.replace(/"/g, '')));
-  }
-  return { words: words.slice(0, MAX_TOKENS), excludedWords, phrases };
-}
-
-/** True when `terms` contains `phrase` as consecutive words. */
-function containsPhrase(terms: string[], phrase: string[]): boolean {
-  outer: for (let i = 0; i + phrase.length <= terms.length; i++) {
-    for (let k = 0; k < phrase.length; k++) if (terms[i + k] !== phrase[k]) continue outer;
-    return true;
-  }
-  return false;
-}
-
-/** True when one of the searched fields of the document contains every phrase. */
-export function documentHasPhrases(document: Record<string, unknown>, fields: string[], phrases: string[][]): boolean {
-  const fieldTerms: string[][] = [];
-  for (const field of fields) {
-    const value = document[field];
-    const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-    for (const text of values) fieldTerms.push(tokenize(text));
-  }
-  return phrases.every((phrase) => fieldTerms.some((terms) => containsPhrase(terms, phrase)));
 }
 
 /**
