@@ -26,6 +26,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${config.siteName}`}</title>
         <link rel="stylesheet" href="/static/site.css" />
+        <link rel="stylesheet" href="/static/widgets.css" />
         <script
           type="application/json"
           id={PAGE_CONFIG_ELEMENT_ID}
@@ -74,7 +75,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
         </main>
         <footer className="site-footer">
           <p>
-            © {config.siteName} · <a href="#cookie-banner">Cookie settings</a>
+            © {config.siteName} · <a href="/contact">Contact</a> · <a href="#cookie-banner">Cookie settings</a>
           </p>
         </footer>
         <ConsentPanel />

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PageConfig } from 'contracts';
 import type { ContentStore } from '../content/contentStore.js';
 import { ArticlePage } from './ArticlePage.js';
+import { ContactPage } from './ContactPage.js';
 import { HomePage } from './HomePage.js';
 import { Layout } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
@@ -64,6 +65,15 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     return renderPage(
       <Layout title={config.i18n.watchlistHeadline} config={config} runtimeUrl={runtimeUrl} pageClass="page-watchlist">
         <WatchlistPage config={config} />
+      </Layout>,
+    );
+  });
+
+  app.get('/contact', async (_request, reply) => {
+    html(reply);
+    return renderPage(
+      <Layout title="Contact" config={config} runtimeUrl={runtimeUrl} pageClass="page-contact">
+        <ContactPage />
       </Layout>,
     );
   });
