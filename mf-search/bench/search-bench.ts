@@ -4,7 +4,7 @@
 //    page, against the embedded search server with the seeded corpus and with 10k articles;
 // 2. the remote's JavaScript bytes (gzip) on the shell's search page (real stack).
 // Run: npm run build -w mf-search && npm run bench -w mf-search   (also needs the other builds for 2)
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -107,10 +107,16 @@ async function measureRemoteBytes(browser: Browser): Promise<void> {
     await page.goto(new URL('/search', stack.url).href);
     await page.locator('.search-list[data-status="idle"][data-query]').waitFor();
     const files = await Promise.all(bodies);
+    // Shared singletons (React, contracts) come from whichever container loads first; count them apart.
+    const manifest = JSON.parse(readFileSync(path.join(DIST, 'mf-manifest.json'), 'utf8')) as { shared: Array<{ assets: { js: { sync: string[] } } }> };
+    const sharedFiles = new Set(manifest.shared.flatMap((shared) => shared.assets.js.sync));
     const fromSearch = files.filter((file) => file.url.startsWith(stack.remotes['mf-search']));
+    const own = fromSearch.filter((file) => !sharedFiles.has(path.basename(new URL(file.url).pathname)));
+    const shared = fromSearch.filter((file) => !own.includes(file));
     const sum = (list: typeof files, key: 'raw' | 'gzip') => list.reduce((total, file) => total + file[key], 0);
-    console.log(`mf-search JS on /search: ${fromSearch.length} files, ${sum(fromSearch, 'gzip')} B gzip (${sum(fromSearch, 'raw')} B raw)`);
-    for (const file of fromSearch.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${String(file.gzip).padStart(7)} B gzip  ${path.basename(new URL(file.url).pathname)}`);
+    console.log(`mf-search's own JS on /search: ${own.length} files, ${sum(own, 'gzip')} B gzip (${sum(own, 'raw')} B raw)`);
+    for (const file of own.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${String(file.gzip).padStart(7)} B gzip  ${path.basename(new URL(file.url).pathname)}`);
+    console.log(`shared singletons this page happened to take from mf-search: ${shared.length} files, ${sum(shared, 'gzip')} B gzip`);
     console.log(`whole page JS: ${files.length} files, ${sum(files, 'gzip')} B gzip`);
     await page.close();
   } finally {
