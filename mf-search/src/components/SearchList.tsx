@@ -47,10 +47,11 @@ export function SearchList({ setup, facets, chips = {}, hideResults = false, res
     [setup, facetAttributes],
   );
   const texts = config.i18n;
+  const i18n = useMemo(() => ({ viewing: texts.viewing, loadMore: texts.loadMore }), [texts]);
   const initialQuery = useMemo(openedWithQuery, []);
 
   return (
-    <SearchContextProvider hideResults={hideResults} initialResultsHidden={resultsHidden} i18n={{ viewing: texts.viewing, loadMore: texts.loadMore }}>
+    <SearchContextProvider hideResults={hideResults} initialResultsHidden={resultsHidden} i18n={i18n}>
       <InstantSearch
         searchClient={setup.searchClient}
         indexName={setup.indexName}
