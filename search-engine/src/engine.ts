@@ -91,7 +91,7 @@ export class SearchEngine {
         results.push(result);
       }
     }
-    this.store?.append(name, changes);
+    this.persist(collection, changes);
     return results;
   }
 
@@ -100,7 +100,7 @@ export class SearchEngine {
     const collection = this.requireCollection(name);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
     const stored = collection.write(body as Record<string, unknown>, action);
-    this.store?.append(name, [{ op: 'upsert', document: stored }]);
+    this.persist(collection, [{ op: 'upsert', document: stored }]);
     return stored;
   }
 
@@ -114,8 +114,15 @@ export class SearchEngine {
     const collection = this.requireCollection(name);
     const document = collection.delete(id);
     if (!document) throw new ApiError(404, `Could not find a document with id: ${id}`);
-    this.store?.append(name, [{ op: 'delete', id }]);
+    this.persist(collection, [{ op: 'delete', id }]);
     return document;
+  }
+
+  /** Appends changes to the collection's log, folding it into a snapshot when it grew large. */
+  private persist(collection: Collection, changes: LogEntry[]): void {
+    if (!this.store) return;
+    this.store.append(collection.name, changes);
+    if (this.store.needsCompaction(collection.name)) this.store.writeSnapshot(collection);
   }
 
   /** Folds logs into snapshots (called on close). */

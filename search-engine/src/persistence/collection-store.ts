@@ -21,7 +21,20 @@ export class CollectionStore {
   /** Collections whose log has entries not yet folded into the snapshot. */
   readonly dirty = new Set<string>();
 
-  constructor(private readonly dataDir: string) {
+  /** Bytes appended to each collection's log since its last snapshot. */
+  private readonly logBytes = new Map<string, number>();
+  /** Size of each collection's last snapshot. */
+  private readonly snapshotBytes = new Map<string, number>();
+
+  /**
+   * @param dataDir folder holding `collections/`
+   * @param compactAfterBytes fold a log into a new snapshot once it exceeds this size and the
+   *   snapshot's size, so a long-running server's log does not grow without bound. Default 64 MiB.
+   */
+  constructor(
+    private readonly dataDir: string,
+    private readonly compactAfterBytes = 64 * 1024 * 1024,
+  ) {
     mkdirSync(join(dataDir, 'collections'), { recursive: true });
   }
 
@@ -52,6 +65,7 @@ export class CollectionStore {
         });
         collection.compact();
         if (logEntries > 0) this.writeSnapshot(collection);
+        else if (existsSync(join(folder, SNAPSHOT_FILE))) this.snapshotBytes.set(schema.name, statSync(join(folder, SNAPSHOT_FILE)).size);
         log(`loaded collection ${schema.name}: ${collection.size} documents in ${Date.now() - started} ms`);
         collections.push(collection);
       } catch (error) {
@@ -95,7 +109,15 @@ export class CollectionStore {
   append(name: string, entries: LogEntry[]): void {
     if (entries.length === 0) return;
     this.dirty.add(name);
-    appendFileSync(join(this.folder(name), LOG_FILE), entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    const text = entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
+    appendFileSync(join(this.folder(name), LOG_FILE), text);
+    this.logBytes.set(name, (this.logBytes.get(name) ?? 0) + Buffer.byteLength(text));
+  }
+
+  /** True when the collection's log has outgrown both the threshold and its snapshot. */
+  needsCompaction(name: string): boolean {
+    const log = this.logBytes.get(name) ?? 0;
+    return log > this.compactAfterBytes && log > (this.snapshotBytes.get(name) ?? 0);
   }
 
   /** Writes all live documents as the new snapshot and empties the log. */
@@ -120,5 +142,7 @@ export class CollectionStore {
     renameSync(temporary, join(folder, SNAPSHOT_FILE));
     writeFileSync(join(folder, LOG_FILE), '');
     this.dirty.delete(collection.name);
+    this.logBytes.set(collection.name, 0);
+    this.snapshotBytes.set(collection.name, statSync(join(folder, SNAPSHOT_FILE)).size);
   }
 }
