@@ -1,9 +1,13 @@
 export { openDatabase, type DatabaseOptions } from './openDatabase.js';
 export type {
+  ContactAttachmentRecord,
+  ContactRequestRepository,
   Database,
   DatabaseDialect,
   InsightsEvent,
   InsightsEventRepository,
+  NewContactRequest,
+  StoredContactRequest,
   SharedWatchlistArticles,
   SurveyRepository,
   VoteInput,

@@ -49,6 +49,27 @@ export const SQLITE_MIGRATIONS: Migration[] = [
         SELECT form_handle, answer_position, COUNT(*) FROM survey_votes GROUP BY form_handle, answer_position;
     `,
   },
+  {
+    version: 3,
+    name: 'contact requests (anonymous visitors; attachment bytes live in files, their metadata here)',
+    sql: `
+      CREATE TABLE contact_requests (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        message TEXT NOT NULL,
+        password_hash TEXT,
+        attachment_storage_id TEXT,
+        attachment_name TEXT,
+        attachment_size INTEGER,
+        attachment_type TEXT,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+        CHECK ((attachment_storage_id IS NULL) = (attachment_name IS NULL)
+          AND (attachment_storage_id IS NULL) = (attachment_size IS NULL)
+          AND (attachment_storage_id IS NULL) = (attachment_type IS NULL))
+      );
+    `,
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -94,6 +115,27 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
       );
       INSERT INTO survey_vote_counts (form_handle, answer_position, votes)
         SELECT form_handle, answer_position, COUNT(*) FROM survey_votes GROUP BY form_handle, answer_position;
+    `,
+  },
+  {
+    version: 3,
+    name: 'contact requests (anonymous visitors; attachment bytes live in files, their metadata here)',
+    sql: `
+      CREATE TABLE contact_requests (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        email TEXT NOT NULL,
+        message TEXT NOT NULL,
+        password_hash TEXT,
+        attachment_storage_id TEXT,
+        attachment_name TEXT,
+        attachment_size BIGINT,
+        attachment_type TEXT,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        CHECK ((attachment_storage_id IS NULL) = (attachment_name IS NULL)
+          AND (attachment_storage_id IS NULL) = (attachment_size IS NULL)
+          AND (attachment_storage_id IS NULL) = (attachment_type IS NULL))
+      );
     `,
   },
 ];

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migratePostgres } from './migratePostgres.js';
+import { postgresContactRequestRepository } from './postgresContactRequestRepository.js';
 import { postgresInsightsEventRepository } from './postgresInsightsEventRepository.js';
 import { postgresSurveyRepository } from './postgresSurveyRepository.js';
 import { postgresWatchlistShareRepository } from './postgresWatchlistShareRepository.js';
@@ -36,6 +37,7 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
     surveys: postgresSurveyRepository(pool),
     watchlistShares: postgresWatchlistShareRepository(pool),
     insightsEvents: postgresInsightsEventRepository(pool),
+    contactRequests: postgresContactRequestRepository(pool),
     async close() {
       if (closed) return;
       closed = true;

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migrateSqlite } from './migrateSqlite.js';
+import { sqliteContactRequestRepository } from './sqliteContactRequestRepository.js';
 import { sqliteInsightsEventRepository } from './sqliteInsightsEventRepository.js';
 import { sqliteSurveyRepository } from './sqliteSurveyRepository.js';
 import { sqliteWatchlistShareRepository } from './sqliteWatchlistShareRepository.js';
@@ -32,6 +33,7 @@ export async function openSqliteDatabase(dataDir: string): Promise<Database> {
     surveys: sqliteSurveyRepository(db),
     watchlistShares: sqliteWatchlistShareRepository(db),
     insightsEvents: sqliteInsightsEventRepository(db),
+    contactRequests: sqliteContactRequestRepository(db),
     async close() {
       if (db.open) db.close();
     },

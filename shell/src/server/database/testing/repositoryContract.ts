@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, InsightsEvent } from '../types.js';
+import { describeContactRequestContract } from './contactRequestContract.js';
 
 /** How to get a fresh, empty database for the contract suite, and how to dispose of it. */
 export interface ContractTarget {
@@ -129,5 +130,7 @@ export function describeRepositoryContract(label: string, target: ContractTarget
         expect(await db.insightsEvents.count()).toBe(before);
       });
     });
+
+    describeContactRequestContract(() => db);
   });
 }

@@ -1,0 +1,28 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { CONTACT_REQUEST_COLUMNS, contactRequestFromRow, contactRequestParameters, type ContactRequestRow } from '../contactRequestRow.js';
+import { isShareId, newShareId } from '../shareId.js';
+import type { ContactRequestRepository } from '../types.js';
+
+/** Contact requests in SQLite. */
+export function sqliteContactRequestRepository(db: BetterSqlite3.Database): ContactRequestRepository {
+  const insert = db.prepare(
+    `INSERT INTO contact_requests (${CONTACT_REQUEST_COLUMNS.join(', ')}) VALUES (${CONTACT_REQUEST_COLUMNS.map(() => '?').join(', ')})`,
+  );
+  const select = db.prepare(`SELECT ${CONTACT_REQUEST_COLUMNS.join(', ')}, created_at FROM contact_requests WHERE id = ?`);
+  const countAll = db.prepare('SELECT COUNT(*) AS n FROM contact_requests');
+  return {
+    async create(request) {
+      const id = newShareId();
+      insert.run(...contactRequestParameters(id, request));
+      return id;
+    },
+    async get(id) {
+      if (!isShareId(id)) return undefined;
+      const row = select.get(id) as ContactRequestRow | undefined;
+      return row ? contactRequestFromRow(row) : undefined;
+    },
+    async count() {
+      return (countAll.get() as { n: number }).n;
+    },
+  };
+}
