@@ -72,8 +72,15 @@ test.describe('search list', () => {
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
     const unfiltered = await teasers(page).count();
+    const searches: Array<{ searches: unknown[] }> = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/multi_search')) searches.push(request.postDataJSON() as { searches: unknown[] });
+    });
     await page.getByRole('group', { name: 'Topic' }).getByRole('checkbox', { name: /^Coaching/ }).check();
     await expect(chips(page)).toContainText('Coaching');
+    await expect(list(page)).toHaveAttribute('data-status', 'idle');
+    // One multi-search request per search: the hits query and the refined facet's own query together.
+    expect(searches.map((body) => body.searches.length)).toEqual([2]);
     await expect(page).toHaveURL(/topic=Coaching/);
     for (const tags of await teasers(page).locator('.search-teaser__tags').all()) await expect(tags).toContainText('Coaching');
 
