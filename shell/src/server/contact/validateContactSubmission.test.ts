@@ -4,7 +4,7 @@ import type { ContactSubmission } from './readContactSubmission.js';
 import { SAMPLE_PDF } from './testing/sampleFiles.js';
 import { validateContactSubmission } from './validateContactSubmission.js';
 
-const submission = (overrides: Partial<ContactSubmission> & { values?: Partial<ContactSubmission['values']> } = {}): ContactSubmission => ({
+const submission = (overrides: Omit<Partial<ContactSubmission>, 'values'> & { values?: Partial<ContactSubmission['values']> } = {}): ContactSubmission => ({
   csrfToken: 'token',
   password: '',
   attachment: undefined,
