@@ -1,4 +1,3 @@
-import type { MouseEvent } from 'react';
 import { HighlightedText } from '../highlight/HighlightedText.js';
 import type { ArticleHit } from './articleHit.js';
 import { teaserHeadline, teaserIntro, teaserMeta } from './teaserFields.js';
@@ -17,10 +16,9 @@ export interface TeaserProps {
 export function Teaser({ hit, onOpen }: TeaserProps) {
   const meta = teaserMeta(hit.date, hit.readingTime);
   const topics = Array.isArray(hit.topic) ? hit.topic : [];
-  const open = (_event: MouseEvent<HTMLAnchorElement>) => onOpen?.(hit);
   return (
     <article className="search-teaser" data-object-id={hit.objectID}>
-      <a className="search-teaser__link" href={hit.url ?? '#'} onClick={open}>
+      <a className="search-teaser__link" href={hit.url ?? '#'} onClick={() => onOpen?.(hit)}>
         {hit.image ? <img className="search-teaser__image" src={hit.image} alt="" loading="lazy" /> : null}
         <div className="search-teaser__body">
           {hit.subline ? <p className="search-teaser__subline">{hit.subline}</p> : null}
