@@ -65,6 +65,22 @@ describe('multi_search: query, typos, prefix, ranking and result shape', () => {
     expect(hitIds(await search(target, words, { q: 'app', query_by: 't' }))).toEqual(['w0', 'w2', 'w1']);
   });
 
+  it('ranks a field that is exactly the query first unless prioritize_exact_match=false', async () => {
+    const name = uniqueName('exact');
+    await http(target.url, 'POST', '/collections', { key: target.adminKey, body: { name, fields: [{ name: 't', type: 'string' }] } });
+    const docs = [
+      { id: 'e1', t: 'Apple Pie' },
+      { id: 'e2', t: 'apple pie recipe' },
+    ];
+    await http(target.url, 'POST', `/collections/${name}/documents/import`, { key: target.adminKey, rawBody: docs.map((d) => JSON.stringify(d)).join('\n') });
+    try {
+      expect(hitIds(await search(target, name, { q: 'apple pie', query_by: 't' }))).toEqual(['e1', 'e2']);
+      expect(hitIds(await search(target, name, { q: 'apple pie', query_by: 't', prioritize_exact_match: false }))).toEqual(['e2', 'e1']);
+    } finally {
+      await http(target.url, 'DELETE', `/collections/${name}`, { key: target.adminKey });
+    }
+  });
+
   it('tolerates typos within the length budget: 1 typo from 4 letters, 2 from 7, transpositions count once', async () => {
     expect(hitIds(await search(target, articles, { q: 'leadrship', query_by: 'title' }))).toEqual(['a1']);
     expect(hitIds(await search(target, articles, { q: 'feedbakc', query_by: 'title' }))).toEqual(['a2']);

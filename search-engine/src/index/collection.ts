@@ -13,6 +13,11 @@ export interface TextFieldIndex {
   field: FieldDefinition;
   /** Posting list per term id. */
   postings: (PostingList | undefined)[];
+  /**
+   * Per sequence id: number of words in the value (the shortest element for arrays), capped at
+   * 65535; lets ranking spot a field that consists of exactly the query words.
+   */
+  wordCounts: Uint16Array;
 }
 
 /** Distinct values of a string facet field and, per document, the ids of its values. */
@@ -54,7 +59,7 @@ export class Collection {
       this.fieldsByName.set(field.name, field);
       if (!field.index) continue;
       if (field.type === 'string' || field.type === 'string[]') {
-        this.textFields.set(field.name, { field, postings: [] });
+        this.textFields.set(field.name, { field, postings: [], wordCounts: new Uint16Array(1024) });
         if (field.facet) {
           this.stringFacets.set(field.name, { field, values: [], foldedValues: [], valueIds: new Map(), perDocument: [], valueDocuments: [] });
         }
@@ -181,8 +186,11 @@ export class Collection {
     const touchedTerms: number[] = [];
     for (const [name, text] of this.textFields) {
       const fieldMark = ++this.stampCounter;
+      let fewestWords = Number.POSITIVE_INFINITY;
       for (const value of this.fieldTexts(document, name)) {
-        for (const term of tokenize(value)) {
+        const terms = tokenize(value);
+        if (terms.length < fewestWords) fewestWords = terms.length;
+        for (const term of terms) {
           const termId = this.dictionary.intern(term);
           this.ensureStampCapacity();
           if (this.fieldStamp[termId] === fieldMark) continue;
@@ -199,6 +207,12 @@ export class Collection {
           }
         }
       }
+      if (seq >= text.wordCounts.length) {
+        const grown = new Uint16Array(Math.max(text.wordCounts.length * 2, seq + 1));
+        grown.set(text.wordCounts);
+        text.wordCounts = grown;
+      }
+      text.wordCounts[seq] = Number.isFinite(fewestWords) ? Math.min(fewestWords, 65535) : 0;
     }
     for (const termId of touchedTerms) this.dictionary.adjustFrequency(termId, 1);
     for (const [name, facet] of this.stringFacets) {

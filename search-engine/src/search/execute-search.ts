@@ -117,6 +117,7 @@ export function executeSearch(collection: Collection, params: SearchParams): Rec
       typoTokensThreshold: params.typoTokensThreshold,
       dropTokensThreshold: params.dropTokensThreshold,
       maxCandidates: params.maxCandidates ?? defaultMaxCandidates(collection.size),
+      prioritizeExactMatch: params.prioritizeExactMatch,
       filter,
     });
     matched = textMatch.seqs;

@@ -29,6 +29,8 @@ export interface TextMatchOptions {
   typoTokensThreshold: number;
   dropTokensThreshold: number;
   maxCandidates: number;
+  /** Rank a field that consists of exactly the query words first (`prioritize_exact_match`). */
+  prioritizeExactMatch: boolean;
   /** Documents allowed by `filter_by`, or undefined for all. */
   filter: Uint8Array | undefined;
 }
@@ -206,10 +208,14 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     let bestTokens = 0;
     let bestWeight = 0;
     let matchedFields = 0;
+    let exact = 0;
+    const clean = typoCost[seq] === 0 && prefixMatches[seq] === 0;
     for (let f = 0; f < fieldCount; f++) {
       const fm = fieldTokenMask[seq * fieldCount + f] as number;
       if (fm === 0) continue;
       matchedFields++;
+      // prioritize_exact_match: a field made of exactly the query words, no typos, no prefixes.
+      if (options.prioritizeExactMatch && clean && fm === fullMask && (fields[f] as QueryField).index.wordCounts[seq] === n) exact = 1;
       const tokens = popcount(fm);
       const weight = (fields[f] as QueryField).weight;
       if (tokens > bestTokens || (tokens === bestTokens && weight > bestWeight)) {
@@ -222,9 +228,9 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     bestFieldTokens[seq] = bestTokens;
     bestFieldWeight[seq] = bestWeight;
     fieldsMatched[seq] = Math.min(matchedFields, 7);
-    // Ranking order: words matched, fewer typos, fewer prefix-only words, words in the best field, its weight, fields matched.
+    // Ranking order: words matched, fewer typos, fewer prefix-only words, exact field match, words in the best field, its weight, fields matched.
     const prefixes = Math.min(prefixMatches[seq] as number, 31);
-    scores[seq] = ((((matched * 32 + (31 - typos)) * 32 + (31 - prefixes)) * 32 + bestTokens) * 256 + bestWeight) * 8 + Math.min(matchedFields, 7);
+    scores[seq] = (((((matched * 32 + (31 - typos)) * 32 + (31 - prefixes)) * 2 + exact) * 32 + bestTokens) * 256 + bestWeight) * 8 + Math.min(matchedFields, 7);
     matchedIds[matchedCount++] = seq;
   }
   return { seqs: matchedIds.subarray(0, matchedCount), scores, tokensMatched, typoCost, bestFieldTokens, bestFieldWeight, fieldsMatched, numTokens: n, matchedTerms };
