@@ -54,18 +54,13 @@ export async function ensureArticlesIndexed(
   log: (message: string) => void,
 ): Promise<void> {
   const { indexName, adminApiKey } = config.search;
-  const response = await fetch(`${service.serverUrl}/collections/${encodeURIComponent(indexName)}`, {
-    headers: { 'X-TYPESENSE-API-KEY': adminApiKey },
-  });
-  if (response.ok) return;
-  if (response.status !== 404) {
-    throw new Error(`search server answered ${response.status} when asked for collection "${indexName}"`);
-  }
   const result = await indexArticles({
     url: service.serverUrl,
     apiKey: adminApiKey,
     collectionName: indexName,
     articles: listArticles(),
+    skipIfExists: true,
   });
+  if (result.imported === 0 && result.failed === 0) return;
   log(`indexed ${result.imported} articles into "${indexName}" (${result.failed} failed)`);
 }
