@@ -82,8 +82,16 @@ export interface SearchSuggestion {
 
 /** A facet shown as a checkbox group. */
 export interface FacetDefinition {
+  /** Index field to facet on (required). */
   attribute: string;
+  /** Group heading. */
   label: string;
+  /** How checked values combine. Default `or`. */
+  operator?: 'and' | 'or';
+  /** Options shown at first. Default `FACET_LIMIT`. */
+  limit?: number;
+  /** Options shown after "show more"; must exceed `limit`. Default `FACET_SHOW_MORE_LIMIT`. */
+  showMoreLimit?: number;
 }
 
 /** One answer of a survey. Position is 1-based and stable. */

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PAGE_CONFIG_ELEMENT_ID, type PageConfig } from 'contracts';
+import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import { ConsentPanel } from './ConsentPanel.js';
 import { Island } from './Island.js';
 import { serializeJsonForHtml } from './serializeJsonForHtml.js';
@@ -25,6 +25,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${config.siteName}`}</title>
+        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/site.css" />
         <link rel="stylesheet" href="/static/widgets.css" />
         <script
@@ -57,7 +58,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
                   type="search"
                   name="q"
                   defaultValue={query}
-                  maxLength={512}
+                  maxLength={SEARCH_INPUT_MAX_LENGTH}
                   placeholder={i18n.searchPlaceholder}
                 />
                 <button type="submit">{i18n.searchLabel}</button>

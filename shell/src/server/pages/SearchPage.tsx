@@ -1,4 +1,4 @@
-import type { PageConfig } from 'contracts';
+import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import { Island } from './Island.js';
 
 export interface SearchPageProps {
@@ -15,7 +15,7 @@ export function SearchPage({ config, query = '' }: SearchPageProps) {
       <Island name="mf-search/SearchList" props={{ hideResults: config.search.hideResults }}>
         <form role="search" action={config.calls.searchPage} method="get" className="search-fallback">
           <label htmlFor="search-page-input">{config.i18n.searchLabel}</label>
-          <input id="search-page-input" type="search" name="q" defaultValue={query} maxLength={512} />
+          <input id="search-page-input" type="search" name="q" defaultValue={query} maxLength={SEARCH_INPUT_MAX_LENGTH} />
           <button type="submit">{config.i18n.searchLabel}</button>
         </form>
       </Island>

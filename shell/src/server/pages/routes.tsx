@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { PageConfig } from 'contracts';
+import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import type { ContentStore } from '../content/contentStore.js';
 import { ArticlePage } from './ArticlePage.js';
 import { ContactPage } from './ContactPage.js';
@@ -51,7 +51,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
   });
 
   app.get<{ Querystring: { q?: unknown } }>('/search', async (request, reply) => {
-    const query = typeof request.query.q === 'string' ? request.query.q.slice(0, 512) : '';
+    const query = typeof request.query.q === 'string' ? request.query.q.slice(0, SEARCH_INPUT_MAX_LENGTH) : '';
     html(reply);
     return renderPage(
       <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search">
