@@ -1,5 +1,8 @@
+import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
+
+const require = createRequire(import.meta.url);
 
 /** A small file that starts like a PDF (the server checks the first bytes). */
 const BRIEF = { name: 'workshop-brief.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% workshop brief\n%%EOF\n') };
@@ -117,5 +120,40 @@ test.describe('contact form', () => {
     await page.getByRole('button', { name: 'Send request' }).click();
     await expectConfirmation(page);
     await context.close();
+  });
+});
+
+test.describe('contact form accessibility', () => {
+  // axe is injected as an inline script, which the site's CSP (rightly) refuses.
+  test.use({ bypassCSP: true });
+
+  async function axeViolations(page: Page): Promise<string[]> {
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    return page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
+      const result = await axe.run(document);
+      return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+    });
+  }
+
+  test('the form, its error state and the confirmation have no axe-core violations', async ({ page, stack }) => {
+    await openContactPage(page, stack.url);
+    await islandsSettled(page);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('E-mail', { exact: true }).fill('nope');
+    await page.getByLabel('Request password (optional)').fill('short');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expect(page.getByRole('alert')).toBeVisible();
+    await islandsSettled(page);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel('Name', { exact: true }).fill('Ada');
+    await page.getByLabel('E-mail', { exact: true }).fill('ada@example.org');
+    await page.getByLabel('Message', { exact: true }).fill('Hello');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expectConfirmation(page);
+    await islandsSettled(page);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
