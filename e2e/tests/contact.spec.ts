@@ -76,6 +76,10 @@ test.describe('contact form', () => {
 
     const summary = page.getByRole('alert');
     await expect(summary).toBeVisible();
+    // Focused on load, so the next Tab reaches the first error's link.
+    await expect(summary).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(summary.getByRole('link').first()).toBeFocused();
     await expect(summary.getByRole('link')).toHaveText([
       'Enter an e-mail address in the form name@example.com.',
       'Enter your message.',
@@ -112,6 +116,7 @@ test.describe('contact form', () => {
     await page.getByLabel('Message', { exact: true }).fill('Kept without script');
     await page.getByRole('button', { name: 'Send request' }).click();
     await expect(page.getByRole('alert').getByRole('link')).toHaveText(['Enter your name.', 'Enter your e-mail address, so we can answer you.']);
+    await expect(page.getByRole('alert')).toBeFocused();
     await expect(page.getByLabel('Message', { exact: true })).toHaveValue('Kept without script');
 
     await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');

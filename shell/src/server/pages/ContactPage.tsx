@@ -53,10 +53,21 @@ function FieldError({ field, message }: { field: ContactFieldName; message: stri
   );
 }
 
-/** Summary of every problem, each linking to its field; announced as an alert. */
+/**
+ * Summary of every problem, each linking to its field; announced as an alert and focused when
+ * the page loads (`autofocus`, so also without script), so keyboard and screen-reader users
+ * start there.
+ */
 function ErrorSummary({ errors }: { errors: readonly ContactFieldError[] }) {
   return (
-    <div id={CONTACT_ERROR_SUMMARY_ID} className="error-summary" role="alert" aria-labelledby={`${CONTACT_ERROR_SUMMARY_ID}-title`} tabIndex={-1}>
+    <div
+      id={CONTACT_ERROR_SUMMARY_ID}
+      className="error-summary"
+      role="alert"
+      aria-labelledby={`${CONTACT_ERROR_SUMMARY_ID}-title`}
+      tabIndex={-1}
+      autoFocus
+    >
       <h2 id={`${CONTACT_ERROR_SUMMARY_ID}-title`} className="error-summary__title">
         Your request was not sent yet: please check {errors.length === 1 ? 'one field' : `${errors.length} fields`}
       </h2>
