@@ -2,14 +2,16 @@
 // 1. time from the debounced query firing (User Timing mark `mf-search:query-fired`) to the
 //    results painted, p50/p95 over a query list, in headless Chromium on the built standalone
 //    page, against the embedded search server with the seeded corpus and with 10k articles;
-// 2. the remote's JavaScript bytes (gzip) on the shell's search page (real stack).
+// 2. the remote's JavaScript bytes (gzip) on the shell's search page and on an article page, before
+//    and after the header search is first used (real stack);
+// and the size of the search answers (multi_search response bodies) per search.
 // Run: npm run build -w mf-search && npm run bench -w mf-search   (also needs the other builds for 2)
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from '@playwright/test';
-import { generateArticles } from '@khs/content';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { generateArticles, listArticles } from '@khs/content';
 import { serveDirectory } from '@khs/static-server';
 import { QUERY_FIRED_MARK } from '../src/components/ListSearchBox.js';
 import { startSeededSearchServer, type SeededSearchServer } from '../src/testing/seededSearchServer.js';
@@ -72,11 +74,20 @@ async function measureLatency(browser: Browser, server: SeededSearchServer, labe
   await page.goto(`${pageUrl}/?server=${encodeURIComponent(server.url)}&key=${encodeURIComponent(apiKey)}`);
   await page.locator('.search-list[data-status="idle"][data-query]').waitFor();
   const box = page.locator('.search-list').getByRole('combobox');
+  // Bodies of the search answers (the multi_search responses), as the browser received them.
+  const answers: Array<Promise<number>> = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/multi_search')) answers.push(response.body().then((body) => body.length, () => Number.NaN));
+  });
   const timings: QueryTiming[] = [];
+  const bytesPerSearch: number[] = [];
   for (const query of QUERIES) {
+    const first = answers.length;
     const painted = page.evaluate(paintedAfterQuery, [query, QUERY_FIRED_MARK] as const);
     await box.fill(query);
     timings.push(await painted);
+    const bodies = await Promise.all(answers.slice(first));
+    bytesPerSearch.push(bodies.reduce((total, bytes) => total + bytes, 0));
   }
   await page.close();
   const valid = timings.filter((timing) => Number.isFinite(timing.painted));
@@ -86,6 +97,11 @@ async function measureLatency(browser: Browser, server: SeededSearchServer, labe
   console.log(`  query fired -> results painted:   ${line(valid.map((timing) => timing.painted))}`);
   console.log(`  query fired -> responses received: ${line(valid.map((timing) => timing.response))}`);
   console.log(`  responses -> painted (render):     ${line(valid.map((timing) => timing.painted - timing.response))}`);
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+  const sizes = bytesPerSearch.filter(Number.isFinite);
+  console.log(
+    `  response bytes per search (multi_search bodies, uncompressed): p50 ${kb(percentile(sizes, 50))}  p95 ${kb(percentile(sizes, 95))}  max ${kb(Math.max(...sizes))}  total ${kb(sizes.reduce((a, b) => a + b, 0))}`,
+  );
 }
 
 async function measureRemoteBytes(browser: Browser): Promise<void> {
@@ -98,30 +114,62 @@ async function measureRemoteBytes(browser: Browser): Promise<void> {
   const { startStack } = (await import(stackModule)) as typeof import('../../e2e/harness/stack.js');
   const stack = await startStack();
   try {
-    const page = await browser.newPage();
-    const bodies: Array<Promise<{ url: string; raw: number; gzip: number }>> = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() !== 'script') return;
-      bodies.push(response.body().then((body) => ({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length })));
-    });
-    await page.goto(new URL('/search', stack.url).href);
-    await page.locator('.search-list[data-status="idle"][data-query]').waitFor();
-    const files = await Promise.all(bodies);
     // Shared singletons (React, contracts) come from whichever container loads first; count them apart.
     const manifest = JSON.parse(readFileSync(path.join(DIST, 'mf-manifest.json'), 'utf8')) as { shared: Array<{ assets: { js: { sync: string[] } } }> };
     const sharedFiles = new Set(manifest.shared.flatMap((shared) => shared.assets.js.sync));
-    const fromSearch = files.filter((file) => file.url.startsWith(stack.remotes['mf-search']));
-    const own = fromSearch.filter((file) => !sharedFiles.has(path.basename(new URL(file.url).pathname)));
-    const shared = fromSearch.filter((file) => !own.includes(file));
-    const sum = (list: typeof files, key: 'raw' | 'gzip') => list.reduce((total, file) => total + file[key], 0);
-    console.log(`mf-search's own JS on /search: ${own.length} files, ${sum(own, 'gzip')} B gzip (${sum(own, 'raw')} B raw)`);
-    for (const file of own.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${String(file.gzip).padStart(7)} B gzip  ${path.basename(new URL(file.url).pathname)}`);
-    console.log(`shared singletons this page happened to take from mf-search: ${shared.length} files, ${sum(shared, 'gzip')} B gzip`);
-    console.log(`whole page JS: ${files.length} files, ${sum(files, 'gzip')} B gzip`);
-    await page.close();
+    const sum = (list: ScriptFile[], key: 'raw' | 'gzip') => list.reduce((total, file) => total + file[key], 0);
+    const fileName = (file: ScriptFile) => path.basename(new URL(file.url).pathname);
+    const report = (label: string, files: ScriptFile[]) => {
+      const fromSearch = files.filter((file) => file.url.startsWith(stack.remotes['mf-search']!));
+      const own = fromSearch.filter((file) => !sharedFiles.has(fileName(file)));
+      const shared = fromSearch.filter((file) => !own.includes(file));
+      console.log(`mf-search's own JS ${label}: ${own.length} files, ${sum(own, 'gzip')} B gzip (${sum(own, 'raw')} B raw)`);
+      for (const file of own.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${String(file.gzip).padStart(7)} B gzip  ${fileName(file)}`);
+      console.log(`  shared singletons this page happened to take from mf-search: ${shared.length} files, ${sum(shared, 'gzip')} B gzip`);
+      console.log(`  whole page JS: ${files.length} files, ${sum(files, 'gzip')} B gzip`);
+    };
+
+    const searchPage = await trackScripts(browser);
+    await searchPage.page.goto(new URL('/search', stack.url).href);
+    await searchPage.page.locator('.search-list[data-status="idle"][data-query]').waitFor();
+    report('on /search', await searchPage.files());
+    await searchPage.page.close();
+
+    // An article page: the header search alone, before and after the visitor uses it.
+    const article = await trackScripts(browser);
+    await article.page.goto(new URL(listArticles()[0]!.url, stack.url).href);
+    await article.page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.hasAttribute('data-island-state')));
+    await article.page.waitForLoadState('networkidle');
+    const beforeUse = await article.files();
+    report(`on ${listArticles()[0]!.url} before the header search is used`, beforeUse);
+    const box = article.page.locator('.site-header').getByRole('combobox');
+    await box.focus();
+    await box.pressSequentially('feedback');
+    await article.page.locator('.site-header').getByRole('option').first().waitFor();
+    const afterUse = (await article.files()).slice(beforeUse.length);
+    console.log(`  loaded on first use of the header search (focus, type, suggestions shown): ${afterUse.length} files, ${sum(afterUse, 'gzip')} B gzip`);
+    for (const file of afterUse.sort((a, b) => b.gzip - a.gzip)) console.log(`  ${String(file.gzip).padStart(7)} B gzip  ${fileName(file)}`);
+    await article.page.close();
   } finally {
     await stack.close();
   }
+}
+
+interface ScriptFile {
+  url: string;
+  raw: number;
+  gzip: number;
+}
+
+/** A new page recording every script it downloads (bodies recompressed with gzip -9). */
+async function trackScripts(browser: Browser): Promise<{ page: Page; files(): Promise<ScriptFile[]> }> {
+  const page = await browser.newPage();
+  const bodies: Array<Promise<ScriptFile>> = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    bodies.push(response.body().then((body) => ({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length })));
+  });
+  return { page, files: () => Promise.all(bodies) };
 }
 
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' / ');

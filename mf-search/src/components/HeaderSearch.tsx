@@ -1,14 +1,19 @@
 import { useEffect, useMemo } from 'react';
 import type { IslandContext } from 'contracts';
-import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
+import { createLazySuggestionSource } from '../autocomplete/lazySuggestionSource.js';
 import { SearchCombobox } from '../autocomplete/SearchCombobox.js';
+import type { SuggestionSource } from '../autocomplete/suggestions.js';
 import { useAutocomplete } from '../autocomplete/useAutocomplete.js';
-import type { SearchSetup } from '../config/createSearchClient.js';
 import { useSearchInsights } from '../insights/useSearchInsights.js';
 
 export interface HeaderSearchProps {
-  /** Search client and index (`createSearchClient`). */
-  setup: SearchSetup;
+  /**
+   * Loads the suggestion source (`loadHeaderSuggestionSource`: the search client code is its own
+   * chunk). Called once, on the first focus, pointer-enter or input; the first query waits for it.
+   */
+  loadSuggestions: () => Promise<SuggestionSource>;
+  /** Index named in insights events. */
+  indexName: string;
   /** Bus, config and consent of the page. */
   context: IslandContext;
   /** Text in the box at start (the page's `?q=`). Default empty. */
@@ -26,13 +31,21 @@ export function searchPageUrl(searchPage: string, query: string): string {
  * The header search box on every page: autocomplete suggestions; Enter goes to the search page
  * with the query (a plain GET form, so it also works before the script ran), or with the chosen
  * suggestion. It also reports an insights conversion when an article is saved to the watchlist.
+ * The box works from the first render; the search client code is loaded on the first interaction
+ * (most visitors of an article never search), and what is typed meanwhile is kept and searched.
  */
-export function HeaderSearch({ setup, context, initialQuery = '', navigate = (url) => window.location.assign(url) }: HeaderSearchProps) {
+export function HeaderSearch({
+  loadSuggestions,
+  indexName,
+  context,
+  initialQuery = '',
+  navigate = (url) => window.location.assign(url),
+}: HeaderSearchProps) {
   const { config, bus } = context;
-  const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
-  const source = useMemo(() => createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage), [setup]);
+  const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, indexName);
+  const suggestions = useMemo(() => createLazySuggestionSource(loadSuggestions), [loadSuggestions]);
   const autocomplete = useAutocomplete({
-    source,
+    source: suggestions.source,
     initialQuery,
     onSelect: (suggestion) => {
       insights.selected(suggestion);
@@ -45,12 +58,22 @@ export function HeaderSearch({ setup, context, initialQuery = '', navigate = (ur
   useEffect(() => {
     if (!insightsClient) return;
     return bus.on('watchlist-added', ({ id, added }) => {
-      if (added) insightsClient('convertedObjectIDs', { eventName: 'Article Saved', index: setup.indexName, objectIDs: [id] });
+      if (added) insightsClient('convertedObjectIDs', { eventName: 'Article Saved', index: indexName, objectIDs: [id] });
     });
-  }, [bus, insightsClient, setup.indexName]);
+  }, [bus, insightsClient, indexName]);
 
   return (
-    <form role="search" action={config.calls.searchPage} method="get" className="header-search" onSubmit={() => autocomplete.close()}>
+    <form
+      role="search"
+      action={config.calls.searchPage}
+      method="get"
+      className="header-search"
+      onSubmit={() => autocomplete.close()}
+      // First signs of interest: start loading the search client before the first query needs it.
+      onFocus={suggestions.preload}
+      onPointerEnter={suggestions.preload}
+      onInput={suggestions.preload}
+    >
       <SearchCombobox
         autocomplete={autocomplete}
         label={config.i18n.searchLabel}

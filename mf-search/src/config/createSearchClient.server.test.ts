@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FACET_SEARCH_CAP } from 'contracts';
 import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
+import { teaserIntro } from '../hits/teaserFields.js';
+import type { ArticleHit } from '../hits/articleHit.js';
+import { HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG } from '../highlight/parseHighlight.js';
 import { createSearchClient } from './createSearchClient.js';
 
 /** More distinct topic values than the facet-value search may return. */
@@ -19,9 +22,20 @@ const articles = Array.from({ length: TOPIC_COUNT }, (_, i) => ({
   cta: 'Read',
 }));
 
+/** Long text (well over the snippet threshold) with `word` somewhere in the middle, or nowhere. */
+const longContent = (word?: string) =>
+  [...Array.from({ length: 300 }, (_, i) => `filler${i}`), ...(word ? [word] : []), ...Array.from({ length: 300 }, (_, i) => `tail${i}`)].join(' ');
+const base = { image: '/content-images/bird.svg', topic: ['Birds'], date: 1_763_000_000, url: '/articles/bird', readingTime: 3, cta: 'Read' };
+/** The intro/content-snippet rule: one article per branch, all found by "zebrafinch". */
+const birdArticles = [
+  { ...base, id: 'intro-matches', headline: 'Birds one', title: 'Birds one', intro: 'The zebrafinch sings.', content: longContent('zebrafinch') },
+  { ...base, id: 'content-matches', headline: 'Birds two', title: 'Birds two', intro: 'A plain intro.', content: longContent('zebrafinch') },
+  { ...base, id: 'title-matches', headline: 'Birds three', title: 'The zebrafinch', intro: 'Another plain intro.', content: longContent() },
+];
+
 let server: SeededSearchServer;
 beforeAll(async () => {
-  server = await startSeededSearchServer({ articles });
+  server = await startSeededSearchServer({ articles: [...articles, ...birdArticles] });
 }, 30_000);
 afterAll(async () => server?.close());
 
@@ -50,5 +64,31 @@ describe('createSearchClient on the embedded search server', () => {
     };
     expect(Object.keys(suggestions.results[0]!.hits[0]!).filter((key) => !key.startsWith('_'))).toEqual(expect.arrayContaining(['id', 'title', 'objectID']));
     expect(suggestions.results[0]!.hits[0]).not.toHaveProperty('content');
+  });
+
+  it('answers carry no content, only its snippet: the teaser shows the intro if it matched, else the content snippet, else the intro', async () => {
+    const setup = createSearchClient(server.pageConfig().search);
+    const answer = (await setup.searchClient.search([
+      { indexName: setup.indexName, params: { query: 'zebrafinch', hitsPerPage: 10, highlightPreTag: HIGHLIGHT_PRE_TAG, highlightPostTag: HIGHLIGHT_POST_TAG } },
+    ] as never)) as { results: Array<{ hits: ArticleHit[] }> };
+    const hits = new Map(answer.results[0]!.hits.map((hit) => [hit.objectID, hit]));
+    expect([...hits.keys()].sort()).toEqual(['content-matches', 'intro-matches', 'title-matches']);
+    for (const hit of hits.values()) {
+      // The full text never travels: at most the adapter's empty stand-in.
+      expect(hit.content ?? '').toBe('');
+      expect((hit as unknown as { _rawTypesenseHit: { document: { content?: string } } })._rawTypesenseHit.document.content ?? '').toBe('');
+    }
+    const text = (hit: ArticleHit | undefined) => teaserIntro(hit!).map((s) => (s.highlighted ? `[${s.text}]` : s.text)).join('');
+
+    const contentSnippet = hits.get('content-matches')!._snippetResult as Record<string, { value: string; matchLevel: string }>;
+    expect(contentSnippet.content!.matchLevel).toBe('full');
+    expect(contentSnippet.content!.value).toContain(`${HIGHLIGHT_PRE_TAG}zebrafinch${HIGHLIGHT_POST_TAG}`);
+    // A window around the match, not the whole text.
+    expect(contentSnippet.content!.value.length).toBeLessThan(longContent('zebrafinch').length / 4);
+    expect(text(hits.get('content-matches'))).toMatch(/^\S.* \[zebrafinch\] .*\S$/);
+    expect(text(hits.get('content-matches'))).not.toContain('filler0 ');
+
+    expect(text(hits.get('intro-matches'))).toBe('The [zebrafinch] sings.');
+    expect(text(hits.get('title-matches'))).toBe('Another plain intro.');
   });
 });

@@ -1,19 +1,19 @@
 import TypesenseInstantSearchAdapterExport from 'typesense-instantsearch-adapter';
 import type { SearchClient } from 'instantsearch.js';
-import {
-  DEFAULT_HITS_PER_PAGE,
-  DEFAULT_SEARCH_INDEX_NAME,
-  FACET_SEARCH_CAP,
-  HIGHLIGHT_AFFIX_TOKENS,
-  SEARCH_CACHE_SECONDS,
-  type SearchConfiguration,
-} from 'contracts';
-import { SearchConfigurationError } from './SearchConfigurationError.js';
+import { FACET_SEARCH_CAP, HIGHLIGHT_AFFIX_TOKENS, SEARCH_CACHE_SECONDS, type SearchConfiguration } from 'contracts';
+import { withSnippetOnlyFields, type TypesenseMultiSearchResponse } from './snippetOnlyFields.js';
+import { readSearchServerSettings, type SearchServerSettings } from './searchServerSettings.js';
 
 // CommonJS interop: bundlers hand over the class, Node's ESM loader (benchmark) the module object.
 const TypesenseInstantSearchAdapter =
   (TypesenseInstantSearchAdapterExport as unknown as { default?: typeof TypesenseInstantSearchAdapterExport }).default ??
   TypesenseInstantSearchAdapterExport;
+
+/**
+ * Long text fields the list never shows whole: left out of the answer's documents
+ * (`exclude_fields`); only their snippet (the `highlight` object) travels.
+ */
+export const SNIPPET_ONLY_FIELDS: readonly string[] = ['content'];
 
 /** Everything an InstantSearch root needs, built from the page's search configuration. */
 export interface SearchSetup {
@@ -34,42 +34,29 @@ export interface SearchSetup {
  * Typesense-protocol server with the search-only key. Results are cached on the client for
  * `SEARCH_CACHE_SECONDS`, snippets keep `HIGHLIGHT_AFFIX_TOKENS` tokens each side of a match,
  * facet-value searches ask for at most `FACET_SEARCH_CAP` values, and every search is one
- * `multi_search` request (the adapter batches the widgets' queries).
+ * `multi_search` request (the adapter batches the widgets' queries). Answers carry no `content`
+ * (about 45 KB per answer otherwise), only its snippet, which still reaches `_snippetResult.content`.
  * @throws SearchConfigurationError `missing-search-client` when the server part is unusable,
  *   `missing-index-name` when an index name is given but empty.
  */
 export function createSearchClient(search: Partial<SearchConfiguration> | null | undefined): SearchSetup {
-  const server = search?.server;
-  if (!server || typeof server.host !== 'string' || server.host === '' || typeof server.apiKey !== 'string' || !Number.isFinite(Number(server.port))) {
-    throw new SearchConfigurationError('missing-search-client', 'The search needs a search client: server host, port and apiKey are required.');
-  }
-  const indexName = server.indexName === undefined ? DEFAULT_SEARCH_INDEX_NAME : server.indexName;
-  if (typeof indexName !== 'string' || indexName.trim() === '') {
-    throw new SearchConfigurationError('missing-index-name', 'The search needs an index name.');
-  }
-  const queryBy = typeof search?.queryBy === 'string' ? search.queryBy : '';
-  if (queryBy === '') {
-    throw new SearchConfigurationError('missing-search-client', 'The search client needs "queryBy".');
-  }
-
-  const serverOptions = {
-    apiKey: server.apiKey,
-    nodes: [{ host: server.host, port: Number(server.port), protocol: server.protocol ?? 'http', path: '' }],
-    cacheSearchResultsForSeconds: SEARCH_CACHE_SECONDS,
-  };
-  const searchFields = queryBy.split(',').map((field) => field.trim());
+  const settings = readSearchServerSettings(search);
+  const searchFields = settings.queryBy.split(',').map((field) => field.trim());
   const adapter = new TypesenseInstantSearchAdapter({
-    server: serverOptions,
+    server: serverOptions(settings),
     additionalSearchParameters: {
-      query_by: queryBy,
-      ...(search?.sortBy ? { sort_by: search.sortBy } : {}),
+      query_by: settings.queryBy,
+      ...(settings.sortBy ? { sort_by: settings.sortBy } : {}),
       highlight_affix_num_tokens: HIGHLIGHT_AFFIX_TOKENS,
-      // Whole highlighted values for the short fields; long text (content) only as a snippet.
-      highlight_full_fields: searchFields.filter((field) => field !== 'content').join(','),
+      // Whole highlighted values for the short fields (headline, title, intro); long text only as a snippet.
+      highlight_full_fields: searchFields.filter((field) => !SNIPPET_ONLY_FIELDS.includes(field)).join(','),
+      // The teaser shows a snippet of the long text, never the text itself.
+      exclude_fields: SNIPPET_ONLY_FIELDS.join(','),
       // The adapter reads the `highlight` object; the legacy `highlights` array only doubles the payload.
       enable_highlight_v1: false,
     },
   });
+  keepSnippetsOfExcludedFields(adapter);
   const client = adapter.searchClient as unknown as { searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown> };
   const searchForFacetValues = client.searchForFacetValues.bind(client);
   // The adapter ignores InstantSearch's `maxFacetHits`; `maxValuesPerFacet` becomes Typesense's
@@ -79,24 +66,56 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
       requests.map((request) => ({ ...request, params: { ...request.params, maxValuesPerFacet: FACET_SEARCH_CAP } })),
     );
 
-  const suggestionAdapter = new TypesenseInstantSearchAdapter({
-    server: serverOptions,
+  return {
+    searchClient: client as unknown as SearchClient,
+    suggestionClient: createSuggestionClient(settings),
+    indexName: settings.indexName,
+    hitsPerPage: settings.hitsPerPage,
+  };
+}
+
+/**
+ * The client for autocomplete suggestions alone (what the header search needs): answers carry
+ * only the fields a suggestion needs (id, title), so suggestion requests stay small.
+ */
+export function createSuggestionClient(settings: SearchServerSettings): SearchClient {
+  const adapter = new TypesenseInstantSearchAdapter({
+    server: serverOptions(settings),
     additionalSearchParameters: {
-      query_by: queryBy,
+      query_by: settings.queryBy,
       include_fields: 'id,title',
       highlight_fields: 'title',
       highlight_full_fields: 'title',
       enable_highlight_v1: false,
     },
   });
+  return adapter.searchClient as unknown as SearchClient;
+}
 
-  const limit = Number(search?.limit);
+function serverOptions(settings: SearchServerSettings) {
   return {
-    searchClient: client as unknown as SearchClient,
-    suggestionClient: suggestionAdapter.searchClient as unknown as SearchClient,
-    indexName,
-    hitsPerPage: Number.isInteger(limit) && limit > 0 ? limit : DEFAULT_HITS_PER_PAGE,
+    apiKey: settings.apiKey,
+    nodes: [{ host: settings.host, port: settings.port, protocol: settings.protocol, path: '' }],
+    cacheSearchResultsForSeconds: SEARCH_CACHE_SECONDS,
   };
+}
+
+/** The adapter's step that sends the request and hands the raw Typesense answer to its reader. */
+interface AdapterRequestStep {
+  _adaptAndPerformTypesenseRequest(requests: unknown): Promise<TypesenseMultiSearchResponse>;
+}
+
+/**
+ * The adapter builds `_snippetResult` from the hit's document keys only, so an excluded field's
+ * snippet would be dropped although the server sent it. Its answers are therefore completed
+ * (`withSnippetOnlyFields`) before the adapter reads them. Hooks an internal step of the pinned
+ * adapter version (typesense-instantsearch-adapter 2.9.0); the embedded-server test of the content
+ * snippet fails if that step changes.
+ */
+function keepSnippetsOfExcludedFields(adapter: object): void {
+  const step = adapter as AdapterRequestStep;
+  const perform = step._adaptAndPerformTypesenseRequest.bind(adapter);
+  step._adaptAndPerformTypesenseRequest = async (requests) => withSnippetOnlyFields(await perform(requests), SNIPPET_ONLY_FIELDS);
 }
 
 interface FacetValuesRequest {
