@@ -320,7 +320,7 @@ test.describe('contact page widgets', () => {
     const response = await page.goto(new URL('/contact', stack.url).href);
     test.skip(response?.status() === 404, 'the /contact route is not wired in shell routes yet');
     await islandsSettled(page);
-    const password = page.getByLabel('Password (only to create an account)');
+    const password = page.getByLabel('Request password (optional)');
     await password.fill('correct horse');
     const toggle = page.getByRole('button', { name: 'Show password' });
     await toggle.click();

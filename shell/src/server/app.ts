@@ -68,7 +68,8 @@ function runtimeVersion(dir: string): string {
 export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> {
   const { config, content } = deps;
   const clientAssetsDir = deps.clientAssetsDir ?? path.join(SHELL_ROOT, 'dist/client');
-  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: true });
+  // A request (uploads included) must arrive within a minute: a client that trickles forever is cut off.
+  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: true, requestTimeout: 60_000 });
   const pageConfig = buildPageConfig(config, deps.search);
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {

@@ -2,6 +2,7 @@
 // database, shell. Configuration: environment variables, see README "Configuration".
 import { readShellConfig, ShellConfigError } from './config.js';
 import { buildShellApp } from './app.js';
+import { contactRoutes } from './contact/contactRoutes.js';
 import { repositoryContentStore as content } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
 import { insightsRoutes } from './insights/insightsRoutes.js';
@@ -28,6 +29,10 @@ async function main(): Promise<void> {
     features: [
       { plugin: surveyRoutes, options: { content, surveys: database.surveys } },
       { plugin: insightsRoutes, options: { events: database.insightsEvents } },
+      ({ pageConfig, runtimeUrl }) => ({
+        plugin: contactRoutes,
+        options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl },
+      }),
       ({ pageConfig, runtimeUrl }) => ({
         plugin: watchlistRoutes,
         options: {

@@ -321,10 +321,12 @@ describe('POST /contact: invalid fields (422, values kept, nothing stored)', () 
     for (const field of fields) {
       expect(page.getElementById(`contact-${field}`), field).not.toBeNull();
     }
-    for (const field of fields.filter((name) => ['name', 'email', 'message'].includes(name))) {
+    for (const field of fields) {
       const input = page.getElementById(`contact-${field}`)!;
-      expect(input.getAttribute('aria-invalid')).toBe('true');
-      const described = page.getElementById(input.getAttribute('aria-describedby')!);
+      expect(input.getAttribute('aria-invalid'), field).toBe('true');
+      // The error is the first description (a hint may follow).
+      const described = page.getElementById(input.getAttribute('aria-describedby')!.split(' ')[0]!);
+      expect(described?.id).toBe(`contact-${field}-error`);
       expect(described?.textContent?.length).toBeGreaterThan(10);
     }
     // A fresh token, so the corrected form can be sent.
@@ -365,8 +367,7 @@ describe('POST /contact: invalid fields (422, values kept, nothing stored)', () 
     const { page, response } = await expectInvalid({ password: 'short-pass1' }, ['password']);
     expect(response.body).not.toContain('short-pass1');
     expect(page.querySelector<HTMLInputElement>('#contact-password')!.value).toBe('');
-    const hint = page.getElementById(page.getElementById('contact-password')!.getAttribute('aria-describedby')!);
-    expect(hint?.textContent).toMatch(/^Error: .*12 characters/);
+    expect(page.getElementById('contact-password-error')?.textContent).toMatch(/^Error: .*12 characters/);
   });
 
   it('an attachment over 5 MB (the text after it is still kept)', async () => {

@@ -31,8 +31,6 @@ export const CONTACT_PRIVACY_DIALOG_ID = 'contact-privacy';
 /** Id of the error summary (the top of the form after a validation error). */
 export const CONTACT_ERROR_SUMMARY_ID = 'contact-errors';
 
-const ATTACHMENT_HINT_ID = 'contact-attachment-hint';
-
 /** Text of the field's error, if it has one. */
 function errorOf(errors: readonly ContactFieldError[], field: ContactFieldName): string | undefined {
   return errors.find((error) => error.field === field)?.message;
@@ -176,18 +174,15 @@ export function ContactPage({ action = '/contact', csrfToken, values = EMPTY_CON
             name={CONTACT_FIELDS.attachment}
             label="Attach a file (optional)"
             accept={CONTACT_ATTACHMENT_ACCEPT}
+            hint={`For example a document for the editors: ${CONTACT_ATTACHMENT_TYPE_NAMES}, up to ${Math.round(CONTACT_ATTACHMENT_MAX_BYTES / (1024 * 1024))} MB.`}
+            error={attachmentError}
           />
-          <p id={ATTACHMENT_HINT_ID} className="form-field__hint">
-            For example a document for the editors: {CONTACT_ATTACHMENT_TYPE_NAMES}, up to{' '}
-            {Math.round(CONTACT_ATTACHMENT_MAX_BYTES / (1024 * 1024))} MB.
-          </p>
-          <FieldError field="attachment" message={attachmentError} />
-          {/* The widget links only its hint; an error is put in front of the hint so it is announced with the field. */}
           <PasswordField
             id={contactFieldId('password')}
             name={CONTACT_FIELDS.password}
             label="Request password (optional)"
-            hint={passwordError ? `Error: ${passwordError} ${passwordHint}` : passwordHint}
+            hint={passwordHint}
+            error={passwordError}
           />
           <button type="submit">Send request</button>
         </form>

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
+import { renderContactPage } from '../contact/renderContactPage.js';
 import type { ContentStore } from '../content/contentStore.js';
 import { ArticlePage } from './ArticlePage.js';
-import { ContactPage } from './ContactPage.js';
 import { HomePage } from './HomePage.js';
 import { Layout } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
@@ -69,14 +69,10 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     );
   });
 
-  app.get('/contact', async (_request, reply) => {
-    html(reply);
-    return renderPage(
-      <Layout title="Contact" config={config} runtimeUrl={runtimeUrl} pageClass="page-contact">
-        <ContactPage />
-      </Layout>,
-    );
-  });
+  // The contact page carries a CSRF token in its form, so it is rendered by the contact feature.
+  app.get<{ Querystring: { sent?: unknown } }>('/contact', (request, reply) =>
+    renderContactPage(reply, { pageConfig: config, runtimeUrl, sent: request.query.sent }),
+  );
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET') {

@@ -6,16 +6,33 @@ export interface PasswordFieldProps {
   autoComplete?: string;
   /** Hint shown under the field and linked with aria-describedby. */
   hint?: string;
+  /** Validation error shown under the label; marks the input `aria-invalid` and describes it (before the hint). */
+  error?: string;
 }
 
 /** A password input; mf-widgets adds a show/hide toggle whose name says what it will do. */
-export function PasswordField({ id, name, label, autoComplete = 'new-password', hint }: PasswordFieldProps) {
+export function PasswordField({ id, name, label, autoComplete = 'new-password', hint, error }: PasswordFieldProps) {
   const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="form-field password-field" data-widget="password-toggle">
       <label htmlFor={id}>{label}</label>
+      {error ? (
+        <p id={errorId} className="form-field__error">
+          <span className="visually-hidden">Error: </span>
+          {error}
+        </p>
+      ) : null}
       <div className="password-field__row">
-        <input id={id} name={name} type="password" autoComplete={autoComplete} aria-describedby={hintId} />
+        <input
+          id={id}
+          name={name}
+          type="password"
+          autoComplete={autoComplete}
+          aria-describedby={describedBy}
+          aria-invalid={error ? true : undefined}
+        />
         <button
           type="button"
           className="password-field__toggle"
