@@ -70,6 +70,14 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'one share row per distinct list (the watchlist screen asks for a sharing URL on every load)',
+    sql: `
+      ALTER TABLE watchlist_shares ADD COLUMN content_hash TEXT;
+      CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
+    `,
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -136,6 +144,14 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
           AND (attachment_storage_id IS NULL) = (attachment_size IS NULL)
           AND (attachment_storage_id IS NULL) = (attachment_type IS NULL))
       );
+    `,
+  },
+  {
+    version: 4,
+    name: 'one share row per distinct list (the watchlist screen asks for a sharing URL on every load)',
+    sql: `
+      ALTER TABLE watchlist_shares ADD COLUMN content_hash TEXT;
+      CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
     `,
   },
 ];

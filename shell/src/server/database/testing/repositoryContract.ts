@@ -86,9 +86,12 @@ export function describeRepositoryContract(label: string, target: ContractTarget
         expect(Object.keys(stored ?? {})).toEqual(['z9', 'a1', 'm5']);
       });
 
-      it('gives a new id each time, even for the same list', async () => {
+      it('keeps one row per distinct list, even when 20 visitors share it at once', async () => {
         const ids = await Promise.all(Array.from({ length: 20 }, () => db.watchlistShares.create({ a: { title: 'A' } })));
-        expect(new Set(ids).size).toBe(20);
+        expect(new Set(ids).size).toBe(1);
+        const other = await db.watchlistShares.create({ b: { title: 'B' }, a: { title: 'A' } });
+        const reordered = await db.watchlistShares.create({ a: { title: 'A' }, b: { title: 'B' } });
+        expect(new Set([ids[0], other, reordered]).size).toBe(3);
       });
 
       it('stores only the title of each entry', async () => {
