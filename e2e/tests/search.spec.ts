@@ -210,6 +210,53 @@ test.describe('autocomplete', () => {
   });
 });
 
+test.describe('header search on pages without the search list', () => {
+  test('loads the search client only on first use, keeps every keystroke typed while it loads, without moving', async ({ page, stack }) => {
+    const errors = consoleErrors(page);
+    const searchOrigin = stack.remotes['mf-search'];
+    // Scripts of the search remote, and whether they hold the search client (typesense's key header).
+    const scripts: Array<Promise<{ url: string; searchClient: boolean }>> = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script' && response.url().startsWith(searchOrigin)) {
+        scripts.push(response.text().then((body) => ({ url: response.url(), searchClient: body.includes('x-typesense-api-key') })));
+      }
+    });
+    // Once the page is up, the remote's scripts answer slowly, so the visitor types while the code loads.
+    let slow = false;
+    await page.route(`${searchOrigin}/**/*.js`, async (route) => {
+      if (slow) await new Promise((resolve) => setTimeout(resolve, 600));
+      await route.continue();
+    });
+
+    await page.goto(new URL(listArticles()[0]!.url, stack.url).href);
+    await islandsSettled(page);
+    await page.waitForLoadState('networkidle');
+    const atLoad = await Promise.all(scripts);
+    expect(atLoad.length).toBeGreaterThan(0);
+    expect(atLoad.filter((script) => script.searchClient)).toEqual([]);
+
+    const box = headerBox(page);
+    const form = page.locator('.site-header form[role="search"]');
+    const before = await form.boundingBox();
+    slow = true;
+    await box.focus();
+    await box.pressSequentially('feedback');
+    await expect(box).toHaveValue('feedback');
+    const options = page.locator('.site-header').getByRole('option');
+    await expect(box).toHaveAttribute('aria-expanded', 'true');
+    for (const text of await options.allTextContents()) expect(text.toLowerCase()).toContain('feedback');
+    expect((await Promise.all(scripts)).some((script) => script.searchClient)).toBe(true);
+    expect(await form.boundingBox()).toEqual(before);
+
+    // The rest of the autocomplete behaves as before: Escape closes, Enter goes to the search page.
+    await box.press('Escape');
+    await expect(box).toHaveAttribute('aria-expanded', 'false');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\/search\?q=feedback$/);
+    expect(errors).toEqual([]);
+  });
+});
+
 test.describe('insights and tracking', () => {
   test(`insights events go to the collector after consent only, in chunks of ${INSIGHTS_EVENT_CHUNK} object ids`, async ({ page, stack }) => {
     const posts: Request[] = [];
