@@ -16,7 +16,9 @@ import { serveDirectory } from '@khs/static-server';
 import { QUERY_FIRED_MARK } from '../src/components/ListSearchBox.js';
 import { startSeededSearchServer, type SeededSearchServer } from '../src/testing/seededSearchServer.js';
 
-const DIST = path.resolve(import.meta.dirname, '../dist');
+const BUILT_DIST = path.resolve(import.meta.dirname, '../dist');
+/** `BENCH_DIST=<a copy of an older dist>` measures that build's latency instead (A/B at the same machine load). */
+const DIST = process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST) : BUILT_DIST;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const LARGE_CORPUS = Number(process.env.BENCH_ARTICLES ?? 10_000);
@@ -196,7 +198,8 @@ async function main(): Promise<void> {
     await large.close();
 
     console.log(`load average at the end of the latency runs: ${loadAverage()}`);
-    await measureRemoteBytes(browser);
+    // The real stack serves the built dist only.
+    if (DIST === BUILT_DIST) await measureRemoteBytes(browser);
   } finally {
     await browser.close();
     await site.close();
