@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { IslandContext } from 'contracts';
 import { createLazySuggestionSource } from '../autocomplete/lazySuggestionSource.js';
 import { SearchCombobox } from '../autocomplete/SearchCombobox.js';
@@ -9,7 +9,8 @@ import { useSearchInsights } from '../insights/useSearchInsights.js';
 export interface HeaderSearchProps {
   /**
    * Loads the suggestion source (`loadHeaderSuggestionSource`: the search client code is its own
-   * chunk). Called once, on the first focus, pointer-enter or input; the first query waits for it.
+   * chunk). Called once (again only after a failed load), on the first focus, pointer-enter or
+   * input; the first query waits for it.
    */
   loadSuggestions: () => Promise<SuggestionSource>;
   /** Index named in insights events. */
@@ -43,7 +44,12 @@ export function HeaderSearch({
 }: HeaderSearchProps) {
   const { config, bus } = context;
   const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, indexName);
-  const suggestions = useMemo(() => createLazySuggestionSource(loadSuggestions), [loadSuggestions]);
+  // One lazy source for the island's life, so a loader re-created on render does not load again.
+  const latestLoad = useRef(loadSuggestions);
+  useEffect(() => {
+    latestLoad.current = loadSuggestions;
+  }, [loadSuggestions]);
+  const suggestions = useMemo(() => createLazySuggestionSource(() => latestLoad.current()), []);
   const autocomplete = useAutocomplete({
     source: suggestions.source,
     initialQuery,
