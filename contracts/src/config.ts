@@ -32,6 +32,15 @@ export interface RemoteDefinition {
   entry: string;
 }
 
+/** Search settings every page uses unless a shell configures others. */
+export const DEFAULT_SEARCH_SETTINGS: Omit<SearchConfiguration, 'server'> = {
+  queryBy: 'headline,title,intro,content',
+  limit: 20,
+  sortBy: '',
+  facets: [{ attribute: 'topic', label: 'Topic' }],
+  hideResults: false,
+};
+
 /** URLs of the product's own calls (specification point 7). */
 export interface CallUrls {
   csrfToken: string;

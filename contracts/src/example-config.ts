@@ -1,4 +1,4 @@
-import { DEFAULT_CALL_URLS, type PageConfig } from './config.js';
+import { DEFAULT_CALL_URLS, DEFAULT_SEARCH_SETTINGS, type PageConfig } from './config.js';
 import { DEFAULT_SEARCH_INDEX_NAME } from './constants.js';
 
 /**
@@ -11,11 +11,7 @@ export function examplePageConfig(overrides: Partial<PageConfig> = {}): PageConf
     remotes: [],
     remoteTimeoutMs: 8000,
     search: {
-      queryBy: 'headline,title,intro,content',
-      limit: 20,
-      sortBy: '',
-      facets: [{ attribute: 'topic', label: 'Topic' }],
-      hideResults: false,
+      ...DEFAULT_SEARCH_SETTINGS,
       server: {
         apiKey: 'khs-search-dev-key',
         host: '127.0.0.1',

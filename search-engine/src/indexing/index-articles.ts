@@ -1,21 +1,9 @@
 import Typesense from 'typesense';
+import type { SearchHit } from 'contracts';
 import { collectionSchema } from './article-schema.js';
 
-/** The article fields the index needs (a contracts `SearchHit` or richer). */
-export interface IndexableArticle {
-  id: string;
-  headline: string;
-  title: string;
-  subline?: string;
-  intro: string;
-  content: string;
-  image: string;
-  topic: string[];
-  date: number;
-  url: string;
-  readingTime: number;
-  cta: string;
-}
+/** The article fields the index needs: a contracts `SearchHit` (or something richer). */
+export type IndexableArticle = SearchHit;
 
 export interface IndexArticlesOptions {
   /** Server base URL, e.g. `http://127.0.0.1:8108` (embedded or a real Typesense). */

@@ -1,18 +1,6 @@
+import type { SearchHit } from 'contracts';
 /** Small article fixtures with known words, diacritics, topics and dates. */
-export interface FixtureArticle {
-  id: string;
-  headline: string;
-  title: string;
-  subline?: string;
-  intro: string;
-  content: string;
-  image: string;
-  topic: string[];
-  date: number;
-  url: string;
-  readingTime: number;
-  cta: string;
-}
+export type FixtureArticle = SearchHit;
 
 const base = { image: '/images/a.jpg', cta: 'Read more' };
 

@@ -1,4 +1,4 @@
-import { DEFAULT_CALL_URLS, examplePageConfig, type PageConfig } from 'contracts';
+import { DEFAULT_CALL_URLS, DEFAULT_SEARCH_SETTINGS, examplePageConfig, type PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 
 /** Where browsers reach the search server. */
@@ -18,11 +18,7 @@ export function buildPageConfig(config: ShellConfig, search: BrowserSearchEndpoi
     remotes: config.remotes,
     remoteTimeoutMs: config.remoteTimeoutMs,
     search: {
-      queryBy: 'headline,title,intro,content',
-      limit: 20,
-      sortBy: '',
-      facets: [{ attribute: 'topic', label: 'Topic' }],
-      hideResults: false,
+      ...DEFAULT_SEARCH_SETTINGS,
       server: {
         apiKey: config.search.searchApiKey,
         host: search.host,
