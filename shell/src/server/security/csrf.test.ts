@@ -26,6 +26,13 @@ describe('CSRF protection', () => {
     expect(String(response.headers['set-cookie'])).toMatch(/HttpOnly/i);
   });
 
+  it('marks the cookie Secure when the site is reached over https (behind a proxy)', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/actions/blitz/csrf/token' });
+    expect(String(plain.headers['set-cookie'])).not.toMatch(/Secure/);
+    const https = await app.inject({ method: 'GET', url: '/actions/blitz/csrf/token', headers: { 'x-forwarded-proto': 'https' } });
+    expect(String(https.headers['set-cookie'])).toMatch(/Secure/);
+  });
+
   it('accepts a POST with the token and its cookie', async () => {
     const { token, cookie } = await fetchCsrf(app);
     const response = await app.inject({

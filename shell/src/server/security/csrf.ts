@@ -21,7 +21,7 @@ declare module 'fastify' {
  */
 async function csrfProtectionPlugin(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCsrf, {
-    cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/' },
+    cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/', secure: 'auto' },
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
   });
 
