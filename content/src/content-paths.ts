@@ -11,3 +11,12 @@ export const contentImagesDir: string = fileURLToPath(new URL('../images', impor
 
 /** Site URL prefix under which `contentImagesDir` is served. */
 export const CONTENT_IMAGES_BASE_URL = '/content-images';
+
+/** Absolute path of `content/media` (videos); the shell serves it at {@link CONTENT_MEDIA_BASE_URL}. */
+export const contentMediaDir: string = fileURLToPath(new URL('../media', import.meta.url));
+
+/** Site URL prefix under which `contentMediaDir` is served. */
+export const CONTENT_MEDIA_BASE_URL = '/content-media';
+
+/** The site's short intro video (6 s, VP9 WebM, rendered by `scripts/render-intro-video.sh`). */
+export const SITE_INTRO_VIDEO_URL = `${CONTENT_MEDIA_BASE_URL}/site-intro.webm`;

@@ -4,7 +4,15 @@
  */
 export type { Article, GalleryImage } from './article.js';
 export { listArticles, getArticle, listTopics, listSurveys, getSurvey } from './content-store.js';
-export { contentImagesDir, CONTENT_IMAGES_BASE_URL, articlesFileUrl, surveysFileUrl } from './content-paths.js';
+export {
+  contentImagesDir,
+  CONTENT_IMAGES_BASE_URL,
+  contentMediaDir,
+  CONTENT_MEDIA_BASE_URL,
+  SITE_INTRO_VIDEO_URL,
+  articlesFileUrl,
+  surveysFileUrl,
+} from './content-paths.js';
 export { validateArticle } from './validate-article.js';
 export { readContent, type ContentSnapshot } from './read-content.js';
 export { validateSurvey } from './validate-survey.js';

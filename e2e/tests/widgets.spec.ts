@@ -253,6 +253,10 @@ test.describe('page widgets (mf-widgets)', () => {
     await play.click();
     await expect(play).toBeHidden();
     await expect(video.locator('video')).toHaveAttribute('controls', '');
+    // The intro video really plays: time advances and it is not paused.
+    await expect
+      .poll(() => video.locator('video').evaluate((element: HTMLVideoElement) => !element.paused && element.currentTime > 0.2))
+      .toBe(true);
   });
 
 });

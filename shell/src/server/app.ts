@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
-import { contentImagesDir } from '@khs/content';
+import { contentImagesDir, contentMediaDir } from '@khs/content';
 import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
@@ -98,6 +98,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   });
   await app.register(fastifyStatic, { root: path.join(SHELL_ROOT, 'public'), prefix: '/static/', decorateReply: false });
   await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });
+  await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
 
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl });

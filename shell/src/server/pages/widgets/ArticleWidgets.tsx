@@ -1,4 +1,4 @@
-import { TOPICS, type Article } from '@khs/content';
+import { SITE_INTRO_VIDEO_URL, TOPICS, type Article } from '@khs/content';
 import { formatDate } from '../format.js';
 import { articleParagraphs, competenceCards, firstSentence, topicSearchHref, wordCount } from './articleWidgetContent.js';
 import { CompetenceSlider } from './CompetenceSlider.js';
@@ -93,9 +93,10 @@ export function ArticleWidgets({ article }: { article: Article }) {
       ) : null}
       <div id={ids.video}>
         <Video
-          title={`${title} in two minutes`}
+          title="KHS Competence in six seconds"
           poster={article.image}
-          description={`A short video summary of this article: ${article.intro}`}
+          src={SITE_INTRO_VIDEO_URL}
+          description="A short animated introduction to the site: search articles, keep a watchlist, answer surveys."
         />
       </div>
       <div id={ids.glance}>
