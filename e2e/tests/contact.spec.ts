@@ -1,20 +1,17 @@
-import { createRequire } from 'node:module';
+import { axeViolations } from '../harness/axe.js';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
 
-const require = createRequire(import.meta.url);
 
 /** A small file that starts like a PDF (the server checks the first bytes). */
 const BRIEF = { name: 'workshop-brief.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% workshop brief\n%%EOF\n') };
 const SENT_URL = /\/contact\?sent=[A-Za-z0-9_-]{8}$/;
 
-/** Opens the contact page; skips while the shell does not serve the contact form with its token yet. */
+/** Opens the contact page, which carries its form's CSRF token. */
 async function openContactPage(page: Page, base: string): Promise<void> {
   const response = await page.goto(new URL('/contact', base).href);
-  test.skip(
-    response?.status() === 404 || (await page.locator('form.contact-form input[name="_csrf"]').count()) === 0,
-    'the contact routes are not wired into the shell yet (routes.tsx GET /contact via renderContactPage, main.ts contactRoutes)',
-  );
+  expect(response?.status()).toBe(200);
+  await expect(page.locator('form.contact-form input[name="_csrf"]')).toHaveCount(1);
 }
 
 async function expectConfirmation(page: Page): Promise<void> {
@@ -132,14 +129,6 @@ test.describe('contact form accessibility', () => {
   // axe is injected as an inline script, which the site's CSP (rightly) refuses.
   test.use({ bypassCSP: true });
 
-  async function axeViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-    return page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
-      const result = await axe.run(document);
-      return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
-    });
-  }
 
   test('the form, its error state and the confirmation have no axe-core violations', async ({ page, stack }) => {
     await openContactPage(page, stack.url);

@@ -1,6 +1,6 @@
+import { axeViolations } from '../harness/axe.js';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { listArticles } from '@khs/content';
 import { COPY_CONFIRMATION_MS, WATCHLIST_PDF_FILE_NAME } from 'contracts';
 import type { Page } from '@playwright/test';
@@ -8,17 +8,7 @@ import { expect, islandsSettled, test } from '../harness/fixtures.js';
 
 const [first, second, third] = listArticles() as [ReturnType<typeof listArticles>[0], ReturnType<typeof listArticles>[0], ReturnType<typeof listArticles>[0]];
 const saved = [first, second, third];
-const require = createRequire(import.meta.url);
 
-/** axe-core violations of the page (needs `bypassCSP`: axe is injected as an inline script). */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const result = await axe.run(document);
-    return result.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
-  });
-}
 
 /** Text of a PDF file via poppler's `pdftotext`, whitespace collapsed. */
 function pdfText(file: string): Promise<string> {

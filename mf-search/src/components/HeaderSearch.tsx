@@ -71,6 +71,7 @@ export function HeaderSearch({
   return (
     <form
       role="search"
+      aria-label="Site search"
       action={config.calls.searchPage}
       method="get"
       className="header-search"

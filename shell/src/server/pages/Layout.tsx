@@ -49,7 +49,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
               <a href={calls.searchPage}>{i18n.searchLabel}</a>
             </nav>
             <Island name="mf-search/HeaderSearch" className="site-header__search">
-              <form role="search" action={calls.searchPage} method="get" className="header-search">
+              <form role="search" aria-label="Site search" action={calls.searchPage} method="get" className="header-search">
                 <label className="visually-hidden" htmlFor="header-search-input">
                   {i18n.searchLabel}
                 </label>

@@ -13,7 +13,7 @@ export function SearchPage({ config, query = '' }: SearchPageProps) {
     <section className="search-page" aria-labelledby="search-title">
       <h1 id="search-title">Search articles</h1>
       <Island name="mf-search/SearchList" props={{ hideResults: config.search.hideResults }}>
-        <form role="search" action={config.calls.searchPage} method="get" className="search-fallback">
+        <form role="search" aria-label="Article search" action={config.calls.searchPage} method="get" className="search-fallback">
           <label htmlFor="search-page-input">{config.i18n.searchLabel}</label>
           <input id="search-page-input" type="search" name="q" defaultValue={query} maxLength={SEARCH_INPUT_MAX_LENGTH} />
           <button type="submit">{config.i18n.searchLabel}</button>
