@@ -1,10 +1,9 @@
-import { GALLERY_SLIDE_GAP_PX, GALLERY_SLIDE_SPEED_MS } from 'contracts';
 import type { WidgetEnv } from '../../enhance/env.js';
 import { MarkupError, requireChild, requireChildren } from '../../enhance/markup.js';
 import { withUndo, type Cleanup } from '../../enhance/undo.js';
 import { createSlider } from '../shared/slider.js';
 import { createLightbox, type Lightbox, type LightboxItem } from './lightbox.js';
-import { GALLERY_SWIPE_RATIO } from './swipe.js';
+import { GALLERY_SLIDER_MOTION } from './gallerySliderMotion.js';
 
 /**
  * Image gallery (`[data-widget="gallery"]`). Server markup is a list of figures with captions
@@ -45,10 +44,7 @@ export function enhanceGallery(element: HTMLElement, env: WidgetEnv): Cleanup {
       prev,
       next,
       status,
-      gapPx: GALLERY_SLIDE_GAP_PX,
-      speedMs: GALLERY_SLIDE_SPEED_MS,
-      swipeRatio: GALLERY_SWIPE_RATIO,
-      statusText: (first, _last, total) => `Image ${first} of ${total}`,
+      ...GALLERY_SLIDER_MOTION,
     });
 
     const name = element.getAttribute('aria-label') ?? 'Gallery';

@@ -1,9 +1,9 @@
-import { GALLERY_SLIDE_GAP_PX, GALLERY_SLIDE_SPEED_MS, LIGHTBOX_PADDING_BOTTOM_PX, LIGHTBOX_PADDING_TOP_PX } from 'contracts';
+import { LIGHTBOX_PADDING_BOTTOM_PX, LIGHTBOX_PADDING_TOP_PX } from 'contracts';
 import type { WidgetEnv } from '../../enhance/env.js';
 import type { UndoStack } from '../../enhance/undo.js';
 import { createModal } from '../shared/modal.js';
 import { createSlider, type SliderController } from '../shared/slider.js';
-import { GALLERY_SWIPE_RATIO } from './swipe.js';
+import { GALLERY_SLIDER_MOTION } from './gallerySliderMotion.js';
 
 /** One picture shown in the lightbox. */
 export interface LightboxItem {
@@ -101,10 +101,7 @@ export function createLightbox(items: LightboxItem[], label: string, env: Widget
     prev,
     next,
     status,
-    gapPx: GALLERY_SLIDE_GAP_PX,
-    speedMs: GALLERY_SLIDE_SPEED_MS,
-    swipeRatio: GALLERY_SWIPE_RATIO,
-    statusText: (first, _last, total) => `Image ${first} of ${total}`,
+    ...GALLERY_SLIDER_MOTION,
   });
 
   return {
