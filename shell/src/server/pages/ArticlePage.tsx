@@ -1,8 +1,9 @@
 import type { Survey } from 'contracts';
 import type { Article } from '../content/contentStore.js';
 import { WatchlistButtonFallback } from './ArticleTeaser.js';
-import { formatDate, formatReadingTime, isoDate } from './format.js';
+import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
+import { TopicTags } from './TopicTags.js';
 import { ArticleContentsTrigger, ArticleWidgets } from './widgets/ArticleWidgets.js';
 
 export interface ArticlePageProps {
@@ -25,16 +26,8 @@ export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel
         <header className="article__header">
           {article.subline ? <p className="article__subline">{article.subline}</p> : null}
           <h1 className="article__title">{article.headline || article.title}</h1>
-          <p className="article__meta">
-            <time dateTime={isoDate(article.date)}>{formatDate(article.date)}</time>, {formatReadingTime(article.readingTime)}
-          </p>
-          <ul className="tags" aria-label="Topics">
-            {article.topic.map((topic) => (
-              <li key={topic} className="tag">
-                {topic}
-              </li>
-            ))}
-          </ul>
+          <ArticleMeta className="article__meta" date={article.date} readingTime={article.readingTime} />
+          <TopicTags topics={article.topic} />
           <ArticleContentsTrigger />
           <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist">
             <WatchlistButtonFallback label={watchlistLabel} />

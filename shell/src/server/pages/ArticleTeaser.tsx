@@ -1,6 +1,7 @@
 import type { Article } from '../content/contentStore.js';
-import { formatDate, formatReadingTime, isoDate } from './format.js';
+import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
+import { TopicTags } from './TopicTags.js';
 
 export interface ArticleTeaserProps {
   article: Article;
@@ -22,16 +23,8 @@ export function ArticleTeaser({ article, headingLevel = 2, watchlistLabel }: Art
           <a href={article.url}>{article.headline || article.title}</a>
         </Heading>
         <p className="teaser__intro">{article.intro}</p>
-        <ul className="tags" aria-label="Topics">
-          {article.topic.map((topic) => (
-            <li key={topic} className="tag">
-              {topic}
-            </li>
-          ))}
-        </ul>
-        <p className="teaser__meta">
-          <time dateTime={isoDate(article.date)}>{formatDate(article.date)}</time>, {formatReadingTime(article.readingTime)}
-        </p>
+        <TopicTags topics={article.topic} />
+        <ArticleMeta className="teaser__meta" date={article.date} readingTime={article.readingTime} />
         <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="teaser__watchlist">
           <WatchlistButtonFallback label={watchlistLabel} />
         </Island>
