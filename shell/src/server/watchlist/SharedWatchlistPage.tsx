@@ -1,5 +1,6 @@
 import type { LocalWatchlist, Teaser } from 'contracts';
 import { Island } from '../pages/Island.js';
+import { TopicTags } from '../pages/TopicTags.js';
 
 export interface SharedWatchlistPageProps {
   /** Teasers of the shared articles the content store still knows, in shared order. */
@@ -39,13 +40,7 @@ export function SharedWatchlistPage({ teasers, importable }: SharedWatchlistPage
                     <a href={teaser.href}>{teaser.title}</a>
                   </h2>
                   <p className="teaser__intro">{teaser.intro}</p>
-                  <ul className="tags" aria-label="Topics">
-                    {teaser.tags.map((tag) => (
-                      <li key={tag.title} className="tag">
-                        {tag.title}
-                      </li>
-                    ))}
-                  </ul>
+                  <TopicTags topics={teaser.tags.map((tag) => tag.title)} />
                 </div>
               </li>
             ))}
