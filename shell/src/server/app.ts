@@ -8,10 +8,14 @@ import { contentImagesDir, contentMediaDir } from '@khs/content';
 import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
+import type { RateLimitCounterRepository } from './database/index.js';
 import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
 import { pageRoutes } from './pages/routes.js';
 import { csrfProtection } from './security/csrf.js';
 import { securityHeaders } from './security/headers.js';
+import { databaseRateLimitStore } from './security/rateLimit/databaseRateLimitStore.js';
+import { registerRateLimiting } from './security/rateLimit/rateLimiting.js';
+import { singleHostHeader } from './security/singleHostHeader.js';
 
 const SHELL_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -24,6 +28,11 @@ export interface ShellDependencies {
   clientAssetsDir?: string;
   /** Feature routes (watchlist, surveys, insights…), registered after the core. */
   features?: FeatureRegistration[];
+  /**
+   * Counters of the rate-limited routes (`openDatabase(...).rateLimitCounters`, shared by every
+   * instance on PostgreSQL). Default: an in-memory store of this process.
+   */
+  rateLimitCounters?: RateLimitCounterRepository;
   /** Fastify logger setting. Default off. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -69,7 +78,8 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   const { config, content } = deps;
   const clientAssetsDir = deps.clientAssetsDir ?? path.join(SHELL_ROOT, 'dist/client');
   // A request (uploads included) must arrive within a minute: a client that trickles forever is cut off.
-  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: true, requestTimeout: 60_000 });
+  // Proxies are believed only when configured (TRUST_PROXY): else X-Forwarded-* is ignored.
+  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: config.trustProxy, requestTimeout: 60_000 });
   const pageConfig = buildPageConfig(config, deps.search);
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
@@ -82,12 +92,14 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     return reply.code(status).send(body);
   });
 
+  await app.register(singleHostHeader);
   await securityHeaders(app, {
     remoteOrigins: config.remotes.map((remote) => origin(remote.entry)),
     searchOrigin: `${deps.search.protocol}://${deps.search.host}:${deps.search.port}`,
   });
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);
+  await registerRateLimiting(app, deps.rateLimitCounters && databaseRateLimitStore(deps.rateLimitCounters));
 
   await app.register(fastifyStatic, {
     root: clientAssetsDir,

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition } from 'contracts';
+import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
+import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
 
 /** Every remote the shell knows, with the dev/run port its manifest is served from by default. */
 export const KNOWN_REMOTES = [
@@ -17,8 +19,15 @@ export interface ShellConfig {
   port: number;
   /** `SITE_NAME`, default `KHS Competence`. */
   siteName: string;
-  /** `PUBLIC_BASE_URL`: origin for sharing URLs and PDF links; default: the request's own. */
+  /**
+   * `PUBLIC_BASE_URL`: origin (optionally with a path) of sharing URLs and PDF links, without
+   * trailing slash. Unset: the address the server listens on (development only; printed at start).
+   */
   publicBaseUrl: string | undefined;
+  /** `ALLOWED_HOSTS`: further hosts (comma-separated) whose requests get links on their own host. Default none. */
+  allowedHosts: string[];
+  /** `TRUST_PROXY`: proxies whose `X-Forwarded-*` headers are believed (hops or addresses). Default off. */
+  trustProxy: TrustProxySetting;
   /** `REMOTE_MF_*_URL`: each remote's `mf-manifest.json` URL. */
   remotes: RemoteDefinition[];
   /** `REMOTE_TIMEOUT_MS`, default 8000: how long the browser waits for a remote. */
@@ -92,11 +101,18 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   const cookieSecret = text('COOKIE_SECRET', DEV_COOKIE_SECRET);
   if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
 
+  const publicBaseUrl = env.PUBLIC_BASE_URL?.trim() ? normalizePublicBaseUrl(env.PUBLIC_BASE_URL.trim()) : undefined;
+  const allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  for (const problem of [publicBaseUrl?.problem, allowedHosts.problem, trustProxy.problem]) if (problem) problems.push(problem);
+
   const config: ShellConfig = {
     host: text('HOST', '127.0.0.1'),
     port: integer('PORT', 4300, 0, 65535),
     siteName: text('SITE_NAME', 'KHS Competence'),
-    publicBaseUrl: env.PUBLIC_BASE_URL?.trim() ? url('PUBLIC_BASE_URL', '') : undefined,
+    publicBaseUrl: publicBaseUrl?.url,
+    allowedHosts: allowedHosts.hosts,
+    trustProxy: trustProxy.value,
     remotes: KNOWN_REMOTES.map((remote) => ({
       name: remote.name,
       entry: url(remote.env, `http://127.0.0.1:${remote.defaultPort}/mf-manifest.json`),

@@ -7,6 +7,8 @@ export type {
   InsightsEvent,
   InsightsEventRepository,
   NewContactRequest,
+  RateLimitCounterRepository,
+  RateLimitHit,
   StoredContactRequest,
   SharedWatchlistArticles,
   SurveyRepository,

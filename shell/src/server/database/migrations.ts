@@ -78,6 +78,36 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
     `,
   },
+  {
+    version: 5,
+    name: 'rate-limit counters shared by every instance; insights timestamps must be integers',
+    sql: `
+      CREATE TABLE rate_limit_counters (
+        key TEXT PRIMARY KEY,
+        hits INTEGER NOT NULL,
+        window_ends_at INTEGER NOT NULL
+      );
+      CREATE INDEX rate_limit_counters_window_ends_at ON rate_limit_counters (window_ends_at);
+      CREATE TABLE insights_events_v5 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
+        event_name TEXT NOT NULL,
+        index_name TEXT NOT NULL,
+        user_token TEXT NOT NULL,
+        object_ids_json TEXT NOT NULL,
+        positions_json TEXT,
+        query_id TEXT,
+        event_timestamp INTEGER NOT NULL CHECK (typeof(event_timestamp) = 'integer' AND event_timestamp > 0),
+        received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+      );
+      -- Rows whose timestamp was stored as REAL (beyond 64-bit, e.g. 1e300) are garbage and are not kept.
+      INSERT INTO insights_events_v5 (id, event_type, event_name, index_name, user_token, object_ids_json, positions_json, query_id, event_timestamp, received_at)
+        SELECT id, event_type, event_name, index_name, user_token, object_ids_json, positions_json, query_id, event_timestamp, received_at
+        FROM insights_events WHERE typeof(event_timestamp) = 'integer' AND event_timestamp > 0;
+      DROP TABLE insights_events;
+      ALTER TABLE insights_events_v5 RENAME TO insights_events;
+    `,
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -152,6 +182,21 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
     sql: `
       ALTER TABLE watchlist_shares ADD COLUMN content_hash TEXT;
       CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
+    `,
+  },
+  {
+    version: 5,
+    name: 'rate-limit counters shared by every instance; insights timestamps must be integers',
+    sql: `
+      CREATE TABLE rate_limit_counters (
+        key TEXT PRIMARY KEY,
+        hits INTEGER NOT NULL,
+        window_ends_at BIGINT NOT NULL
+      );
+      CREATE INDEX rate_limit_counters_window_ends_at ON rate_limit_counters (window_ends_at);
+      -- BIGINT already refuses non-integers; the check keeps both dialects' rule alike.
+      DELETE FROM insights_events WHERE event_timestamp <= 0;
+      ALTER TABLE insights_events ADD CONSTRAINT insights_events_timestamp_positive CHECK (event_timestamp > 0);
     `,
   },
 ];

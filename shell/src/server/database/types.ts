@@ -88,6 +88,28 @@ export interface ContactRequestRepository {
   count(): Promise<number>;
 }
 
+/** Hits counted in the current window of one rate-limit key. */
+export interface RateLimitHit {
+  /** Hits in the current window, this one included. */
+  hits: number;
+  /** Milliseconds until the window ends. */
+  msLeft: number;
+}
+
+/**
+ * Fixed-window hit counters for rate limiting, shared by every instance using the database.
+ * Keys are opaque (route + client address + …); expired counters are purged now and then.
+ */
+export interface RateLimitCounterRepository {
+  /**
+   * Counts one hit on `key`: atomically starts a new window of `windowMs` when none is running
+   * (or the last one ended), else adds to the running one.
+   */
+  hit(key: string, windowMs: number): Promise<RateLimitHit>;
+  /** Deletes counters whose window has ended; returns how many. */
+  purgeExpired(): Promise<number>;
+}
+
 export type DatabaseDialect = 'sqlite' | 'postgres';
 
 /** The shell's persistent storage: one repository per concern. */
@@ -96,6 +118,7 @@ export interface Database {
   watchlistShares: WatchlistShareRepository;
   insightsEvents: InsightsEventRepository;
   contactRequests: ContactRequestRepository;
+  rateLimitCounters: RateLimitCounterRepository;
   dialect: DatabaseDialect;
   /** Closes the connection(s); the repositories must not be used afterwards. */
   close(): Promise<void>;

@@ -1,9 +1,38 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import CsrfTokens from '@fastify/csrf';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyPlugin from 'fastify-plugin';
 
 /** Path of the token call (specification point 7). */
 export const CSRF_TOKEN_PATH = '/actions/blitz/csrf/token';
+/** Name of the signed cookie holding the visitor's CSRF secret (the visitor identity). */
+export const CSRF_COOKIE_NAME = '_csrf';
+/**
+ * Lifetime of the secret cookie (seconds): one year. The secret is also the anonymous visitor
+ * identity (one vote per browser, see `visitorIdentity.ts`), so it must outlive a browser session.
+ */
+export const CSRF_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/** Token options shared by the plugin and `isValidCsrfToken`, so both verify alike. */
+const TOKEN_OPTIONS = {};
+const tokens = new CsrfTokens(TOKEN_OPTIONS);
+
+/** The visitor's CSRF secret from its signed cookie; undefined when absent or tampered with. */
+export function csrfSecretOf(request: FastifyRequest): string | undefined {
+  const raw = request.cookies[CSRF_COOKIE_NAME];
+  if (!raw) return undefined;
+  const unsigned = request.unsignCookie(raw);
+  return unsigned.valid && unsigned.value ? unsigned.value : undefined;
+}
+
+/**
+ * Whether `token` belongs to the visitor's secret cookie: the same check as the plugin's hook,
+ * usable where the token arrives inside a streamed body (the contact form's `_csrf` field).
+ */
+export function isValidCsrfToken(request: FastifyRequest, token: string | undefined): boolean {
+  const secret = csrfSecretOf(request);
+  return Boolean(secret && token && tokens.verify(secret, token));
+}
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -21,7 +50,9 @@ declare module 'fastify' {
  */
 async function csrfProtectionPlugin(app: FastifyInstance): Promise<void> {
   await app.register(fastifyCsrf, {
-    cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/', secure: 'auto' },
+    cookieKey: CSRF_COOKIE_NAME,
+    cookieOpts: { signed: true, httpOnly: true, sameSite: 'lax', path: '/', secure: 'auto', maxAge: CSRF_COOKIE_MAX_AGE_SECONDS },
+    csrfOpts: TOKEN_OPTIONS,
     getToken: (request) => request.headers['x-csrf-token'] as string | undefined,
   });
 

@@ -10,7 +10,8 @@ export interface SecurityHeaderOptions {
 
 /**
  * Security headers from helmet. The CSP allows exactly: our own origin, the configured remote
- * origins (manifests, scripts, styles) and the search server (fetch).
+ * origins (manifests, scripts, styles) and the search server (fetch). HSTS only on requests
+ * that arrived over https (directly, or from a trusted proxy's `X-Forwarded-Proto`).
  */
 export async function securityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): Promise<void> {
   const remotes = [...new Set(options.remoteOrigins)];
@@ -34,5 +35,14 @@ export async function securityHeaders(app: FastifyInstance, options: SecurityHea
     // Remote scripts come from other origins: they must be fetchable without CORP blocking.
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-site' },
+    // Sent below, and only over https: over plain http a browser ignores it, and a site on
+    // plain http (development, a misconfigured proxy) must not tell clients it is https-only.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS_VALUE);
   });
 }
+
+/** helmet's default HSTS policy: 180 days, subdomains included. */
+export const HSTS_VALUE = 'max-age=15552000; includeSubDomains';

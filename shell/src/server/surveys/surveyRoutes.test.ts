@@ -8,10 +8,11 @@ import { repositoryContentStore, type ContentStore } from '../content/contentSto
 import { openDatabase, type Database } from '../database/index.js';
 import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../database/testing/temporaryPostgresSchema.js';
 import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
-import { buildTestApp } from '../testing/buildTestApp.js';
+import { CSRF_COOKIE_MAX_AGE_SECONDS, CSRF_COOKIE_NAME } from '../security/csrf.js';
+import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
 import { surveyRoutes } from './surveyRoutes.js';
-import { BrowserSession } from './testing/browserSession.js';
-import { VOTER_COOKIE_NAME } from './voterCookie.js';
+import { BrowserSession, uniqueClientAddress } from './testing/browserSession.js';
 
 const SURVEYS: Record<string, Survey> = {
   coffee: {
@@ -21,6 +22,14 @@ const SURVEYS: Record<string, Survey> = {
       { position: 1, label: 'Black' },
       { position: 2, label: 'With milk' },
       { position: 3, label: 'Not at all' },
+    ],
+  },
+  'stuffing': {
+    formHandle: 'stuffing',
+    question: 'Stuffed?',
+    answers: [
+      { position: 1, label: 'A' },
+      { position: 2, label: 'B' },
     ],
   },
   'load-test': {
@@ -44,10 +53,18 @@ function describeSurveyRoutes(label: string, target: Target) {
   describe(`survey routes (${label})`, () => {
     let db: Database;
     let app: FastifyInstance;
+    const buildApp = async () => {
+      const built = await buildTestApp({
+        content,
+        rateLimitCounters: db.rateLimitCounters,
+        features: [{ plugin: surveyRoutes, options: { content, surveys: db.surveys, cookieSecret: TEST_COOKIE_SECRET } }],
+      });
+      await built.app.ready();
+      return built.app;
+    };
     beforeAll(async () => {
       db = await target.open();
-      ({ app } = await buildTestApp({ content, features: [{ plugin: surveyRoutes, options: { content, surveys: db.surveys } }] }));
-      await app.ready();
+      app = await buildApp();
     });
     afterAll(async () => {
       await app?.close();
@@ -157,8 +174,9 @@ function describeSurveyRoutes(label: string, target: Target) {
         expect(created.headers['cache-control']).toBe('no-store');
         expect(created.json()).toEqual({ counted: true, results: { 1: 0, 2: 100, 3: 0 } });
 
-        const voterCookie = created.cookies.find((cookie) => cookie.name === VOTER_COOKIE_NAME);
-        expect(voterCookie).toMatchObject({ httpOnly: true, path: '/', sameSite: 'Lax' });
+        // One visitor identity: the CSRF secret cookie (set with the token), no separate voter cookie.
+        expect(created.cookies).toEqual([]);
+        expect([...first.cookies.keys()]).toEqual([CSRF_COOKIE_NAME]);
 
         const again = await first.vote('coffee', 1);
         expect(again.statusCode).toBe(200);
@@ -175,19 +193,92 @@ function describeSurveyRoutes(label: string, target: Target) {
         expect(results.json()).toEqual({ 1: 34, 2: 33, 3: 33 });
       });
 
-      it('does not trust an unsigned voter cookie', async () => {
-        const honest = new BrowserSession(app);
-        await honest.vote('load-test', 1);
-        const signed = honest.cookies.get(VOTER_COOKIE_NAME) ?? '';
-        const voterId = decodeURIComponent(signed).split('.')[0] ?? '';
+      it('issues the visitor identity with the CSRF secret: signed, httpOnly, kept for a year', async () => {
+        const response = await app.inject({ url: '/actions/blitz/csrf/token', remoteAddress: uniqueClientAddress() });
+        const cookie = response.cookies.find((c) => c.name === CSRF_COOKIE_NAME);
+        expect(cookie).toMatchObject({ httpOnly: true, path: '/', sameSite: 'Lax', maxAge: CSRF_COOKIE_MAX_AGE_SECONDS });
+        expect(cookie?.value).toMatch(/\./); // signed
+      });
 
-        // Copying someone's id without a valid signature neither blocks nor impersonates them.
+      it('counts 1 of 50 sequential votes from a browser that keeps its CSRF cookie (and drops any other)', async () => {
+        const browser = new BrowserSession(app);
+        const responses = [];
+        for (let i = 0; i < 50; i += 1) {
+          for (const name of [...browser.cookies.keys()]) if (name !== CSRF_COOKIE_NAME) browser.cookies.delete(name);
+          responses.push((await browser.vote('stuffing', (i % 2) + 1)).statusCode);
+        }
+        expect(responses.filter((status) => status === 201)).toHaveLength(1);
+        expect(responses.filter((status) => status === 200)).toHaveLength(SURVEY_VOTE_LIMIT.max - 1);
+        expect(responses.filter((status) => status === 429)).toHaveLength(50 - SURVEY_VOTE_LIMIT.max);
+        expect(await db.surveys.countVotes('stuffing')).toEqual({ 1: 1 });
+      });
+
+      it('counts 1 of 50 parallel first votes from one cookie jar', async () => {
+        const before = Object.values(await db.surveys.countVotes('coffee')).reduce((a, b) => a + b, 0);
+        const jar = new BrowserSession(app);
+        const jarToken = await jar.csrfToken();
+        const parallel = await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            app.inject({
+              method: 'POST',
+              url: '/api/surveys/coffee/submissions',
+              remoteAddress: uniqueClientAddress(), // even from 50 addresses: one identity
+              headers: { cookie: jar.cookieHeader, 'x-csrf-token': jarToken, 'content-type': 'application/json' },
+              payload: JSON.stringify({ answerPosition: (i % 3) + 1 }),
+            }),
+          ),
+        );
+        expect(parallel.filter((r) => r.statusCode === 201)).toHaveLength(1);
+        expect(parallel.filter((r) => r.statusCode === 200)).toHaveLength(49);
+        expect(Object.values(await db.surveys.countVotes('coffee')).reduce((a, b) => a + b, 0)).toBe(before + 1);
+      });
+
+      it('limits a script that throws its cookies away to the per-address limit (429 JSON beyond, nothing stored)', async () => {
+        const address = uniqueClientAddress();
+        const statuses: number[] = [];
+        let refused;
+        for (let i = 0; i < 50; i += 1) {
+          const response = await new BrowserSession(app, address).vote('stuffing', 2);
+          statuses.push(response.statusCode);
+          if (response.statusCode === 429) refused = response;
+        }
+        expect(statuses.filter((status) => status === 201)).toHaveLength(SURVEY_VOTE_LIMIT.max);
+        expect(statuses.filter((status) => status === 429)).toHaveLength(50 - SURVEY_VOTE_LIMIT.max);
+        expect(refused!.headers['content-type']).toMatch(/^application\/json/);
+        expect(refused!.json()).toMatchObject({ error: expect.any(String), code: 'rate-limited' });
+        expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
+        expect((await db.surveys.countVotes('stuffing'))[2]).toBe(SURVEY_VOTE_LIMIT.max);
+        // Another survey from the same address has its own allowance.
+        expect((await new BrowserSession(app, address).vote('coffee', 1)).statusCode).toBe(201);
+      });
+
+      it('shares the per-address limit between two instances on the same database', async () => {
+        const second = await buildApp();
+        try {
+          const address = uniqueClientAddress();
+          const statuses: number[] = [];
+          for (let i = 0; i < SURVEY_VOTE_LIMIT.max + 4; i += 1) {
+            const instance = i % 2 === 0 ? app : second;
+            statuses.push((await new BrowserSession(instance, address).vote('load-test', 1)).statusCode);
+          }
+          expect(statuses.filter((status) => status === 201)).toHaveLength(SURVEY_VOTE_LIMIT.max);
+          expect(statuses.slice(SURVEY_VOTE_LIMIT.max)).toEqual([429, 429, 429, 429]);
+        } finally {
+          await second.close();
+        }
+      });
+
+      it('refuses a forged or unsigned CSRF secret cookie (403, nothing stored)', async () => {
+        const honest = new BrowserSession(app);
+        const token = await honest.csrfToken();
+        const signed = honest.cookies.get(CSRF_COOKIE_NAME)!;
+        const unsigned = decodeURIComponent(signed).split('.')[0]!;
         const forger = new BrowserSession(app);
-        forger.cookies.set(VOTER_COOKIE_NAME, voterId);
-        const response = await forger.vote('load-test', 2);
-        expect(response.statusCode).toBe(201);
-        expect(forger.cookies.get(VOTER_COOKIE_NAME)).not.toBe(voterId);
-        expect(await db.surveys.countVotes('load-test')).toEqual({ 1: 1, 2: 1 });
+        forger.cookies.set(CSRF_COOKIE_NAME, unsigned);
+        const before = await db.surveys.countVotes('coffee');
+        const response = await forger.submit('coffee', JSON.stringify({ answerPosition: 1 }), token);
+        expect(response.statusCode).toBe(403);
+        expect(await db.surveys.countVotes('coffee')).toEqual(before);
       });
 
       it('keeps one browser to one vote across surveys independently', async () => {

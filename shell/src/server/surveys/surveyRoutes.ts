@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Survey, SurveyResults } from 'contracts';
 import type { ContentStore } from '../content/contentStore.js';
 import type { SurveyRepository } from '../database/index.js';
+import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
+import { visitorIdOf } from '../security/visitorIdentity.js';
 import { surveyResults } from './surveyResults.js';
-import { voterIdFor } from './voterCookie.js';
 
 /** What the survey routes need. */
 export interface SurveyRoutesOptions {
@@ -11,7 +13,12 @@ export interface SurveyRoutesOptions {
   content: ContentStore;
   /** Where votes are stored. */
   surveys: SurveyRepository;
+  /** The shell's cookie secret (`COOKIE_SECRET`): keys the voter id derived from the visitor's CSRF secret. */
+  cookieSecret: string;
 }
+
+/** Purpose of the visitor id a vote is stored under (see `visitorIdOf`). */
+export const VOTER_ID_PURPOSE = 'survey-vote';
 
 /** Response of a submission: whether the vote counted, and the results after it. */
 export interface SurveySubmissionResponse {
@@ -25,6 +32,9 @@ export const SURVEY_SUBMIT_PATH = '/api/surveys/:formHandle/submissions';
 export const SURVEY_RESULTS_PATH = '/api/survey-results/:formHandle';
 
 type HandleParams = { Params: { formHandle: string } };
+
+/** Longest survey handle looked up; longer ones are unknown without a lookup. */
+const MAX_FORM_HANDLE_LENGTH = 100;
 
 function sendError(reply: FastifyReply, status: number, error: string) {
   return reply.code(status).header('cache-control', 'no-store').send({ error });
@@ -43,17 +53,22 @@ function readAnswerPosition(body: unknown, survey: Survey): { position: number }
 /**
  * Survey calls:
  * - `POST /api/surveys/:formHandle/submissions` body `{ answerPosition }` (CSRF-checked by the
- *   shell): one vote per browser (signed `khs_voter` cookie). 201 `{ counted: true, results }`,
- *   200 `{ counted: false, results }` when this browser already voted; 404 unknown survey;
- *   415 not JSON; 422 bad answerPosition; 400 malformed JSON (global handler). Nothing is stored on error.
+ *   shell): one vote per browser — the voter id is derived from the visitor's CSRF secret cookie,
+ *   the same identity its token is bound to — and at most `SURVEY_VOTE_LIMIT` submissions per
+ *   client address and survey (429 beyond). 201 `{ counted: true, results }`, 200
+ *   `{ counted: false, results }` when this browser already voted; 404 unknown survey; 415 not
+ *   JSON; 422 bad answerPosition; 400 malformed JSON (global handler). Nothing is stored on error.
  * - `GET /api/survey-results/:formHandle`: `{ "<position>": percent }` for every answer,
  *   summing to 100 once anyone voted; never cached.
  */
 export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOptions): Promise<void> {
-  const { content, surveys } = options;
+  const { content, surveys, cookieSecret } = options;
+  const surveyOf = (formHandle: string) => (formHandle.length <= MAX_FORM_HANDLE_LENGTH ? content.getSurvey(formHandle) : undefined);
+  // Unknown handles share one counter per address, so made-up handles cannot mint counters.
+  const limitScope = (request: FastifyRequest) => `survey:${surveyOf((request.params as { formHandle: string }).formHandle)?.formHandle ?? '?'}`;
 
-  app.post<HandleParams>(SURVEY_SUBMIT_PATH, async (request, reply) => {
-    const survey = content.getSurvey(request.params.formHandle);
+  app.post<HandleParams>(SURVEY_SUBMIT_PATH, { config: rateLimitConfig(SURVEY_VOTE_LIMIT, limitScope) }, async (request, reply) => {
+    const survey = surveyOf(request.params.formHandle);
     if (!survey) return sendError(reply, 404, 'Unknown survey');
     // Fastify also parses text/plain; the submission contract is JSON only.
     if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
@@ -62,7 +77,9 @@ export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOp
     const answer = readAnswerPosition(request.body, survey);
     if ('error' in answer) return sendError(reply, 422, answer.error);
 
-    const voterId = voterIdFor(request, reply);
+    const voterId = visitorIdOf(request, VOTER_ID_PURPOSE, cookieSecret);
+    // The shell's CSRF check already refused posts without a valid secret cookie.
+    if (!voterId) return sendError(reply, 403, 'Missing visitor identity');
     const { counted } = await surveys.recordVote({
       formHandle: survey.formHandle,
       answerPosition: answer.position,
@@ -76,7 +93,7 @@ export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOp
   });
 
   app.get<HandleParams>(SURVEY_RESULTS_PATH, async (request, reply) => {
-    const survey = content.getSurvey(request.params.formHandle);
+    const survey = surveyOf(request.params.formHandle);
     if (!survey) return sendError(reply, 404, 'Unknown survey');
     return reply.header('cache-control', 'no-store').send(await surveyResults(survey, surveys));
   });

@@ -2,16 +2,29 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { buildShellApp, type ShellApp } from '../app.js';
 import { readShellConfig } from '../config.js';
 import { repositoryContentStore, type ContentStore } from '../content/contentStore.js';
+import type { RateLimitCounterRepository } from '../database/index.js';
 
-/** A shell app with default config for `app.inject` tests; pass feature plugins to test them. */
+/** The development cookie secret the test apps use (default config). */
+export const TEST_COOKIE_SECRET = readShellConfig({}).cookieSecret;
+
+/**
+ * A shell app with default config (plus `env`) for `app.inject` tests; pass feature plugins to
+ * test them, and the database's rate-limit counters to test limits shared between instances.
+ */
 export async function buildTestApp(
-  options: { content?: ContentStore; features?: Array<{ plugin: FastifyPluginAsync<never>; options?: unknown }> } = {},
+  options: {
+    content?: ContentStore;
+    features?: Array<{ plugin: FastifyPluginAsync<never>; options?: unknown }>;
+    env?: NodeJS.ProcessEnv;
+    rateLimitCounters?: RateLimitCounterRepository;
+  } = {},
 ): Promise<ShellApp> {
   return buildShellApp({
-    config: readShellConfig({}),
+    config: readShellConfig(options.env ?? {}),
     content: options.content ?? repositoryContentStore,
     search: { host: '127.0.0.1', port: 8108, protocol: 'http' },
     features: options.features ?? [],
+    ...(options.rateLimitCounters ? { rateLimitCounters: options.rateLimitCounters } : {}),
   });
 }
 

@@ -4,6 +4,7 @@ import type { Database } from '../types.js';
 import { migratePostgres } from './migratePostgres.js';
 import { postgresContactRequestRepository } from './postgresContactRequestRepository.js';
 import { postgresInsightsEventRepository } from './postgresInsightsEventRepository.js';
+import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
 import { postgresSurveyRepository } from './postgresSurveyRepository.js';
 import { postgresWatchlistShareRepository } from './postgresWatchlistShareRepository.js';
 
@@ -38,6 +39,7 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
     watchlistShares: postgresWatchlistShareRepository(pool),
     insightsEvents: postgresInsightsEventRepository(pool),
     contactRequests: postgresContactRequestRepository(pool),
+    rateLimitCounters: postgresRateLimitCounterRepository(pool),
     async close() {
       if (closed) return;
       closed = true;

@@ -6,6 +6,7 @@ import type { Database } from '../types.js';
 import { migrateSqlite } from './migrateSqlite.js';
 import { sqliteContactRequestRepository } from './sqliteContactRequestRepository.js';
 import { sqliteInsightsEventRepository } from './sqliteInsightsEventRepository.js';
+import { sqliteRateLimitCounterRepository } from './sqliteRateLimitCounterRepository.js';
 import { sqliteSurveyRepository } from './sqliteSurveyRepository.js';
 import { sqliteWatchlistShareRepository } from './sqliteWatchlistShareRepository.js';
 
@@ -34,6 +35,7 @@ export async function openSqliteDatabase(dataDir: string): Promise<Database> {
     watchlistShares: sqliteWatchlistShareRepository(db),
     insightsEvents: sqliteInsightsEventRepository(db),
     contactRequests: sqliteContactRequestRepository(db),
+    rateLimitCounters: sqliteRateLimitCounterRepository(db),
     async close() {
       if (db.open) db.close();
     },

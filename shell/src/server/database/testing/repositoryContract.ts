@@ -126,11 +126,44 @@ export function describeRepositoryContract(label: string, target: ContractTarget
         expect(await db.insightsEvents.count()).toBe(before + 1500);
       });
 
+      it('refuses a timestamp that is not a positive 64-bit integer (the column keeps its type)', async () => {
+        const before = await db.insightsEvents.count();
+        await expect(db.insightsEvents.store([event({ timestamp: 1e300 })])).rejects.toThrow();
+        await expect(db.insightsEvents.store([event({ timestamp: -5 })])).rejects.toThrow();
+        expect(await db.insightsEvents.count()).toBe(before);
+      });
+
       it('stores nothing of a batch containing an invalid event', async () => {
         const before = await db.insightsEvents.count();
         const invalid = event({ eventType: 'purchase' as InsightsEvent['eventType'] });
         await expect(db.insightsEvents.store([event(), invalid])).rejects.toThrow();
         expect(await db.insightsEvents.count()).toBe(before);
+      });
+    });
+
+    describe('rate-limit counters', () => {
+      it('counts hits per key within a window and tells how long the window runs', async () => {
+        const first = await db.rateLimitCounters.hit('contract:a', 60_000);
+        expect(first.hits).toBe(1);
+        expect(first.msLeft).toBeGreaterThan(50_000);
+        expect(first.msLeft).toBeLessThanOrEqual(60_000);
+        expect((await db.rateLimitCounters.hit('contract:a', 60_000)).hits).toBe(2);
+        expect((await db.rateLimitCounters.hit('contract:b', 60_000)).hits).toBe(1);
+      });
+
+      it('starts a new window once the last one ended, and purges ended windows', async () => {
+        await db.rateLimitCounters.hit('contract:short', 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect((await db.rateLimitCounters.hit('contract:short', 60_000)).hits).toBe(1);
+        await db.rateLimitCounters.hit('contract:gone', 1);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await db.rateLimitCounters.purgeExpired()).toBeGreaterThanOrEqual(1);
+        expect((await db.rateLimitCounters.hit('contract:gone', 60_000)).hits).toBe(1);
+      });
+
+      it('counts 100 parallel hits on one key exactly', async () => {
+        const results = await Promise.all(Array.from({ length: 100 }, () => db.rateLimitCounters.hit('contract:parallel', 60_000)));
+        expect(results.map((result) => result.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
       });
     });
 

@@ -40,32 +40,50 @@ async function benchDialect(run: DialectRun): Promise<void> {
   const survey = listSurveys()[0];
   if (!survey) throw new Error('the content store has no survey to benchmark');
   const db = await run.open();
+  // Behind a (simulated) trusted proxy on loopback: each request names its own client address,
+  // so the per-address vote limit applies per simulated browser, as in production.
+  const config = readShellConfig({ TRUST_PROXY: 'loopback' });
   const { app } = await buildShellApp({
-    config: readShellConfig({}),
+    config,
     content: repositoryContentStore,
     search: { host: '127.0.0.1', port: 8108, protocol: 'http' },
-    features: [{ plugin: surveyRoutes, options: { content: repositoryContentStore, surveys: db.surveys } }],
+    rateLimitCounters: db.rateLimitCounters,
+    features: [
+      { plugin: surveyRoutes, options: { content: repositoryContentStore, surveys: db.surveys, cookieSecret: config.cookieSecret } },
+    ],
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   try {
-    const { token, cookie } = await csrfCredentials(baseUrl);
+    // One visitor identity (CSRF secret cookie) and one client address per submission: every
+    // request is a new browser and should count once.
+    const browsers = [];
+    for (let i = 0; i < SUBMISSIONS; i += 1) browsers.push(await csrfCredentials(baseUrl));
     const positions = survey.answers.map((answer) => answer.position);
     let next = 0;
-    // No voter cookie is sent, so every request is a new browser and should count once.
     const submissions = await autocannon({
       url: `${baseUrl}/api/surveys/${survey.formHandle}/submissions`,
       connections: CONNECTIONS,
       amount: SUBMISSIONS,
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie },
       requests: [
         {
-          setupRequest: (request) => ({
-            ...request,
-            body: JSON.stringify({ answerPosition: positions[next++ % positions.length] }),
-          }),
+          setupRequest: (request) => {
+            const n = next++;
+            const browser = browsers[n % browsers.length]!;
+            return {
+              ...request,
+              headers: {
+                ...request.headers,
+                'content-type': 'application/json',
+                'x-csrf-token': browser.token,
+                cookie: browser.cookie,
+                'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+              },
+              body: JSON.stringify({ answerPosition: positions[n % positions.length] }),
+            };
+          },
         },
       ],
     });

@@ -1,13 +1,24 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
+let nextAddress = 1;
+/** A fresh client address (10.x.y.z) per call: each simulated browser on its own network. */
+export function uniqueClientAddress(): string {
+  const n = nextAddress++;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
 /**
  * A simulated browser for `app.inject` tests: keeps the cookies the server sets (name=value
- * only) and sends them back, and fetches a CSRF token like the widget does.
+ * only) and sends them back, and fetches a CSRF token like the widget does. Requests come
+ * from `address` (default: an address of its own, so per-address limits do not mix browsers).
  */
 export class BrowserSession {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly address: string = uniqueClientAddress(),
+  ) {}
 
   get cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -22,6 +33,7 @@ export class BrowserSession {
     const response = await this.app.inject({
       method: options.method,
       url: options.url,
+      remoteAddress: this.address,
       headers: { ...(this.cookies.size > 0 ? { cookie: this.cookieHeader } : {}), ...options.headers },
       ...(options.payload !== undefined ? { payload: options.payload } : {}),
     });

@@ -1,0 +1,22 @@
+/**
+ * How many requests one client address may make per window on the product calls that store
+ * something an anonymous visitor sends. Server policy, documented in the shell README
+ * ("Abuse limits"); one place so tests and docs read the same numbers.
+ */
+export interface RateLimitPolicy {
+  /** Requests allowed per window and key. */
+  max: number;
+  /** Window length in milliseconds (fixed windows). */
+  windowMs: number;
+}
+
+/**
+ * Survey submissions per client address and survey: an office behind one NAT address can
+ * still vote together, a script that throws its cookies away gets at most this many votes
+ * counted per hour.
+ */
+export const SURVEY_VOTE_LIMIT: RateLimitPolicy = { max: 20, windowMs: 60 * 60 * 1000 };
+/** Insights collector requests per client address (a search session sends a few per minute). */
+export const INSIGHTS_LIMIT: RateLimitPolicy = { max: 60, windowMs: 60 * 1000 };
+/** Contact form posts per client address (a visitor correcting a form a few times included). */
+export const CONTACT_LIMIT: RateLimitPolicy = { max: 10, windowMs: 10 * 60 * 1000 };
