@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { InsightsEventRepository } from '../database/index.js';
+import { INSIGHTS_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import { validateInsightsEvents } from './validateInsightsEvents.js';
 
 /** What the insights collector needs. */
@@ -10,6 +12,8 @@ export interface InsightsRoutesOptions {
 
 /** Path of the collector (PageConfig.calls.insights). */
 export const INSIGHTS_EVENTS_PATH = '/api/insights/events';
+/** Largest request body (bytes): 50 full events are about 60 KiB. */
+export const INSIGHTS_BODY_LIMIT_BYTES = 128 * 1024;
 
 /** Answer of an accepted batch. search-insights counts only HTTP 200 as "sent". */
 export interface InsightsAccepted {
@@ -32,7 +36,9 @@ function parseBody(body: unknown): unknown {
  * The embedded insights collector: `POST /api/insights/events` with search-insights' payload
  * `{ events: [{ eventType, eventName, index, userToken, objectIDs, positions?, queryID?,
  * timestamp? }] }`. Valid batches are stored (all or none) and answered 200; anything else is
- * a 400 JSON error and nothing is stored.
+ * a 4xx JSON error and nothing is stored: 400 invalid, 413 over `INSIGHTS_BODY_LIMIT_BYTES`
+ * (declared size checked before reading), 415 neither JSON nor text, 429 more than
+ * `INSIGHTS_LIMIT` requests from one client address.
  */
 export async function insightsRoutes(app: FastifyInstance, options: InsightsRoutesOptions): Promise<void> {
   app.post(
@@ -41,7 +47,9 @@ export async function insightsRoutes(app: FastifyInstance, options: InsightsRout
       // No CSRF token here on purpose: search-insights and beacons cannot send one, the route only
       // stores anonymous analytics events (no visitor data is read or changed), and every event
       // is validated strictly. A forged request can at most add analytics noise.
-      config: { csrfExempt: true },
+      // Being exempt, it is rate-limited per client address instead (shared across instances).
+      config: { csrfExempt: true, ...rateLimitConfig(INSIGHTS_LIMIT) },
+      bodyLimit: INSIGHTS_BODY_LIMIT_BYTES,
     },
     async (request, reply) => {
       const validation = validateInsightsEvents(parseBody(request.body));

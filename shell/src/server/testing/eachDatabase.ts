@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { openDatabase, type Database } from '../database/index.js';
+import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../database/testing/temporaryPostgresSchema.js';
+import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
+
+/** The suite's open database and its data directory (attachments etc. live there on both dialects). */
+export interface DatabaseUnderTest {
+  db: Database;
+  dataDir: string;
+}
+
+/**
+ * Runs `suite` once on a fresh SQLite file and once on PostgreSQL (a temporary schema of
+ * `TEST_DATABASE_URL`/`DATABASE_URL`; skipped with a printed message when neither is set).
+ * `current()` gives the open database inside tests and hooks.
+ */
+export function describeOnEachDatabase(label: string, suite: (current: () => DatabaseUnderTest) => void): void {
+  const targets: Array<{ dialect: string; open: (dataDir: string) => Promise<{ db: Database; dispose?: () => Promise<void> }> }> = [
+    { dialect: 'SQLite', open: async (dataDir) => ({ db: await openDatabase({ dataDir }) }) },
+  ];
+  const postgresUrl = testDatabaseUrl();
+  if (postgresUrl) {
+    targets.push({
+      dialect: 'PostgreSQL',
+      open: async (dataDir) => {
+        const schema: TemporaryPostgresSchema = await createTemporaryPostgresSchema(postgresUrl);
+        return { db: await openDatabase({ dataDir, databaseUrl: schema.url }), dispose: () => schema.drop() };
+      },
+    });
+  }
+  for (const target of targets) {
+    describe(`${label} (${target.dialect})`, () => {
+      let state: DatabaseUnderTest | undefined;
+      let dispose: (() => Promise<void>) | undefined;
+      beforeAll(async () => {
+        const dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-route-test-'));
+        const opened = await target.open(dataDir);
+        state = { db: opened.db, dataDir };
+        dispose = opened.dispose;
+      });
+      afterAll(async () => {
+        await state?.db.close();
+        await dispose?.();
+        if (state) rmSync(state.dataDir, { recursive: true, force: true });
+      });
+      suite(() => {
+        if (!state) throw new Error('database not open yet');
+        return state;
+      });
+    });
+  }
+  if (!postgresUrl) {
+    console.warn(POSTGRES_TESTS_SKIPPED_MESSAGE);
+    describe.skip(`${label} (PostgreSQL)`, () => {
+      it('runs with TEST_DATABASE_URL or DATABASE_URL', () => undefined);
+    });
+  }
+}
