@@ -16,6 +16,7 @@ import { securityHeaders } from './security/headers.js';
 import { databaseRateLimitStore } from './security/rateLimit/databaseRateLimitStore.js';
 import { registerRateLimiting } from './security/rateLimit/rateLimiting.js';
 import { singleHostHeader } from './security/singleHostHeader.js';
+import { fastifyTrustProxy } from './security/trustProxy.js';
 
 const SHELL_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -79,7 +80,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   const clientAssetsDir = deps.clientAssetsDir ?? path.join(SHELL_ROOT, 'dist/client');
   // A request (uploads included) must arrive within a minute: a client that trickles forever is cut off.
   // Proxies are believed only when configured (TRUST_PROXY): else X-Forwarded-* is ignored.
-  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: config.trustProxy, requestTimeout: 60_000 });
+  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: fastifyTrustProxy(config.trustProxy), requestTimeout: 60_000 });
   const pageConfig = buildPageConfig(config, deps.search);
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {

@@ -2,13 +2,11 @@
 // database, shell. Configuration: environment variables, see README "Configuration".
 import { readShellConfig, ShellConfigError } from './config.js';
 import { buildShellApp } from './app.js';
-import { contactRoutes } from './contact/contactRoutes.js';
 import { repositoryContentStore as content } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
-import { insightsRoutes } from './insights/insightsRoutes.js';
+import { productFeatures } from './productFeatures.js';
 import { ensureArticlesIndexed, startSearchService } from './search/searchService.js';
-import { surveyRoutes } from './surveys/surveyRoutes.js';
-import { watchlistRoutes } from './watchlist/watchlistRoutes.js';
+import { createLinkOriginResolver } from './security/linkOrigin.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
 
@@ -21,38 +19,35 @@ async function main(): Promise<void> {
   await ensureArticlesIndexed(search, config, log);
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}`);
+  // Without PUBLIC_BASE_URL, links use the address the server listens on (known after listen).
+  let listeningOrigin = '';
+  const linkOrigin = createLinkOriginResolver({
+    publicBaseUrl: config.publicBaseUrl ?? (() => listeningOrigin),
+    allowedHosts: config.allowedHosts,
+  });
   const { app } = await buildShellApp({
     config,
     content,
     search: search.browser,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
-    features: [
-      { plugin: surveyRoutes, options: { content, surveys: database.surveys } },
-      { plugin: insightsRoutes, options: { events: database.insightsEvents } },
-      ({ pageConfig, runtimeUrl }) => ({
-        plugin: contactRoutes,
-        options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl },
-      }),
-      ({ pageConfig, runtimeUrl }) => ({
-        plugin: watchlistRoutes,
-        options: {
-          content,
-          shares: database.watchlistShares,
-          siteName: config.siteName,
-          publicBaseUrl: config.publicBaseUrl,
-          pageConfig,
-          runtimeUrl,
-        },
-      }),
-    ],
+    rateLimitCounters: database.rateLimitCounters,
+    features: productFeatures({ config, content, database, linkOrigin }),
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host}:${port}/`;
+  listeningOrigin = `http://${/^(0\.0\.0\.0|::)$/.test(config.host) ? '127.0.0.1' : config.host}:${port}`;
+  const baseUrl = config.publicBaseUrl ?? listeningOrigin;
   // A machine-readable line first (test harnesses read it), then the human one.
-  console.log(JSON.stringify({ event: 'listening', url, searchUrl: search.serverUrl }));
+  console.log(JSON.stringify({ event: 'listening', url, searchUrl: search.serverUrl, baseUrl }));
   console.log(`KHS competence site is running at ${url}`);
+  console.log(
+    `Links in sharing URLs and PDFs use ${baseUrl}` +
+      (config.publicBaseUrl ? ' (PUBLIC_BASE_URL)' : ' (the listening address: set PUBLIC_BASE_URL for a public site)') +
+      (config.allowedHosts.length > 0 ? `, or the request's host when it is one of ALLOWED_HOSTS (${config.allowedHosts.join(', ')})` : ''),
+  );
+  if (config.trustProxy !== false) log(`trusting X-Forwarded-* from: ${[config.trustProxy].flat().join(', ')} (TRUST_PROXY)`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,7 +1,7 @@
 import { CONTACT_ATTACHMENT_MAX_BYTES } from './contactLimits.js';
 
 export interface ContactProblemPageProps {
-  /** HTTP status of the answer: 403 (form expired / not from our page), 413, 415 or 400, else a server error. */
+  /** HTTP status of the answer: 403 (form expired / not from our page), 413, 415 or 400, 429, else a server error. */
   status: number;
 }
 
@@ -21,6 +21,11 @@ function explain(status: number): { headline: string; text: string } {
       return {
         headline: 'Your request was too large',
         text: `Send one file of at most ${megabytes} MB together with your message, from the contact page.`,
+      };
+    case 429:
+      return {
+        headline: 'Too many requests from your network',
+        text: 'We received many requests from your address in a short time, so this one was not accepted. Please wait a few minutes and send it again.',
       };
     case 415:
     case 406:

@@ -13,6 +13,12 @@ export const REQUEST_PASSWORD_MAX_LENGTH = 256;
 /** Largest attachment: 5 MB. */
 export const CONTACT_ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
 /**
+ * Largest contact post accepted by its declared `Content-Length` (checked before any of the body
+ * is read): the largest attachment plus 1 MiB for the text fields and multipart framing.
+ * Without a declared length the parser's per-part limits bound what is read.
+ */
+export const CONTACT_BODY_MAX_BYTES = CONTACT_ATTACHMENT_MAX_BYTES + 1024 * 1024;
+/**
  * Largest text field the multipart parser reads (64 KiB). Every limit above is far below it
  * in UTF-8, so a field cut at this size is always too long.
  */

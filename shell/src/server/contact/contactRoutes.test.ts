@@ -11,6 +11,7 @@ import { readShellConfig } from '../config.js';
 import { repositoryContentStore } from '../content/contentStore.js';
 import { openDatabase, type ContactRequestRepository, type Database } from '../database/index.js';
 import { SQLITE_FILE_NAME } from '../database/sqlite/openSqliteDatabase.js';
+import { uniqueClientAddress } from '../surveys/testing/browserSession.js';
 import { fetchCsrf } from '../testing/buildTestApp.js';
 import { CONTACT_ATTACHMENTS_FOLDER } from './attachmentStore.js';
 import { CONTACT_ATTACHMENT_MAX_BYTES, CONTACT_MESSAGE_MAX_LENGTH, CONTACT_NAME_MAX_LENGTH } from './contactLimits.js';
@@ -49,6 +50,8 @@ async function post(entries: readonly FormEntry[], options: { cookie?: string; h
   return app.inject({
     method: 'POST',
     url: '/contact',
+    // Each post from its own address: the per-address limit is tested in contactAbuse.test.ts.
+    remoteAddress: uniqueClientAddress(),
     payload,
     headers: { 'content-type': contentType, ...(options.cookie ? { cookie: options.cookie } : {}), ...options.headers },
   });
@@ -270,6 +273,7 @@ describe('POST /contact: refused before validation (HTML page, nothing stored)',
     const { cookie, token } = await visitForm();
     const before = await snapshot();
     const json = await app.inject({
+      remoteAddress: uniqueClientAddress(),
       method: 'POST',
       url: '/contact',
       headers: { cookie, 'x-csrf-token': token, 'content-type': 'application/json' },
@@ -277,6 +281,7 @@ describe('POST /contact: refused before validation (HTML page, nothing stored)',
     });
     expectHtml(json, 415);
     const urlEncoded = await app.inject({
+      remoteAddress: uniqueClientAddress(),
       method: 'POST',
       url: '/contact',
       headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },

@@ -4,10 +4,13 @@ import type { PageConfig } from 'contracts';
 import type { ContactRequestRepository } from '../database/index.js';
 import { Layout } from '../pages/Layout.js';
 import { renderPage } from '../pages/renderPage.js';
+import { csrfSecretOf, isValidCsrfToken } from '../security/csrf.js';
+import { CONTACT_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import { createAttachmentStore } from './attachmentStore.js';
-import { CONTACT_ATTACHMENT_MAX_BYTES, CONTACT_REFERENCE_LENGTH } from './contactLimits.js';
+import { CONTACT_ATTACHMENT_MAX_BYTES, CONTACT_BODY_MAX_BYTES, CONTACT_REFERENCE_LENGTH } from './contactLimits.js';
 import { ContactProblemPage } from './ContactProblemPage.js';
-import { readContactSubmission, type ContactSubmission } from './readContactSubmission.js';
+import { ContactPostRefused, readContactSubmission, type ContactSubmission } from './readContactSubmission.js';
 import { CONTACT_PATH, renderContactPage } from './renderContactPage.js';
 import { hashRequestPassword } from './requestPassword.js';
 import { validateContactSubmission } from './validateContactSubmission.js';
@@ -22,14 +25,6 @@ export interface ContactRoutesOptions {
   runtimeUrl: string;
 }
 
-/** A refusal before validation, with the status the visitor's browser gets. */
-class ContactPostRefused extends Error {
-  constructor(readonly statusCode: number, message: string) {
-    super(message);
-    this.name = 'ContactPostRefused';
-  }
-}
-
 function statusOf(error: Partial<FastifyError>): number {
   const status = error.statusCode;
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
@@ -38,10 +33,14 @@ function statusOf(error: Partial<FastifyError>): number {
 /**
  * `POST /contact`: the contact form's multipart post (the page itself is served by
  * `renderContactPage`, see there). A plain form cannot send the `X-CSRF-Token` header, so
- * the route is exempt from the shell's header check and runs the same check
- * (`app.csrfProtection`, same secret cookie) on the form's `_csrf` field instead.
- * - not multipart: 415; missing or wrong token: 403; too many parts or files: 413 — HTML
- *   pages, nothing stored;
+ * the route is exempt from the shell's header check and runs the same check (same secret
+ * cookie, same token rules) on the form's `_csrf` field instead. Cheap checks come first:
+ * - before any of the body is read: not multipart 415, no boundary 400, declared size over
+ *   `CONTACT_BODY_MAX_BYTES` 413, no valid secret cookie 403, more than `CONTACT_LIMIT` posts
+ *   from the client address 429;
+ * - while reading: a wrong token 403 as soon as the `_csrf` field arrives, a file before any
+ *   token 403 unread, too many parts or files 413, malformed multipart 400 — HTML pages,
+ *   nothing stored;
  * - invalid fields: 422, the page again with the visitor's text (never password or file), an
  *   error summary and per-field messages;
  * - valid: the attachment is written to its own file, the request (password only as salted
@@ -71,20 +70,39 @@ export async function contactRoutes(app: FastifyInstance, options: ContactRoutes
   app.post(
     CONTACT_PATH,
     {
-      config: { csrfExempt: true },
-      // The form is read first because the token travels in it; checks follow in preHandler.
-      preValidation: async (request) => {
-        if (!request.isMultipart()) throw new ContactPostRefused(415, 'The contact form is sent as multipart/form-data');
-        const submission = await readContactSubmission(request);
-        submissions.set(request, submission);
-        // Where the shell's CSRF check reads the token; the form's field wins over any header.
-        if (submission.csrfToken !== undefined) request.headers['x-csrf-token'] = submission.csrfToken;
+      config: { csrfExempt: true, ...rateLimitConfig(CONTACT_LIMIT) },
+      // Header-only checks, before the rate limiter (which runs after the route's own onRequest).
+      onRequest: async (request) => {
+        // `request.isMultipart()` is only known once the parser ran: read the header itself.
+        const contentType = request.headers['content-type'] ?? '';
+        if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
+          throw new ContactPostRefused(415, 'The contact form is sent as multipart/form-data');
+        }
+        if (!/;\s*boundary=/i.test(contentType)) {
+          throw new ContactPostRefused(400, 'The form data could not be read (no multipart boundary)');
+        }
+        const declared = Number(request.headers['content-length']);
+        if (Number.isFinite(declared) && declared > CONTACT_BODY_MAX_BYTES) {
+          throw new ContactPostRefused(413, 'The contact form is larger than allowed');
+        }
+        if (!csrfSecretOf(request)) throw new ContactPostRefused(403, 'The form token cookie is missing');
       },
-      preHandler: app.csrfProtection,
+      // The token travels in the form: it is checked as soon as it is read, before any file.
+      preValidation: async (request) => {
+        const header = request.headers['x-csrf-token'];
+        submissions.set(
+          request,
+          await readContactSubmission(request, {
+            headerToken: typeof header === 'string' ? header : undefined,
+            isValid: (token) => isValidCsrfToken(request, token),
+          }),
+        );
+      },
       // A browser posted this form: refusals are pages, not the API's JSON errors.
       errorHandler: (error: FastifyError, request, reply) => {
         const status = statusOf(error);
         if (status >= 500) request.log.error({ err: error }, 'contact request failed');
+        else request.log.info({ status, reason: error.message }, 'contact post refused');
         return problemPage(reply, status);
       },
     },

@@ -29,33 +29,79 @@ export interface ContactSubmission {
 /** Parser limits: one file, the form's few fields, nothing more. */
 const LIMITS = { fileSize: CONTACT_ATTACHMENT_MAX_BYTES, files: 1, fields: 12, parts: 16, fieldSize: CONTACT_FIELD_MAX_BYTES };
 
+/** A contact post refused while reading it, with the status the visitor's browser gets. */
+export class ContactPostRefused extends Error {
+  constructor(
+    readonly statusCode: 400 | 403 | 413 | 415,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ContactPostRefused';
+  }
+}
+
+/** How the reader checks the CSRF token as soon as it is known (see `readContactSubmission`). */
+export interface ContactTokenCheck {
+  /** The `X-CSRF-Token` header, when sent (scripts may use it instead of the field). */
+  headerToken: string | undefined;
+  /** Whether a token belongs to the visitor's secret cookie. */
+  isValid(token: string): boolean;
+}
+
+const refusedToken = () => new ContactPostRefused(403, 'The form token is missing or invalid');
+
+/** A parser failure as a 4xx: malformed multipart data is the client's fault, never a 500. */
+function asClientError(error: unknown): Error {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  if (error instanceof Error && typeof status === 'number' && status >= 400 && status < 500) return error;
+  return new ContactPostRefused(400, 'The form data could not be read (malformed multipart body)');
+}
+
 /**
  * Reads a multipart contact form post. An over-long file is cut and flagged (the rest of the
  * form is still read, so the visitor's text can be shown again); unknown fields are ignored;
  * of a repeated field the first value counts. Parser errors (too many parts or files,
- * malformed data) are thrown as Fastify errors with their 4xx status.
+ * malformed data) are thrown as 4xx errors (`ContactPostRefused` 400 for malformed data, the
+ * parser's own 413s), never as 500s.
+ *
+ * The CSRF token is checked as soon as it is known, so a forged post is refused before its file
+ * is read: the `_csrf` field (the form sends it first) when it arrives — it wins over the header;
+ * a file part before any valid token (field or header) is refused (403) unread; a form that
+ * ends without a valid token too.
  * Needs `@fastify/multipart` registered with `throwFileSizeLimit: false` (else an over-long
  * file ends the form with an error and the text after it is lost).
  */
-export async function readContactSubmission(request: FastifyRequest): Promise<ContactSubmission> {
+export async function readContactSubmission(request: FastifyRequest, token: ContactTokenCheck): Promise<ContactSubmission> {
   const text = new Map<string, string>();
   const truncatedFields = new Set<string>();
   let attachment: ReceivedAttachment | undefined;
+  const headerValid = token.headerToken !== undefined && token.isValid(token.headerToken);
+  let fieldSeen = false;
 
-  for await (const part of request.parts({ limits: LIMITS })) {
-    if (part.type === 'file') {
-      // Every file part must be read to the end, or the parser stalls.
-      const bytes = await part.toBuffer();
-      const chosen = Boolean(part.filename) || bytes.length > 0;
-      if (part.fieldname === CONTACT_FIELDS.attachment && chosen && !attachment) {
-        attachment = { fileName: part.filename, declaredType: part.mimetype, bytes, tooLarge: part.file.truncated };
+  try {
+    for await (const part of request.parts({ limits: LIMITS })) {
+      if (part.type === 'file') {
+        if (!fieldSeen && !headerValid) throw refusedToken();
+        // Every file part must be read to the end, or the parser stalls; it is cut at the size limit.
+        const bytes = await part.toBuffer();
+        const chosen = Boolean(part.filename) || bytes.length > 0;
+        if (part.fieldname === CONTACT_FIELDS.attachment && chosen && !attachment) {
+          attachment = { fileName: part.filename, declaredType: part.mimetype, bytes, tooLarge: part.file.truncated };
+        }
+        continue;
       }
-      continue;
+      if (text.has(part.fieldname) || typeof part.value !== 'string') continue;
+      if (part.fieldname === CONTACT_FIELDS.csrf) {
+        if (!token.isValid(part.value)) throw refusedToken();
+        fieldSeen = true;
+      }
+      text.set(part.fieldname, part.value);
+      if (part.valueTruncated) truncatedFields.add(part.fieldname);
     }
-    if (text.has(part.fieldname) || typeof part.value !== 'string') continue;
-    text.set(part.fieldname, part.value);
-    if (part.valueTruncated) truncatedFields.add(part.fieldname);
+  } catch (error) {
+    throw error instanceof ContactPostRefused ? error : asClientError(error);
   }
+  if (!fieldSeen && !headerValid) throw refusedToken();
 
   return {
     csrfToken: text.get(CONTACT_FIELDS.csrf),

@@ -26,11 +26,19 @@ describe('CSRF protection', () => {
     expect(String(response.headers['set-cookie'])).toMatch(/HttpOnly/i);
   });
 
-  it('marks the cookie Secure when the site is reached over https (behind a proxy)', async () => {
+  it('marks the cookie Secure only when the site is reached over https through a trusted proxy', async () => {
     const plain = await app.inject({ method: 'GET', url: '/actions/blitz/csrf/token' });
     expect(String(plain.headers['set-cookie'])).not.toMatch(/Secure/);
-    const https = await app.inject({ method: 'GET', url: '/actions/blitz/csrf/token', headers: { 'x-forwarded-proto': 'https' } });
-    expect(String(https.headers['set-cookie'])).toMatch(/Secure/);
+    // TRUST_PROXY is off by default: anyone's X-Forwarded-Proto is ignored.
+    const forged = await app.inject({ method: 'GET', url: '/actions/blitz/csrf/token', headers: { 'x-forwarded-proto': 'https' } });
+    expect(String(forged.headers['set-cookie'])).not.toMatch(/Secure/);
+    const { app: behindProxy } = await buildTestApp({ env: { TRUST_PROXY: 'loopback' } });
+    try {
+      const https = await behindProxy.inject({ method: 'GET', url: '/actions/blitz/csrf/token', headers: { 'x-forwarded-proto': 'https' } });
+      expect(String(https.headers['set-cookie'])).toMatch(/Secure/);
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('accepts a POST with the token and its cookie', async () => {

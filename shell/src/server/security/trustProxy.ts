@@ -33,3 +33,9 @@ export function parseTrustProxy(raw: string | undefined): { value: TrustProxySet
   }
   return { value: entries };
 }
+
+/** The setting as Fastify's `trustProxy` option (a hop count becomes proxy-addr's hop test). */
+export function fastifyTrustProxy(setting: TrustProxySetting): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting === 'number') return (_address, hop) => hop < setting;
+  return setting;
+}

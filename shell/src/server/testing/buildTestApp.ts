@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
-import { buildShellApp, type ShellApp } from '../app.js';
+import type { FastifyInstance } from 'fastify';
+import { buildShellApp, type FeatureRegistration, type ShellApp } from '../app.js';
 import { readShellConfig } from '../config.js';
 import { repositoryContentStore, type ContentStore } from '../content/contentStore.js';
 import type { RateLimitCounterRepository } from '../database/index.js';
@@ -14,7 +14,7 @@ export const TEST_COOKIE_SECRET = readShellConfig({}).cookieSecret;
 export async function buildTestApp(
   options: {
     content?: ContentStore;
-    features?: Array<{ plugin: FastifyPluginAsync<never>; options?: unknown }>;
+    features?: FeatureRegistration[];
     env?: NodeJS.ProcessEnv;
     rateLimitCounters?: RateLimitCounterRepository;
   } = {},

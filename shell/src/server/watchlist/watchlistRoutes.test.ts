@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { examplePageConfig, WATCHLIST_PDF_FILE_NAME, type StoredWatchlist } from 'contracts';
 import { repositoryContentStore } from '../content/contentStore.js';
+import { createLinkOriginResolver } from '../security/linkOrigin.js';
 import { buildTestApp, fetchCsrf } from '../testing/buildTestApp.js';
 import { pdfText } from './pdfText.testing.js';
 import { RELATED_ARTICLES_MAX, WATCHLIST_MAX_ARTICLES } from './limits.js';
@@ -32,6 +33,7 @@ describe('watchlist routes', () => {
       siteName: 'KHS Competence',
       pageConfig: examplePageConfig(),
       runtimeUrl: '/assets/shell-runtime.js',
+      linkOrigin: createLinkOriginResolver({ publicBaseUrl: 'http://localhost' }),
       now: () => new Date('2026-03-12T10:00:00Z'),
     };
     ({ app } = await buildTestApp({ features: [{ plugin: watchlistRoutes, options }] }));
@@ -100,7 +102,7 @@ describe('watchlist routes', () => {
               content: repositoryContentStore,
               shares,
               siteName: 'KHS',
-              publicBaseUrl: 'https://khs.example/',
+              linkOrigin: createLinkOriginResolver({ publicBaseUrl: 'https://khs.example/' }),
               pageConfig: examplePageConfig(),
               runtimeUrl: '/r.js',
             } satisfies WatchlistRoutesOptions,

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { WATCHLIST_PDF_FILE_NAME, type LocalWatchlist, type PageConfig, type Teaser, type WatchlistResponse } from 'contracts';
 import type { Article, ContentStore } from '../content/contentStore.js';
 import { Layout } from '../pages/Layout.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
 import { renderPage } from '../pages/renderPage.js';
+import type { LinkOriginResolver } from '../security/linkOrigin.js';
 import { articleTeaser, type TeaserLabels } from './articleTeaser.js';
 import { RELATED_ARTICLES_MAX, WATCHLIST_BODY_LIMIT_BYTES } from './limits.js';
 import { parseWatchlistRequest } from './parseWatchlistRequest.js';
@@ -26,10 +27,10 @@ export interface WatchlistRoutesOptions {
   /** Printed on the PDF. */
   siteName: string;
   /**
-   * Origin used for sharing URLs and PDF links, e.g. `https://khs.example`. Default: the
-   * request's own protocol and host (behind a proxy: `X-Forwarded-*`, the app trusts proxies).
+   * Origin of sharing URLs and PDF links for a request (`createLinkOriginResolver`): the
+   * configured `PUBLIC_BASE_URL`, or an allowed host — never an arbitrary request's host.
    */
-  publicBaseUrl?: string;
+  linkOrigin: LinkOriginResolver;
   /** Page config and runtime script URL, to render the shared-watchlist page in the site layout. */
   pageConfig: PageConfig;
   runtimeUrl: string;
@@ -47,8 +48,7 @@ export interface WatchlistRoutesOptions {
 export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRoutesOptions): Promise<void> {
   const { content, shares, siteName, pageConfig, runtimeUrl, now = () => new Date() } = options;
   const labels: TeaserLabels = { add: pageConfig.i18n.watchlistAdd, remove: pageConfig.i18n.watchlistRemove };
-  const configuredBaseUrl = options.publicBaseUrl?.replace(/\/+$/, '');
-  const baseUrl = (request: FastifyRequest) => configuredBaseUrl ?? `${request.protocol}://${request.host}`;
+  const baseUrl = options.linkOrigin;
   const teasersOf = (articles: readonly Article[]): Teaser[] => articles.map((article) => articleTeaser(article, labels));
   const asLocalArticles = (articles: readonly Article[]): LocalWatchlist['articles'] =>
     Object.fromEntries(articles.map((article) => [article.id, { title: article.title }]));

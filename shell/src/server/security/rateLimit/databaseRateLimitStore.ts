@@ -23,9 +23,11 @@ export function databaseRateLimitStore(counters: RateLimitCounterRepository): Fa
       );
     }
 
-    child(routeOptions: { routeInfo?: { method?: string | string[]; url?: string } }): FastifyRateLimitStore {
-      const method = [routeOptions.routeInfo?.method ?? ''].flat().join(',');
-      return new DatabaseRateLimitStore(undefined, `${this.prefix}${method}${routeOptions.routeInfo?.url ?? ''}|`);
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
+      // The library passes the merged limit options with the route under `routeInfo`.
+      const route = (routeOptions as unknown as { routeInfo?: { method?: string | string[]; url?: string } }).routeInfo;
+      const method = [route?.method ?? ''].flat().join(',');
+      return new DatabaseRateLimitStore(undefined, `${this.prefix}${method}${route?.url ?? ''}|`);
     }
   }
   return DatabaseRateLimitStore as unknown as FastifyRateLimitStoreCtor;

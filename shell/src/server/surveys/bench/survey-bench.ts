@@ -58,7 +58,7 @@ async function benchDialect(run: DialectRun): Promise<void> {
   try {
     // One visitor identity (CSRF secret cookie) and one client address per submission: every
     // request is a new browser and should count once.
-    const browsers = [];
+    const browsers: Array<{ token: string; cookie: string }> = [];
     for (let i = 0; i < SUBMISSIONS; i += 1) browsers.push(await csrfCredentials(baseUrl));
     const positions = survey.answers.map((answer) => answer.position);
     let next = 0;

@@ -12,6 +12,7 @@ import { openDatabase } from '../../database/index.js';
 import { buildPageConfig } from '../../pageConfig.js';
 import { renderWatchlistPdf } from '../renderWatchlistPdf.js';
 import { watchlistRoutes, type WatchlistRoutesOptions } from '../watchlistRoutes.js';
+import { createLinkOriginResolver } from '../../security/linkOrigin.js';
 
 const CORPUS_SIZE = 2000;
 const WARMUP = 20;
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     siteName: config.siteName,
     pageConfig: buildPageConfig(config, search),
     runtimeUrl: '/assets/shell-runtime.js',
+    linkOrigin: createLinkOriginResolver({ publicBaseUrl: 'https://khs.example' }),
   };
   const { app } = await buildShellApp({ config, content, search, features: [{ plugin: watchlistRoutes, options }] });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,0 +1,72 @@
+import net from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../testing/buildTestApp.js';
+import { HSTS_VALUE } from './headers.js';
+
+/** Sends raw HTTP/1.1 bytes and answers the status line and headers of the response. */
+function rawRequest(port: number, text: string): Promise<{ status: number; head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(text));
+    let data = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (data += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = data.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), head, body });
+    });
+  });
+}
+
+describe('transport headers', () => {
+  let app: FastifyInstance;
+  let port: number;
+  let proxied: FastifyInstance;
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    port = (app.server.address() as net.AddressInfo).port;
+    ({ app: proxied } = await buildTestApp({ env: { TRUST_PROXY: 'loopback' } }));
+  });
+  afterAll(async () => {
+    await app?.close();
+    await proxied?.close();
+  });
+
+  it('sends no HSTS over plain http, even when a client claims https (no trusted proxy)', async () => {
+    const plain = await app.inject({ url: '/actions/blitz/csrf/token' });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const claimed = await app.inject({ url: '/actions/blitz/csrf/token', headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('sends HSTS when a trusted proxy says the request came over https', async () => {
+    const https = await proxied.inject({ url: '/actions/blitz/csrf/token', headers: { 'x-forwarded-proto': 'https' } });
+    expect(https.headers['strict-transport-security']).toBe(HSTS_VALUE);
+    const http = await proxied.inject({ url: '/actions/blitz/csrf/token', headers: { 'x-forwarded-proto': 'http' } });
+    expect(http.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it('refuses a request with two Host headers (400 JSON, over a real socket)', async () => {
+    const response = await rawRequest(
+      port,
+      'GET /actions/blitz/csrf/token HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n',
+    );
+    expect(response.status).toBe(400);
+    expect(response.head).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(response.body.trim().split('\r\n').find((line) => line.startsWith('{')) ?? response.body)).toMatchObject({
+      code: 'ambiguous-host',
+    });
+  });
+
+  it('refuses two X-Forwarded-Host headers and accepts one Host', async () => {
+    const twice = await rawRequest(
+      port,
+      'GET /actions/blitz/csrf/token HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-Host: a.example\r\nX-Forwarded-Host: b.example\r\nConnection: close\r\n\r\n',
+    );
+    expect(twice.status).toBe(400);
+    const once = await rawRequest(port, 'GET /actions/blitz/csrf/token HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    expect(once.status).toBe(200);
+  });
+});
