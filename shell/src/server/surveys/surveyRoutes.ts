@@ -33,6 +33,9 @@ export const SURVEY_RESULTS_PATH = '/api/survey-results/:formHandle';
 
 type HandleParams = { Params: { formHandle: string } };
 
+/** Largest submission body (bytes): `{ "answerPosition": n }` is a few dozen. */
+export const SURVEY_SUBMISSION_BODY_LIMIT_BYTES = 1024;
+
 /** Longest survey handle looked up; longer ones are unknown without a lookup. */
 const MAX_FORM_HANDLE_LENGTH = 100;
 
@@ -67,7 +70,8 @@ export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOp
   // Unknown handles share one counter per address, so made-up handles cannot mint counters.
   const limitScope = (request: FastifyRequest) => `survey:${surveyOf((request.params as { formHandle: string }).formHandle)?.formHandle ?? '?'}`;
 
-  app.post<HandleParams>(SURVEY_SUBMIT_PATH, { config: rateLimitConfig(SURVEY_VOTE_LIMIT, limitScope) }, async (request, reply) => {
+  const submitOptions = { bodyLimit: SURVEY_SUBMISSION_BODY_LIMIT_BYTES, config: rateLimitConfig(SURVEY_VOTE_LIMIT, limitScope) };
+  app.post<HandleParams>(SURVEY_SUBMIT_PATH, submitOptions, async (request, reply) => {
     const survey = surveyOf(request.params.formHandle);
     if (!survey) return sendError(reply, 404, 'Unknown survey');
     // Fastify also parses text/plain; the submission contract is JSON only.

@@ -1,15 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openDatabase, type Database } from '../database/index.js';
 import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../database/testing/temporaryPostgresSchema.js';
 import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
+import { SQLITE_FILE_NAME } from '../database/sqlite/openSqliteDatabase.js';
 
 /** The suite's open database and its data directory (attachments etc. live there on both dialects). */
 export interface DatabaseUnderTest {
   db: Database;
   dataDir: string;
+  /** Rows in a table, counted with a separate connection (proves what was stored). */
+  countRows(table: 'contact_requests' | 'insights_events' | 'survey_votes' | 'watchlist_shares' | 'rate_limit_counters'): Promise<number>;
 }
 
 /**
@@ -18,8 +23,22 @@ export interface DatabaseUnderTest {
  * `current()` gives the open database inside tests and hooks.
  */
 export function describeOnEachDatabase(label: string, suite: (current: () => DatabaseUnderTest) => void): void {
-  const targets: Array<{ dialect: string; open: (dataDir: string) => Promise<{ db: Database; dispose?: () => Promise<void> }> }> = [
-    { dialect: 'SQLite', open: async (dataDir) => ({ db: await openDatabase({ dataDir }) }) },
+  type Opened = { db: Database; countRows: DatabaseUnderTest['countRows']; dispose?: () => Promise<void> };
+  const targets: Array<{ dialect: string; open: (dataDir: string) => Promise<Opened> }> = [
+    {
+      dialect: 'SQLite',
+      open: async (dataDir) => ({
+        db: await openDatabase({ dataDir }),
+        countRows: async (table) => {
+          const raw = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME), { readonly: true });
+          try {
+            return (raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+          } finally {
+            raw.close();
+          }
+        },
+      }),
+    },
   ];
   const postgresUrl = testDatabaseUrl();
   if (postgresUrl) {
@@ -27,7 +46,16 @@ export function describeOnEachDatabase(label: string, suite: (current: () => Dat
       dialect: 'PostgreSQL',
       open: async (dataDir) => {
         const schema: TemporaryPostgresSchema = await createTemporaryPostgresSchema(postgresUrl);
-        return { db: await openDatabase({ dataDir, databaseUrl: schema.url }), dispose: () => schema.drop() };
+        const client = new pg.Client({ connectionString: schema.url });
+        await client.connect();
+        return {
+          db: await openDatabase({ dataDir, databaseUrl: schema.url }),
+          countRows: async (table) => Number((await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${table}`)).rows[0]!.n),
+          dispose: async () => {
+            await client.end();
+            await schema.drop();
+          },
+        };
       },
     });
   }
@@ -38,7 +66,7 @@ export function describeOnEachDatabase(label: string, suite: (current: () => Dat
       beforeAll(async () => {
         const dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-route-test-'));
         const opened = await target.open(dataDir);
-        state = { db: opened.db, dataDir };
+        state = { db: opened.db, dataDir, countRows: opened.countRows };
         dispose = opened.dispose;
       });
       afterAll(async () => {
