@@ -41,10 +41,25 @@ describe('readShellConfig', () => {
     expect(config.databaseUrl).toBe('postgres://u@db/khs');
   });
 
+  it('has links and proxies locked down by default, and reads their variables', () => {
+    expect(readShellConfig({})).toMatchObject({ publicBaseUrl: undefined, allowedHosts: [], trustProxy: false });
+    expect(
+      readShellConfig({ PUBLIC_BASE_URL: 'https://khs.example/', ALLOWED_HOSTS: 'www.khs.example', TRUST_PROXY: '10.0.0.1,loopback' }),
+    ).toMatchObject({ publicBaseUrl: 'https://khs.example', allowedHosts: ['www.khs.example'], trustProxy: ['10.0.0.1', 'loopback'] });
+  });
+
   it('names every bad variable at once', () => {
     let error: unknown;
     try {
-      readShellConfig({ PORT: 'eighty', TYPESENSE_PROTOCOL: 'ftp', REMOTE_MF_WIDGETS_URL: 'not a url', COOKIE_SECRET: 'short' });
+      readShellConfig({
+        PORT: 'eighty',
+        TYPESENSE_PROTOCOL: 'ftp',
+        REMOTE_MF_WIDGETS_URL: 'not a url',
+        COOKIE_SECRET: 'short',
+        PUBLIC_BASE_URL: 'khs.example',
+        ALLOWED_HOSTS: '*',
+        TRUST_PROXY: 'true',
+      });
     } catch (caught) {
       error = caught;
     }
@@ -54,6 +69,9 @@ describe('readShellConfig', () => {
     expect(problems).toContain('TYPESENSE_PROTOCOL');
     expect(problems).toContain('REMOTE_MF_WIDGETS_URL');
     expect(problems).toContain('COOKIE_SECRET');
+    expect(problems).toContain('PUBLIC_BASE_URL');
+    expect(problems).toContain('ALLOWED_HOSTS');
+    expect(problems).toContain('TRUST_PROXY');
   });
 
   it('tells when the public development cookie secret is in use', () => {
