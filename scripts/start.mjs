@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: builds every part, serves each remote from its own origin (as its CDN would),
-// starts the shell with the embedded search server and SQLite, and prints the URL.
+// starts the shell with the embedded search server and SQLite, and prints the URL (and the base
+// URL of sharing/PDF links: PUBLIC_BASE_URL when set, else the shell's own address).
 // `npm start -- --no-build` skips the build.
 import { spawn } from 'node:child_process';
 import path from 'node:path';

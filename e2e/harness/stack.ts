@@ -21,6 +21,8 @@ export interface Stack {
   remotes: Record<RemoteName, string>;
   /** Base URL of the search server. */
   searchUrl: string;
+  /** Origin sharing URLs and PDF links use (`PUBLIC_BASE_URL`, else the shell's own address). */
+  baseUrl: string;
   /** Stops the search server (only with `separateSearchServer`). */
   stopSearch(): Promise<void>;
   close(): Promise<void>;
@@ -149,6 +151,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     url: shell.line.url!,
     remotes,
     searchUrl: shell.line.searchUrl!,
+    baseUrl: shell.line.baseUrl!,
     async stopSearch() {
       if (!searchChild) throw new Error('stopSearch needs { separateSearchServer: true }');
       await stopProcess(searchChild);
