@@ -302,7 +302,7 @@ function describeSurveyRoutes(label: string, target: Target) {
       expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(500);
       const after = await db.surveys.countVotes('load-test');
       expect(Object.values(after).reduce((a, b) => a + b, 0)).toBe(totalBefore + 500);
-    });
+    }, 30_000); // 500 browsers' token calls and votes (each also a rate-limit counter write), on a shared 2-core machine
   });
 }
 
