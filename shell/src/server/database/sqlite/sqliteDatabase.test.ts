@@ -69,6 +69,27 @@ describe('SQLite database file and migrations', () => {
     await db.close();
   });
 
+  it('keeps integer insights timestamps and drops REAL ones (e.g. 1e300) when the type check arrives', async () => {
+    const dataDir = temporaryDir();
+    const raw = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME));
+    migrateSqlite(raw, SQLITE_MIGRATIONS.filter((m) => m.version <= 4));
+    const insert = raw.prepare(`INSERT INTO insights_events
+      (event_type, event_name, index_name, user_token, object_ids_json, event_timestamp) VALUES ('view', 'V', 'i', 'u', '["a"]', ?)`);
+    insert.run(1_763_000_000_000);
+    insert.run(1e300);
+    insert.run(1_763_000_000_001);
+    raw.close();
+    const db = await openDatabase({ dataDir });
+    expect(await db.insightsEvents.count()).toBe(2);
+    await db.close();
+    const after = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME), { readonly: true });
+    expect(after.prepare('SELECT id, typeof(event_timestamp) AS type, event_timestamp AS ts FROM insights_events ORDER BY id').all()).toEqual([
+      { id: 1, type: 'integer', ts: 1_763_000_000_000 },
+      { id: 3, type: 'integer', ts: 1_763_000_000_001 },
+    ]);
+    after.close();
+  });
+
   it('migration runner applies only pending versions, in order', () => {
     const raw = new BetterSqlite3(':memory:');
     const first = { version: 1, name: 'one', sql: 'CREATE TABLE one (x INTEGER)' };
