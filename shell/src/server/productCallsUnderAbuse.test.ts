@@ -231,7 +231,12 @@ const ATTEMPTS: Attempt[] = [
 describeOnEachDatabase('product calls under abuse', (current) => {
   let app: FastifyInstance;
   let port: number;
-  const seen = new Map<string, { tried: string[]; statuses: Map<number, number>; serverErrors: number }>();
+  interface Seen {
+    tried: string[];
+    statuses: Map<number, number>;
+    serverErrors: number;
+  }
+  const seen = new Map<string, Seen>();
   const snapshot = async () => {
     const counts: Record<string, number> = {};
     for (const table of TABLES) counts[table] = await current().countRows(table);
@@ -240,7 +245,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     return counts;
   };
   const record = (attempt: Pick<Attempt, 'endpoint' | 'label'>, status: number) => {
-    const entry = seen.get(attempt.endpoint) ?? { tried: [], statuses: new Map(), serverErrors: 0 };
+    const entry: Seen = seen.get(attempt.endpoint) ?? { tried: [], statuses: new Map(), serverErrors: 0 };
     entry.tried.push(attempt.label);
     entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1);
     if (status >= 500) entry.serverErrors += 1;
@@ -320,7 +325,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     };
     const sharingUrl = (response: LightMyRequestResponse) => (response.json() as { storedWatchlist: { sharingUrl: string } }).storedWatchlist.sharingUrl;
 
-    it.each([
+    it.each<[string, Record<string, string>]>([
       ['X-Forwarded-Host: evil.example', { 'x-forwarded-host': 'evil.example' }],
       ['Host: evil.example', { host: 'evil.example' }],
       ['Host: evil.example and X-Forwarded-Proto/Host', { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' }],
