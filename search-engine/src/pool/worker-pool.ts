@@ -1,0 +1,317 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../api-error.js';
+import type { EngineMethod, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
+
+/** Outcome of one search: its JSON text, or the error for its slot. */
+export type SearchOutcome = { ok: true; json: string } | { ok: false; status: number; message: string };
+
+/** One search to run: the merged raw parameters go to the worker unchanged. */
+export interface SearchTask {
+  collection: string | undefined;
+  params: Record<string, string>;
+  maxResultBytes: number;
+}
+
+/** Counters the pool keeps (read by `/stats.json`). */
+export interface PoolCounters {
+  searches: number;
+  searchTimeouts: number;
+  rejectedBusy: number;
+  workerRestarts: number;
+}
+
+export interface WorkerPoolOptions {
+  /** Folder with the collections; the writer keeps it, readers load it. */
+  dataDir: string;
+  /** Number of worker threads (each holds a copy of the index). */
+  size: number;
+  /** Searches that may wait for a worker; beyond it `search` throws 503. */
+  queueLimit: number;
+  /** A search running longer ends with an error in its slot and its worker is replaced. */
+  searchBudgetMs: number;
+  log: (message: string) => void;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  /** Set for searches: ends it with an error when the budget runs out. */
+  timer?: NodeJS.Timeout;
+}
+
+interface QueuedSearch {
+  task: SearchTask;
+  resolve(outcome: SearchOutcome): void;
+}
+
+/** The searches of one request; the scheduler serves requests fairly, not searches first-come. */
+interface Lane {
+  tasks: QueuedSearch[];
+  started: number;
+}
+
+class PoolWorker {
+  ready = false;
+  readonly pending = new Map<number, Pending>();
+  readyPromise: Promise<void>;
+  private markReady!: () => void;
+  private failReady!: (error: Error) => void;
+
+  constructor(
+    readonly thread: Worker,
+    readonly role: 'writer' | 'reader',
+  ) {
+    this.readyPromise = new Promise((resolve, reject) => {
+      this.markReady = resolve;
+      this.failReady = reject;
+    });
+    // A worker that dies while loading must not leave an unhandled rejection behind.
+    this.readyPromise.catch(() => {});
+  }
+
+  onReady(): void {
+    this.ready = true;
+    this.markReady();
+  }
+
+  onLoadFailed(error: Error): void {
+    this.failReady(error);
+  }
+
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+}
+
+const require = createRequire(import.meta.url);
+const WORKER_URL = new URL(`./search-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+/**
+ * Workers started from TypeScript sources register tsx's loader first (Node 20 does not apply
+ * loader hooks from `--import` in worker execArgv to the worker's entry module).
+ */
+const WORKER_BOOTSTRAP = WORKER_URL.pathname.endsWith('.ts')
+  ? `import(${JSON.stringify(pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`
+  : undefined;
+
+/**
+ * A pool of search worker threads, each with its own copy of the index
+ * loaded from the data folder. Worker 0 is the writer: it applies and
+ * persists a change first, then every reader applies the same call, and only
+ * then is the change acknowledged. Searches are scheduled fairly across
+ * requests (the request with the fewest started searches goes next), so a
+ * request with 50 heavy searches cannot hold back an ordinary one.
+ */
+export class WorkerPool {
+  readonly counters: PoolCounters = { searches: 0, searchTimeouts: 0, rejectedBusy: 0, workerRestarts: 0 };
+  private readonly workers: PoolWorker[] = [];
+  private readonly lanes: Lane[] = [];
+  private queued = 0;
+  private nextId = 1;
+  private closed = false;
+  /** Serialises writes and worker loads, so a loading worker never misses or doubles a change. */
+  private exclusiveTail: Promise<unknown> = Promise.resolve();
+  private restartDelayMs = 0;
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  /** Starts the writer (which folds the change log), then the readers; resolves when all are ready. */
+  async start(): Promise<void> {
+    try {
+      await this.exclusive(() => this.spawn(0, 'writer').readyPromise);
+      await this.exclusive(() => Promise.all(Array.from({ length: this.options.size - 1 }, (_, i) => this.spawn(i + 1, 'reader').readyPromise)));
+    } catch (error) {
+      // A data folder that cannot be loaded fails the start (the process supervisor retries with back-off).
+      await this.close();
+      throw error;
+    }
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Thread ids of the workers (tests end one to see it replaced). */
+  threadIds(): number[] {
+    return this.workers.map((w) => w.thread.threadId);
+  }
+
+  /** Searches waiting for a worker. */
+  get queueLength(): number {
+    return this.queued;
+  }
+
+  /**
+   * Runs the searches of one request; each slot gets its result or error. Throws ApiError(503)
+   * at once when they do not fit in the queue.
+   */
+  search(tasks: SearchTask[]): Promise<SearchOutcome[]> {
+    if (this.closed) throw new ApiError(503, 'The search server is shutting down.');
+    if (this.queued + tasks.length > this.options.queueLimit) {
+      this.counters.rejectedBusy++;
+      throw new ApiError(503, 'Not Ready or Lagging: all search workers are busy and the queue is full; retry shortly.');
+    }
+    const lane: Lane = { tasks: [], started: 0 };
+    const outcomes = tasks.map(
+      (task) =>
+        new Promise<SearchOutcome>((resolve) => {
+          lane.tasks.push({ task, resolve });
+        }),
+    );
+    this.queued += tasks.length;
+    this.lanes.push(lane);
+    this.pump();
+    return Promise.all(outcomes);
+  }
+
+  /** Calls a reading engine method on the writer (admin reads). */
+  async read(method: EngineMethod, args: unknown[]): Promise<unknown> {
+    const writer = this.workers[0];
+    if (!writer) throw new ApiError(503, 'The search server is starting.');
+    await writer.readyPromise;
+    return this.call(writer, { type: 'call', id: 0, method, args });
+  }
+
+  /** Applies a changing engine call on the writer (which persists it), then on every reader. */
+  write(method: EngineMethod, args: unknown[]): Promise<unknown> {
+    return this.exclusive(async () => {
+      const writer = this.workers[0];
+      if (!writer) throw new ApiError(503, 'The search server is starting.');
+      await writer.readyPromise;
+      const value = await this.call(writer, { type: 'call', id: 0, method, args });
+      await Promise.all(
+        this.workers
+          .filter((w) => w.role === 'reader' && w.ready)
+          .map((reader) =>
+            this.call(reader, { type: 'call', id: 0, method, args }).catch(() => {
+              // A reader that fails or dies here reloads from the writer's folder.
+            }),
+          ),
+      );
+      return value;
+    });
+  }
+
+  /** Folds the writer's change logs into snapshots and stops every worker. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const writer = this.workers[0];
+    await this.exclusive(async () => {
+      if (writer?.ready) await this.call(writer, { type: 'flush', id: 0 }).catch(() => {});
+    });
+    await Promise.all(this.workers.map((w) => w.thread.terminate()));
+    for (const lane of this.lanes.splice(0)) for (const queued of lane.tasks) queued.resolve({ ok: false, status: 503, message: 'The search server is shutting down.' });
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.exclusiveTail.then(work, work);
+    this.exclusiveTail = run.catch(() => {});
+    return run;
+  }
+
+  private spawn(slot: number, role: 'writer' | 'reader'): PoolWorker {
+    const data: WorkerStartData = { dataDir: this.options.dataDir, role };
+    const thread = WORKER_BOOTSTRAP ? new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: data }) : new Worker(WORKER_URL, { workerData: data });
+    const worker = new PoolWorker(thread, role);
+    this.workers[slot] = worker;
+    thread.on('message', (message: WorkerResponse) => {
+      if (message.type === 'ready') {
+        worker.onReady();
+        this.options.log(`search worker ${slot} (${role}) ready: ${message.documents} documents loaded in ${message.loadMs} ms`);
+        this.pump();
+      } else if (message.type === 'log') {
+        this.options.log(message.message);
+      } else {
+        const pending = worker.pending.get(message.id);
+        if (!pending) return;
+        worker.pending.delete(message.id);
+        if (pending.timer) clearTimeout(pending.timer);
+        if (message.ok) pending.resolve(message.json ?? message.value);
+        else pending.reject(new ApiError(message.status, message.message));
+        this.pump();
+      }
+    });
+    thread.on('error', (error) => {
+      this.options.log(`search worker ${slot} failed: ${error.message}`);
+    });
+    thread.on('exit', () => this.onExit(slot, worker));
+    return worker;
+  }
+
+  private onExit(slot: number, worker: PoolWorker): void {
+    if (this.workers[slot] !== worker) return;
+    const wasReady = worker.ready;
+    worker.ready = false;
+    worker.onLoadFailed(new Error('search worker exited while loading'));
+    const hadWrite = worker.role === 'writer' && [...worker.pending.values()].some((p) => !p.timer);
+    for (const pending of worker.pending.values()) {
+      if (pending.timer) clearTimeout(pending.timer);
+      pending.reject(new ApiError(503, 'A search worker restarted; retry the request.'));
+    }
+    worker.pending.clear();
+    if (this.closed) return;
+    this.counters.workerRestarts++;
+    // Back-off only for workers that die while loading (a broken data folder), not for replaced ones.
+    this.restartDelayMs = wasReady ? 0 : Math.min(Math.max(this.restartDelayMs * 2, 250), 10_000);
+    this.options.log(`search worker ${slot} stopped; starting a new one${this.restartDelayMs ? ` in ${this.restartDelayMs} ms` : ''}`);
+    setTimeout(() => {
+      if (this.closed) return;
+      void this.exclusive(async () => {
+        await this.spawn(slot, worker.role).readyPromise;
+        // A writer that died inside a write may have persisted part of it: readers reload its folder.
+        if (hadWrite) {
+          await Promise.all(
+            this.workers.slice(1).map(async (reader, i) => {
+              // Take the slot first so the old reader's exit is not treated as a crash.
+              const replacement = this.spawn(i + 1, 'reader');
+              await reader.thread.terminate();
+              await replacement.readyPromise;
+            }),
+          );
+        }
+      }).catch(() => {});
+    }, this.restartDelayMs).unref();
+  }
+
+  private call(worker: PoolWorker, request: WorkerRequest, budgetMs?: number): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { resolve, reject };
+      if (budgetMs !== undefined) {
+        pending.timer = setTimeout(() => {
+          worker.pending.delete(id);
+          this.counters.searchTimeouts++;
+          reject(new ApiError(408, `Search exceeded the time budget of ${budgetMs} ms.`));
+          this.options.log(`a search exceeded the time budget of ${budgetMs} ms; replacing its worker`);
+          void worker.thread.terminate();
+        }, budgetMs);
+      }
+      worker.pending.set(id, pending);
+      worker.thread.postMessage({ ...request, id });
+    });
+  }
+
+  /** Hands queued searches to idle ready workers, fairest request first. */
+  private pump(): void {
+    for (const worker of this.workers) {
+      if (!worker || !worker.ready || worker.busy) continue;
+      let best: Lane | undefined;
+      for (const lane of this.lanes) if (!best || lane.started < best.started) best = lane;
+      if (!best) return;
+      const queued = best.tasks.shift() as QueuedSearch;
+      best.started++;
+      if (best.tasks.length === 0) this.lanes.splice(this.lanes.indexOf(best), 1);
+      this.queued--;
+      this.counters.searches++;
+      const { task } = queued;
+      this.call(worker, { type: 'search', id: 0, collection: task.collection, params: task.params, maxResultBytes: task.maxResultBytes }, this.options.searchBudgetMs).then(
+        (json) => queued.resolve({ ok: true, json: json as string }),
+        (error: unknown) =>
+          queued.resolve(error instanceof ApiError ? { ok: false, status: error.status, message: error.message } : { ok: false, status: 500, message: 'Internal error.' }),
+      );
+    }
+  }
+}
