@@ -1,7 +1,8 @@
 /**
  * Runs the search server as its own supervised process (restarted with
  * back-off on exit, same port and data folder). Environment as `start.ts`;
- * SEARCH_PORT=0 picks a free port once. Prints a JSON line
+ * SEARCH_PORT=0 picks a free port once; SEARCH_RESTART_BACKOFF_MS sets the
+ * first restart delay (default 250 ms, doubling per crash in a row up to 10 s). Prints a JSON line
  * `{"event":"listening","url","pid","restarts"}` on every (re)start.
  */
 import { superviseSearchServer } from '../supervisor/supervise-search-server.js';
@@ -14,6 +15,7 @@ const supervised = await superviseSearchServer({
   adminApiKey: process.env.TYPESENSE_API_KEY ?? DEV_ADMIN_KEY,
   searchApiKey: process.env.TYPESENSE_SEARCH_API_KEY ?? DEV_SEARCH_KEY,
   log: (line) => console.log(line),
+  initialBackoffMs: process.env.SEARCH_RESTART_BACKOFF_MS ? Number(process.env.SEARCH_RESTART_BACKOFF_MS) : undefined,
 });
 const announce = (pid: number): void => {
   console.log(JSON.stringify({ event: 'listening', url: supervised.url, port: supervised.port, pid, restarts: supervised.restarts() }));

@@ -65,6 +65,8 @@ export interface RunningSearchServer {
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const FORBIDDEN = 'Forbidden - a valid `x-typesense-api-key` header must be sent.';
+/** Most bytes of a refused body read and dropped before the connection is cut. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 const IMPORT_ACTIONS = new Set(['create', 'upsert', 'update', 'emplace']);
 
 /** The client went away while sending its body; nothing to answer. */
@@ -339,12 +341,16 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
         res.destroy();
         return;
       }
-      if (apiError?.status === 413) res.setHeader('connection', 'close');
       sendJson(res, apiError?.status ?? 500, { message: apiError?.message ?? 'Internal Server Error' });
-      // Drain or drop whatever of the request body is still arriving.
+      // Drain (without keeping) what of the body is still arriving so the client can read the
+      // answer; a body far over any limit is cut off instead.
       if (!req.complete) {
-        if (apiError?.status === 413) res.on('finish', () => req.destroy());
-        else req.resume();
+        let drained = 0;
+        req.on('data', (chunk: Buffer) => {
+          drained += chunk.length;
+          if (drained > MAX_DRAIN_BYTES) req.destroy();
+        });
+        req.resume();
       }
     });
   });

@@ -19,6 +19,8 @@ export interface Target {
   embedded: boolean;
   /** The embedded server's supervisor (process id, restarts); undefined for a real Typesense. */
   process?: SupervisedSearchServer;
+  /** Lines the embedded server process logged (empty for a real Typesense). */
+  logs: string[];
   close(): Promise<void>;
 }
 
@@ -40,18 +42,27 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Tar
       key: externalKey,
       body: { description: 'conformance search key', actions: ['documents:search'], collections: ['*'] },
     });
-    return { url, adminKey: externalKey, searchKey: created.json.value, embedded: false, close: async () => {} };
+    return { url, adminKey: externalKey, searchKey: created.json.value, embedded: false, logs: [], close: async () => {} };
   }
   const adminKey = 'test-admin-key';
   const searchKey = 'test-search-key';
   const dataDir = mkdtempSync(join(tmpdir(), 'search-conformance-'));
-  const server = await superviseSearchServer({ port: 0, dataDir, adminApiKey: adminKey, searchApiKey: searchKey, env: { SEARCH_WORKERS: '2', ...env } });
+  const logs: string[] = [];
+  const server = await superviseSearchServer({
+    port: 0,
+    dataDir,
+    adminApiKey: adminKey,
+    searchApiKey: searchKey,
+    env: { SEARCH_WORKERS: '2', ...env },
+    log: (line) => logs.push(line),
+  });
   return {
     url: server.url,
     adminKey,
     searchKey,
     embedded: true,
     process: server,
+    logs,
     close: async () => {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
