@@ -62,6 +62,7 @@ describe.runIf(embedded)('request limits: refused with a clear 4xx, nothing else
       { collection: articles, ...ordinary, highlight_start_tag: '<b>'.repeat(3000) },
       { collection: articles, ...ordinary, highlight_end_tag: 'x'.repeat(65) },
       { collection: articles, q: 'leedrship '.repeat(60), query_by: 'title' },
+      { collection: articles, q: 'leedrship '.repeat(13), query_by: 'title' },
       { collection: articles, q: '*', filter_by: Array.from({ length: 101 }, () => 'topic:a').join(' && ') },
       { collection: articles, q: '*', filter_by: `${'('.repeat(17)}topic:a${')'.repeat(17)}` },
       { collection: articles, q: '*', query_by: 'x'.repeat(9000) },
@@ -69,10 +70,11 @@ describe.runIf(embedded)('request limits: refused with a clear 4xx, nothing else
       { collection: articles, ...ordinary },
     ]);
     expect(response.status).toBe(200);
-    const [startTag, endTag, longQuery, manyClauses, deep, longParameter, hugeFilter, fine] = response.json.results;
+    const [startTag, endTag, longQuery, manyWords, manyClauses, deep, longParameter, hugeFilter, fine] = response.json.results;
     expect(startTag).toEqual({ code: 400, error: 'Parameter `highlight_start_tag` is longer than 64 characters.' });
     expect(endTag).toEqual({ code: 400, error: 'Parameter `highlight_end_tag` is longer than 64 characters.' });
     expect(longQuery).toEqual({ code: 400, error: 'Parameter `q` is longer than 512 characters.' });
+    expect(manyWords).toEqual({ code: 400, error: 'Parameter `q` has more than 12 words.' });
     expect(manyClauses).toEqual({ code: 400, error: 'Filter expression has more than 100 clauses.' });
     expect(deep).toEqual({ code: 400, error: 'Filter expression is nested deeper than 16 levels.' });
     expect(longParameter).toEqual({ code: 400, error: 'Parameter `query_by` is longer than 8192 characters.' });

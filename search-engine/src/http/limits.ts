@@ -10,6 +10,8 @@ export interface RequestLimits {
   maxMultiSearches: number;
   /** Longest `q`, in characters. Default 512. */
   maxQueryLength: number;
+  /** Most words in `q` (each extra word multiplies the typo and drop-words cascade). Default 12. */
+  maxQueryWords: number;
   /** Longest `highlight_start_tag` / `highlight_end_tag`. Default 64. */
   maxHighlightTagLength: number;
   /** Longest value of any other search parameter. Default 8192. */
@@ -25,6 +27,7 @@ export interface RequestLimits {
 export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
   maxMultiSearches: 50,
   maxQueryLength: 512,
+  maxQueryWords: 12,
   maxHighlightTagLength: 64,
   maxParameterLength: 8192,
   maxHitsPerRequest: 1000,
@@ -42,6 +45,7 @@ export function checkSearchParams(params: Record<string, string>, limits: Reques
   for (const [key, value] of Object.entries(params)) {
     if (key === 'q') {
       if (value.length > limits.maxQueryLength) throw new ApiError(400, `Parameter \`q\` is longer than ${limits.maxQueryLength} characters.`);
+      if (value.split(/\s+/).filter(Boolean).length > limits.maxQueryWords) throw new ApiError(400, `Parameter \`q\` has more than ${limits.maxQueryWords} words.`);
     } else if (HIGHLIGHT_TAGS.includes(key)) {
       if (value.length > limits.maxHighlightTagLength) throw new ApiError(400, `Parameter \`${key}\` is longer than ${limits.maxHighlightTagLength} characters.`);
     } else if (value.length > limits.maxParameterLength) {

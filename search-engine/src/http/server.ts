@@ -27,7 +27,7 @@ export interface SearchServerOptions {
   workers?: number;
   /** Searches that may wait for a worker before requests get 503. Default 200. */
   queueLimit?: number;
-  /** Longest one search may run before its slot gets a 408 error. Default 5000 ms. */
+  /** Longest one search may run before its slot gets a 408 error (and its worker is replaced). Default 2000 ms. */
   searchBudgetMs?: number;
   /** Bounds on one request (see `RequestLimits`); missing fields take the defaults. */
   limits?: Partial<RequestLimits>;
@@ -171,7 +171,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     dataDir,
     size: Math.max(1, options.workers ?? availableParallelism()),
     queueLimit: options.queueLimit ?? 200,
-    searchBudgetMs: options.searchBudgetMs ?? 5000,
+    searchBudgetMs: options.searchBudgetMs ?? 2000,
     log,
   });
   await pool.start();
@@ -198,7 +198,14 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       const { code, error } = JSON.parse(slots[0]) as { code: number; error: string };
       throw new ApiError(code, error);
     }
-    const outcomes = tasks.length > 0 ? await pool.search(tasks) : [];
+    const gone = new AbortController();
+    const onClose = (): void => {
+      if (!res.writableFinished) gone.abort();
+    };
+    res.on('close', onClose);
+    const outcomes = tasks.length > 0 ? await pool.search(tasks, gone.signal) : [];
+    res.off('close', onClose);
+    if (gone.signal.aborted) return;
     if (single) {
       const outcome = outcomes[0];
       if (!outcome) throw new ApiError(500, 'Internal error.');

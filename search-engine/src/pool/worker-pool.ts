@@ -33,6 +33,8 @@ export interface WorkerPoolOptions {
   /** A search running longer ends with an error in its slot and its worker is replaced. */
   searchBudgetMs: number;
   log: (message: string) => void;
+  /** Worker module speaking `worker-protocol.ts`. Default the search worker (tests use stand-ins). */
+  workerUrl?: URL;
 }
 
 interface Pending {
@@ -51,10 +53,20 @@ interface QueuedSearch {
 interface Lane {
   tasks: QueuedSearch[];
   started: number;
+  /** A request with many searches: it may not take the last free worker. */
+  bulk: boolean;
 }
+
+/** Requests with more searches than this are bulk requests. */
+export const BULK_REQUEST_SEARCHES = 4;
 
 class PoolWorker {
   ready = false;
+  /** Runs a search of a bulk request. */
+  runningBulk = false;
+  /** When the last bulk search started, and until when this worker rests from bulk work. */
+  bulkStartedAt = 0;
+  bulkRestUntil = 0;
   readonly pending = new Map<number, Pending>();
   readyPromise: Promise<void>;
   private markReady!: () => void;
@@ -87,14 +99,18 @@ class PoolWorker {
 }
 
 const require = createRequire(import.meta.url);
-const WORKER_URL = new URL(`./search-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const SEARCH_WORKER_URL = new URL(`./search-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+const TSX_API_URL = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+
 /**
- * Workers started from TypeScript sources register tsx's loader first (Node 20 does not apply
- * loader hooks from `--import` in worker execArgv to the worker's entry module).
+ * Starts a worker thread. Workers from TypeScript sources register tsx's loader first (Node 20
+ * does not apply loader hooks from `--import` in worker execArgv to the worker's entry module).
  */
-const WORKER_BOOTSTRAP = WORKER_URL.pathname.endsWith('.ts')
-  ? `import(${JSON.stringify(pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); });`
-  : undefined;
+function startThread(url: URL, workerData: WorkerStartData): Worker {
+  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData });
+  const bootstrap = `import(${JSON.stringify(TSX_API_URL)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData });
+}
 
 /**
  * A pool of search worker threads, each with its own copy of the index
@@ -114,6 +130,7 @@ export class WorkerPool {
   /** Serialises writes and worker loads, so a loading worker never misses or doubles a change. */
   private exclusiveTail: Promise<unknown> = Promise.resolve();
   private restartDelayMs = 0;
+  private wakeTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: WorkerPoolOptions) {}
 
@@ -147,13 +164,13 @@ export class WorkerPool {
    * Runs the searches of one request; each slot gets its result or error. Throws ApiError(503)
    * at once when they do not fit in the queue.
    */
-  search(tasks: SearchTask[]): Promise<SearchOutcome[]> {
+  search(tasks: SearchTask[], signal?: AbortSignal): Promise<SearchOutcome[]> {
     if (this.closed) throw new ApiError(503, 'The search server is shutting down.');
     if (this.queued + tasks.length > this.options.queueLimit) {
       this.counters.rejectedBusy++;
       throw new ApiError(503, 'Not Ready or Lagging: all search workers are busy and the queue is full; retry shortly.');
     }
-    const lane: Lane = { tasks: [], started: 0 };
+    const lane: Lane = { tasks: [], started: 0, bulk: tasks.length > BULK_REQUEST_SEARCHES };
     const outcomes = tasks.map(
       (task) =>
         new Promise<SearchOutcome>((resolve) => {
@@ -162,6 +179,14 @@ export class WorkerPool {
     );
     this.queued += tasks.length;
     this.lanes.push(lane);
+    // A client that went away does not keep its remaining searches in the queue.
+    signal?.addEventListener('abort', () => {
+      const index = this.lanes.indexOf(lane);
+      if (index < 0) return;
+      this.lanes.splice(index, 1);
+      this.queued -= lane.tasks.length;
+      for (const queued of lane.tasks.splice(0)) queued.resolve({ ok: false, status: 499, message: 'The client closed the request.' });
+    });
     this.pump();
     return Promise.all(outcomes);
   }
@@ -214,7 +239,7 @@ export class WorkerPool {
 
   private spawn(slot: number, role: 'writer' | 'reader'): PoolWorker {
     const data: WorkerStartData = { dataDir: this.options.dataDir, role };
-    const thread = WORKER_BOOTSTRAP ? new Worker(WORKER_BOOTSTRAP, { eval: true, workerData: data }) : new Worker(WORKER_URL, { workerData: data });
+    const thread = startThread(this.options.workerUrl ?? SEARCH_WORKER_URL, data);
     const worker = new PoolWorker(thread, role);
     this.workers[slot] = worker;
     thread.on('message', (message: WorkerResponse) => {
@@ -228,7 +253,15 @@ export class WorkerPool {
         const pending = worker.pending.get(message.id);
         if (!pending) return;
         worker.pending.delete(message.id);
-        if (pending.timer) clearTimeout(pending.timer);
+        if (pending.timer) {
+          clearTimeout(pending.timer);
+          if (worker.runningBulk) {
+            // Bulk work gets at most half of a worker's time: rest as long as the search took.
+            const now = performance.now();
+            worker.bulkRestUntil = now + (now - worker.bulkStartedAt);
+          }
+          worker.runningBulk = false;
+        }
         if (message.ok) pending.resolve(message.json ?? message.value);
         else pending.reject(new ApiError(message.status, message.message));
         this.pump();
@@ -294,24 +327,50 @@ export class WorkerPool {
     });
   }
 
-  /** Hands queued searches to idle ready workers, fairest request first. */
+  /**
+   * Hands queued searches to idle ready workers: the request with the fewest started searches
+   * first, and bulk requests (more than BULK_REQUEST_SEARCHES searches) on at most all workers
+   * but one and at most half of that worker's time, so an interactive search always finds a
+   * worker within one ordinary search's time and the machine keeps room for the site.
+   */
   private pump(): void {
+    const bulkCapacity = Math.max(1, this.workers.length - 1);
+    const now = performance.now();
+    let restingUntil = Number.POSITIVE_INFINITY;
     for (const worker of this.workers) {
       if (!worker || !worker.ready || worker.busy) continue;
+      const bulkRunning = this.workers.filter((w) => w?.runningBulk).length;
+      const bulkAllowed = bulkRunning < bulkCapacity && worker.bulkRestUntil <= now;
+      if (worker.bulkRestUntil > now) restingUntil = Math.min(restingUntil, worker.bulkRestUntil);
       let best: Lane | undefined;
-      for (const lane of this.lanes) if (!best || lane.started < best.started) best = lane;
-      if (!best) return;
+      for (const lane of this.lanes) {
+        if (lane.bulk && !bulkAllowed) continue;
+        if (!best || lane.started < best.started) best = lane;
+      }
+      if (!best) continue;
       const queued = best.tasks.shift() as QueuedSearch;
       best.started++;
       if (best.tasks.length === 0) this.lanes.splice(this.lanes.indexOf(best), 1);
       this.queued--;
       this.counters.searches++;
       const { task } = queued;
+      worker.runningBulk = best.bulk;
+      if (best.bulk) worker.bulkStartedAt = now;
+      // runningBulk is cleared where the result arrives, before the next pump.
+      const finished = (outcome: SearchOutcome): void => queued.resolve(outcome);
       this.call(worker, { type: 'search', id: 0, collection: task.collection, params: task.params, maxResultBytes: task.maxResultBytes }, this.options.searchBudgetMs).then(
-        (json) => queued.resolve({ ok: true, json: json as string }),
+        (json) => finished({ ok: true, json: json as string }),
         (error: unknown) =>
-          queued.resolve(error instanceof ApiError ? { ok: false, status: error.status, message: error.message } : { ok: false, status: 500, message: 'Internal error.' }),
+          finished(error instanceof ApiError ? { ok: false, status: error.status, message: error.message } : { ok: false, status: 500, message: 'Internal error.' }),
       );
+    }
+    // Bulk searches wait for a resting worker: look again when its rest ends.
+    if (restingUntil !== Number.POSITIVE_INFINITY && this.lanes.some((lane) => lane.bulk) && !this.wakeTimer) {
+      this.wakeTimer = setTimeout(() => {
+        this.wakeTimer = undefined;
+        this.pump();
+      }, Math.max(1, Math.ceil(restingUntil - now) + 1));
+      this.wakeTimer.unref();
     }
   }
 }
