@@ -1,11 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api-error.js';
 import { type SearchOutcome, WorkerPool } from '../src/pool/worker-pool.js';
 
-const STAND_IN = new URL('./support/stand-in-worker.ts', import.meta.url);
+const STAND_IN = join(dirname(fileURLToPath(import.meta.url)), 'support', 'stand-in-worker.ts');
 
 describe('worker pool: scheduling, time budget, back-pressure, replacement', () => {
   let pool: WorkerPool | undefined;
@@ -19,7 +20,7 @@ describe('worker pool: scheduling, time budget, back-pressure, replacement', () 
 
   async function startPool(options: { size?: number; queueLimit?: number; searchBudgetMs?: number } = {}): Promise<WorkerPool> {
     dataDir = mkdtempSync(join(tmpdir(), 'pool-'));
-    pool = new WorkerPool({ dataDir, size: options.size ?? 2, queueLimit: options.queueLimit ?? 100, searchBudgetMs: options.searchBudgetMs ?? 5000, log: (line) => logs.push(line), workerUrl: STAND_IN });
+    pool = new WorkerPool({ dataDir, size: options.size ?? 2, queueLimit: options.queueLimit ?? 100, searchBudgetMs: options.searchBudgetMs ?? 5000, log: (line) => logs.push(line), workerPath: STAND_IN });
     await pool.start();
     return pool;
   }

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
 import type { EngineMethod, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
@@ -33,8 +33,8 @@ export interface WorkerPoolOptions {
   /** A search running longer ends with an error in its slot and its worker is replaced. */
   searchBudgetMs: number;
   log: (message: string) => void;
-  /** Worker module speaking `worker-protocol.ts`. Default the search worker (tests use stand-ins). */
-  workerUrl?: URL;
+  /** File of a worker module speaking `worker-protocol.ts`. Default the search worker (tests use stand-ins). */
+  workerPath?: string;
 }
 
 interface Pending {
@@ -98,17 +98,20 @@ class PoolWorker {
   }
 }
 
-const require = createRequire(import.meta.url);
-const SEARCH_WORKER_URL = new URL(`./search-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
-const TSX_API_URL = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+/** The search worker module (a path: jsdom test environments replace the global `URL`). */
+function searchWorkerPath(): string {
+  const here = fileURLToPath(import.meta.url);
+  return join(dirname(here), `search-worker${here.endsWith('.ts') ? '.ts' : '.js'}`);
+}
 
 /**
  * Starts a worker thread. Workers from TypeScript sources register tsx's loader first (Node 20
  * does not apply loader hooks from `--import` in worker execArgv to the worker's entry module).
  */
-function startThread(url: URL, workerData: WorkerStartData): Worker {
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, { workerData });
-  const bootstrap = `import(${JSON.stringify(TSX_API_URL)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+function startThread(path: string, workerData: WorkerStartData): Worker {
+  if (!path.endsWith('.ts')) return new Worker(path, { workerData });
+  const tsxApi = pathToFileURL(join(dirname(createRequire(path).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(path).href)}); });`;
   return new Worker(bootstrap, { eval: true, workerData });
 }
 
@@ -239,7 +242,7 @@ export class WorkerPool {
 
   private spawn(slot: number, role: 'writer' | 'reader'): PoolWorker {
     const data: WorkerStartData = { dataDir: this.options.dataDir, role };
-    const thread = startThread(this.options.workerUrl ?? SEARCH_WORKER_URL, data);
+    const thread = startThread(this.options.workerPath ?? searchWorkerPath(), data);
     const worker = new PoolWorker(thread, role);
     this.workers[slot] = worker;
     thread.on('message', (message: WorkerResponse) => {

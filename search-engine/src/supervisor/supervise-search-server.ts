@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import readline from 'node:readline';
 
@@ -43,9 +44,12 @@ export interface SupervisedSearchServer {
   close(): Promise<void>;
 }
 
-const require = createRequire(import.meta.url);
-const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
-const START_SCRIPT = fileURLToPath(new URL('../cli/start.ts', import.meta.url));
+/** tsx's loader and the server script, resolved on first use (paths, not URL objects: jsdom test environments replace `URL`). */
+function serverCommand(): string[] {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const loader = pathToFileURL(createRequire(join(here, 'x.js')).resolve('tsx')).href;
+  return ['--import', loader, join(here, '..', 'cli', 'start.ts')];
+}
 
 function freePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -93,7 +97,7 @@ export async function superviseSearchServer(options: SupervisorOptions): Promise
       TYPESENSE_API_KEY: options.adminApiKey,
       TYPESENSE_SEARCH_API_KEY: options.searchApiKey,
     };
-    const process_ = spawn(process.execPath, ['--import', TSX_LOADER, START_SCRIPT], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const process_ = spawn(process.execPath, serverCommand(), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = process_;
     const output = (stream: NodeJS.ReadableStream): void => {
       readline.createInterface({ input: stream }).on('line', (line) => {
