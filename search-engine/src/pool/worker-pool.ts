@@ -318,12 +318,20 @@ export class WorkerPool {
       const pending: Pending = { resolve, reject };
       if (budgetMs !== undefined) {
         pending.timer = setTimeout(() => {
+          // A busy event loop may run this timer late, after the answer already arrived: let
+          // waiting messages be delivered first (they are handled before setImmediate callbacks).
+          setImmediate(() => {
+            if (worker.pending.get(id) !== pending) return;
+            expire();
+          });
+        }, budgetMs);
+        const expire = (): void => {
           worker.pending.delete(id);
           this.counters.searchTimeouts++;
           reject(new ApiError(408, `Search exceeded the time budget of ${budgetMs} ms.`));
           this.options.log(`a search exceeded the time budget of ${budgetMs} ms; replacing its worker`);
           void worker.thread.terminate();
-        }, budgetMs);
+        };
       }
       worker.pending.set(id, pending);
       worker.thread.postMessage({ ...request, id });
