@@ -54,6 +54,7 @@ export async function startTarget(env: Record<string, string> = {}): Promise<Tar
     adminApiKey: adminKey,
     searchApiKey: searchKey,
     env: { SEARCH_WORKERS: '2', ...env },
+    initialBackoffMs: env.SEARCH_RESTART_BACKOFF_MS ? Number(env.SEARCH_RESTART_BACKOFF_MS) : undefined,
     log: (line) => logs.push(line),
   });
   return {
