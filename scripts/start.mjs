@@ -5,6 +5,7 @@
 // `npm start -- --no-build` skips the build.
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 import { serveDirectory } from '@khs/static-server';
 import { REMOTES, ROOT, portOrFree, run } from './lib.mjs';
@@ -31,7 +32,9 @@ env.NODE_ENV ??= 'production';
 /** Starts the search supervisor and resolves with its first `listening` status line. */
 function startSearchSupervisor() {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['search-engine/src/cli/supervise.ts'], {
+    // node with tsx's loader directly: no extra tsx CLI process kept around for the whole run.
+    const tsxLoader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+    const child = spawn(process.execPath, ['--import', tsxLoader, 'search-engine/src/cli/supervise.ts'], {
       cwd: ROOT,
       env: { ...env, SEARCH_HOST: '127.0.0.1', SEARCH_PORT: env.TYPESENSE_PORT, SEARCH_DATA_DIR: path.join(env.DATA_DIR, 'search') },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -52,7 +52,11 @@ describe.runIf(embedded)('isolation: heavy requests do not hold ordinary ones', 
     const expectedFound = warm[0].found;
     // The same search without load, measured now: the machine is shared and its speed varies.
     const baseline: number[] = [];
-    for (let i = 0; i < 10; i++) baseline.push((await timed(() => search(target, generated, ordinary))).ms);
+    const baselineHealth: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      baseline.push((await timed(() => search(target, generated, ordinary))).ms);
+      baselineHealth.push((await timed(() => http(target.url, 'GET', '/health'))).ms);
+    }
     const baselineP90 = [...baseline].sort((a, b) => a - b)[8] as number;
     expect(expectedFound).toBeGreaterThan(0);
     let heavyDone = 0;
@@ -90,7 +94,7 @@ describe.runIf(embedded)('isolation: heavy requests do not hold ordinary ones', 
     // searches: seconds.
     const bound = Math.max(200, 3 * baselineP90);
     expect([...ordinaryTimes].sort((a, b) => a - b)[8]).toBeLessThan(bound);
-    expect([...healthTimes].sort((a, b) => a - b)[8]).toBeLessThan(100);
+    expect([...healthTimes].sort((a, b) => a - b)[8]).toBeLessThan(Math.max(100, 3 * ([...baselineHealth].sort((a, b) => a - b)[8] as number)));
     // The server dropped the aborted requests' queued searches instead of running them.
     const deadline = Date.now() + 10_000;
     let stats = (await http(target.url, 'GET', '/stats.json', { key: target.adminKey })).json;
