@@ -43,6 +43,8 @@ interface Pending {
   reject(error: unknown): void;
   /** Set for searches: ends it with an error when the budget runs out. */
   timer?: NodeJS.Timeout;
+  /** A changing engine call (its partial effect on a dying writer forces readers to reload). */
+  write?: boolean;
 }
 
 interface QueuedSearch {
@@ -230,7 +232,7 @@ export class WorkerPool {
       const writer = this.workers[0];
       if (!writer) throw new ApiError(503, 'The search server is starting.');
       await writer.readyPromise;
-      const value = await this.call(writer, { type: 'call', id: 0, method, args });
+      const value = await this.call(writer, { type: 'call', id: 0, method, args }, undefined, true);
       await Promise.all(
         this.workers
           .filter((w) => w.role === 'reader' && w.ready)
@@ -304,7 +306,7 @@ export class WorkerPool {
     const wasReady = worker.ready;
     worker.ready = false;
     worker.onLoadFailed(new Error('search worker exited while loading'));
-    const hadWrite = worker.role === 'writer' && [...worker.pending.values()].some((p) => !p.timer);
+    const hadWrite = worker.role === 'writer' && [...worker.pending.values()].some((p) => p.write);
     for (const pending of worker.pending.values()) {
       if (pending.timer) clearTimeout(pending.timer);
       pending.reject(new ApiError(503, 'A search worker restarted; retry the request.'));
@@ -334,10 +336,10 @@ export class WorkerPool {
     }, this.restartDelayMs).unref();
   }
 
-  private call(worker: PoolWorker, request: WorkerRequest, budgetMs?: number): Promise<unknown> {
+  private call(worker: PoolWorker, request: WorkerRequest, budgetMs?: number, write = false): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const pending: Pending = { resolve, reject };
+      const pending: Pending = { resolve, reject, write };
       if (budgetMs !== undefined) {
         pending.timer = setTimeout(() => {
           // A busy event loop may run this timer late, after the answer already arrived: let
