@@ -23,14 +23,20 @@ export interface Stack {
   searchUrl: string;
   /** Origin sharing URLs and PDF links use (`PUBLIC_BASE_URL`, else the shell's own address). */
   baseUrl: string;
-  /** Stops the search server (only with `separateSearchServer`). */
+  /** Process id of the search server process (not its supervisor). */
+  searchPid(): number;
+  /** Stops the search server and its supervisor for good. */
   stopSearch(): Promise<void>;
+  /** Kills the search server process (SIGKILL); resolves once the supervisor has it listening again. */
+  killSearchServer(): Promise<{ pid: number; restartMs: number }>;
   close(): Promise<void>;
 }
 
 export interface StackOptions {
-  /** Run the search server as its own process so a test can stop it. Default false. */
+  /** Kept for older tests: the search server always runs as its own supervised process. */
   separateSearchServer?: boolean;
+  /** Extra environment for the search server process (limits, workers). */
+  searchEnv?: Record<string, string>;
   /** Extra environment for the shell. */
   env?: Record<string, string>;
 }
@@ -75,19 +81,6 @@ function startProcess(args: string[], env: Record<string, string>, name: string,
   });
 }
 
-async function waitForHealth(url: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not become healthy within ${timeoutMs} ms`);
-}
-
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -97,6 +90,57 @@ function stopProcess(child: ChildProcess): Promise<void> {
       resolve();
     });
     child.kill('SIGTERM');
+  });
+}
+
+interface SearchSupervisor {
+  child: ChildProcess;
+  port: number;
+  /** Pid of the current search server process. */
+  pid: number;
+  /** Resolves with the pid of the next (re)started server. */
+  nextStart(): Promise<number>;
+}
+
+/** Starts `search-engine/src/cli/supervise.ts` and follows its `listening` lines. */
+function startSearchSupervisor(env: Record<string, string>): Promise<SearchSupervisor> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(TSX, ['search-engine/src/cli/supervise.ts'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let supervisor: SearchSupervisor | undefined;
+    let waiters: ((pid: number) => void)[] = [];
+    const timer = setTimeout(() => reject(new Error(`search server did not start within 60 s:\n${output}`)), 60_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (!supervisor) reject(new Error(`search supervisor exited with ${code}:\n${output}`));
+    });
+    readline.createInterface({ input: child.stdout! }).on('line', (text) => {
+      if (!text.startsWith('{')) return;
+      try {
+        const line = JSON.parse(text) as { event?: string; pid: number; port: number };
+        if (line.event !== 'listening') return;
+        if (!supervisor) {
+          clearTimeout(timer);
+          supervisor = {
+            child,
+            port: line.port,
+            pid: line.pid,
+            nextStart: () => new Promise((resolveStart) => waiters.push(resolveStart)),
+          };
+          resolve(supervisor);
+        } else {
+          supervisor.pid = line.pid;
+          const current = waiters;
+          waiters = [];
+          for (const resolveStart of current) resolveStart(line.pid);
+        }
+      } catch {
+        // Not a status line.
+      }
+    });
   });
 }
 
@@ -123,27 +167,17 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     ...options.env,
   };
 
-  let searchChild: ChildProcess | undefined;
-  if (options.separateSearchServer) {
-    const port = await freePort();
-    searchChild = spawn(TSX, ['search-engine/src/cli/start.ts'], {
-      cwd: REPO_ROOT,
-      env: {
-        ...process.env,
-        SEARCH_HOST: '127.0.0.1',
-        SEARCH_PORT: String(port),
-        SEARCH_DATA_DIR: path.join(dataDir, 'search'),
-        TYPESENSE_API_KEY: ADMIN_API_KEY,
-        TYPESENSE_SEARCH_API_KEY: SEARCH_API_KEY,
-      },
-      stdio: 'ignore',
-    });
-    await waitForHealth(`http://127.0.0.1:${port}/health`);
-    env.TYPESENSE_HOST = '127.0.0.1';
-    env.TYPESENSE_PORT = String(port);
-  } else {
-    env.TYPESENSE_PORT = '0';
-  }
+  // The search server runs as its own supervised process, as `npm start` runs it.
+  const search = await startSearchSupervisor({
+    ...options.searchEnv,
+    SEARCH_HOST: '127.0.0.1',
+    SEARCH_PORT: '0',
+    SEARCH_DATA_DIR: path.join(dataDir, 'search'),
+    TYPESENSE_API_KEY: ADMIN_API_KEY,
+    TYPESENSE_SEARCH_API_KEY: SEARCH_API_KEY,
+  });
+  env.TYPESENSE_HOST = '127.0.0.1';
+  env.TYPESENSE_PORT = String(search.port);
 
   // From the shell's folder, so tsx compiles it with the shell's tsconfig (JSX).
   const shell = await startProcess(['src/server/main.ts'], env, 'shell', path.join(REPO_ROOT, 'shell'));
@@ -152,13 +186,20 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     remotes,
     searchUrl: shell.line.searchUrl!,
     baseUrl: shell.line.baseUrl!,
+    searchPid: () => search.pid,
     async stopSearch() {
-      if (!searchChild) throw new Error('stopSearch needs { separateSearchServer: true }');
-      await stopProcess(searchChild);
+      await stopProcess(search.child);
+    },
+    async killSearchServer() {
+      const killedAt = Date.now();
+      const restarted = search.nextStart();
+      process.kill(search.pid, 'SIGKILL');
+      const pid = await restarted;
+      return { pid, restartMs: Date.now() - killedAt };
     },
     async close() {
       await stopProcess(shell.child);
-      if (searchChild) await stopProcess(searchChild);
+      await stopProcess(search.child);
       await Promise.all(servers.map(([, server]) => server.close()));
       rmSync(dataDir, { recursive: true, force: true });
     },

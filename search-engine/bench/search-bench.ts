@@ -1,16 +1,19 @@
 /**
  * Benchmark of the embedded search server (prints figures; not a test).
  *
- *   npm run bench -w @khs/search-engine -- --sizes 10000,100000 [--queries 100]
+ *   npm run bench -w @khs/search-engine -- --sizes 10000,100000 [--queries 100] [--workers 1,2]
  *
- * Per corpus size: import time through the official client, the server's
- * resident memory, restart (reload from the data folder) time, and for the
- * query mix p50/p95/p99 latency and queries/second at concurrency 1 and 8
- * over HTTP, side by side with the same engine queried in-process (the floor).
+ * Per corpus size: import time through the official client; then for each
+ * worker count (1 = a single index copy, N = one copy per worker thread) a
+ * supervised server restarted from the same data folder (no re-import): its
+ * start time, resident memory of the supervisor and the server process, and
+ * for the query mix p50/p95/p99 latency and queries/second at concurrency 1,
+ * 8 and 32 over HTTP, side by side with the same engine queried in-process
+ * (the floor).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -33,25 +36,43 @@ function argument(name: string, fallback: string): string {
 }
 
 interface ServerProcess {
+  /** The supervisor (`src/cli/supervise.ts`). */
   child: ChildProcess;
+  /** The search server process it runs. */
+  serverPid: number;
   url: string;
   startMs: number;
 }
 
-/** Starts `src/cli/start.ts` in its own process (so its memory is measured alone). */
-function startServerProcess(dataDir: string): Promise<ServerProcess> {
+/** Starts the supervised server (as `npm start` does) so each process's memory is measured alone. */
+function startServerProcess(dataDir: string, workers: number): Promise<ServerProcess> {
   const started = performance.now();
-  const startScript = fileURLToPath(new URL('../src/cli/start.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', startScript], {
-    env: { ...process.env, SEARCH_PORT: '0', SEARCH_HOST: '127.0.0.1', SEARCH_DATA_DIR: dataDir, TYPESENSE_API_KEY: ADMIN, TYPESENSE_SEARCH_API_KEY: SEARCH },
+  const superviseScript = fileURLToPath(new URL('../src/cli/supervise.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', superviseScript], {
+    env: {
+      ...process.env,
+      SEARCH_PORT: '0',
+      SEARCH_HOST: '127.0.0.1',
+      SEARCH_DATA_DIR: dataDir,
+      SEARCH_WORKERS: String(workers),
+      // The bench sends 32 requests at a time and imports 1,000-document batches.
+      SEARCH_QUEUE_LIMIT: '1000',
+      TYPESENSE_API_KEY: ADMIN,
+      TYPESENSE_SEARCH_API_KEY: SEARCH,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     let buffered = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(buffered);
-      if (match) resolve({ child, url: match[1] as string, startMs: performance.now() - started });
+      const match = /\{"event":"listening"[^\n]*\}/.exec(buffered);
+      if (match) {
+        const line = JSON.parse(match[0]) as { url: string; pid: number };
+        child.stdout?.removeAllListeners('data');
+        child.stdout?.resume();
+        resolve({ child, serverPid: line.pid, url: line.url, startMs: performance.now() - started });
+      }
     });
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
   });
@@ -127,39 +148,42 @@ function printTable(size: number, runs: [string, RunFigures][]): void {
   console.log(`| queries/second | ${runs.map(([, run]) => fmt(run.qps, 0)).join(' | ')} |`);
 }
 
-async function benchSize(size: number, perKind: number): Promise<void> {
+function memoryLine(server: ServerProcess): string {
+  const supervisor = rssOfPid(server.child.pid as number);
+  const searchServer = rssOfPid(server.serverPid);
+  return `supervisor ${fmt(supervisor, 0)} MB + search server ${fmt(searchServer, 0)} MB = ${fmt(supervisor + searchServer, 0)} MB`;
+}
+
+async function benchSize(size: number, perKind: number, workerCounts: number[]): Promise<void> {
   console.log(`\n=== ${size.toLocaleString('en')} generated articles ===`);
   const genStarted = performance.now();
   const articles = Array.from(iterateGeneratedArticles(size, { seed: 7 }));
   console.log(`corpus generated in ${fmt((performance.now() - genStarted) / 1000)} s`);
   const dataDir = mkdtempSync(join(tmpdir(), 'search-bench-'));
   try {
-    let server = await startServerProcess(dataDir);
-    const idleRss = rssOfPid(server.child.pid as number);
+    let server = await startServerProcess(dataDir, Math.max(...workerCounts));
     const importStarted = performance.now();
     const result = await indexArticles({ url: server.url, apiKey: ADMIN, collectionName: COLLECTION, articles, recreate: true });
     const importSeconds = (performance.now() - importStarted) / 1000;
-    const rssAfterImport = rssOfPid(server.child.pid as number);
-    // V8 returns garbage from the import to the OS only after a quiet moment.
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
-    const rssSettled = rssOfPid(server.child.pid as number);
-    console.log(`import through typesense client: ${result.imported} ok, ${result.failed} failed in ${fmt(importSeconds)} s (${fmt(size / importSeconds, 0)} docs/s)`);
-    console.log(`server RSS: ${fmt(idleRss, 0)} MB empty, ${fmt(rssAfterImport, 0)} MB right after import, ${fmt(rssSettled, 0)} MB 10 s later`);
-
-    // Restart: everything comes back from the data folder.
+    console.log(`import through typesense client into ${Math.max(...workerCounts)} workers: ${result.imported} ok, ${result.failed} failed in ${fmt(importSeconds)} s (${fmt(size / importSeconds, 0)} docs/s); RSS right after: ${memoryLine(server)}`);
     await stopServerProcess(server);
-    server = await startServerProcess(dataDir);
-    const rssAfterRestart = rssOfPid(server.child.pid as number);
-    console.log(`restart from data folder: listening after ${fmt(server.startMs / 1000)} s, RSS ${fmt(rssAfterRestart, 0)} MB`);
 
-    await new Promise((resolve) => setTimeout(resolve, 10_000));
-    console.log(`restarted server RSS 10 s later: ${fmt(rssOfPid(server.child.pid as number), 0)} MB`);
     const queries = buildQueryMix(articles, perKind);
-    await runHttp(server.url, queries.slice(0, 40), 4); // warm-up
-    const c1 = await runHttp(server.url, queries, 1);
-    const c8 = await runHttp(server.url, queries, 8);
-    const rssAfterQueries = rssOfPid(server.child.pid as number);
-    await stopServerProcess(server);
+    const runs: [string, RunFigures][] = [];
+    for (const workers of workerCounts) {
+      // Restart: everything comes back from the data folder.
+      server = await startServerProcess(dataDir, workers);
+      console.log(`${workers} worker(s), restart from the data folder: listening after ${fmt(server.startMs / 1000)} s; RSS ${memoryLine(server)}`);
+      await runHttp(server.url, queries.slice(0, 40), 4); // warm-up
+      const c1 = await runHttp(server.url, queries, 1);
+      const c8 = await runHttp(server.url, queries, 8);
+      const c32 = await runHttp(server.url, queries, 32);
+      console.log(`${workers} worker(s) after the queries: RSS ${memoryLine(server)}`);
+      const p95 = (run: RunFigures): number => percentiles(run.latencies.get('all') ?? []).p95;
+      console.log(`${workers} worker(s): qps c8/c1 = ${fmt(c8.qps / c1.qps)}, p95 c8/c1 = ${fmt(p95(c8) / p95(c1))}`);
+      runs.push([`${workers}w c1`, c1], [`${workers}w c8`, c8], [`${workers}w c32`, c32]);
+      await stopServerProcess(server);
+    }
 
     // The floor: the same engine in this process, no HTTP.
     const engine = new SearchEngine(undefined);
@@ -174,12 +198,8 @@ async function benchSize(size: number, perKind: number): Promise<void> {
     const floorIndexSeconds = (performance.now() - floorIndexStarted) / 1000;
     runFloor(engine, queries.slice(0, 40));
     const floor = runFloor(engine, queries);
-    console.log(`floor index build in-process: ${fmt(floorIndexSeconds)} s; server RSS after queries: ${fmt(rssAfterQueries, 0)} MB`);
-    printTable(size, [
-      ['HTTP, concurrency 1', c1],
-      ['HTTP, concurrency 8', c8],
-      ['in-process engine (floor)', floor],
-    ]);
+    console.log(`floor index build in-process: ${fmt(floorIndexSeconds)} s`);
+    printTable(size, [...runs, ['engine direct', floor]]);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -190,6 +210,12 @@ const sizes = argument('sizes', '10000,100000')
   .map((s) => Number(s.trim()))
   .filter((n) => Number.isInteger(n) && n > 0);
 const perKind = Number(argument('queries', '100'));
-console.log(`search-engine benchmark on ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, sizes ${sizes.join(', ')}, ${perKind} queries per kind`);
-for (const size of sizes) await benchSize(size, perKind);
+const workerCounts = argument('workers', `1,${availableParallelism()}`)
+  .split(',')
+  .map((s) => Number(s.trim()))
+  .filter((n, i, all) => Number.isInteger(n) && n > 0 && all.indexOf(n) === i);
+console.log(
+  `search-engine benchmark on ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, sizes ${sizes.join(', ')}, ${perKind} queries per kind, worker counts ${workerCounts.join(', ')}`,
+);
+for (const size of sizes) await benchSize(size, perKind, workerCounts);
 console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes on the machine inflate latencies)`);

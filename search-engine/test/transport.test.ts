@@ -91,11 +91,11 @@ describe('transport: health, keys, CORS, routes, content types', () => {
   it('rejects request bodies over the size limit with 413 and keeps serving', async () => {
     if (!target.embedded) return; // the limit is a property of the embedded server's configuration
     const { startSearchServer } = await import('../src/index.js');
-    const small = await startSearchServer({ port: 0, adminApiKey: 'a', searchOnlyApiKeys: ['s'], bodyLimitBytes: 1024 });
+    const small = await startSearchServer({ port: 0, adminApiKey: 'a', searchOnlyApiKeys: ['s'], workers: 1, limits: { maxSearchBodyBytes: 1024 } });
     try {
       const res = await http(small.url, 'POST', '/multi_search', { key: 's', rawBody: JSON.stringify({ searches: [{ q: 'x'.repeat(5000) }] }) });
       expect(res.status).toBe(413);
-      expect(res.json).toEqual({ message: 'Request body is too large.' });
+      expect(res.json).toEqual({ message: 'Request body is too large (limit 1024 bytes).' });
       const health = await http(small.url, 'GET', '/health');
       expect(health.status).toBe(200);
     } finally {

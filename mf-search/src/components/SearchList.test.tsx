@@ -94,6 +94,8 @@ describe('SearchList on the embedded search server', () => {
     const unfiltered = await waitFor(() => {
       const count = Number(/of (\d+)/.exec(list().textContent ?? '')?.[1] ?? teasers().length);
       expect(count).toBeGreaterThan(0);
+      // The answer to "feedback" (every teaser shows its match), not the empty query's list still on screen.
+      for (const teaser of teasers()) expect(teaser.textContent).toMatch(/feedback/i);
       return teasers().length;
     }, WAIT);
     const coaching = within(group).getByRole('checkbox', { name: /^Coaching/ });

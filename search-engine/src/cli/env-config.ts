@@ -1,3 +1,6 @@
+import { availableParallelism } from 'node:os';
+import type { SearchServerOptions } from '../http/server.js';
+
 /** Default keys for local development (override with env in any shared setup). */
 export const DEV_ADMIN_KEY = 'khs-admin-dev-key';
 export const DEV_SEARCH_KEY = 'khs-search-dev-key';
@@ -15,4 +18,46 @@ export function typesenseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): strin
     return `${protocol}://${env.TYPESENSE_HOST}:${port}`;
   }
   return `http://${env.SEARCH_HOST ?? '127.0.0.1'}:${env.SEARCH_PORT ?? '8108'}`;
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/**
+ * Options of the standalone search server from the environment (see the
+ * package README, "Run"). Unset variables keep the server's defaults.
+ */
+export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SearchServerOptions {
+  const limits: NonNullable<SearchServerOptions['limits']> = {};
+  const limitVariables = {
+    SEARCH_MAX_MULTI_SEARCHES: 'maxMultiSearches',
+    SEARCH_MAX_QUERY_LENGTH: 'maxQueryLength',
+    SEARCH_MAX_QUERY_WORDS: 'maxQueryWords',
+    SEARCH_MAX_HIGHLIGHT_TAG_LENGTH: 'maxHighlightTagLength',
+    SEARCH_MAX_PARAMETER_LENGTH: 'maxParameterLength',
+    SEARCH_MAX_HITS_PER_REQUEST: 'maxHitsPerRequest',
+    SEARCH_MAX_RESPONSE_BYTES: 'maxResponseBytes',
+    SEARCH_MAX_SEARCH_BODY_BYTES: 'maxSearchBodyBytes',
+  } as const;
+  for (const [variable, key] of Object.entries(limitVariables)) {
+    const value = positiveInteger(env, variable);
+    if (value !== undefined) limits[key] = value;
+  }
+  return {
+    host: env.SEARCH_HOST ?? '127.0.0.1',
+    port: Number(env.SEARCH_PORT ?? 8108),
+    dataDir: env.SEARCH_DATA_DIR ?? '.data/search',
+    adminApiKey: env.TYPESENSE_API_KEY ?? DEV_ADMIN_KEY,
+    searchOnlyApiKeys: [env.TYPESENSE_SEARCH_API_KEY ?? DEV_SEARCH_KEY],
+    workers: positiveInteger(env, 'SEARCH_WORKERS') ?? availableParallelism(),
+    queueLimit: positiveInteger(env, 'SEARCH_QUEUE_LIMIT'),
+    searchBudgetMs: positiveInteger(env, 'SEARCH_TIME_BUDGET_MS'),
+    bodyLimitBytes: positiveInteger(env, 'SEARCH_MAX_BODY_BYTES'),
+    limits,
+  };
 }

@@ -1,19 +1,14 @@
 /**
- * Standalone embedded search server. Env: SEARCH_HOST (127.0.0.1),
- * SEARCH_PORT (8108), SEARCH_DATA_DIR (.data/search), TYPESENSE_API_KEY
- * (admin key), TYPESENSE_SEARCH_API_KEY (search-only key).
+ * Standalone embedded search server (one process: an HTTP thread and a pool
+ * of search worker threads). Environment: see `serverOptionsFromEnv` and the
+ * package README. Prints one JSON line `{"event":"listening","url","pid"}`
+ * once it serves (supervisors and test harnesses read it), then human lines.
  */
 import { startSearchServer } from '../http/server.js';
-import { DEV_ADMIN_KEY, DEV_SEARCH_KEY } from './env-config.js';
+import { serverOptionsFromEnv } from './env-config.js';
 
-const server = await startSearchServer({
-  host: process.env.SEARCH_HOST ?? '127.0.0.1',
-  port: Number(process.env.SEARCH_PORT ?? 8108),
-  dataDir: process.env.SEARCH_DATA_DIR ?? '.data/search',
-  adminApiKey: process.env.TYPESENSE_API_KEY ?? DEV_ADMIN_KEY,
-  searchOnlyApiKeys: [process.env.TYPESENSE_SEARCH_API_KEY ?? DEV_SEARCH_KEY],
-  log: (msg) => console.log(`[search] ${msg}`),
-});
+const server = await startSearchServer({ ...serverOptionsFromEnv(), log: (msg) => console.log(`[search] ${msg}`) });
+console.log(JSON.stringify({ event: 'listening', url: server.url, port: server.port, pid: process.pid }));
 
 let stopping = false;
 const stop = (): void => {
@@ -22,7 +17,7 @@ const stop = (): void => {
   server.close().then(
     () => process.exit(0),
     (error: unknown) => {
-      console.error('[search] error while closing', error);
+      console.error(`[search] error while closing: ${(error as Error)?.message ?? String(error)}`);
       process.exit(1);
     },
   );

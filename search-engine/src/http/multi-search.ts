@@ -3,9 +3,6 @@ import type { SearchEngine } from '../engine.js';
 import { executeSearch } from '../search/execute-search.js';
 import { parseSearchParams } from '../search/search-params.js';
 
-/** Default `limit_multi_searches`. */
-const DEFAULT_MULTI_SEARCH_LIMIT = 50;
-
 /**
  * Merges parameter levels with Typesense's precedence: scoped-key embedded
  * params, then the query string, then the per-search body; `filter_by`
@@ -38,17 +35,17 @@ export function runSearch(engine: SearchEngine, collectionName: string | undefin
 }
 
 /**
- * Handles a `POST /multi_search` body; request-level problems throw
- * ApiError(400), per-search problems become `{code, error}` slots.
+ * Reads a `POST /multi_search` body into the merged parameters of each
+ * search (scoped-key params, then the query string, then the search's own).
+ * Request-level problems throw ApiError(400); per-search checks happen later
+ * so their errors land in the search's slot.
  */
-export function multiSearch(engine: SearchEngine, body: unknown, query: Record<string, string>, embedded: Record<string, string>): { results: unknown[] } {
+export function planMultiSearch(body: unknown, query: Record<string, string>, embedded: Record<string, string>, limit: number): Record<string, string>[] {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
   const searches = (body as Record<string, unknown>).searches;
   if (!Array.isArray(searches)) throw new ApiError(400, 'Missing `searches` array.');
-  const limitRaw = embedded.limit_multi_searches ?? query.limit_multi_searches;
-  const limit = limitRaw !== undefined && /^\d+$/.test(limitRaw) ? Number(limitRaw) : DEFAULT_MULTI_SEARCH_LIMIT;
   if (searches.length > limit) throw new ApiError(400, 'Number of multi searches exceeds `limit_multi_searches` parameter.');
-  const bodies = searches.map((search) => {
+  return searches.map((search) => {
     if (typeof search !== 'object' || search === null || Array.isArray(search)) {
       throw new ApiError(400, 'One or more search parameters are malformed.');
     }
@@ -57,16 +54,6 @@ export function multiSearch(engine: SearchEngine, body: unknown, query: Record<s
       if (value === null || typeof value === 'object') throw new ApiError(400, 'One or more search parameters are malformed.');
       params[key] = String(value);
     }
-    return params;
+    return mergeSearchParams([embedded, query, params]);
   });
-  const results = bodies.map((params) => {
-    const merged = mergeSearchParams([embedded, query, params]);
-    try {
-      return runSearch(engine, merged.collection, merged);
-    } catch (error) {
-      if (error instanceof ApiError) return { code: error.status, error: error.message };
-      return { code: 500, error: 'Internal error.' };
-    }
-  });
-  return { results };
 }

@@ -1,11 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApiError } from '../api-error.js';
-import { SearchEngine } from '../engine.js';
-import type { WriteAction } from '../index/collection.js';
-import { CollectionStore } from '../persistence/collection-store.js';
+import { type SearchTask, WorkerPool } from '../pool/worker-pool.js';
 import { type KeyAccess, resolveKey } from './auth.js';
-import { mergeSearchParams, multiSearch, runSearch } from './multi-search.js';
+import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
+import { mergeSearchParams, planMultiSearch } from './multi-search.js';
 
 /** Options of `startSearchServer`. */
 export interface SearchServerOptions {
@@ -13,16 +15,41 @@ export interface SearchServerOptions {
   host?: string;
   /** Port; default 8108; 0 picks any free port. */
   port?: number;
-  /** Persistence folder; undefined keeps everything in memory only. */
+  /** Persistence folder; undefined keeps the data in a temporary folder removed on close. */
   dataDir?: string;
   /** Key with full access. */
   adminApiKey: string;
   /** Keys that may only search (and parent scoped keys). Default none. */
   searchOnlyApiKeys?: string[];
-  /** Largest accepted request body. Default 64 MiB. */
+  /** Largest accepted request body of writes (imports). Default 64 MiB. */
   bodyLimitBytes?: number;
+  /** Search worker threads (each holds a copy of the index). Default: the number of cores. */
+  workers?: number;
+  /** Searches that may wait for a worker before requests get 503. Default 200. */
+  queueLimit?: number;
+  /** Longest one search may run before its slot gets a 408 error (and its worker is replaced). Default 2000 ms. */
+  searchBudgetMs?: number;
+  /** Bounds on one request (see `RequestLimits`); missing fields take the defaults. */
+  limits?: Partial<RequestLimits>;
   /** Receives one line per notable event. Default: nothing is logged. */
   log?: (msg: string) => void;
+}
+
+/** Counters of a running server (also served at `GET /stats.json` to the admin key). */
+export interface SearchServerStats {
+  requests: number;
+  /** Responses by status code. */
+  responses: Record<string, number>;
+  /** Responses with status ≥ 500 and internal errors. */
+  errors: number;
+  /** Request bodies the client stopped sending. */
+  abortedUploads: number;
+  searches: number;
+  searchTimeouts: number;
+  rejectedBusy: number;
+  workerRestarts: number;
+  workers: number;
+  queued: number;
 }
 
 /** A running search server. */
@@ -30,53 +57,65 @@ export interface RunningSearchServer {
   /** Base URL, e.g. `http://127.0.0.1:8108`. */
   url: string;
   port: number;
-  /** Stops listening and folds the change logs into snapshots. */
+  stats(): SearchServerStats;
+  /** Stops listening, folds the change logs into snapshots and stops the workers. */
   close(): Promise<void>;
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const FORBIDDEN = 'Forbidden - a valid `x-typesense-api-key` header must be sent.';
+/** Most bytes of a refused body read and dropped before the connection is cut. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 const IMPORT_ACTIONS = new Set(['create', 'upsert', 'update', 'emplace']);
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(payload), 'access-control-allow-origin': '*' });
-  res.end(payload);
+/** The client went away while sending its body; nothing to answer. */
+class ClientAbort extends Error {
+  constructor(readonly receivedBytes: number) {
+    super('client aborted the request');
+  }
 }
 
-function sendText(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), 'access-control-allow-origin': '*' });
+function sendText(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
+  const headers: Record<string, string | number> = { 'content-type': type, 'content-length': Buffer.byteLength(body), 'access-control-allow-origin': '*' };
+  if (status === 503) headers['retry-after'] = '1';
+  res.writeHead(status, headers);
   res.end(body);
 }
 
-/** Reads the body up to `limit` bytes; throws ApiError(413) beyond it. */
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  sendText(res, status, JSON.stringify(body), JSON_TYPE);
+}
+
+/** Reads the body up to `limit` bytes; throws ApiError(413) beyond it and ClientAbort if the client leaves. */
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? '0');
     if (declared > limit) {
-      reject(new ApiError(413, 'Request body is too large.'));
+      reject(new ApiError(413, `Request body is too large (limit ${limit} bytes).`));
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let failed = false;
-    req.on('data', (chunk: Buffer) => {
-      if (failed) return;
-      size += chunk.length;
-      if (size > limit) {
-        failed = true;
+    let settled = false;
+    const settle = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
+      if (error) {
         chunks.length = 0;
-        reject(new ApiError(413, 'Request body is too large.'));
-        return;
-      }
-      chunks.push(chunk);
+        reject(error);
+      } else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > limit) settle(new ApiError(413, `Request body is too large (limit ${limit} bytes).`));
+      else chunks.push(chunk);
     });
-    req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', (error) => {
-      if (!failed) reject(error);
+    req.on('end', () => settle());
+    req.on('error', () => settle(new ClientAbort(size)));
+    req.on('close', () => {
+      if (!req.complete) settle(new ClientAbort(size));
     });
   });
 }
@@ -113,16 +152,79 @@ function decodeSegment(segment: string): string {
 }
 
 /**
- * Starts the embedded Typesense-protocol server. Resolves once it listens.
+ * Starts the embedded Typesense-protocol server: this thread answers HTTP
+ * (keys, limits, scheduling) and never searches; a pool of worker threads
+ * holds the index and runs the searches. Resolves once every worker has
+ * loaded the data folder and the server listens.
  */
 export async function startSearchServer(options: SearchServerOptions): Promise<RunningSearchServer> {
   const log = options.log ?? (() => {});
   const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
+  const limits: RequestLimits = { ...DEFAULT_REQUEST_LIMITS, ...options.limits };
   const keys = { adminApiKey: options.adminApiKey, searchOnlyApiKeys: options.searchOnlyApiKeys ?? [] };
   if (!keys.adminApiKey) throw new Error('startSearchServer: adminApiKey is required');
+  // Workers reload from a folder after a restart, so an in-memory server keeps a temporary one.
+  const temporaryDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'khs-search-'));
+  const dataDir = options.dataDir ?? (temporaryDir as string);
   const started = Date.now();
-  const engine = new SearchEngine(options.dataDir ? new CollectionStore(options.dataDir) : undefined, log);
-  if (options.dataDir) log(`search data loaded from ${options.dataDir} in ${Date.now() - started} ms`);
+  const pool = new WorkerPool({
+    dataDir,
+    size: Math.max(1, options.workers ?? availableParallelism()),
+    queueLimit: options.queueLimit ?? 200,
+    searchBudgetMs: options.searchBudgetMs ?? 2000,
+    log,
+  });
+  await pool.start();
+  log(`search data loaded from ${dataDir} into ${pool.size} worker(s) in ${Date.now() - started} ms`);
+
+  const counters = { requests: 0, responses: {} as Record<string, number>, errors: 0, abortedUploads: 0 };
+  const stats = (): SearchServerStats => ({ ...counters, responses: { ...counters.responses }, ...pool.counters, workers: pool.size, queued: pool.queueLength });
+
+  /** Runs searches on the pool and writes `{"results":[…]}` (or one search's result) within the response limit. */
+  const respondWithSearches = async (res: ServerResponse, searches: Record<string, string>[], single: boolean): Promise<void> => {
+    checkHitsPerRequest(searches, limits);
+    const tasks: SearchTask[] = [];
+    const slots: (string | undefined)[] = searches.map((params) => {
+      try {
+        checkSearchParams(params, limits);
+      } catch (error) {
+        const apiError = error as ApiError;
+        return JSON.stringify({ code: apiError.status, error: apiError.message });
+      }
+      tasks.push({ collection: params.collection, params, maxResultBytes: limits.maxResponseBytes });
+      return undefined;
+    });
+    if (single && slots[0] !== undefined) {
+      const { code, error } = JSON.parse(slots[0]) as { code: number; error: string };
+      throw new ApiError(code, error);
+    }
+    const gone = new AbortController();
+    const onClose = (): void => {
+      if (!res.writableFinished) gone.abort();
+    };
+    res.on('close', onClose);
+    const outcomes = tasks.length > 0 ? await pool.search(tasks, gone.signal) : [];
+    res.off('close', onClose);
+    if (gone.signal.aborted) return;
+    if (single) {
+      const outcome = outcomes[0];
+      if (!outcome) throw new ApiError(500, 'Internal error.');
+      if (!outcome.ok) throw new ApiError(outcome.status, outcome.message);
+      return sendText(res, 200, outcome.json, JSON_TYPE);
+    }
+    let next = 0;
+    const parts = slots.map((slot) => {
+      if (slot !== undefined) return slot;
+      const outcome = outcomes[next++];
+      if (!outcome) return JSON.stringify({ code: 500, error: 'Internal error.' });
+      return outcome.ok ? outcome.json : JSON.stringify({ code: outcome.status, error: outcome.message });
+    });
+    const size = parts.reduce((sum, part) => sum + part.length + 1, 14);
+    if (size > limits.maxResponseBytes) {
+      throw new ApiError(422, `The response would exceed the limit of ${limits.maxResponseBytes} bytes; ask for fewer searches, hits, fields or highlights.`);
+    }
+    sendText(res, 200, `{"results":[${parts.join(',')}]}`, JSON_TYPE);
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
@@ -147,47 +249,54 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
 
     if (method === 'GET' && segments.length === 1 && first === 'health') return sendJson(res, 200, { ok: true });
 
+    if (method === 'GET' && segments.length === 1 && first === 'stats.json') {
+      requireAdmin(access());
+      return sendJson(res, 200, stats());
+    }
+
     if (first === 'multi_search' && segments.length === 1 && method === 'POST') {
-      const embedded = requireSearch(access());
-      const body = parseJson(await readBody(req, bodyLimit));
-      return sendJson(res, 200, multiSearch(engine, body, query, embedded));
+      const keyAccess = access();
+      const embedded = requireSearch(keyAccess);
+      const limit = multiSearchLimit(keyAccess.kind === 'admin', embedded, query, limits);
+      const body = parseJson(await readBody(req, limits.maxSearchBodyBytes));
+      return respondWithSearches(res, planMultiSearch(body, query, embedded, limit), false);
     }
 
     if (first === 'collections') {
       if (segments.length === 1) {
         if (method === 'GET') {
           requireAdmin(access());
-          return sendJson(res, 200, engine.list());
+          return sendJson(res, 200, await pool.read('list', []));
         }
         if (method === 'POST') {
           requireAdmin(access());
           const body = parseJson(await readBody(req, bodyLimit));
-          return sendJson(res, 201, engine.createCollection(body));
+          return sendJson(res, 201, await pool.write('createCollection', [body]));
         }
       }
       if (segments.length === 2 && name !== undefined) {
         if (method === 'GET') {
           requireAdmin(access());
-          return sendJson(res, 200, engine.retrieveCollection(name));
+          return sendJson(res, 200, await pool.read('retrieveCollection', [name]));
         }
         if (method === 'DELETE') {
           requireAdmin(access());
-          return sendJson(res, 200, engine.dropCollection(name));
+          return sendJson(res, 200, await pool.write('dropCollection', [name]));
         }
       }
       if (third === 'documents' && name !== undefined) {
         if (segments.length === 4 && fourth === 'search' && method === 'GET') {
           const embedded = requireSearch(access());
           const merged = mergeSearchParams([embedded, query]);
-          return sendJson(res, 200, runSearch(engine, name, merged));
+          return respondWithSearches(res, [{ ...merged, collection: name }], true);
         }
         if (segments.length === 4 && fourth === 'import' && method === 'POST') {
           requireAdmin(access());
           const action = query.action ?? 'create';
           if (!IMPORT_ACTIONS.has(action)) throw new ApiError(400, 'Parameter `action` must be a create|update|upsert.');
-          if (!engine.get(name)) throw new ApiError(404, 'Collection not found');
+          await pool.read('retrieveCollection', [name]);
           const body = await readBody(req, bodyLimit);
-          const results = engine.importDocuments(name, body, action as WriteAction, query.return_id === 'true', query.return_doc === 'true');
+          const results = (await pool.write('importDocuments', [name, body, action, query.return_id === 'true', query.return_doc === 'true'])) as unknown[];
           return sendText(res, 200, results.map((r) => JSON.stringify(r)).join('\n'));
         }
         if (segments.length === 3 && method === 'POST') {
@@ -195,23 +304,23 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
           const action = query.action ?? 'create';
           if (!IMPORT_ACTIONS.has(action)) throw new ApiError(400, 'Parameter `action` must be a create|update|upsert.');
           const body = parseJson(await readBody(req, bodyLimit));
-          return sendJson(res, 201, engine.writeDocument(name, body, action as WriteAction));
+          return sendJson(res, 201, await pool.write('writeDocument', [name, body, action]));
         }
         if (segments.length === 4 && fourth !== undefined && fifth === undefined) {
           if (method === 'GET') {
             requireAdmin(access());
-            return sendJson(res, 200, engine.getDocument(name, fourth));
+            return sendJson(res, 200, await pool.read('getDocument', [name, fourth]));
           }
           if (method === 'DELETE') {
             requireAdmin(access());
-            return sendJson(res, 200, engine.deleteDocument(name, fourth));
+            return sendJson(res, 200, await pool.write('deleteDocument', [name, fourth]));
           }
           if (method === 'PATCH') {
             requireAdmin(access());
             const body = parseJson(await readBody(req, bodyLimit));
             if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
-            engine.getDocument(name, fourth);
-            return sendJson(res, 200, engine.writeDocument(name, { ...(body as object), id: fourth }, 'update'));
+            await pool.read('getDocument', [name, fourth]);
+            return sendJson(res, 200, await pool.write('writeDocument', [name, { ...(body as object), id: fourth }, 'update']));
           }
         }
       }
@@ -220,19 +329,35 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
   };
 
   const server = createServer((req, res) => {
+    counters.requests++;
+    res.on('finish', () => {
+      const status = String(res.statusCode);
+      counters.responses[status] = (counters.responses[status] ?? 0) + 1;
+      if (res.statusCode >= 500) counters.errors++;
+    });
     handle(req, res).catch((error: unknown) => {
-      const apiError = error instanceof ApiError ? error : undefined;
-      if (!apiError) log(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
-      if (res.headersSent) {
+      if (error instanceof ClientAbort) {
+        counters.abortedUploads++;
+        log(`client aborted ${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname} after ${error.receivedBytes} bytes`);
         res.destroy();
         return;
       }
-      if (apiError?.status === 413) res.setHeader('connection', 'close');
+      const apiError = error instanceof ApiError ? error : undefined;
+      if (!apiError) log(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+      if (res.headersSent || res.destroyed) {
+        res.destroy();
+        return;
+      }
       sendJson(res, apiError?.status ?? 500, { message: apiError?.message ?? 'Internal Server Error' });
-      // Drain or drop whatever of the request body is still arriving.
+      // Drain (without keeping) what of the body is still arriving so the client can read the
+      // answer; a body far over any limit is cut off instead.
       if (!req.complete) {
-        if (apiError?.status === 413) res.on('finish', () => req.destroy());
-        else req.resume();
+        let drained = 0;
+        req.on('data', (chunk: Buffer) => {
+          drained += chunk.length;
+          if (drained > MAX_DRAIN_BYTES) req.destroy();
+        });
+        req.resume();
       }
     });
   });
@@ -241,13 +366,18 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 8108, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 8108, options.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await pool.close();
+    throw error;
+  }
   const address = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
   const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -256,19 +386,13 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
   return {
     url,
     port: address.port,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => {
-          try {
-            engine.flush();
-          } catch (flushError) {
-            reject(flushError);
-            return;
-          }
-          if (error) reject(error);
-          else resolve();
-        });
-        server.closeAllConnections();
-      }),
+    stats,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await pool.close();
+      if (temporaryDir) rmSync(temporaryDir, { recursive: true, force: true });
+    },
   };
 }

@@ -30,10 +30,13 @@ export class CollectionStore {
    * @param dataDir folder holding `collections/`
    * @param compactAfterBytes fold a log into a new snapshot once it exceeds this size and the
    *   snapshot's size, so a long-running server's log does not grow without bound. Default 64 MiB.
+   * @param readOnly only load: never write, compact or delete (the search server's reader
+   *   workers load the folder their writer keeps). Default false.
    */
   constructor(
     private readonly dataDir: string,
     private readonly compactAfterBytes = 64 * 1024 * 1024,
+    readonly readOnly = false,
   ) {
     mkdirSync(join(dataDir, 'collections'), { recursive: true });
   }
@@ -64,7 +67,7 @@ export class CollectionStore {
           else collection.delete(change.id);
         });
         collection.compact();
-        if (logEntries > 0) this.writeSnapshot(collection);
+        if (logEntries > 0 && !this.readOnly) this.writeSnapshot(collection);
         else if (existsSync(join(folder, SNAPSHOT_FILE))) this.snapshotBytes.set(schema.name, statSync(join(folder, SNAPSHOT_FILE)).size);
         log(`loaded collection ${schema.name}: ${collection.size} documents in ${Date.now() - started} ms`);
         collections.push(collection);
@@ -96,6 +99,7 @@ export class CollectionStore {
   }
 
   create(schema: CollectionSchema): void {
+    if (this.readOnly) return;
     const folder = this.folder(schema.name);
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
@@ -103,11 +107,12 @@ export class CollectionStore {
   }
 
   drop(name: string): void {
+    if (this.readOnly) return;
     rmSync(this.folder(name), { recursive: true, force: true });
   }
 
   append(name: string, entries: LogEntry[]): void {
-    if (entries.length === 0) return;
+    if (entries.length === 0 || this.readOnly) return;
     this.dirty.add(name);
     const text = entries.map((e) => JSON.stringify(e)).join('\n') + '\n';
     appendFileSync(join(this.folder(name), LOG_FILE), text);
@@ -122,6 +127,7 @@ export class CollectionStore {
 
   /** Writes all live documents as the new snapshot and empties the log. */
   writeSnapshot(collection: Collection): void {
+    if (this.readOnly) return;
     const folder = this.folder(collection.name);
     const temporary = join(folder, `${SNAPSHOT_FILE}.tmp`);
     const fd = openSync(temporary, 'w');

@@ -16,113 +16,150 @@ export type FilterNode =
   | { kind: 'and' | 'or'; left: FilterNode; right: FilterNode }
   | { kind: 'clause'; field: string; operator: FilterOperator; values: FilterValue[] };
 
+/** Bounds on one `filter_by` expression (every clause costs a scan of the collection). */
+export interface FilterLimits {
+  /** Most clauses (`field:value` terms) in one expression. Default 100. */
+  maxClauses: number;
+  /** Deepest parenthesis nesting. Default 16. */
+  maxDepth: number;
+}
+
+export const DEFAULT_FILTER_LIMITS: FilterLimits = { maxClauses: 100, maxDepth: 16 };
+
 const PARSE_ERROR = 'Could not parse the filter query.';
-const MAX_NESTING = 64;
 
 function fail(): never {
   throw new ApiError(400, PARSE_ERROR);
 }
 
+type Operator = '&&' | '||' | '(';
+const PRECEDENCE: Record<'&&' | '||', number> = { '&&': 2, '||': 1 };
+
 /**
  * Parses Typesense `filter_by` syntax: `field:value`, `field:=[a,b]`,
  * `field:!=v`, `field:!v`, comparators, `[a..b]` ranges, backtick literals,
- * `&&`, `||` and parentheses. Throws ApiError(400) on a syntax error.
+ * `&&` (binds tighter), `||` and parentheses. Throws ApiError(400) on a syntax
+ * error or when the expression exceeds `limits`.
+ *
+ * Iterative (operator-precedence with explicit stacks), so no input can
+ * exhaust the call stack; the tree depth is bounded by the clause limit.
  */
-export function parseFilter(input: string): FilterNode {
+export function parseFilter(input: string, limits: FilterLimits = DEFAULT_FILTER_LIMITS): FilterNode {
+  const operands: FilterNode[] = [];
+  const operators: Operator[] = [];
   let pos = 0;
+  let depth = 0;
+  let clauses = 0;
+  // true while the next token must be an operand (a clause or '('), false when it must be an operator or ')'.
+  let expectOperand = true;
+
+  const reduce = (): void => {
+    const operator = operators.pop();
+    const right = operands.pop();
+    const left = operands.pop();
+    if ((operator !== '&&' && operator !== '||') || !left || !right) fail();
+    operands.push({ kind: operator === '&&' ? 'and' : 'or', left, right });
+  };
+
+  for (;;) {
+    while (pos < input.length && /\s/.test(input[pos] as string)) pos++;
+    if (pos >= input.length) break;
+    if (expectOperand) {
+      if (input[pos] === '(') {
+        pos++;
+        if (++depth > limits.maxDepth) {
+          throw new ApiError(400, `Filter expression is nested deeper than ${limits.maxDepth} levels.`);
+        }
+        operators.push('(');
+        continue;
+      }
+      if (++clauses > limits.maxClauses) {
+        throw new ApiError(400, `Filter expression has more than ${limits.maxClauses} clauses.`);
+      }
+      const { node, end } = parseClause(input, pos);
+      operands.push(node);
+      pos = end;
+      expectOperand = false;
+      continue;
+    }
+    if (input[pos] === ')') {
+      if (depth === 0) fail();
+      while (operators.length > 0 && operators[operators.length - 1] !== '(') reduce();
+      operators.pop();
+      depth--;
+      pos++;
+      continue;
+    }
+    const token = input.startsWith('&&', pos) ? '&&' : input.startsWith('||', pos) ? '||' : fail();
+    pos += 2;
+    while (operators.length > 0) {
+      const top = operators[operators.length - 1] as Operator;
+      if (top === '(' || PRECEDENCE[top] < PRECEDENCE[token]) break;
+      reduce();
+    }
+    operators.push(token);
+    expectOperand = true;
+  }
+  if (expectOperand || depth !== 0) fail();
+  while (operators.length > 0) reduce();
+  if (operands.length !== 1) fail();
+  return operands[0] as FilterNode;
+}
+
+const OPERATOR_TOKENS = [
+  ['!=', 'notExact'],
+  ['>=', 'gte'],
+  ['<=', 'lte'],
+  ['!', 'notMatch'],
+  ['>', 'gt'],
+  ['<', 'lt'],
+  ['=', 'exact'],
+] as const;
+
+/** Parses one `field:[op]value` clause starting at `start`; returns it and the position after it. */
+function parseClause(input: string, start: number): { node: FilterNode; end: number } {
+  let pos = start;
   const skipSpace = (): void => {
     while (pos < input.length && /\s/.test(input[pos] as string)) pos++;
   };
-  const peek = (s: string): boolean => input.startsWith(s, pos);
-
-  const parseOr = (): FilterNode => {
-    let left = parseAnd();
-    skipSpace();
-    while (peek('||')) {
-      pos += 2;
-      left = { kind: 'or', left, right: parseAnd() };
-      skipSpace();
-    }
-    return left;
-  };
-  const parseAnd = (): FilterNode => {
-    let left = parsePrimary();
-    skipSpace();
-    while (peek('&&')) {
-      pos += 2;
-      left = { kind: 'and', left, right: parsePrimary() };
-      skipSpace();
-    }
-    return left;
-  };
-  let depth = 0;
-  const parsePrimary = (): FilterNode => {
-    skipSpace();
-    if (peek('(')) {
-      pos++;
-      // Deeply nested input would exhaust the stack; real filters nest a few levels.
-      if (++depth > MAX_NESTING) fail();
-      const inner = parseOr();
-      depth--;
-      skipSpace();
-      if (!peek(')')) fail();
-      pos++;
-      return inner;
-    }
-    return parseClause();
-  };
-  const parseClause = (): FilterNode => {
-    skipSpace();
-    let field = '';
-    if (peek('`')) {
-      const end = input.indexOf('`', pos + 1);
-      if (end < 0) fail();
-      field = input.slice(pos + 1, end);
-      pos = end + 1;
-    } else {
-      while (pos < input.length && input[pos] !== ':' && !/[\s()&|]/.test(input[pos] as string)) field += input[pos++];
-    }
-    skipSpace();
-    if (!field || !peek(':')) fail();
-    pos++;
-    skipSpace();
-    let operator: FilterOperator = 'match';
-    for (const [token, op] of [
-      ['!=', 'notExact'],
-      ['>=', 'gte'],
-      ['<=', 'lte'],
-      ['!', 'notMatch'],
-      ['>', 'gt'],
-      ['<', 'lt'],
-      ['=', 'exact'],
-    ] as const) {
-      if (peek(token)) {
-        operator = op;
-        pos += token.length;
-        break;
-      }
-    }
-    skipSpace();
-    let values: FilterValue[];
-    if (peek('[')) {
-      const end = findListEnd(input, pos);
-      values = splitListItems(input.slice(pos + 1, end)).map(parseListItem);
-      pos = end + 1;
-      if (values.length === 0) fail();
-    } else {
-      const start = pos;
-      pos = findValueEnd(input, pos);
-      const text = input.slice(start, pos).trim();
-      if (!text) fail();
-      values = [{ text: unquote(text) }];
-    }
-    return { kind: 'clause', field, operator, values };
-  };
-
-  const tree = parseOr();
+  let field = '';
+  if (input[pos] === '`') {
+    const end = input.indexOf('`', pos + 1);
+    if (end < 0) fail();
+    field = input.slice(pos + 1, end);
+    pos = end + 1;
+  } else {
+    const fieldStart = pos;
+    while (pos < input.length && input[pos] !== ':' && !/[\s()&|]/.test(input[pos] as string)) pos++;
+    field = input.slice(fieldStart, pos);
+  }
   skipSpace();
-  if (pos !== input.length) fail();
-  return tree;
+  if (!field || input[pos] !== ':') fail();
+  pos++;
+  skipSpace();
+  let operator: FilterOperator = 'match';
+  for (const [token, op] of OPERATOR_TOKENS) {
+    if (input.startsWith(token, pos)) {
+      operator = op;
+      pos += token.length;
+      break;
+    }
+  }
+  skipSpace();
+  let values: FilterValue[];
+  if (input[pos] === '[') {
+    const end = findListEnd(input, pos);
+    values = splitListItems(input.slice(pos + 1, end)).map(parseListItem);
+    pos = end + 1;
+    if (values.length === 0) fail();
+  } else {
+    const valueStart = pos;
+    pos = findValueEnd(input, pos);
+    const text = input.slice(valueStart, pos).trim();
+    if (!text) fail();
+    values = [{ text: unquote(text) }];
+  }
+  return { node: { kind: 'clause', field, operator, values }, end: pos };
 }
 
 function unquote(text: string): string {

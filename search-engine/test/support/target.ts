@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { startSearchServer } from '../../src/index.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { superviseSearchServer, type SupervisedSearchServer } from '../../src/index.js';
 import { fixtureArticles } from './fixtures.js';
 import { collectionSchema } from '../../src/indexing/article-schema.js';
 
 /**
- * The server under test: the embedded server (started in-process on a free
- * port), or a real Typesense when TYPESENSE_URL and TYPESENSE_API_KEY are set.
+ * The server under test: the embedded server, run as its own supervised
+ * process on a free port with a temporary data folder (as `npm start` runs
+ * it), or a real Typesense when TYPESENSE_URL and TYPESENSE_API_KEY are set.
  */
 export interface Target {
   url: string;
@@ -13,6 +17,10 @@ export interface Target {
   searchKey: string;
   /** True when the tests run against the embedded server. */
   embedded: boolean;
+  /** The embedded server's supervisor (process id, restarts); undefined for a real Typesense. */
+  process?: SupervisedSearchServer;
+  /** Lines the embedded server process logged (empty for a real Typesense). */
+  logs: string[];
   close(): Promise<void>;
 }
 
@@ -24,7 +32,8 @@ export interface HttpResult {
   json: any;
 }
 
-export async function startTarget(): Promise<Target> {
+/** @param env extra environment for the embedded server process (limits, workers). */
+export async function startTarget(env: Record<string, string> = {}): Promise<Target> {
   const externalUrl = process.env.TYPESENSE_URL;
   const externalKey = process.env.TYPESENSE_API_KEY;
   if (externalUrl && externalKey) {
@@ -33,12 +42,33 @@ export async function startTarget(): Promise<Target> {
       key: externalKey,
       body: { description: 'conformance search key', actions: ['documents:search'], collections: ['*'] },
     });
-    return { url, adminKey: externalKey, searchKey: created.json.value, embedded: false, close: async () => {} };
+    return { url, adminKey: externalKey, searchKey: created.json.value, embedded: false, logs: [], close: async () => {} };
   }
   const adminKey = 'test-admin-key';
   const searchKey = 'test-search-key';
-  const server = await startSearchServer({ port: 0, adminApiKey: adminKey, searchOnlyApiKeys: [searchKey] });
-  return { url: server.url, adminKey, searchKey, embedded: true, close: () => server.close() };
+  const dataDir = mkdtempSync(join(tmpdir(), 'search-conformance-'));
+  const logs: string[] = [];
+  const server = await superviseSearchServer({
+    port: 0,
+    dataDir,
+    adminApiKey: adminKey,
+    searchApiKey: searchKey,
+    env: { SEARCH_WORKERS: '2', ...env },
+    initialBackoffMs: env.SEARCH_RESTART_BACKOFF_MS ? Number(env.SEARCH_RESTART_BACKOFF_MS) : undefined,
+    log: (line) => logs.push(line),
+  });
+  return {
+    url: server.url,
+    adminKey,
+    searchKey,
+    embedded: true,
+    process: server,
+    logs,
+    close: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export interface RequestOptions {

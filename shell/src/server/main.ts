@@ -1,4 +1,5 @@
-// Starts the whole server side of the site: search (embedded unless TYPESENSE_HOST is set),
+// Starts the whole server side of the site: search (TYPESENSE_HOST, else the embedded server as a
+// supervised child process),
 // database, shell. Configuration: environment variables, see README "Configuration".
 import { readShellConfig, ShellConfigError } from './config.js';
 import { buildShellApp } from './app.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { indexArticles, startSearchServer } from '@khs/search-engine';
+import { indexArticles, superviseSearchServer } from '@khs/search-engine';
 import { listArticles } from '@khs/content';
 import type { ShellConfig } from '../config.js';
 import type { BrowserSearchEndpoint } from '../pageConfig.js';
@@ -9,14 +9,16 @@ export interface SearchService {
   serverUrl: string;
   /** Where browsers (search-only key) reach it. */
   browser: BrowserSearchEndpoint;
-  /** Whether this process runs the embedded server. */
+  /** Whether this process supervises the embedded server (its own process; the shell never searches). */
   embedded: boolean;
   close(): Promise<void>;
 }
 
 /**
- * Uses the configured Typesense (`TYPESENSE_HOST`) or starts the embedded search server with
- * its data under `DATA_DIR/search`.
+ * Uses the configured Typesense (`TYPESENSE_HOST`; `npm start` and the e2e harness start the
+ * embedded server as its own supervised process and point this at it), or, when run alone,
+ * starts the embedded search server as a supervised child process with its data under
+ * `DATA_DIR/search`. Either way searches run outside the shell's process.
  */
 export async function startSearchService(config: ShellConfig, log: (message: string) => void): Promise<SearchService> {
   const { search } = config;
@@ -28,12 +30,12 @@ export async function startSearchService(config: ShellConfig, log: (message: str
       close: async () => {},
     };
   }
-  const server = await startSearchServer({
+  const server = await superviseSearchServer({
     host: '127.0.0.1',
     port: search.port,
     dataDir: path.join(config.dataDir, 'search'),
     adminApiKey: search.adminApiKey,
-    searchOnlyApiKeys: [search.searchApiKey],
+    searchApiKey: search.searchApiKey,
     log,
   });
   return {

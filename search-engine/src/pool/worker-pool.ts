@@ -1,0 +1,411 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { ApiError } from '../api-error.js';
+import type { EngineMethod, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
+
+/** Outcome of one search: its JSON text, or the error for its slot. */
+export type SearchOutcome = { ok: true; json: string } | { ok: false; status: number; message: string };
+
+/** One search to run: the merged raw parameters go to the worker unchanged. */
+export interface SearchTask {
+  collection: string | undefined;
+  params: Record<string, string>;
+  maxResultBytes: number;
+}
+
+/** Counters the pool keeps (read by `/stats.json`). */
+export interface PoolCounters {
+  searches: number;
+  searchTimeouts: number;
+  rejectedBusy: number;
+  workerRestarts: number;
+}
+
+export interface WorkerPoolOptions {
+  /** Folder with the collections; the writer keeps it, readers load it. */
+  dataDir: string;
+  /** Number of worker threads (each holds a copy of the index). */
+  size: number;
+  /** Searches that may wait for a worker; beyond it `search` throws 503. */
+  queueLimit: number;
+  /** A search running longer ends with an error in its slot and its worker is replaced. */
+  searchBudgetMs: number;
+  log: (message: string) => void;
+  /** File of a worker module speaking `worker-protocol.ts`. Default the search worker (tests use stand-ins). */
+  workerPath?: string;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  /** Set for searches: ends it with an error when the budget runs out. */
+  timer?: NodeJS.Timeout;
+  /** A changing engine call (its partial effect on a dying writer forces readers to reload). */
+  write?: boolean;
+}
+
+interface QueuedSearch {
+  task: SearchTask;
+  resolve(outcome: SearchOutcome): void;
+}
+
+/** The searches of one request; the scheduler serves requests fairly, not searches first-come. */
+interface Lane {
+  tasks: QueuedSearch[];
+  started: number;
+  /** A request with many searches: it may not take the last free worker. */
+  bulk: boolean;
+}
+
+/** Requests with more searches than this are bulk requests. */
+export const BULK_REQUEST_SEARCHES = 4;
+
+class PoolWorker {
+  ready = false;
+  /** Runs a search of a bulk request. */
+  runningBulk = false;
+  /** When the last bulk search started, and until when this worker rests from bulk work. */
+  bulkStartedAt = 0;
+  bulkRestUntil = 0;
+  readonly pending = new Map<number, Pending>();
+  readyPromise: Promise<void>;
+  private markReady!: () => void;
+  private failReady!: (error: Error) => void;
+
+  constructor(
+    readonly thread: Worker,
+    readonly role: 'writer' | 'reader',
+  ) {
+    this.readyPromise = new Promise((resolve, reject) => {
+      this.markReady = resolve;
+      this.failReady = reject;
+    });
+    // A worker that dies while loading must not leave an unhandled rejection behind.
+    this.readyPromise.catch(() => {});
+  }
+
+  onReady(): void {
+    this.ready = true;
+    this.markReady();
+  }
+
+  onLoadFailed(error: Error): void {
+    this.failReady(error);
+  }
+
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+}
+
+/** True when a collection's change log (`collections/<folder>/log.jsonl`) holds entries. */
+function hasUnfoldedChanges(dataDir: string): boolean {
+  const root = join(dataDir, 'collections');
+  if (!existsSync(root)) return false;
+  return readdirSync(root).some((folder) => {
+    const log = join(root, folder, 'log.jsonl');
+    return existsSync(log) && statSync(log).size > 0;
+  });
+}
+
+/** The search worker module (a path: jsdom test environments replace the global `URL`). */
+function searchWorkerPath(): string {
+  const here = fileURLToPath(import.meta.url);
+  return join(dirname(here), `search-worker${here.endsWith('.ts') ? '.ts' : '.js'}`);
+}
+
+/**
+ * Starts a worker thread. Workers from TypeScript sources register tsx's loader first (Node 20
+ * does not apply loader hooks from `--import` in worker execArgv to the worker's entry module).
+ */
+function startThread(path: string, workerData: WorkerStartData): Worker {
+  // Search garbage is short-lived and small: a smaller young generation per worker saves
+  // tens of MB per copy without slowing searches measurably.
+  const resourceLimits = { maxYoungGenerationSizeMb: 8 };
+  if (!path.endsWith('.ts')) return new Worker(path, { workerData, resourceLimits });
+  const tsxApi = pathToFileURL(join(dirname(createRequire(path).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(path).href)}); });`;
+  return new Worker(bootstrap, { eval: true, workerData, resourceLimits });
+}
+
+/**
+ * A pool of search worker threads, each with its own copy of the index
+ * loaded from the data folder. Worker 0 is the writer: it applies and
+ * persists a change first, then every reader applies the same call, and only
+ * then is the change acknowledged. Searches are scheduled fairly across
+ * requests (the request with the fewest started searches goes next), so a
+ * request with 50 heavy searches cannot hold back an ordinary one.
+ */
+export class WorkerPool {
+  readonly counters: PoolCounters = { searches: 0, searchTimeouts: 0, rejectedBusy: 0, workerRestarts: 0 };
+  private readonly workers: PoolWorker[] = [];
+  private readonly lanes: Lane[] = [];
+  private queued = 0;
+  private nextId = 1;
+  private closed = false;
+  /** Serialises writes and worker loads, so a loading worker never misses or doubles a change. */
+  private exclusiveTail: Promise<unknown> = Promise.resolve();
+  private restartDelayMs = 0;
+  private wakeTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: WorkerPoolOptions) {}
+
+  /**
+   * Starts the workers; resolves when all are ready. When a change log is waiting to be folded
+   * (after a crash) the writer folds it before the readers load; otherwise all load at once.
+   */
+  async start(): Promise<void> {
+    const readers = (): Promise<unknown> => Promise.all(Array.from({ length: this.options.size - 1 }, (_, i) => this.spawn(i + 1, 'reader').readyPromise));
+    try {
+      if (hasUnfoldedChanges(this.options.dataDir)) {
+        await this.exclusive(() => this.spawn(0, 'writer').readyPromise);
+        await this.exclusive(readers);
+      } else {
+        await this.exclusive(() => Promise.all([this.spawn(0, 'writer').readyPromise, readers()]));
+      }
+    } catch (error) {
+      // A data folder that cannot be loaded fails the start (the process supervisor retries with back-off).
+      await this.close();
+      throw error;
+    }
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /** Thread ids of the workers (tests end one to see it replaced). */
+  threadIds(): number[] {
+    return this.workers.map((w) => w.thread.threadId);
+  }
+
+  /** Searches waiting for a worker. */
+  get queueLength(): number {
+    return this.queued;
+  }
+
+  /**
+   * Runs the searches of one request; each slot gets its result or error. Throws ApiError(503)
+   * at once when they do not fit in the queue.
+   */
+  search(tasks: SearchTask[], signal?: AbortSignal): Promise<SearchOutcome[]> {
+    if (this.closed) throw new ApiError(503, 'The search server is shutting down.');
+    if (this.queued + tasks.length > this.options.queueLimit) {
+      this.counters.rejectedBusy++;
+      throw new ApiError(503, 'Not Ready or Lagging: all search workers are busy and the queue is full; retry shortly.');
+    }
+    const lane: Lane = { tasks: [], started: 0, bulk: tasks.length > BULK_REQUEST_SEARCHES };
+    const outcomes = tasks.map(
+      (task) =>
+        new Promise<SearchOutcome>((resolve) => {
+          lane.tasks.push({ task, resolve });
+        }),
+    );
+    this.queued += tasks.length;
+    this.lanes.push(lane);
+    // A client that went away does not keep its remaining searches in the queue.
+    signal?.addEventListener('abort', () => {
+      const index = this.lanes.indexOf(lane);
+      if (index < 0) return;
+      this.lanes.splice(index, 1);
+      this.queued -= lane.tasks.length;
+      for (const queued of lane.tasks.splice(0)) queued.resolve({ ok: false, status: 499, message: 'The client closed the request.' });
+    });
+    this.pump();
+    return Promise.all(outcomes);
+  }
+
+  /** Calls a reading engine method on the writer (admin reads). */
+  async read(method: EngineMethod, args: unknown[]): Promise<unknown> {
+    const writer = this.workers[0];
+    if (!writer) throw new ApiError(503, 'The search server is starting.');
+    await writer.readyPromise;
+    return this.call(writer, { type: 'call', id: 0, method, args });
+  }
+
+  /** Applies a changing engine call on the writer (which persists it), then on every reader. */
+  write(method: EngineMethod, args: unknown[]): Promise<unknown> {
+    return this.exclusive(async () => {
+      const writer = this.workers[0];
+      if (!writer) throw new ApiError(503, 'The search server is starting.');
+      await writer.readyPromise;
+      const value = await this.call(writer, { type: 'call', id: 0, method, args }, undefined, true);
+      await Promise.all(
+        this.workers
+          .filter((w) => w.role === 'reader' && w.ready)
+          .map((reader) =>
+            this.call(reader, { type: 'call', id: 0, method, args }).catch(() => {
+              // A reader that fails or dies here reloads from the writer's folder.
+            }),
+          ),
+      );
+      return value;
+    });
+  }
+
+  /** Folds the writer's change logs into snapshots and stops every worker. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const writer = this.workers[0];
+    await this.exclusive(async () => {
+      if (writer?.ready) await this.call(writer, { type: 'flush', id: 0 }).catch(() => {});
+    });
+    await Promise.all(this.workers.map((w) => w.thread.terminate()));
+    for (const lane of this.lanes.splice(0)) for (const queued of lane.tasks) queued.resolve({ ok: false, status: 503, message: 'The search server is shutting down.' });
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.exclusiveTail.then(work, work);
+    this.exclusiveTail = run.catch(() => {});
+    return run;
+  }
+
+  private spawn(slot: number, role: 'writer' | 'reader'): PoolWorker {
+    const data: WorkerStartData = { dataDir: this.options.dataDir, role };
+    const thread = startThread(this.options.workerPath ?? searchWorkerPath(), data);
+    const worker = new PoolWorker(thread, role);
+    this.workers[slot] = worker;
+    thread.on('message', (message: WorkerResponse) => {
+      if (message.type === 'ready') {
+        worker.onReady();
+        this.options.log(`search worker ${slot} (${role}) ready: ${message.documents} documents loaded in ${message.loadMs} ms`);
+        this.pump();
+      } else if (message.type === 'log') {
+        this.options.log(message.message);
+      } else {
+        const pending = worker.pending.get(message.id);
+        if (!pending) return;
+        worker.pending.delete(message.id);
+        if (pending.timer) {
+          clearTimeout(pending.timer);
+          if (worker.runningBulk) {
+            // Bulk work gets at most half of a worker's time: rest as long as the search took.
+            const now = performance.now();
+            worker.bulkRestUntil = now + (now - worker.bulkStartedAt);
+          }
+          worker.runningBulk = false;
+        }
+        if (message.ok) pending.resolve(message.json ?? message.value);
+        else pending.reject(new ApiError(message.status, message.message));
+        this.pump();
+      }
+    });
+    thread.on('error', (error) => {
+      this.options.log(`search worker ${slot} failed: ${error.message}`);
+    });
+    thread.on('exit', () => this.onExit(slot, worker));
+    return worker;
+  }
+
+  private onExit(slot: number, worker: PoolWorker): void {
+    if (this.workers[slot] !== worker) return;
+    const wasReady = worker.ready;
+    worker.ready = false;
+    worker.onLoadFailed(new Error('search worker exited while loading'));
+    const hadWrite = worker.role === 'writer' && [...worker.pending.values()].some((p) => p.write);
+    for (const pending of worker.pending.values()) {
+      if (pending.timer) clearTimeout(pending.timer);
+      pending.reject(new ApiError(503, 'A search worker restarted; retry the request.'));
+    }
+    worker.pending.clear();
+    if (this.closed) return;
+    this.counters.workerRestarts++;
+    // Back-off only for workers that die while loading (a broken data folder), not for replaced ones.
+    this.restartDelayMs = wasReady ? 0 : Math.min(Math.max(this.restartDelayMs * 2, 250), 10_000);
+    this.options.log(`search worker ${slot} stopped; starting a new one${this.restartDelayMs ? ` in ${this.restartDelayMs} ms` : ''}`);
+    setTimeout(() => {
+      if (this.closed) return;
+      void this.exclusive(async () => {
+        await this.spawn(slot, worker.role).readyPromise;
+        // A writer that died inside a write may have persisted part of it: readers reload its folder.
+        if (hadWrite) {
+          await Promise.all(
+            this.workers.slice(1).map(async (reader, i) => {
+              // Take the slot first so the old reader's exit is not treated as a crash.
+              const replacement = this.spawn(i + 1, 'reader');
+              await reader.thread.terminate();
+              await replacement.readyPromise;
+            }),
+          );
+        }
+      }).catch(() => {});
+    }, this.restartDelayMs).unref();
+  }
+
+  private call(worker: PoolWorker, request: WorkerRequest, budgetMs?: number, write = false): Promise<unknown> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { resolve, reject, write };
+      if (budgetMs !== undefined) {
+        pending.timer = setTimeout(() => {
+          // A busy event loop may run this timer late, after the answer already arrived: let
+          // waiting messages be delivered first (they are handled before setImmediate callbacks).
+          setImmediate(() => {
+            if (worker.pending.get(id) !== pending) return;
+            expire();
+          });
+        }, budgetMs);
+        const expire = (): void => {
+          worker.pending.delete(id);
+          this.counters.searchTimeouts++;
+          reject(new ApiError(408, `Search exceeded the time budget of ${budgetMs} ms.`));
+          this.options.log(`a search exceeded the time budget of ${budgetMs} ms; replacing its worker`);
+          void worker.thread.terminate();
+        };
+      }
+      worker.pending.set(id, pending);
+      worker.thread.postMessage({ ...request, id });
+    });
+  }
+
+  /**
+   * Hands queued searches to idle ready workers: the request with the fewest started searches
+   * first, and bulk requests (more than BULK_REQUEST_SEARCHES searches) on at most all workers
+   * but one and at most half of that worker's time, so an interactive search always finds a
+   * worker within one ordinary search's time and the machine keeps room for the site.
+   */
+  private pump(): void {
+    const bulkCapacity = Math.max(1, this.workers.length - 1);
+    const now = performance.now();
+    let restingUntil = Number.POSITIVE_INFINITY;
+    for (const worker of this.workers) {
+      if (!worker || !worker.ready || worker.busy) continue;
+      const bulkRunning = this.workers.filter((w) => w?.runningBulk).length;
+      const bulkAllowed = bulkRunning < bulkCapacity && worker.bulkRestUntil <= now;
+      if (worker.bulkRestUntil > now) restingUntil = Math.min(restingUntil, worker.bulkRestUntil);
+      let best: Lane | undefined;
+      for (const lane of this.lanes) {
+        if (lane.bulk && !bulkAllowed) continue;
+        if (!best || lane.started < best.started) best = lane;
+      }
+      if (!best) continue;
+      const queued = best.tasks.shift() as QueuedSearch;
+      best.started++;
+      if (best.tasks.length === 0) this.lanes.splice(this.lanes.indexOf(best), 1);
+      this.queued--;
+      this.counters.searches++;
+      const { task } = queued;
+      worker.runningBulk = best.bulk;
+      if (best.bulk) worker.bulkStartedAt = now;
+      // runningBulk is cleared where the result arrives, before the next pump.
+      const finished = (outcome: SearchOutcome): void => queued.resolve(outcome);
+      this.call(worker, { type: 'search', id: 0, collection: task.collection, params: task.params, maxResultBytes: task.maxResultBytes }, this.options.searchBudgetMs).then(
+        (json) => finished({ ok: true, json: json as string }),
+        (error: unknown) =>
+          finished(error instanceof ApiError ? { ok: false, status: error.status, message: error.message } : { ok: false, status: 500, message: 'Internal error.' }),
+      );
+    }
+    // Bulk searches wait for a resting worker: look again when its rest ends.
+    if (restingUntil !== Number.POSITIVE_INFINITY && this.lanes.some((lane) => lane.bulk) && !this.wakeTimer) {
+      this.wakeTimer = setTimeout(() => {
+        this.wakeTimer = undefined;
+        this.pump();
+      }, Math.max(1, Math.ceil(restingUntil - now) + 1));
+      this.wakeTimer.unref();
+    }
+  }
+}

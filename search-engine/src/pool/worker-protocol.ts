@@ -1,0 +1,40 @@
+import type { SearchEngine } from '../engine.js';
+
+/**
+ * Messages between the search server's HTTP thread and its workers. Searches
+ * carry the merged raw parameters unchanged, so any parameter the engine
+ * learns is passed through without touching the protocol; collection
+ * administration is a call of a `SearchEngine` method by name.
+ */
+
+/** Engine methods the HTTP thread may call (any public method of SearchEngine). */
+export type EngineMethod = {
+  [K in keyof SearchEngine]: SearchEngine[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof SearchEngine];
+
+/** What a worker is started with (`workerData`). */
+export interface WorkerStartData {
+  dataDir: string;
+  /** The writer persists changes; readers load the same folder read-only. */
+  role: 'writer' | 'reader';
+}
+
+export type WorkerRequest =
+  | {
+      type: 'search';
+      id: number;
+      /** Collection name (from the request path or the search's `collection`). */
+      collection: string | undefined;
+      /** Merged raw parameters (scoped key, query string, body), as Typesense receives them. */
+      params: Record<string, string>;
+      /** A result serialised larger than this becomes a 422 error in its slot. */
+      maxResultBytes: number;
+    }
+  | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
+  | { type: 'flush'; id: number };
+
+export type WorkerResponse =
+  | { type: 'ready'; loadMs: number; documents: number }
+  | { type: 'log'; message: string }
+  | { type: 'result'; id: number; ok: true; /** JSON text of a search result, or a call's value. */ json?: string; value?: unknown }
+  | { type: 'result'; id: number; ok: false; status: number; message: string };

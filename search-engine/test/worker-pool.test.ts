@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../src/api-error.js';
+import { type SearchOutcome, WorkerPool } from '../src/pool/worker-pool.js';
+
+const STAND_IN = join(dirname(fileURLToPath(import.meta.url)), 'support', 'stand-in-worker.ts');
+
+describe('worker pool: scheduling, time budget, back-pressure, replacement', () => {
+  let pool: WorkerPool | undefined;
+  let dataDir: string | undefined;
+  const logs: string[] = [];
+  afterEach(async () => {
+    await pool?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    logs.length = 0;
+  });
+
+  async function startPool(options: { size?: number; queueLimit?: number; searchBudgetMs?: number } = {}): Promise<WorkerPool> {
+    dataDir = mkdtempSync(join(tmpdir(), 'pool-'));
+    pool = new WorkerPool({ dataDir, size: options.size ?? 2, queueLimit: options.queueLimit ?? 100, searchBudgetMs: options.searchBudgetMs ?? 5000, log: (line) => logs.push(line), workerPath: STAND_IN });
+    await pool.start();
+    return pool;
+  }
+
+  const task = (params: Record<string, string>) => ({ collection: 'c', params, maxResultBytes: 1_000_000 });
+  const parsed = (outcome: SearchOutcome | undefined) => (outcome?.ok ? JSON.parse(outcome.json) : outcome);
+
+  it('runs searches of one request on both workers at once', async () => {
+    const started = await startPool();
+    const before = performance.now();
+    const outcomes = await started.search([task({ busy_ms: '300' }), task({ busy_ms: '300' })]);
+    // Two 300 ms searches on two threads; a single thread would need 600 ms.
+    expect(performance.now() - before).toBeLessThan(550);
+    expect(new Set(outcomes.map((o) => parsed(o).thread)).size).toBe(2);
+  });
+
+  it('keeps one worker free of bulk requests, so an ordinary search is served at once', async () => {
+    const started = await startPool();
+    const bulk = started.search(Array.from({ length: 10 }, () => task({ busy_ms: '100' })));
+    const bulkToo = started.search(Array.from({ length: 10 }, () => task({ busy_ms: '100' })));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const before = performance.now();
+    const [ordinary] = await started.search([task({ q: 'ordinary' })]);
+    expect(parsed(ordinary).q).toBe('ordinary');
+    expect(performance.now() - before).toBeLessThan(90);
+    expect((await bulk).every((o) => o.ok)).toBe(true);
+    expect((await bulkToo).every((o) => o.ok)).toBe(true);
+  });
+
+  it('refuses with 503 when the queue is full, without dropping what is queued', async () => {
+    const started = await startPool({ queueLimit: 5 });
+    const queued = started.search(Array.from({ length: 5 }, () => task({ busy_ms: '50' })));
+    let refused: unknown;
+    try {
+      started.search(Array.from({ length: 5 }, () => task({})));
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).status).toBe(503);
+    expect(started.counters.rejectedBusy).toBe(1);
+    expect((await queued).every((o) => o.ok)).toBe(true);
+  });
+
+  it('ends a search over the time budget with 408 in its slot and replaces its worker', async () => {
+    const started = await startPool({ searchBudgetMs: 1000 });
+    const threadsBefore = started.threadIds();
+    const [runaway, fine] = await started.search([task({ busy_ms: '5000' }), task({ q: 'fine' })]);
+    expect(runaway).toEqual({ ok: false, status: 408, message: 'Search exceeded the time budget of 1000 ms.' });
+    expect(parsed(fine).q).toBe('fine');
+    const deadline = Date.now() + 10_000;
+    while (started.counters.workerRestarts < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started.counters.searchTimeouts).toBe(1);
+    expect(started.counters.workerRestarts).toBe(1);
+    // Wait for the replacement, then both workers serve again.
+    while (started.threadIds().filter((id) => !threadsBefore.includes(id)).length < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const outcomes = await started.search([task({ busy_ms: '100' }), task({ busy_ms: '100' })]);
+    expect(outcomes.every((o) => o.ok), JSON.stringify(outcomes)).toBe(true);
+    expect(logs.filter((line) => line.includes('time budget'))).toHaveLength(1);
+  });
+
+  it('a worker that dies mid-search gives a 503 slot and is replaced', async () => {
+    const started = await startPool();
+    const [crashed] = await started.search([task({ crash: 'true' })]);
+    expect(crashed).toEqual({ ok: false, status: 503, message: 'A search worker restarted; retry the request.' });
+    const deadline = Date.now() + 10_000;
+    while (started.counters.workerRestarts < 1 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const outcomes = await started.search([task({ busy_ms: '50' }), task({ busy_ms: '50' })]);
+    expect(outcomes.every((o) => o.ok)).toBe(true);
+  });
+
+  it('applies a write on the writer, then on every reader, before it resolves', async () => {
+    const started = await startPool({ size: 3 });
+    const value = await started.write('createCollection', [{ name: 'x' }]);
+    expect(value).toMatchObject({ method: 'createCollection' });
+    const outcomes = await started.search([task({ busy_ms: '100' }), task({ busy_ms: '100' }), task({ busy_ms: '100' })]);
+    expect(outcomes.map((o) => parsed(o).applied)).toEqual([1, 1, 1]);
+  });
+});
