@@ -1,1 +1,1 @@
-export { mountReactIsland } from './mountReactIsland.js';
+export { mountReactIsland, islandTree, type MountReactIslandOptions } from './mountReactIsland.js';

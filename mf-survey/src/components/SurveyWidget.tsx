@@ -17,6 +17,8 @@ export interface SurveyWidgetProps {
   texts: SurveyTexts;
   /** Browser services. Default: the real `fetch`, local storage and console. */
   services?: SurveyServices;
+  /** The widget hydrates server HTML: read this browser's earlier vote after hydration. Default false. */
+  hydrating?: boolean;
 }
 
 /**
@@ -24,13 +26,14 @@ export interface SurveyWidgetProps {
  * this browser voted before) the button goes, the radios are disabled and each answer shows its
  * percentage as a bar and a number; a polite live region reads the results out.
  */
-export function SurveyWidget({ formHandle, question, answers, calls, texts, services }: SurveyWidgetProps) {
+export function SurveyWidget({ formHandle, question, answers, calls, texts, services, hydrating = false }: SurveyWidgetProps) {
   const resolvedServices = useMemo(() => services ?? browserSurveyServices(), [services]);
   const { state, select, submit, retryResults } = useSurveyWidget({
     formHandle,
     answers,
     calls,
     services: resolvedServices,
+    deferStoredVote: hydrating,
   });
   const idPrefix = useId();
   const statusRef = useRef<HTMLParagraphElement>(null);

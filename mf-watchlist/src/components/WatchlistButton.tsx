@@ -15,11 +15,13 @@ export interface WatchlistButtonProps {
   removeLabel: string;
   /** Text shown when local storage refused the change. */
   failureLabel: string;
+  /** Hydrating server HTML (not saved): the stored state follows after hydration. Default false. */
+  hydrating?: boolean;
 }
 
 /** Toggles one article on the watchlist; `aria-pressed` tells whether it is saved. */
-export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failureLabel }: WatchlistButtonProps) {
-  const watchlist = useWatchlist(bus);
+export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failureLabel, hydrating = false }: WatchlistButtonProps) {
+  const watchlist = useWatchlist(bus, hydrating);
   const [failed, setFailed] = useState(false);
   const saved = id in watchlist.articles;
 

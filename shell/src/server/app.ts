@@ -9,6 +9,7 @@ import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
 import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
+import type { ServerIslands } from './federation/serverIslands.js';
 import { pageRoutes } from './pages/routes.js';
 import { csrfProtection } from './security/csrf.js';
 import { securityHeaders } from './security/headers.js';
@@ -24,6 +25,8 @@ export interface ShellDependencies {
   clientAssetsDir?: string;
   /** Feature routes (watchlist, surveys, insights…), registered after the core. */
   features?: FeatureRegistration[];
+  /** Renders islands on the server with the remotes' server builds. Default: none (placeholders). */
+  islands?: ServerIslands;
   /** Fastify logger setting. Default off. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -101,7 +104,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
 
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
-  await app.register(pageRoutes, { content, pageConfig, runtimeUrl });
+  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
   for (const registration of deps.features ?? []) {
     const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl }) : registration;
     await app.register(feature.plugin, feature.options as never);

@@ -5,6 +5,7 @@ import { buildShellApp } from './app.js';
 import { contactRoutes } from './contact/contactRoutes.js';
 import { repositoryContentStore as content } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
+import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
 import { insightsRoutes } from './insights/insightsRoutes.js';
 import { ensureArticlesIndexed, startSearchService } from './search/searchService.js';
 import { surveyRoutes } from './surveys/surveyRoutes.js';
@@ -21,10 +22,12 @@ async function main(): Promise<void> {
   await ensureArticlesIndexed(search, config, log);
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}`);
+  const islands = createServerIslands(config.remotes, readServerIslandSettings());
   const { app } = await buildShellApp({
     config,
     content,
     search: search.browser,
+    islands,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     features: [
       { plugin: surveyRoutes, options: { content, surveys: database.surveys } },
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     await app.close();
+    await islands?.federation.close();
     await database.close();
     await search.close();
     process.exit(0);

@@ -1,6 +1,5 @@
 import type { Survey } from 'contracts';
 import type { Article } from '../content/contentStore.js';
-import { WatchlistButtonFallback } from './ArticleTeaser.js';
 import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
 import { TopicTags } from './TopicTags.js';
@@ -10,12 +9,10 @@ export interface ArticlePageProps {
   article: Article;
   /** The article's survey, when it has one. */
   survey: Survey | undefined;
-  watchlistLabel: string;
-  surveySubmitLabel: string;
 }
 
 /** A full article: image, topics, date, reading time, watchlist button, survey, widgets. */
-export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel }: ArticlePageProps) {
+export function ArticlePage({ article, survey }: ArticlePageProps) {
   const paragraphs = article.content.split(/\n{2,}/).filter((p) => p.trim().length > 0);
   return (
     <>
@@ -29,9 +26,7 @@ export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel
           <ArticleMeta className="article__meta" date={article.date} readingTime={article.readingTime} />
           <TopicTags topics={article.topic} />
           <ArticleContentsTrigger />
-          <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist">
-            <WatchlistButtonFallback label={watchlistLabel} />
-          </Island>
+          <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist" />
         </header>
         <figure className="article__figure">
           <img src={article.image} alt={article.imageAlt} width={1280} height={720} />
@@ -48,29 +43,10 @@ export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel
             <Island
               name="mf-survey/Survey"
               props={{ formHandle: survey.formHandle, question: survey.question, answers: survey.answers }}
-            >
-              <SurveyFallback survey={survey} submitLabel={surveySubmitLabel} />
-            </Island>
+            />
           </section>
         ) : null}
       </article>
     </>
-  );
-}
-
-/** The survey's question and answers, readable before (or without) the survey remote. */
-function SurveyFallback({ survey, submitLabel }: { survey: Survey; submitLabel: string }) {
-  return (
-    <form className="survey" aria-disabled="true">
-      <fieldset disabled>
-        <legend>{survey.question}</legend>
-        {survey.answers.map((answer) => (
-          <label key={answer.position} className="survey__answer">
-            <input type="radio" name={`survey-${survey.formHandle}`} value={answer.position} /> {answer.label}
-          </label>
-        ))}
-        <button type="submit">{submitLabel}</button>
-      </fieldset>
-    </form>
   );
 }

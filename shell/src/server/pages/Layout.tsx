@@ -65,9 +65,8 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
               </form>
             </Island>
             <Island name="mf-watchlist/WatchlistLink" className="site-header__watchlist">
-              <a className="watchlist-link" href={calls.watchlistPage}>
-                {i18n.watchlistLink}
-              </a>
+              {/* Placeholder while the watchlist remote cannot render: a plain link, no badge. */}
+              <a href={calls.watchlistPage}>{i18n.watchlistLink}</a>
             </Island>
           </div>
         </header>

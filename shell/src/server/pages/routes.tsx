@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { ReactElement } from 'react';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import { renderContactPage } from '../contact/renderContactPage.js';
 import type { ContentStore } from '../content/contentStore.js';
@@ -6,6 +7,8 @@ import { ArticlePage } from './ArticlePage.js';
 import { HomePage } from './HomePage.js';
 import { Layout } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
+import { renderPageWithIslands } from '../federation/islandCollector.js';
+import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
 import { SearchPage } from './SearchPage.js';
 import { WatchlistPage } from './WatchlistPage.js';
@@ -16,19 +19,23 @@ export interface PageRouteOptions {
   runtimeUrl: string;
   /** Articles on the home page. Default 12. */
   homeArticleCount?: number;
+  /** Renders islands with the remotes' server builds. Without it, islands hold their placeholders. */
+  islands?: ServerIslands;
 }
 
 /** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
-  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12 } = options;
+  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands } = options;
+  const render = (request: FastifyRequest, page: ReactElement) =>
+    islands ? renderPageWithIslands(page, islands, { config, url: request.url }) : renderPage(page);
   const html = (reply: { type(value: string): unknown }) => reply.type('text/html; charset=utf-8');
-  const watchlistLabel = config.i18n.watchlistAdd;
 
-  app.get('/', async (_request, reply) => {
+  app.get('/', async (request, reply) => {
     html(reply);
-    return renderPage(
+    return render(
+      request,
       <Layout title="Latest articles" config={config} runtimeUrl={runtimeUrl} pageClass="page-home">
-        <HomePage articles={content.listArticles().slice(0, homeArticleCount)} watchlistLabel={watchlistLabel} />
+        <HomePage articles={content.listArticles().slice(0, homeArticleCount)} />
       </Layout>,
     );
   });
@@ -38,14 +45,10 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     if (!article) return reply.callNotFound();
     html(reply);
     const survey = article.surveyHandle ? content.getSurvey(article.surveyHandle) : undefined;
-    return renderPage(
+    return render(
+      request,
       <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article">
-        <ArticlePage
-          article={article}
-          survey={survey}
-          watchlistLabel={watchlistLabel}
-          surveySubmitLabel={config.i18n.surveySubmit}
-        />
+        <ArticlePage article={article} survey={survey} />
       </Layout>,
     );
   });
@@ -53,16 +56,18 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
   app.get<{ Querystring: { q?: unknown } }>('/search', async (request, reply) => {
     const query = typeof request.query.q === 'string' ? request.query.q.slice(0, SEARCH_INPUT_MAX_LENGTH) : '';
     html(reply);
-    return renderPage(
+    return render(
+      request,
       <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search">
         <SearchPage config={config} query={query} />
       </Layout>,
     );
   });
 
-  app.get('/watchlist', async (_request, reply) => {
+  app.get('/watchlist', async (request, reply) => {
     html(reply);
-    return renderPage(
+    return render(
+      request,
       <Layout title={config.i18n.watchlistHeadline} config={config} runtimeUrl={runtimeUrl} pageClass="page-watchlist">
         <WatchlistPage config={config} />
       </Layout>,
@@ -80,7 +85,8 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     }
     reply.code(404);
     html(reply);
-    return renderPage(
+    return render(
+      request,
       <Layout title="Not found" config={config} runtimeUrl={runtimeUrl}>
         <NotFoundPage />
       </Layout>,
