@@ -8,9 +8,11 @@ import { routeToUiState, uiStateToRoute, type SearchRouteState } from './searchR
  * writes are delayed by `URL_WRITE_DELAY_MS`, at most `QUERY_STRING_ARRAY_LIMIT` values are read
  * per array, and reload, back and forward restore the state.
  */
-export function createSearchRouting(indexName: string, facetAttributes: string[]) {
+export function createSearchRouting(indexName: string, facetAttributes: string[], serverUrl?: string) {
   return {
     router: history<SearchRouteState>({
+      // On the server the address is the request's; in the browser, the window's.
+      getLocation: () => (typeof window === 'undefined' ? (new URL(serverUrl ?? 'http://localhost/') as unknown as Location) : window.location),
       writeDelay: URL_WRITE_DELAY_MS,
       cleanUrlOnDispose: false,
       createURL({ qsModule, routeState, location }) {
