@@ -23,6 +23,8 @@ export interface Stack {
   searchUrl: string;
   /** Stops the search server (only with `separateSearchServer`). */
   stopSearch(): Promise<void>;
+  /** Redeploys a remote: its origin serves `dir` from now on (its own `dist` again when omitted). */
+  serveRemote(name: RemoteName, dir?: string): void;
   close(): Promise<void>;
 }
 
@@ -149,6 +151,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     url: shell.line.url!,
     remotes,
     searchUrl: shell.line.searchUrl!,
+    serveRemote(name, dir) {
+      servers.find(([candidate]) => candidate === name)![1].serve(dir ?? path.join(REPO_ROOT, name, 'dist'));
+    },
     async stopSearch() {
       if (!searchChild) throw new Error('stopSearch needs { separateSearchServer: true }');
       await stopProcess(searchChild);

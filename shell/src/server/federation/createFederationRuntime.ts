@@ -33,6 +33,22 @@ async function loadCommonJsEntry(url: string, globalName: string, fetchImpl: typ
   return container;
 }
 
+/**
+ * Drops the federation instances a remote's earlier server builds created. The runtime's own
+ * `removeRemote` finds them by the *new* manifest's build version only, so after a release whose
+ * version differs (or a failed load in between) the old instance stays, the new container reuses
+ * it, and the node runtime plugin never patches the new container's chunk loading: it then reads
+ * chunks from the local disk (`ENOENT … /server/<chunk>.js`).
+ */
+function forgetRemoteInstances(containerNames: string[]): void {
+  const federation = (globalThis as { __FEDERATION__?: { __INSTANCES__?: { name?: string }[] } }).__FEDERATION__;
+  const instances = federation?.__INSTANCES__;
+  if (!instances) return;
+  for (let index = instances.length - 1; index >= 0; index -= 1) {
+    if (containerNames.includes(instances[index]!.name ?? '')) instances.splice(index, 1);
+  }
+}
+
 let created: FederationRuntime | undefined;
 
 /**
@@ -71,7 +87,10 @@ export function createFederationRuntime(options: { hopTimeoutMs: number; fetch?:
     ],
   });
   created = {
-    registerRemotes: (remotes, registerOptions) => instance.registerRemotes(remotes, registerOptions),
+    registerRemotes: (remotes, registerOptions) => {
+      instance.registerRemotes(remotes, registerOptions);
+      if (registerOptions?.force) forgetRemoteInstances(remotes.map((remote) => remote.name));
+    },
     loadRemote: (id) => instance.loadRemote(id),
   };
   return created;

@@ -30,10 +30,10 @@ function fakeRemote() {
     registrations: [] as { force: boolean | undefined }[],
     loads: 0,
     registerRemotes(_remotes: unknown[], options?: { force?: boolean }) {
-      this.registrations.push({ force: options?.force });
+      runtime.registrations.push({ force: options?.force });
     },
     async loadRemote<T>(): Promise<T | null> {
-      this.loads += 1;
+      runtime.loads += 1;
       const build = origin.build;
       const module: IslandServerModule = {
         islandApiVersion: ISLAND_API_VERSION,
@@ -42,7 +42,8 @@ function fakeRemote() {
       };
       return module as T;
     },
-  } satisfies FederationRuntime & Record<string, unknown>;
+  };
+  const _typed: FederationRuntime = runtime;
   return { origin, fetchFake, runtime, disposed };
 }
 
@@ -92,6 +93,18 @@ describe('ServerFederation', () => {
     await vi.waitFor(() => expect(remote.disposed).toEqual(['v1']));
     await federation.close();
     expect(remote.disposed).toEqual(['v1', 'v2']);
+  });
+
+  it('preloads every exposed module, so the first page after a start or a redeploy does not wait for a cold load', async () => {
+    const remote = fakeRemote();
+    const federation = federationFor(remote);
+    await federation.preload();
+    expect(remote.runtime.loads).toBe(1);
+    await federation.load('mf-hello', 'Hello');
+    expect(remote.runtime.loads).toBe(1);
+    remote.origin.build = 'v2';
+    await federation.revalidate();
+    await vi.waitFor(() => expect(remote.runtime.loads).toBe(2));
   });
 
   it('keeps the loaded build when a revalidation fails', async () => {

@@ -143,6 +143,27 @@ export class ServerFederation {
     return loading;
   }
 
+  /**
+   * Loads every exposed module of every remote (or of `remote`) now, so the first pages after a
+   * start or a redeploy render within the budget instead of waiting for a cold load. Failures go
+   * to `onError`; a later render tries again.
+   */
+  async preload(onError?: (remote: string, error: unknown) => void, remote?: string): Promise<void> {
+    const states = [...this.states.values()].filter((state) => !remote || state.definition.name === remote);
+    await Promise.all(
+      states.map(async (state) => {
+        const name = state.definition.name;
+        try {
+          if (!state.manifest) await this.firstManifest(state);
+          const exposes = (state.manifest!.json.exposes ?? []).map((expose) => expose.name);
+          await Promise.all(exposes.map((expose) => this.load(name, expose)));
+        } catch (error) {
+          onError?.(name, error);
+        }
+      }),
+    );
+  }
+
   /** Stylesheet URLs the browser build of `remote/module` needs (from the manifest), for `<link>`s. */
   stylesheets(remote: string, module: string): string[] {
     const manifest = this.states.get(remote)?.manifest;
@@ -182,6 +203,8 @@ export class ServerFederation {
           }
           if (fresh.hash === state.manifest?.hash) return;
           this.swap(state, fresh);
+          // Warm the new build up before pages need it (not awaited: polling never waits on a load).
+          void this.preload(onError, state.definition.name);
         }),
     );
   }
@@ -241,10 +264,21 @@ export class ServerFederation {
   private async loadModule(state: RemoteState, module: string): Promise<IslandServerModule> {
     const name = state.definition.name;
     let loaded: IslandServerModule | null;
+    let timer: NodeJS.Timeout | undefined;
+    // Every hop has its own deadline; this one bounds the whole load, so a load that never settles
+    // (whatever the cause) is dropped from the cache instead of failing every later render.
+    const deadlineMs = this.options.hopTimeoutMs * 4;
     try {
-      loaded = await this.options.runtime.loadRemote<IslandServerModule>(`${containerName(name)}/${module}`);
+      loaded = await Promise.race([
+        this.options.runtime.loadRemote<IslandServerModule>(`${containerName(name)}/${module}`),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`not loaded within ${deadlineMs} ms`)), deadlineMs);
+        }),
+      ]);
     } catch (error) {
       throw new ServerIslandError(name, 'load', `"${name}/${module}": ${(error as Error)?.message ?? error}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
     }
     if (!loaded || typeof loaded.render !== 'function') {
       throw new ServerIslandError(name, 'load', `"${name}/${module}" has no server render`);

@@ -1,6 +1,6 @@
 import type { RemoteDefinition } from 'contracts';
 import { createFederationRuntime } from './createFederationRuntime.js';
-import { FailureLog } from './failureLog.js';
+import { FailureLog, type ServerIslandStage } from './failureLog.js';
 import { ServerFederation } from './serverFederation.js';
 import { ServerIslands } from './serverIslands.js';
 
@@ -46,6 +46,8 @@ export function createServerIslands(remotes: RemoteDefinition[], settings: Serve
     hopTimeoutMs: settings.hopTimeoutMs,
     disposeDelayMs: Math.max(10_000, settings.budgetMs * 2),
   });
-  federation.startRevalidation(settings.revalidateMs, (remote, error) => failures.report(remote, 'manifest', error));
+  const report = (remote: string, error: unknown) => failures.report(remote, (error as { stage?: ServerIslandStage }).stage ?? 'manifest', error);
+  federation.startRevalidation(settings.revalidateMs, report);
+  void federation.preload(report);
   return new ServerIslands({ federation, budgetMs: settings.budgetMs, failures });
 }
