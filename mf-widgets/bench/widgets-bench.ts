@@ -78,7 +78,7 @@ async function startServers(withRemote: boolean): Promise<{ pageUrl: string; clo
       config,
       runtimeUrl: '/assets/shell-runtime.js',
       pageClass: 'page-article',
-      children: createElement(ArticlePage, { article, survey: undefined, watchlistLabel: 'Add to watchlist', surveySubmitLabel: 'Vote' }),
+      children: createElement(ArticlePage, { article, survey: undefined }),
     }),
   ).replace('</head>', '<link rel="stylesheet" href="/static/widgets.css"></head>');
   const site = createServer((request, response) => {
