@@ -7,4 +7,8 @@ export default createRemoteConfig({
   exposes: {
     './PageWidgets': './src/islands/PageWidgets.ts',
   },
+  // The same expose names, rendered by the shell's server (dist/server/, named by the manifest).
+  serverExposes: {
+    './PageWidgets': './src/islands/PageWidgets.server.ts',
+  },
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { examplePageConfig } from 'contracts';
 import { Island } from '../pages/Island.js';
-import { renderPageWithIslands } from './islandCollector.js';
+import { renderPageWithIslands, serverTimingHeader, type IslandTiming } from './islandCollector.js';
 import type { IslandRequest, ServerIslands } from './serverIslands.js';
 
 function fakeIslands(outcomes: Record<string, { html: string; state?: unknown } | 'fail'>): ServerIslands & { seen: IslandRequest[] } {
@@ -12,7 +12,7 @@ function fakeIslands(outcomes: Record<string, { html: string; state?: unknown } 
       seen.push(...requests);
       return requests.map((request) => {
         const outcome = outcomes[request.name];
-        return outcome === 'fail' || !outcome ? { ok: false, stage: 'render' } : { ok: true, result: outcome };
+        return outcome === 'fail' || !outcome ? { ok: false, stage: 'render', ms: 2 } : { ok: true, result: outcome, ms: 1.25 };
       });
     },
     stylesheets: (requests: IslandRequest[]) => requests.map((request) => `https://cdn.test/${request.name}.css`),
@@ -21,6 +21,7 @@ function fakeIslands(outcomes: Record<string, { html: string; state?: unknown } 
 
 describe('renderPageWithIslands', () => {
   it("puts each remote's HTML and state into its island, placeholders where a remote failed, and the islands' styles into the head", async () => {
+    const timings: IslandTiming[] = [];
     const islands = fakeIslands({ 'mf-a/One': { html: '<p>one & only</p>', state: { hits: ['</script>'] } }, 'mf-b/Two': 'fail' });
     const html = await renderPageWithIslands(
       <html>
@@ -36,7 +37,9 @@ describe('renderPageWithIslands', () => {
       </html>,
       islands,
       { config: examplePageConfig(), url: '/x' },
+      (given) => timings.push(...given),
     );
+    expect(serverTimingHeader(timings)).toBe('island;desc="mf-a/One";dur=1.3, island;desc="mf-b/Two (placeholder)";dur=2.0');
     expect(islands.seen).toEqual([
       { name: 'mf-a/One', props: { id: '1' } },
       { name: 'mf-b/Two', props: {} },

@@ -36,10 +36,12 @@ export async function renderPageWithIslands(
   page: ReactElement,
   islands: ServerIslands,
   context: { config: PageConfig; url: string },
+  onTimings?: (timings: IslandTiming[]) => void,
 ): Promise<string> {
   const collector = new IslandCollector();
   const html = `<!doctype html>${renderToString(<IslandCollectorContext.Provider value={collector}>{page}</IslandCollectorContext.Provider>)}`;
   const outcomes = await islands.renderAll(collector.requests, context);
+  onTimings?.(outcomes.map((outcome, index) => ({ name: collector.requests[index]!.name, ms: outcome.ms, ok: outcome.ok })));
   const styles = islands
     .stylesheets(collector.requests.filter((_request, index) => outcomes[index]!.ok))
     .map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}"/>`)
@@ -52,6 +54,20 @@ export async function renderPageWithIslands(
   });
   // The islands' own styles, before any script runs: no flash of unstyled remote markup.
   return styles ? withIslands.replace('</head>', `${styles}</head>`) : withIslands;
+}
+
+/** How long one island took on the server. */
+export interface IslandTiming {
+  name: string;
+  ms: number;
+  ok: boolean;
+}
+
+/** `Server-Timing` header value: one entry per island, e.g. `island;desc="mf-search/SearchList";dur=12.3`. */
+export function serverTimingHeader(timings: IslandTiming[]): string {
+  return timings
+    .map((timing) => `island;desc="${timing.name}${timing.ok ? '' : ' (placeholder)'}";dur=${timing.ms.toFixed(1)}`)
+    .join(', ');
 }
 
 function escapeAttribute(value: string): string {

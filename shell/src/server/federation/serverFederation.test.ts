@@ -199,10 +199,12 @@ describe('ServerIslands', () => {
     );
     expect(performance.now() - started).toBeLessThan(900);
     expect(outcomes).toEqual([
-      { ok: true, result: { html: '<b>ok</b>', state: { kind: 'ok' } } },
-      { ok: false, stage: 'render' },
-      { ok: false, stage: 'timeout' },
+      { ok: true, result: { html: '<b>ok</b>', state: { kind: 'ok' } }, ms: expect.any(Number) },
+      { ok: false, stage: 'render', ms: expect.any(Number) },
+      { ok: false, stage: 'timeout', ms: expect.any(Number) },
     ]);
+    // The slow island is cut at the budget.
+    expect(outcomes[2]!.ms).toBeGreaterThanOrEqual(95);
     expect(signal?.aborted).toBe(true);
     expect(log).toHaveLength(2);
     expect(log[0]).toContain('remote "mf-b" failed on the server (stage: render): "mf-b/Throws": boom');

@@ -9,15 +9,18 @@ export interface IslandRequest {
 }
 
 /** A rendered island, or why it holds a placeholder. */
-export type IslandOutcome = { ok: true; result: IslandRenderResult } | { ok: false; stage: ServerIslandStage };
+export type IslandOutcome = ({ ok: true; result: IslandRenderResult } | { ok: false; stage: ServerIslandStage }) & {
+  /** Load plus render time, milliseconds. */
+  ms: number;
+};
 
 export interface ServerIslandsOptions {
   federation: ServerFederation;
   /** Load plus render of one island must finish within this; otherwise the placeholder. */
   budgetMs: number;
   failures?: FailureLog;
-  /** Called with each island's render time (ms), for the benchmark. */
-  onRenderTime?: (name: string, ms: number) => void;
+  /** Sends each page's island render times as a `Server-Timing` header (benchmarks, DevTools). Default false. */
+  serverTiming?: boolean;
 }
 
 /** Renders a page's islands with the remotes' server builds, each alone and within the budget. */
@@ -26,6 +29,10 @@ export class ServerIslands {
 
   constructor(private readonly options: ServerIslandsOptions) {
     this.failures = options.failures ?? new FailureLog();
+  }
+
+  get serverTiming(): boolean {
+    return this.options.serverTiming === true;
   }
 
   get federation(): ServerFederation {
@@ -49,7 +56,7 @@ export class ServerIslands {
 
   private async renderOne(request: IslandRequest, page: { config: PageConfig; url: string }): Promise<IslandOutcome> {
     const parsed = parseIslandName(request.name);
-    if (!parsed) return { ok: false, stage: 'load' };
+    if (!parsed) return { ok: false, stage: 'load', ms: 0 };
     const started = performance.now();
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -75,12 +82,11 @@ export class ServerIslands {
     work.catch(() => {});
     try {
       const result = await Promise.race([work, budget]);
-      this.options.onRenderTime?.(request.name, performance.now() - started);
-      return { ok: true, result };
+      return { ok: true, result, ms: performance.now() - started };
     } catch (error) {
       const stage = error instanceof ServerIslandError ? error.stage : 'render';
       this.failures.report(parsed.remote, stage, error);
-      return { ok: false, stage };
+      return { ok: false, stage, ms: performance.now() - started };
     } finally {
       clearTimeout(timer);
     }

@@ -16,6 +16,8 @@ export interface ServerIslandSettings {
   revalidateMs: number;
   /** `REMOTE_FAILURE_LOG_INTERVAL_MS`, default 60000: one failure line per remote per interval. */
   failureLogIntervalMs: number;
+  /** `ISLAND_SERVER_TIMING=on`: island render times in a `Server-Timing` header. Default off (it shows internals). */
+  serverTiming: boolean;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -33,6 +35,7 @@ export function readServerIslandSettings(env: NodeJS.ProcessEnv = process.env): 
     hopTimeoutMs: positiveInteger(env, 'REMOTE_SERVER_TIMEOUT_MS', 1000),
     revalidateMs: positiveInteger(env, 'REMOTE_REVALIDATE_MS', 2000),
     failureLogIntervalMs: positiveInteger(env, 'REMOTE_FAILURE_LOG_INTERVAL_MS', 60_000),
+    serverTiming: env.ISLAND_SERVER_TIMING === 'on',
   };
 }
 
@@ -49,5 +52,5 @@ export function createServerIslands(remotes: RemoteDefinition[], settings: Serve
   const report = (remote: string, error: unknown) => failures.report(remote, (error as { stage?: ServerIslandStage }).stage ?? 'manifest', error);
   federation.startRevalidation(settings.revalidateMs, report);
   void federation.preload(report);
-  return new ServerIslands({ federation, budgetMs: settings.budgetMs, failures });
+  return new ServerIslands({ federation, budgetMs: settings.budgetMs, failures, serverTiming: settings.serverTiming });
 }

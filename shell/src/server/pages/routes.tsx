@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import { renderContactPage } from '../contact/renderContactPage.js';
 import type { ContentStore } from '../content/contentStore.js';
@@ -7,7 +7,7 @@ import { ArticlePage } from './ArticlePage.js';
 import { HomePage } from './HomePage.js';
 import { Layout } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
-import { renderPageWithIslands } from '../federation/islandCollector.js';
+import { renderPageWithIslands, serverTimingHeader } from '../federation/islandCollector.js';
 import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
 import { SearchPage } from './SearchPage.js';
@@ -26,14 +26,19 @@ export interface PageRouteOptions {
 /** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
   const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands } = options;
-  const render = (request: FastifyRequest, page: ReactElement) =>
-    islands ? renderPageWithIslands(page, islands, { config, url: request.url }) : renderPage(page);
+  const render = (request: FastifyRequest, reply: FastifyReply, page: ReactElement) =>
+    islands
+      ? renderPageWithIslands(page, islands, { config, url: request.url }, (timings) => {
+          if (islands.serverTiming && timings.length > 0) reply.header('Server-Timing', serverTimingHeader(timings));
+        })
+      : renderPage(page);
   const html = (reply: { type(value: string): unknown }) => reply.type('text/html; charset=utf-8');
 
   app.get('/', async (request, reply) => {
     html(reply);
     return render(
       request,
+      reply,
       <Layout title="Latest articles" config={config} runtimeUrl={runtimeUrl} pageClass="page-home">
         <HomePage articles={content.listArticles().slice(0, homeArticleCount)} />
       </Layout>,
@@ -47,6 +52,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     const survey = article.surveyHandle ? content.getSurvey(article.surveyHandle) : undefined;
     return render(
       request,
+      reply,
       <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article">
         <ArticlePage article={article} survey={survey} />
       </Layout>,
@@ -58,6 +64,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     html(reply);
     return render(
       request,
+      reply,
       <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search">
         <SearchPage config={config} query={query} />
       </Layout>,
@@ -68,6 +75,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     html(reply);
     return render(
       request,
+      reply,
       <Layout title={config.i18n.watchlistHeadline} config={config} runtimeUrl={runtimeUrl} pageClass="page-watchlist">
         <WatchlistPage config={config} />
       </Layout>,
@@ -87,6 +95,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     html(reply);
     return render(
       request,
+      reply,
       <Layout title="Not found" config={config} runtimeUrl={runtimeUrl}>
         <NotFoundPage />
       </Layout>,
