@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
 import type { CallUrls, SurveyAnswer } from 'contracts';
+import { useIslandReady } from '@khs/react-island/ready';
 import { browserSurveyServices } from '../api/browserSurveyServices.js';
 import type { SurveyServices } from '../api/surveyServices.js';
 import { useSurveyWidget } from '../hooks/useSurveyWidget.js';
@@ -36,6 +37,8 @@ export function SurveyWidget({ formHandle, question, answers, calls, texts, serv
     deferStoredVote: hydrating,
   });
   const idPrefix = useId();
+  // Voting needs scripts: disabled in the server HTML until the widget runs in the browser.
+  const ready = useIslandReady();
   const statusRef = useRef<HTMLParagraphElement>(null);
   const { phase, results } = state;
   const voted = phase === 'loadingResults' || phase === 'results' || phase === 'resultsFailed';
@@ -59,7 +62,7 @@ export function SurveyWidget({ formHandle, question, answers, calls, texts, serv
 
   return (
     <form className="survey survey--interactive" data-phase={phase} aria-busy={phase === 'submitting' || phase === 'loadingResults'} onSubmit={onSubmit}>
-      <fieldset disabled={voted}>
+      <fieldset disabled={voted || !ready}>
         <legend>{question}</legend>
         {answers.map((answer) => {
           const labelId = `${idPrefix}-answer-${answer.position}`;

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useIslandReady } from '@khs/react-island/ready';
 import type { PageBus } from 'contracts';
 import { useWatchlist } from '../hooks/useWatchlist.js';
 import { toggleWatchlistArticle, watchlistCount } from '../storage/watchlistStorage.js';
@@ -23,6 +24,7 @@ export interface WatchlistButtonProps {
 export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failureLabel, hydrating = false }: WatchlistButtonProps) {
   const watchlist = useWatchlist(bus, hydrating);
   const [failed, setFailed] = useState(false);
+  const ready = useIslandReady();
   const saved = id in watchlist.articles;
 
   const toggle = () => {
@@ -44,6 +46,7 @@ export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failure
         className="watchlist-button__toggle"
         aria-pressed={saved}
         data-saved={saved}
+        disabled={!ready}
         onClick={toggle}
       >
         <svg aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 24 24">
