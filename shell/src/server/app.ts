@@ -9,7 +9,10 @@ import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
 import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
+import type { ReactElement } from 'react';
+import { renderPageWithIslands } from './federation/islandCollector.js';
 import type { ServerIslands } from './federation/serverIslands.js';
+import { renderPage } from './pages/renderPage.js';
 import { pageRoutes } from './pages/routes.js';
 import { csrfProtection } from './security/csrf.js';
 import { securityHeaders } from './security/headers.js';
@@ -42,6 +45,8 @@ export interface ShellCore {
   pageConfig: PageConfig;
   /** URL of the client runtime script for `Layout`. */
   runtimeUrl: string;
+  /** Renders a full page whose islands are rendered by their remotes (placeholders without server islands). */
+  renderIslandPage(page: ReactElement, url: string): Promise<string>;
 }
 
 /** A feature, or a function building it from the core (when it needs the page config). */
@@ -105,9 +110,12 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
 
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
+  const islands = deps.islands;
+  const renderIslandPage = async (page: ReactElement, url: string) =>
+    islands ? renderPageWithIslands(page, islands, { config: pageConfig, url }) : renderPage(page);
   for (const registration of deps.features ?? []) {
-    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl }) : registration;
+    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage }) : registration;
     await app.register(feature.plugin, feature.options as never);
   }
-  return { app, pageConfig, runtimeUrl };
+  return { app, pageConfig, runtimeUrl, renderIslandPage };
 }

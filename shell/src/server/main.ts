@@ -36,7 +36,7 @@ async function main(): Promise<void> {
         plugin: contactRoutes,
         options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl },
       }),
-      ({ pageConfig, runtimeUrl }) => ({
+      ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
         plugin: watchlistRoutes,
         options: {
           content,
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
           publicBaseUrl: config.publicBaseUrl,
           pageConfig,
           runtimeUrl,
+          renderIslandPage,
         },
       }),
     ],
