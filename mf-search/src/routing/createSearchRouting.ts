@@ -17,7 +17,11 @@ export function createSearchRouting(indexName: string, facetAttributes: string[]
       cleanUrlOnDispose: false,
       createURL({ qsModule, routeState, location }) {
         const query = qsModule.stringify(routeState, { arrayFormat: 'repeat', addQueryPrefix: true });
-        return `${location.pathname}${query}${location.hash}`;
+        // Absolute in the browser: the router skips a write only when the URL equals
+        // `location.href`, so a relative one pushed a duplicate entry (after hydration: Back
+        // seemed to do nothing).
+        const origin = typeof window === 'undefined' ? '' : location.origin;
+        return `${origin}${location.pathname}${query}${location.hash}`;
       },
       parseURL({ qsModule, location }) {
         return qsModule.parse(location.search.slice(1), { arrayLimit: QUERY_STRING_ARRAY_LIMIT }) as SearchRouteState;
