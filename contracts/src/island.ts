@@ -86,6 +86,11 @@ export interface IslandServerModule<Props = Record<string, unknown>> {
   islandApiVersion: number;
   render: IslandRender<Props>;
   dispose?: () => void | Promise<void>;
+  /**
+   * The render is a pure function of (props, page address, page config) for this long (ms): the
+   * shell may reuse a result for the same island, props and address within it. Default: never.
+   */
+  cacheTtlMs?: number;
 }
 
 /**

@@ -6,6 +6,8 @@ import { serverIslandContext } from './serverIslandContext.js';
 import { disposeServerSearchTransport } from './serverSearchTransport.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
+/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
 export const dispose = disposeServerSearchTransport;
 
 /** The header search box (a GET form to the search page), with the address's `?q=` in it. */

@@ -9,6 +9,7 @@ import { createSearchClient, type SearchSetup } from '../config/createSearchClie
 import { validateFacetOptions } from '../config/facetOptions.js';
 import { createMemoryHitsCache } from '../hits/memoryHitsCache.js';
 import type { SearchListServerState } from './searchListServerState.js';
+import { createServerRenderCache } from './serverRenderCache.js';
 import { disposeServerSearchTransport, serverSearchTransport } from './serverSearchTransport.js';
 import type { SearchListIslandProps } from './SearchList.js';
 import { serverIslandContext } from './serverIslandContext.js';
@@ -18,6 +19,9 @@ export const dispose = disposeServerSearchTransport;
 
 /** Pages a server render fills at most (`?page=40` renders 1…5 and offers more): bounded work per request. */
 export const MAX_SERVER_PAGES = 5;
+
+/** Identical list renders within 10 s share one run; at most 4 distinct ones run at once. */
+const renders = createServerRenderCache({ ttlMs: 10_000, maxEntries: 200, maxInFlight: 4 });
 
 /** One search setup per search configuration (the page config is built once per shell process). */
 const setups = new WeakMap<object, SearchSetup>();
@@ -49,7 +53,10 @@ function withPage(address: URL, page: number): string {
  * shows pages 1…N (each earlier page is one more search). The browser hydrates with the answers
  * and pages in `state`, so it searches nothing for them.
  */
-export const render: IslandRender<SearchListIslandProps> = async (props, { config, url }) => {
+export const render: IslandRender<SearchListIslandProps> = (props, context) =>
+  renders.render(`${context.url}\n${JSON.stringify(props ?? {})}`, () => renderList(props, context));
+
+const renderList: IslandRender<SearchListIslandProps> = async (props, { config, url }) => {
   const search = config.search;
   const setup = setupFor(search);
   const facets = (Array.isArray(search.facets) ? search.facets : []).map(validateFacetOptions);
@@ -60,6 +67,8 @@ export const render: IslandRender<SearchListIslandProps> = async (props, { confi
   const cache = createMemoryHitsCache();
   const source = createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage, facets[0]?.attribute);
   const tagsLoading = source('').then((answer) => answer.tags);
+  // Awaited below; if a search before it fails, its own rejection must not go unhandled.
+  tagsLoading.catch(() => {});
   const app = (pageUrl: string, tags?: string[]) => (
     <SearchList
       setup={setup}
@@ -80,7 +89,8 @@ export const render: IslandRender<SearchListIslandProps> = async (props, { confi
   const lastUrl = withPage(address, lastPage);
   const serverState = await getServerState(app(lastUrl), { renderToString });
   const tags = await tagsLoading;
-  const state: SearchListServerState = { serverState, hitsCache: cache.entry(), tags };
+  // Page 1 is in the answers already; the cache entry only matters for the pages before the last.
+  const state: SearchListServerState = { serverState, hitsCache: lastPage > 1 ? cache.entry() : null, tags };
   return renderReactIsland(
     'mf-search/SearchList',
     <InstantSearchSSRProvider {...serverState}>{app(lastUrl, tags)}</InstantSearchSSRProvider>,

@@ -6,6 +6,8 @@ import { surveyTexts } from '../components/surveyTexts.js';
 import { isAnswerList, type SurveyIslandProps } from './surveyIslandProps.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
+/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
 
 /** On the server nobody has voted yet: the browser looks at its own vote after hydration. */
 const serverServices: SurveyServices = {

@@ -5,6 +5,8 @@ import type { SharedWatchlistImportIslandProps } from './SharedWatchlistImport.j
 import { serverPageBus } from './serverPageBus.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
+/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
 
 /** The import button for the shared list (the import itself happens in the browser). */
 export const render: IslandRender<SharedWatchlistImportIslandProps> = async (props, { config }) => {

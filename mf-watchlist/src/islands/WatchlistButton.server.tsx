@@ -5,6 +5,8 @@ import type { WatchlistButtonIslandProps } from './WatchlistButton.js';
 import { serverPageBus } from './serverPageBus.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
+/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
 
 /** The button as "not saved": the list lives in the browser, which updates it after hydration. */
 export const render: IslandRender<WatchlistButtonIslandProps> = async (props, { config }) => {

@@ -4,6 +4,8 @@ import { WatchlistLink } from '../components/WatchlistLink.js';
 import { serverPageBus } from './serverPageBus.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
+/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
 
 /** The header link with a count of 0: the browser knows the real count and sets it after hydration. */
 export const render: IslandRender = async (_props, { config }) =>

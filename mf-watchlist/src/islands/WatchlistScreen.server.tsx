@@ -6,6 +6,8 @@ import type { WatchlistScreenIslandProps } from './WatchlistScreen.js';
 import { serverPageBus } from './serverPageBus.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
+/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
 
 const serverServices: WatchlistServices = {
   fetch: () => Promise.reject(new Error('the watchlist screen calls nothing on the server')),

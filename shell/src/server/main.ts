@@ -14,6 +14,9 @@ import { watchlistRoutes } from './watchlist/watchlistRoutes.js';
 const log = (message: string) => console.log(`[shell] ${message}`);
 
 async function main(): Promise<void> {
+  // Remotes' server code runs in this process: a stray rejection in it (a render that outlived its
+  // budget, say) is logged, and the site keeps answering.
+  process.on('unhandledRejection', (reason) => console.error('[shell] unhandled rejection (the server keeps running):', reason));
   const config = readShellConfig();
   if (config.usesDevelopmentCookieSecret) {
     log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');

@@ -1,6 +1,6 @@
 import { createContext, type ReactElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { ISLAND_SERVER_STATE_ATTRIBUTE, type PageConfig } from 'contracts';
+import { ISLAND_SERVER_STATE_ATTRIBUTE, type IslandRenderResult, type PageConfig } from 'contracts';
 import { serializeJsonForHtml } from '../pages/serializeJsonForHtml.js';
 import type { IslandRequest, ServerIslands } from './serverIslands.js';
 
@@ -18,6 +18,18 @@ export class IslandCollector {
     this.placeholders.push(placeholder);
     return islandMarker(this.requests.length - 1);
   }
+}
+
+/** Serialised state per render result: a remote that reuses a result (micro-caching) is serialised once. */
+const serializedStates = new WeakMap<object, string>();
+
+function stateScript(result: IslandRenderResult): string {
+  let json = serializedStates.get(result);
+  if (json === undefined) {
+    json = serializeJsonForHtml({ state: result.state ?? null });
+    serializedStates.set(result, json);
+  }
+  return `<script type="application/json" ${ISLAND_SERVER_STATE_ATTRIBUTE}="">${json}</script>`;
 }
 
 function islandMarker(index: number): string {
@@ -49,8 +61,7 @@ export async function renderPageWithIslands(
   const withIslands = html.replace(/<!--khs-island:(\d+)--><\/div>/g, (_match, index: string) => {
     const outcome = outcomes[Number(index)]!;
     if (!outcome.ok) return `${renderToString(<>{collector.placeholders[Number(index)]}</>)}</div>`;
-    const state = serializeJsonForHtml({ state: outcome.result.state ?? null });
-    return `${outcome.result.html}</div><script type="application/json" ${ISLAND_SERVER_STATE_ATTRIBUTE}="">${state}</script>`;
+    return `${outcome.result.html}</div>${stateScript(outcome.result)}`;
   });
   // The islands' own styles, before any script runs: no flash of unstyled remote markup.
   return styles ? withIslands.replace('</head>', `${styles}</head>`) : withIslands;

@@ -169,10 +169,11 @@ describe('fetchWithTimeout', () => {
 });
 
 describe('ServerIslands', () => {
-  function islandsWith(render: IslandServerModule['render'], log: string[], budgetMs = 100) {
+  function islandsWith(render: IslandServerModule['render'], log: string[], budgetMs = 100, extra: Partial<IslandServerModule> = {}, generation = () => 0) {
     const federation = {
-      load: async () => ({ islandApiVersion: ISLAND_API_VERSION, render }),
+      load: async () => ({ islandApiVersion: ISLAND_API_VERSION, render, ...extra }),
       stylesheets: () => [],
+      generation,
     } as unknown as ServerFederation;
     return new ServerIslands({ federation, budgetMs, failures: new FailureLog({ intervalMs: 60_000, log: { error: (line: string) => log.push(line) } }) });
   }
@@ -209,6 +210,27 @@ describe('ServerIslands', () => {
     expect(log).toHaveLength(2);
     expect(log[0]).toContain('remote "mf-b" failed on the server (stage: render): "mf-b/Throws": boom');
     expect(log[1]).toContain('remote "mf-c" failed on the server (stage: timeout)');
+  });
+
+  it('reuses a render only when the module allows it, per props and address, and not across builds', async () => {
+    const page = { config: examplePageConfig(), url: '/a' };
+    let renders = 0;
+    const render: IslandServerModule['render'] = async (props) => ({ html: `<i>${String(props.id)}:${++renders}</i>` });
+    const uncached = islandsWith(render, []);
+    await uncached.renderAll([{ name: 'mf-a/X', props: { id: 1 } }], page);
+    await uncached.renderAll([{ name: 'mf-a/X', props: { id: 1 } }], page);
+    expect(renders).toBe(2);
+
+    renders = 0;
+    let generation = 0;
+    const cached = islandsWith(render, [], 100, { cacheTtlMs: 60_000 }, () => generation);
+    const html = async (id: number, url = '/a') => {
+      const [outcome] = await cached.renderAll([{ name: 'mf-a/X', props: { id } }], { ...page, url });
+      return outcome!.ok ? outcome!.result.html : 'failed';
+    };
+    expect([await html(1), await html(1), await html(2), await html(1, '/b')]).toEqual(['<i>1:1</i>', '<i>1:1</i>', '<i>2:2</i>', '<i>1:3</i>']);
+    generation = 1;
+    expect(await html(1)).toBe('<i>1:4</i>');
   });
 
   it('logs one line per remote per interval however many islands fail', async () => {

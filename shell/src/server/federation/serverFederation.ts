@@ -63,6 +63,8 @@ interface RemoteState {
   /** How many times a new build replaced the loaded one. */
   generation: number;
   modules: Map<string, Promise<IslandServerModule>>;
+  /** Stylesheet URLs per module and manifest hash. */
+  stylesheetCache: Map<string, string[]>;
 }
 
 /** Loaded-version facts, for logs and tests. */
@@ -89,7 +91,7 @@ export class ServerFederation {
 
   constructor(private readonly options: ServerFederationOptions) {
     for (const definition of options.remotes) {
-      this.states.set(definition.name, { definition, registered: false, generation: 0, modules: new Map() });
+      this.states.set(definition.name, { definition, registered: false, generation: 0, modules: new Map(), stylesheetCache: new Map() });
     }
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.now = options.now ?? Date.now;
@@ -119,7 +121,13 @@ export class ServerFederation {
   }
 
   /** The server module `remote/module` (e.g. `mf-survey`, `Survey`) of the remote's current build. */
-  async load(remote: string, module: string): Promise<IslandServerModule> {
+  load(remote: string, module: string): Promise<IslandServerModule> {
+    // Hot path (every island of every page): the cached module, without another async step.
+    const cached = this.states.get(remote)?.modules.get(module);
+    return cached ?? this.loadSlow(remote, module);
+  }
+
+  private async loadSlow(remote: string, module: string): Promise<IslandServerModule> {
     const state = this.states.get(remote);
     if (!state) throw new ServerIslandError(remote, 'manifest', `no remote "${remote}" is configured`);
     if (!state.manifest) await this.firstManifest(state);
@@ -166,6 +174,17 @@ export class ServerFederation {
 
   /** Stylesheet URLs the browser build of `remote/module` needs (from the manifest), for `<link>`s. */
   stylesheets(remote: string, module: string): string[] {
+    const state = this.states.get(remote);
+    const key = `${module}\n${state?.manifest?.hash}`;
+    let urls = state?.stylesheetCache.get(key);
+    if (!urls) {
+      urls = this.computeStylesheets(remote, module);
+      state?.stylesheetCache.set(key, urls);
+    }
+    return urls;
+  }
+
+  private computeStylesheets(remote: string, module: string): string[] {
     const manifest = this.states.get(remote)?.manifest;
     const expose = manifest?.json.exposes?.find((candidate) => candidate.name === module);
     if (!manifest || !expose) return [];
@@ -173,6 +192,11 @@ export class ServerFederation {
     const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
     const css = [...(expose.assets?.css?.sync ?? []), ...(expose.assets?.css?.async ?? [])];
     return [...new Set(css)].map((file) => new URL(file, base).href);
+  }
+
+  /** How many builds of `remote` replaced its first one (part of cache keys of its renders). */
+  generation(remote: string): number {
+    return this.states.get(remote)?.generation ?? 0;
   }
 
   /** The build each remote currently renders with. */
@@ -213,6 +237,7 @@ export class ServerFederation {
     const old = state.modules;
     state.manifest = fresh;
     state.modules = new Map();
+    state.stylesheetCache = new Map();
     state.generation += 1;
     this.register(state, true);
     this.log.info?.(
