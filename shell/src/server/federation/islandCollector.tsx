@@ -53,7 +53,9 @@ export async function renderPageWithIslands(
   const collector = new IslandCollector();
   const html = `<!doctype html>${renderToString(<IslandCollectorContext.Provider value={collector}>{page}</IslandCollectorContext.Provider>)}`;
   const outcomes = await islands.renderAll(collector.requests, context);
-  onTimings?.(outcomes.map((outcome, index) => ({ name: collector.requests[index]!.name, ms: outcome.ms, ok: outcome.ok })));
+  onTimings?.(
+    outcomes.map((outcome, index) => ({ name: collector.requests[index]!.name, ms: outcome.ms, ok: outcome.ok, reused: outcome.ok && outcome.reused === true })),
+  );
   const styles = islands
     .stylesheets(collector.requests.filter((_request, index) => outcomes[index]!.ok))
     .map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}"/>`)
@@ -72,12 +74,14 @@ export interface IslandTiming {
   name: string;
   ms: number;
   ok: boolean;
+  /** Served from the shell's render cache (the module allowed reuse). */
+  reused?: boolean;
 }
 
 /** `Server-Timing` header value: one entry per island, e.g. `island;desc="mf-search/SearchList";dur=12.3`. */
 export function serverTimingHeader(timings: IslandTiming[]): string {
   return timings
-    .map((timing) => `island;desc="${timing.name}${timing.ok ? '' : ' (placeholder)'}";dur=${timing.ms.toFixed(1)}`)
+    .map((timing) => `island;desc="${timing.name}${timing.ok ? (timing.reused ? ' (reused)' : '') : ' (placeholder)'}";dur=${timing.ms.toFixed(1)}`)
     .join(', ');
 }
 

@@ -9,7 +9,7 @@ export interface IslandRequest {
 }
 
 /** A rendered island, or why it holds a placeholder. */
-export type IslandOutcome = ({ ok: true; result: IslandRenderResult } | { ok: false; stage: ServerIslandStage }) & {
+export type IslandOutcome = ({ ok: true; result: IslandRenderResult; reused?: boolean } | { ok: false; stage: ServerIslandStage }) & {
   /** Load plus render time, milliseconds. */
   ms: number;
 };
@@ -85,11 +85,11 @@ export class ServerIslands {
     // The budget may win; the work's later rejection must not become an unhandled one.
     work.catch(() => {});
     try {
-      const result = await Promise.race([work, budget]);
-      if (result === 'timeout') {
+      const done = await Promise.race([work, budget]);
+      if (done === 'timeout') {
         throw new ServerIslandError(parsed.remote, 'timeout', `"${request.name}" did not render within ${this.options.budgetMs} ms`);
       }
-      return { ok: true, result, ms: performance.now() - started };
+      return { ok: true, result: done.result, ms: performance.now() - started, ...(done.reused ? { reused: true } : {}) };
     } catch (error) {
       const stage = error instanceof ServerIslandError ? error.stage : 'render';
       this.failures.report(parsed.remote, stage, error);
@@ -103,13 +103,13 @@ export class ServerIslands {
     moduleName: string,
     page: { config: PageConfig; url: string },
     signal: AbortSignal,
-  ): Promise<IslandRenderResult> {
+  ): Promise<{ result: IslandRenderResult; reused: boolean }> {
     const module = await this.federation.load(remote, moduleName);
     const ttl = module.cacheTtlMs;
     const key = ttl ? `${request.name}\n${this.federation.generation(remote)}\n${page.url}\n${JSON.stringify(request.props)}` : '';
     if (ttl) {
       const cached = this.renderCache.get(key);
-      if (cached && cached.until > Date.now()) return cached.result;
+      if (cached && cached.until > Date.now()) return { result: cached.result, reused: true };
     }
     try {
       const result = await module.render(request.props, { config: page.config, url: page.url, signal });
@@ -119,7 +119,7 @@ export class ServerIslands {
         this.renderCache.set(key, { until: Date.now() + ttl, result });
         if (this.renderCache.size > RENDER_CACHE_ENTRIES) this.renderCache.delete(this.renderCache.keys().next().value!);
       }
-      return result;
+      return { result, reused: false };
     } catch (error) {
       throw error instanceof ServerIslandError
         ? error
