@@ -90,7 +90,8 @@ test.describe('server-rendered islands', () => {
       if (request.url().includes('multi_search')) searches.push(request.postData() ?? '');
     });
     await page.addInitScript(() => {
-      const shifts = ((window as unknown as { __shifts: number[] }).__shifts = []);
+      const shifts: number[] = [];
+      (window as unknown as { __shifts: number[] }).__shifts = shifts;
       new PerformanceObserver((entries) => {
         for (const entry of entries.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
           if (!entry.hadRecentInput) shifts.push(entry.value);
