@@ -138,6 +138,13 @@ test.describe('server-rendered islands', () => {
     const survey = page.locator('[data-island="mf-survey/Survey"] form.survey--interactive');
     await expect(survey).toHaveAttribute('data-phase', 'answering');
     await expect(survey.getByRole('radio')).not.toHaveCount(0);
+    // mf-widgets: the article's widget markup and the contents trigger are its own, and its styles are linked.
+    const widgets = page.locator('[data-island="mf-widgets/ArticleWidgets"]');
+    for (const widget of ['tabs', 'video', 'scroll-table', 'competence-slider', 'h-scroll', 'dialog']) {
+      await expect(widgets.locator(`[data-widget="${widget}"]`).first()).toBeAttached();
+    }
+    await expect(page.locator('[data-island="mf-widgets/ArticleContentsTrigger"] [data-dialog-open="article-contents"]')).toHaveCount(1);
+    await expect(page.locator(`head link[rel="stylesheet"][href^="${stack.remotes['mf-widgets']}/"]`)).not.toHaveCount(0);
     // Every island carries the remote's render (its state script follows it).
     const islands = await page.locator('[data-island]').evaluateAll((elements) =>
       elements.map((element) => ({

@@ -3,7 +3,7 @@ import type { Article } from '../content/contentStore.js';
 import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
 import { TopicTags } from './TopicTags.js';
-import { ArticleContentsTrigger, ArticleWidgets } from './widgets/ArticleWidgets.js';
+import { articleWidgetsProps } from './articleWidgetsProps.js';
 
 export interface ArticlePageProps {
   article: Article;
@@ -25,7 +25,7 @@ export function ArticlePage({ article, survey }: ArticlePageProps) {
           <h1 className="article__title">{article.headline || article.title}</h1>
           <ArticleMeta className="article__meta" date={article.date} readingTime={article.readingTime} />
           <TopicTags topics={article.topic} />
-          <ArticleContentsTrigger />
+          <Island name="mf-widgets/ArticleContentsTrigger" className="article__contents" />
           <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist" />
         </header>
         <figure className="article__figure">
@@ -37,7 +37,8 @@ export function ArticlePage({ article, survey }: ArticlePageProps) {
             <p key={index}>{paragraph}</p>
           ))}
         </div>
-        <ArticleWidgets article={article} />
+        {/* The widget markup is mf-widgets' (rendered on the server from the article, enhanced in the browser). */}
+        <Island name="mf-widgets/ArticleWidgets" serverProps={articleWidgetsProps(article)} className="article__widgets" />
         {survey ? (
           <section className="article__survey" aria-label="Survey">
             <Island

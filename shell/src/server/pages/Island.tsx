@@ -7,6 +7,11 @@ export interface IslandProps {
   name: string;
   /** JSON props handed to the module's server render and browser mount. Default `{}`. */
   props?: Record<string, unknown>;
+  /**
+   * Props for the server render only, never written into the page (e.g. an article's text for
+   * markup the browser only enhances). Merged over `props`. Default none.
+   */
+  serverProps?: Record<string, unknown>;
   className?: string;
   /**
    * Small placeholder, shown only when the remote's server render fails (or server islands are
@@ -19,12 +24,12 @@ export interface IslandProps {
  * A place where a remote module renders: on the server by the remote's server build (when the
  * page is rendered with `renderPageWithIslands`), then hydrated in the browser.
  */
-export function Island({ name, props = {}, className, children }: IslandProps) {
+export function Island({ name, props = {}, serverProps, className, children }: IslandProps) {
   const collector = useContext(IslandCollectorContext);
   const attributes = { [ISLAND_ATTRIBUTE]: name, [ISLAND_PROPS_ATTRIBUTE]: JSON.stringify(props) };
   const classes = className ? `island ${className}` : 'island';
   if (collector) {
-    return <div className={classes} {...attributes} dangerouslySetInnerHTML={{ __html: collector.add({ name, props }, children) }} />;
+    return <div className={classes} {...attributes} dangerouslySetInnerHTML={{ __html: collector.add({ name, props: serverProps ? { ...props, ...serverProps } : props }, children) }} />;
   }
   return (
     <div className={classes} {...attributes}>

@@ -27,7 +27,6 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
         <title>{`${title} · ${config.siteName}`}</title>
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/site.css" />
-        <link rel="stylesheet" href="/static/widgets.css" />
         <script
           type="application/json"
           id={PAGE_CONFIG_ELEMENT_ID}

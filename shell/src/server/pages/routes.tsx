@@ -84,7 +84,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
 
   // The contact page carries a CSRF token in its form, so it is rendered by the contact feature.
   app.get<{ Querystring: { sent?: unknown } }>('/contact', (request, reply) =>
-    renderContactPage(reply, { pageConfig: config, runtimeUrl, sent: request.query.sent }),
+    renderContactPage(reply, { pageConfig: config, runtimeUrl, sent: request.query.sent, render: (page) => render(request, reply, page) }),
   );
 
   app.setNotFoundHandler(async (request, reply) => {
