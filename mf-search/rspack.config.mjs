@@ -8,4 +8,9 @@ export default createRemoteConfig({
     './SearchList': './src/islands/SearchList.tsx',
     './HeaderSearch': './src/islands/HeaderSearch.tsx',
   },
+  // The same expose names, rendered by the shell's server (dist/server/, named by the manifest).
+  serverExposes: {
+    './SearchList': './src/islands/SearchList.server.tsx',
+    './HeaderSearch': './src/islands/HeaderSearch.server.tsx',
+  },
 });

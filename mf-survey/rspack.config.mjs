@@ -7,4 +7,8 @@ export default createRemoteConfig({
   exposes: {
     './Survey': './src/islands/Survey.tsx',
   },
+  // The same expose names, rendered by the shell's server (dist/server/, named by the manifest).
+  serverExposes: {
+    './Survey': './src/islands/Survey.server.tsx',
+  },
 });

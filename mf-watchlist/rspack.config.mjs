@@ -10,4 +10,11 @@ export default createRemoteConfig({
     './WatchlistScreen': './src/islands/WatchlistScreen.tsx',
     './SharedWatchlistImport': './src/islands/SharedWatchlistImport.tsx',
   },
+  // The same expose names, rendered by the shell's server (dist/server/, named by the manifest).
+  serverExposes: {
+    './WatchlistButton': './src/islands/WatchlistButton.server.tsx',
+    './WatchlistLink': './src/islands/WatchlistLink.server.tsx',
+    './WatchlistScreen': './src/islands/WatchlistScreen.server.tsx',
+    './SharedWatchlistImport': './src/islands/SharedWatchlistImport.server.tsx',
+  },
 });

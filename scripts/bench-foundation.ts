@@ -1,24 +1,46 @@
 // Foundation benchmark (prints figures, asserts nothing):
 //  1. JavaScript bytes (gzip) a browser downloads for an article page, per origin and in total;
-//  2. requests/second and latency of the server-rendered article page under concurrent load,
-//     side by side with the same bytes served as a static file by the same shell process.
+//  2. requests/second and latency of the article page and of /search?q=leadership, each rendered
+//     with federated server rendering (every island rendered by its remote's server build), side
+//     by side with the same bytes served as a static file by the same shell process (ratio, goal);
+//  3. server render time per island (p50/p99, from the shell's Server-Timing header).
 import { writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
-import { listArticles } from '@khs/content';
+import { listArticles, listSurveys } from '@khs/content';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/chromium.js';
 import { REPO_ROOT, startStack } from '../e2e/harness/stack.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
-const stack = await startStack();
-const article = listArticles()[0]!;
+const SEQUENTIAL_RENDERS = Number(process.env.BENCH_ISLAND_RENDERS ?? 200);
+/** Distinct queries for fresh search-list renders. */
+const QUERIES = ['team', 'feedback', 'change', 'remote', 'conflict', 'coach', 'learning', 'data', 'time', 'meeting', 'goal', 'trust', 'plan', 'project', 'skill', 'present', 'negotiat', 'well', 'divers', 'agile', 'leader', 'manage', 'listen', 'decide', 'habit', 'stress', 'review', 'culture', 'mentor', 'career', 'focus', 'energy', 'writing', 'speak', 'budget', 'risk', 'story', 'hybrid', 'onboard', 'growth'];
+
+// Island render times come from the Server-Timing header, which the shell sends only when asked.
+const stack = await startStack({ env: { ISLAND_SERVER_TIMING: 'on' } });
+// An article with a survey: every kind of island is on its page.
+const surveyHandles = new Set(listSurveys().map((survey) => survey.formHandle));
+const article = listArticles().find((candidate) => candidate.surveyHandle && surveyHandles.has(candidate.surveyHandle)) ?? listArticles()[0]!;
 const articleUrl = new URL(article.url, stack.url).href;
-const staticName = `bench-article-${process.pid}.html`;
-const staticFile = path.join(REPO_ROOT, 'shell/public', staticName);
+const searchUrl = new URL('/search?q=leadership', stack.url).href;
+const staticFiles: string[] = [];
+
+/** Waits until the shell renders `url` with every island from its remote (warm-up after start). */
+async function untilServerRendered(url: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const response = await fetch(url);
+    const html = await response.text();
+    if (!(response.headers.get('server-timing') ?? 'placeholder').includes('placeholder')) return html;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} was not server-rendered by every remote within 20 s`);
+}
+
+const percentileOf = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? NaN;
 
 try {
   // 1. JavaScript bytes.
@@ -59,27 +81,80 @@ try {
   console.log('total'.padEnd(16), String(total.files).padStart(6), String(total.raw).padStart(10), String(total.gzip).padStart(10));
   console.log(`islands: ${states.join(', ')}`);
 
-  // 2. Server-rendered page vs the same bytes as a static file, same process.
-  const html = await (await fetch(articleUrl)).text();
-  writeFileSync(staticFile, html);
+  // 2. Federated server rendering vs the same bytes as a static file, same process.
   const load = (url: string) =>
     autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 }) as Promise<autocannon.Result>;
-  await load(articleUrl); // warm-up pass is discarded
-  const rendered = await load(articleUrl);
-  const staticResult = await load(new URL(`/static/${staticName}`, stack.url).href);
-  console.log(`\nArticle page under load: ${CONNECTIONS} connections, ${DURATION_S} s each, ${html.length} B per response`);
-  console.log('variant'.padEnd(22), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7));
-  for (const [name, result] of [['server-rendered', rendered], ['static file', staticResult]] as const) {
-    console.log(
-      name.padEnd(22),
-      result.requests.average.toFixed(0).padStart(9),
-      String(result.latency.p50).padStart(8),
-      String(result.latency.p99).padStart(8),
-      String(result.errors + result.non2xx).padStart(7),
-    );
+  const goals = [
+    { name: 'article page', url: articleUrl, goal: 0.5 },
+    { name: '/search?q=leadership', url: searchUrl, goal: 0.35 },
+  ];
+  console.log(`\nUnder load: ${CONNECTIONS} connections, ${DURATION_S} s each (a warm-up pass per page is discarded)`);
+  console.log('page'.padEnd(22), 'variant'.padEnd(18), 'bytes'.padStart(8), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7));
+  const ratios: string[] = [];
+  for (const { name, url, goal } of goals) {
+    const html = await untilServerRendered(url);
+    const staticName = `bench-page-${process.pid}-${staticFiles.length}.html`;
+    const staticFile = path.join(REPO_ROOT, 'shell/public', staticName);
+    staticFiles.push(staticFile);
+    writeFileSync(staticFile, html);
+    await load(url);
+    const rendered = await load(url);
+    const staticResult = await load(new URL(`/static/${staticName}`, stack.url).href);
+    for (const [variant, result] of [['federated SSR', rendered], ['static file', staticResult]] as const) {
+      console.log(
+        name.padEnd(22),
+        variant.padEnd(18),
+        String(html.length).padStart(8),
+        result.requests.average.toFixed(0).padStart(9),
+        String(result.latency.p50).padStart(8),
+        String(result.latency.p99).padStart(8),
+        String(result.errors + result.non2xx).padStart(7),
+      );
+    }
+    const ratio = rendered.requests.average / staticResult.requests.average;
+    ratios.push(`${name}: federated SSR = ${(ratio * 100).toFixed(0)}% of static req/s (goal >= ${goal * 100}%: ${ratio >= goal ? 'met' : 'NOT met'})`);
   }
-  console.log(`ratio static/rendered req/s: ${(staticResult.requests.average / rendered.requests.average).toFixed(2)}`);
+  for (const line of ratios) console.log(line);
+
+  // 3. Server render time per island (load + render, sequential requests, warm). Fresh renders:
+  // every article and 40 distinct queries once each (nothing to reuse); reused: the two pages
+  // above again and again (islands that allow it are served from the shell's render cache).
+  const fresh = [
+    ...listArticles().map((candidate) => new URL(candidate.url, stack.url).href),
+    ...QUERIES.map((query) => new URL(`/search?q=${encodeURIComponent(query)}`, stack.url).href),
+  ];
+  const repeated = Array.from({ length: SEQUENTIAL_RENDERS }, (_, index) => (index % 2 ? articleUrl : searchUrl));
+  const measure = async (urls: string[]) => {
+    const timings = new Map<string, number[]>();
+    for (const url of urls) {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      for (const entry of (response.headers.get('server-timing') ?? '').split(',')) {
+        const match = /desc="([^"]+)";dur=([\d.]+)/.exec(entry);
+        if (!match) continue;
+        const list = timings.get(match[1]!) ?? [];
+        list.push(Number(match[2]));
+        timings.set(match[1]!, list);
+      }
+    }
+    return timings;
+  };
+  const print = (title: string, timings: Map<string, number[]>) => {
+    console.log(`\n${title}`);
+    console.log('island'.padEnd(48), 'renders'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8));
+    for (const [name, values] of [...timings].sort()) {
+      console.log(name.padEnd(48), String(values.length).padStart(8), percentileOf(values, 0.5).toFixed(2).padStart(8), percentileOf(values, 0.99).toFixed(2).padStart(8));
+    }
+  };
+  print(
+    `Server render time per island, fresh: ${fresh.length} distinct pages (every article, ${QUERIES.length} queries), each once`,
+    await measure(fresh),
+  );
+  print(
+    `Server render time per island, repeated: the two pages above ${SEQUENTIAL_RENDERS / 2} times each ("reused": from the shell's render cache)`,
+    await measure(repeated),
+  );
 } finally {
-  rmSync(staticFile, { force: true });
+  for (const file of staticFiles) rmSync(file, { force: true });
   await stack.close();
 }

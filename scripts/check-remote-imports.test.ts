@@ -57,4 +57,49 @@ describe('check-remote-imports', () => {
     const root = tree({ 'mf-a/package.json': pkg('mf-a', { 'mf-b': '1.0.0' }), 'mf-b/package.json': pkg('mf-b') });
     expect(run(root).output).toContain('depends on mf-b');
   });
+
+  it.each([
+    ['a package import', "import { Island } from 'shell/src/server/pages/Island.js';"],
+    ['a relative import', "import { formatDate } from '../../shell/src/server/pages/format.js';"],
+  ])('fails when a remote imports the shell through %s', (_label, line) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/src/x.ts': line,
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/pages/format.ts': 'export const formatDate = 1;',
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('mf-a/src/x.ts');
+    expect(result.output).toContain('(shell)');
+  });
+
+  it.each([
+    ['a package import', "import { render } from 'mf-a/src/islands/A.server.js';"],
+    ['a relative import', "import { render } from '../../../mf-a/src/islands/A.server.js';"],
+  ])("fails when the shell imports a remote's source through %s", (_label, line) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/src/islands/A.server.ts': 'export const render = 1;',
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/pages.ts': line,
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('shell/src/server/pages.ts');
+    expect(result.output).toContain('(mf-a)');
+  });
+
+  it('fails when the shell depends on a remote, and passes when it only uses contracts', () => {
+    const dependent = tree({ 'mf-a/package.json': pkg('mf-a'), 'shell/package.json': pkg('shell', { 'mf-a': '0.1.0' }) });
+    expect(run(dependent).output).toContain('shell/package.json depends on mf-a');
+    const clean = tree({
+      'mf-a/package.json': pkg('mf-a', { contracts: '^1.0.0' }),
+      'shell/package.json': pkg('shell', { contracts: '^1.0.0' }),
+      'shell/src/server/x.ts': "import { containerName } from 'contracts';\nconst island = 'mf-a/Island';",
+    });
+    const result = run(clean);
+    expect(result.code).toBe(0);
+    expect(result.output).toContain('1 remotes and the shell checked');
+  });
 });

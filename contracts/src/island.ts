@@ -10,6 +10,19 @@ export interface IslandContext {
   config: PageConfig;
   /** Current consent (changes arrive as `consent-changed` on the bus). */
   getConsent(): ConsentState;
+  /**
+   * Present when the element holds the HTML this remote's server build rendered for the same
+   * props: the mount must hydrate it (React `hydrateRoot`) instead of replacing it, reusing
+   * `state` (what the server render returned) so nothing is fetched twice. Absent when the
+   * server render failed and the element holds the shell's small placeholder.
+   */
+  hydration?: IslandHydration;
+}
+
+/** What a server-rendered island hands its browser mount. */
+export interface IslandHydration {
+  /** The `state` the server render returned (JSON), or undefined. */
+  state: unknown;
 }
 
 /** Undo everything a mount did (listeners, roots, timers). */
@@ -30,6 +43,61 @@ export type IslandMount<Props = Record<string, unknown>> = (
 export interface IslandModule<Props = Record<string, unknown>> {
   default: IslandMount<Props>;
 }
+
+/**
+ * Version of the island interface (browser mount + server render). A remote's server build
+ * exports it as `islandApiVersion`; the shell renders only modules of a version it knows.
+ * 1: `mount(element, props, context)` in the browser.
+ * 2: adds the server half: `render(props, context) => Promise<{ html, state? }>`, `dispose()`,
+ *    and `context.hydration` in the browser.
+ */
+export const ISLAND_API_VERSION = 2;
+
+/** What the shell's server hands every island it renders. */
+export interface IslandServerContext {
+  /** The page configuration the page will embed (the same object the browser gets). */
+  config: PageConfig;
+  /** The page's address: path and query, e.g. `/search?q=leadership&page=2`. */
+  url: string;
+  /** Aborted when the island's render budget is spent; stop I/O then. */
+  signal: AbortSignal;
+}
+
+/** Result of a server render: the island's inner HTML and JSON state for hydration. */
+export interface IslandRenderResult {
+  /** Inner HTML of the island element; hydrated by the browser mount. */
+  html: string;
+  /** JSON-serialisable state handed to the browser mount as `context.hydration.state`. */
+  state?: unknown;
+}
+
+/** Server render of an island (the server build's counterpart of `IslandMount`). */
+export type IslandRender<Props = Record<string, unknown>> = (
+  props: Props,
+  context: IslandServerContext,
+) => Promise<IslandRenderResult>;
+
+/**
+ * Shape of an exposed module of a remote's **server** build (same expose names as the browser
+ * build). `dispose` releases what a loaded version holds outside itself (sockets, agents, timers);
+ * the shell calls it once before it loads a newer version of the remote.
+ */
+export interface IslandServerModule<Props = Record<string, unknown>> {
+  islandApiVersion: number;
+  render: IslandRender<Props>;
+  dispose?: () => void | Promise<void>;
+  /**
+   * The render is a pure function of (props, page address, page config) for this long (ms): the
+   * shell may reuse a result for the same island, props and address within it. Default: never.
+   */
+  cacheTtlMs?: number;
+}
+
+/**
+ * Marks the `<script type="application/json">` right after a server-rendered island element; it
+ * holds `{ "state": … }`. An island without it holds a placeholder and is mounted, not hydrated.
+ */
+export const ISLAND_SERVER_STATE_ATTRIBUTE = 'data-island-ssr';
 
 /** Attribute names of island markup. */
 export const ISLAND_ATTRIBUTE = 'data-island';

@@ -29,6 +29,8 @@ export interface Stack {
   stopSearch(): Promise<void>;
   /** Kills the search server process (SIGKILL); resolves once the supervisor has it listening again. */
   killSearchServer(): Promise<{ pid: number; restartMs: number }>;
+  /** Redeploys a remote: its origin serves `dir` from now on (its own `dist` again when omitted). */
+  serveRemote(name: RemoteName, dir?: string): void;
   close(): Promise<void>;
 }
 
@@ -187,6 +189,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     searchUrl: shell.line.searchUrl!,
     baseUrl: shell.line.baseUrl!,
     searchPid: () => search.pid,
+    serveRemote(name, dir) {
+      servers.find(([candidate]) => candidate === name)![1].serve(dir ?? path.join(REPO_ROOT, name, 'dist'));
+    },
     async stopSearch() {
       await stopProcess(search.child);
     },

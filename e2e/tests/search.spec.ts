@@ -119,7 +119,7 @@ test.describe('search list', () => {
 
     // The page travels too: load more, reload, every loaded hit is back.
     await openSearch(page, stack.url);
-    await page.getByRole('button', { name: i18n.loadMore }).click();
+    await page.getByRole('link', { name: i18n.loadMore }).click();
     await expect(teasers(page)).toHaveCount(2 * HITS_PER_PAGE);
     await expect(page).toHaveURL(/page=2/);
     await page.reload();
@@ -138,10 +138,10 @@ test.describe('search list', () => {
       const progress = list(page).locator('progress');
       await expect(progress).toHaveAttribute('value', String(loaded));
       await expect(progress).toHaveAttribute('max', String(ARTICLE_COUNT));
-      await page.getByRole('button', { name: i18n.loadMore }).click();
+      await page.getByRole('link', { name: i18n.loadMore }).click();
     }
     await expect(teasers(page)).toHaveCount(ARTICLE_COUNT);
-    await expect(page.getByRole('button', { name: i18n.loadMore })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: i18n.loadMore })).toHaveCount(0);
     await expect(list(page).locator('progress')).toHaveCount(0);
     expect(errors).toEqual([]);
   });
@@ -264,7 +264,7 @@ test.describe('insights and tracking', () => {
       if (new URL(request.url()).pathname === '/api/insights/events') posts.push(request);
     });
     await openSearch(page, stack.url);
-    await page.getByRole('button', { name: i18n.loadMore }).click();
+    await page.getByRole('link', { name: i18n.loadMore }).click();
     await expect(teasers(page)).toHaveCount(2 * HITS_PER_PAGE);
     await page.waitForTimeout(500);
     expect(posts).toHaveLength(0);
@@ -276,7 +276,7 @@ test.describe('insights and tracking', () => {
     expect((await answered).status()).toBe(200);
     // Loaded pages come back from the session cache; one more page sends one more view event.
     const shown = await teasers(page).count();
-    await page.getByRole('button', { name: i18n.loadMore }).click();
+    await page.getByRole('link', { name: i18n.loadMore }).click();
     await expect(teasers(page)).toHaveCount(shown + HITS_PER_PAGE);
     await expect.poll(() => posts.length).toBeGreaterThan(1);
 

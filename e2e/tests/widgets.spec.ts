@@ -12,16 +12,6 @@ async function openArticle(page: Page, base: string, article = withGallery): Pro
   await page.goto(new URL(article.url, base).href);
   await islandsSettled(page);
   await expect(page.locator('[data-island="mf-widgets/PageWidgets"]')).toHaveAttribute('data-island-state', 'mounted');
-  // The widget styles live in shell/public/widgets.css; until the layout links it, load it here.
-  await page.evaluate(async () => {
-    if (document.querySelector('link[href$="/widgets.css"]')) return;
-    const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/static/widgets.css' });
-    await new Promise((resolve) => {
-      link.onload = resolve;
-      link.onerror = resolve;
-      document.head.append(link);
-    });
-  });
 }
 
 const scrollTo = (page: Page, y: number) =>

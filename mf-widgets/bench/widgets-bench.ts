@@ -25,6 +25,9 @@ import { createElement } from 'react';
 import { ArticlePage } from '../../shell/src/server/pages/ArticlePage.js';
 import { Layout } from '../../shell/src/server/pages/Layout.js';
 import { renderPage } from '../../shell/src/server/pages/renderPage.js';
+import { articleWidgetsProps } from '../../shell/src/server/pages/articleWidgetsProps.js';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { ArticleContentsTrigger, ArticleWidgets, type ArticleWidgetsProps } from '../src/markup/ArticleWidgets.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/harness/chromium.js';
 
 const RUNS = Number(process.env.RUNS ?? 15);
@@ -78,14 +81,23 @@ async function startServers(withRemote: boolean): Promise<{ pageUrl: string; clo
       config,
       runtimeUrl: '/assets/shell-runtime.js',
       pageClass: 'page-article',
-      children: createElement(ArticlePage, { article, survey: undefined, watchlistLabel: 'Add to watchlist', surveySubmitLabel: 'Vote' }),
+      children: createElement(ArticlePage, { article, survey: undefined }),
     }),
-  ).replace('</head>', '<link rel="stylesheet" href="/static/widgets.css"></head>');
+  )
+    .replace('</head>', '<link rel="stylesheet" href="/static/widgets.css"></head>')
+    // The widget islands as the shell's server gets them from this remote's server build.
+    .replace(
+      /(<div class="island article__widgets"[^>]*>)(<\/div>)/,
+      (_match, open: string, close: string) =>
+        `${open}${renderToStaticMarkup(createElement(ArticleWidgets, articleWidgetsProps(article) as unknown as ArticleWidgetsProps))}${close}`,
+    )
+    .replace(/(<div class="island article__contents"[^>]*>)(<\/div>)/, (_match, open: string, close: string) => `${open}${renderToStaticMarkup(createElement(ArticleContentsTrigger))}${close}`);
   const site = createServer((request, response) => {
     const pathname = path.normalize(new URL(request.url!, 'http://x').pathname);
     if (pathname === '/article') {
       response.writeHead(200, { 'content-type': TYPES['.html']! }).end(html);
     } else if (pathname.startsWith('/assets/')) void serveFile(path.join(REPO, 'shell/dist/client', pathname.slice('/assets/'.length)), response);
+    else if (pathname === '/static/widgets.css') void serveFile(path.join(REPO, 'mf-widgets/src/styles/widgets.css'), response);
     else if (pathname.startsWith('/static/')) void serveFile(path.join(REPO, 'shell/public', pathname.slice('/static/'.length)), response);
     else if (pathname.startsWith('/content-images/')) void serveFile(path.join(contentImagesDir, pathname.slice('/content-images/'.length)), response);
     else response.writeHead(404).end();

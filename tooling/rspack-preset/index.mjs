@@ -1,7 +1,8 @@
 // Build presets shared by the shell and the remotes, so every team builds the same way:
 // one place for the Module Federation share policy and the rspack settings proven in
 // ../shared/toolchain-notes.md.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
@@ -25,6 +26,42 @@ export function sharedSingletons(dir) {
     'react-dom/client': share('react-dom/client', deps['react-dom']),
     contracts: share('contracts', deps.contracts ?? '^1.0.0'),
   };
+}
+
+const require = createRequire(import.meta.url);
+
+/** Folder of the server build inside a remote's `dist/`, and its entry's file name. */
+export const SERVER_DIR = 'server';
+export const SERVER_ENTRY = 'remoteEntry.js';
+
+/**
+ * Modules the server build shares with the shell's server: one React and one renderer per
+ * process (`react-dom/server` must come with `react`, or two Reacts render one page).
+ */
+export function serverSharedSingletons(dir) {
+  const deps = { ...readPackage(dir).dependencies };
+  const share = (version) => ({ singleton: true, requiredVersion: version });
+  return {
+    react: share(deps.react),
+    'react-dom': share(deps['react-dom']),
+    'react-dom/server': share(deps['react-dom']),
+  };
+}
+
+/**
+ * Names the server entry in the browser build's `mf-manifest.json` (`metaData.ssrRemoteEntry`),
+ * so one manifest URL serves both: Node loads the server entry, browsers ignore it. The entry
+ * name is fixed, so the patch needs nothing from the server compilation.
+ */
+class SsrRemoteEntryManifestPlugin {
+  apply(compiler) {
+    compiler.hooks.afterEmit.tap('SsrRemoteEntryManifestPlugin', () => {
+      const file = path.join(compiler.options.output.path, 'mf-manifest.json');
+      const manifest = JSON.parse(readFileSync(file, 'utf8'));
+      manifest.metaData.ssrRemoteEntry = { path: `${SERVER_DIR}/`, name: SERVER_ENTRY, type: 'commonjs-module' };
+      writeFileSync(file, JSON.stringify(manifest, null, 2));
+    });
+  }
 }
 
 function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
@@ -79,10 +116,69 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
 
 /**
  * Config of a federated remote: emits `mf-manifest.json` + `remoteEntry.js` and a standalone
- * page (`src/standalone/index.html` booting `src/index.ts`).
- * @param {{ dir: string, name: string, exposes: Record<string,string>, devPort: number }} options
+ * page (`src/standalone/index.html` booting `src/index.ts`); with `serverExposes`, also a Node
+ * build of the same expose names in `dist/server/` (see `createRemoteServerConfig`).
+ * @param {{ dir: string, name: string, exposes: Record<string,string>, serverExposes?: Record<string,string>, devPort: number }} options
  */
-export function createRemoteConfig({ dir, name, exposes, devPort }) {
+export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort }) {
+  const browser = createRemoteBrowserConfig({ dir, name, exposes, devPort, withServer: Boolean(serverExposes) });
+  if (!serverExposes) return browser;
+  // A multi-compiler: `rspack build` builds both; `rspack serve` (the standalone page) only the browser one.
+  return (env, argv) => {
+    const browserConfig = browser(env, argv);
+    if (env?.RSPACK_SERVE || env?.WEBPACK_SERVE) return browserConfig;
+    return [browserConfig, createRemoteServerConfig({ dir, name, exposes: serverExposes, mode: argv.mode ?? process.env.NODE_ENV })];
+  };
+}
+
+/**
+ * The Node build of a remote's islands (Module Federation on the server, proven in
+ * toolchain-notes "Server-side Module Federation on Node 20"): `async-node` target, a
+ * `commonjs-module` container in `dist/server/remoteEntry.js`, the node runtime plugin so chunks
+ * load over HTTP from wherever the entry came from (no origin baked in), React shared with the
+ * shell's server as one set of singletons. Built after the browser build (whose `clean` would
+ * otherwise remove it).
+ */
+export function createRemoteServerConfig({ dir, name, exposes, mode }) {
+  const production = mode !== 'development';
+  const config = baseConfig({
+    dir,
+    mode,
+    entry: './src/index.ts',
+    publicPath: 'auto',
+    outDir: path.join(dir, 'dist', SERVER_DIR),
+    devPort: 0,
+  });
+  config.name = 'server';
+  config.dependencies = ['browser'];
+  config.entry = {};
+  config.target = 'async-node';
+  config.output.uniqueName = `${readPackage(dir).name}-server`;
+  config.output.filename = '[name].js';
+  config.output.chunkFilename = production ? '[name].[contenthash:8].js' : '[name].js';
+  // The markup is the server's job; the styles arrive with the browser build (and the manifest's css).
+  config.module.rules = config.module.rules.map((rule) =>
+    String(rule.test) === String(/\.css$/) ? { test: /\.css$/, loader: require.resolve('./ignoreCssLoader.cjs'), type: 'javascript/auto' } : rule,
+  );
+  config.experiments = {};
+  delete config.devServer;
+  config.plugins.push(
+    new ModuleFederationPlugin({
+      name,
+      filename: SERVER_ENTRY,
+      library: { type: 'commonjs-module' },
+      exposes,
+      shared: serverSharedSingletons(dir),
+      shareStrategy: 'loaded-first',
+      runtimePlugins: [require.resolve('@module-federation/node/runtimePlugin')],
+      dts: false,
+      manifest: true,
+    }),
+  );
+  return config;
+}
+
+function createRemoteBrowserConfig({ dir, name, exposes, devPort, withServer }) {
   return (_env, argv) => {
     const config = baseConfig({
       dir,
@@ -106,6 +202,10 @@ export function createRemoteConfig({ dir, name, exposes, devPort }) {
         experiments: { optimization: { target: 'web' } },
       }),
     );
+    if (withServer) {
+      config.name = 'browser';
+      config.plugins.push(new SsrRemoteEntryManifestPlugin());
+    }
     return config;
   };
 }

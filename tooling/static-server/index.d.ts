@@ -2,6 +2,8 @@ export interface ServedDirectory {
   /** Origin without a trailing slash, e.g. `http://127.0.0.1:4311`. */
   url: string;
   port: number;
+  /** Serves another build from now on, as a redeploy to this origin would. */
+  serve(dir: string): void;
   close(): Promise<void>;
 }
 

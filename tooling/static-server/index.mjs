@@ -4,10 +4,10 @@ import sirv from 'sirv';
 /**
  * Serves `dir` on `host:port` (port 0 = any free port) with CORS, as the CDN of a remote would.
  * Hashed chunks are cached for a year; manifests and entry files are revalidated every time.
- * @returns {Promise<{ url: string, port: number, close(): Promise<void> }>}
+ * @returns {Promise<{ url: string, port: number, serve(dir: string): void, close(): Promise<void> }>}
  */
 export async function serveDirectory({ dir, host = '127.0.0.1', port = 0 }) {
-  const assets = sirv(dir, {
+  const handlerFor = (root) => sirv(root, {
     dev: false,
     etag: true,
     gzip: false,
@@ -16,6 +16,8 @@ export async function serveDirectory({ dir, host = '127.0.0.1', port = 0 }) {
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
+  // Swappable, so a test can redeploy the remote on the same origin (sirv lists files once).
+  let assets = handlerFor(dir);
   const server = http.createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
@@ -33,6 +35,10 @@ export async function serveDirectory({ dir, host = '127.0.0.1', port = 0 }) {
   return {
     url: `http://${host}:${actualPort}`,
     port: actualPort,
+    /** Serves another build from now on, as a redeploy to this origin would. */
+    serve(nextDir) {
+      assets = handlerFor(nextDir);
+    },
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };
 }

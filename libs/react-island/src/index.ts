@@ -1,1 +1,2 @@
-export { mountReactIsland } from './mountReactIsland.js';
+export { mountReactIsland, islandTree, type MountReactIslandOptions } from './mountReactIsland.js';
+export { useIslandReady } from './useIslandReady.js';

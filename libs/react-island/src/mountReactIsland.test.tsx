@@ -1,7 +1,9 @@
 // @vitest-environment jsdom
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useState } from 'react';
 import { mountReactIsland } from './mountReactIsland.js';
+import { renderReactIsland } from './renderReactIsland.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -36,5 +38,44 @@ describe('mountReactIsland', () => {
     });
     expect(element.innerHTML).toBe('<span>fallback</span>');
     expect(error.mock.calls.some((call) => String(call[0]).includes('test/Boom'))).toBe(true);
+  });
+
+  it('hydrates the server render of the same tree: keeps its DOM nodes and makes them interactive', async () => {
+    function Counter({ start }: { start: number }) {
+      const [count, setCount] = useState(start);
+      return (
+        <button type="button" onClick={() => setCount(count + 1)}>
+          {count}
+        </button>
+      );
+    }
+    const warn = vi.fn();
+    const element = document.createElement('div');
+    document.body.append(element);
+    element.innerHTML = renderReactIsland('test/Counter', <Counter start={3} />).html;
+    const serverButton = element.querySelector('button');
+    await act(async () => {
+      mountReactIsland(element, 'test/Counter', <Counter start={3} />, { hydrate: true, log: { warn } });
+    });
+    expect(element.querySelector('button')).toBe(serverButton);
+    await act(async () => serverButton!.click());
+    expect(serverButton!.textContent).toBe('4');
+    expect(warn).not.toHaveBeenCalled();
+    element.remove();
+  });
+
+  it('logs a hydration mismatch and renders the island on the client instead', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const warn = vi.fn();
+    const element = document.createElement('div');
+    document.body.append(element);
+    element.innerHTML = renderReactIsland('test/Text', <p>server</p>).html;
+    await act(async () => {
+      mountReactIsland(element, 'test/Text', <p>client</p>, { hydrate: true, log: { warn } });
+    });
+    expect(element.textContent).toBe('client');
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toContain('[test/Text] server HTML did not match');
+    element.remove();
   });
 });

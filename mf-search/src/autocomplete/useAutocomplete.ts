@@ -24,6 +24,8 @@ export interface UseAutocompleteOptions {
   onItemsViewed?: (suggestions: Suggestion[]) => void;
   /** Fetch suggestion tags for the empty box. Default `false`. */
   withTags?: boolean;
+  /** Tags the server already fetched: shown at once, not fetched again. Default none. */
+  initialTags?: string[];
 }
 
 export interface Autocomplete {
@@ -69,11 +71,13 @@ export function useAutocomplete({
   onSelect,
   onItemsViewed,
   withTags = false,
+  initialTags,
 }: UseAutocompleteOptions): Autocomplete {
   const [inputValue, setInputValueState] = useState(() => cutQuery(initialQuery));
   const [status, setStatus] = useState<AutocompleteStatus>('idle');
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
-  const [tags, setTags] = useState<string[]>([]);
+  const [tags, setTags] = useState<string[]>(() => initialTags ?? []);
+  const tagsGiven = useRef(initialTags !== undefined);
   const [activeIndex, setActiveIndex] = useState(-1);
   const requestId = useRef(0);
   const stallTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -126,7 +130,7 @@ export function useAutocomplete({
 
   // Tags: the most frequent topics, fetched once for the empty query.
   useEffect(() => {
-    if (!withTags) return;
+    if (!withTags || tagsGiven.current) return;
     let live = true;
     source('').then(
       (answer) => live && setTags(answer.tags),

@@ -20,6 +20,8 @@ export interface ListSearchBoxProps {
   onSubmitted: (query: string) => void;
   /** Autocomplete insights events. */
   insights: AutocompleteInsights;
+  /** Suggestion tags the server fetched (not fetched again). Default: fetched in the browser. */
+  initialTags?: string[];
 }
 
 /**
@@ -27,7 +29,7 @@ export interface ListSearchBoxProps {
  * once, suggestions and tags submit their text. Back/forward and reload put the address's query
  * back into the box without opening suggestions.
  */
-export function ListSearchBox({ source, label, placeholder, onSubmitted, insights }: ListSearchBoxProps) {
+export function ListSearchBox({ source, label, placeholder, onSubmitted, insights, initialTags }: ListSearchBoxProps) {
   const { query, refine } = useSearchBox();
   const fired = useRef(query);
   const refineQuery = (value: string) => {
@@ -46,6 +48,7 @@ export function ListSearchBox({ source, label, placeholder, onSubmitted, insight
     },
     onItemsViewed: insights.viewed,
     withTags: true,
+    initialTags,
   });
   const { replaceInputValue } = autocomplete;
 

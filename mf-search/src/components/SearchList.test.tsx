@@ -126,10 +126,13 @@ describe('SearchList on the embedded search server', () => {
       expect(screen.getByText(config.i18n.viewing.replace('{count}', String(loaded)).replace('{total}', String(total)))).toBeTruthy();
       const progress = list().querySelector('progress')!;
       expect([progress.value, progress.max]).toEqual([loaded, total]);
-      fireEvent.click(screen.getByRole('button', { name: config.i18n.loadMore }));
+      // A real link to the next page (works without scripts); a plain click loads in place.
+      const loadMore = screen.getByRole('link', { name: config.i18n.loadMore });
+      expect(loadMore.getAttribute('href')).toBe(`${config.calls.searchPage}?page=${loaded / 20 + 1}`);
+      fireEvent.click(loadMore);
     }
     await waitFor(() => expect(teasers()).toHaveLength(total), WAIT);
-    expect(screen.queryByRole('button', { name: config.i18n.loadMore })).toBeNull();
+    expect(screen.queryByRole('link', { name: config.i18n.loadMore })).toBeNull();
     expect(list().querySelector('progress')).toBeNull();
   });
 

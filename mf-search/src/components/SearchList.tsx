@@ -8,7 +8,10 @@ import type { ValidFacetOptions } from '../config/facetOptions.js';
 import { InsightsMiddleware } from '../insights/InsightsMiddleware.js';
 import { useSearchInsights } from '../insights/useSearchInsights.js';
 import { HIGHLIGHT_POST_TAG, HIGHLIGHT_PRE_TAG } from '../highlight/parseHighlight.js';
+import type { IndexUiState } from 'instantsearch.js';
+import { HitListEnvironmentContext, type DisposableHitsCache, type HitListEnvironment } from '../hits/hitListEnvironment.js';
 import { createSearchRouting } from '../routing/createSearchRouting.js';
+import { routeHref, uiStateToRoute } from '../routing/searchRouteState.js';
 import { SearchContextProvider } from './SearchContextProvider.js';
 import { SearchListScreen } from './SearchListScreen.js';
 
@@ -27,6 +30,12 @@ export interface SearchListProps {
   context: IslandContext;
   /** Keep the state in the address. Default `true`. */
   routing?: boolean;
+  /** The page's absolute address, when rendering on the server (the router reads it). Default: the window's. */
+  serverUrl?: string;
+  /** Cache of the infinite hit list. Default: the page-session cache. */
+  createHitsCache?: () => DisposableHitsCache;
+  /** Suggestion tags the server fetched. Default: fetched in the browser. */
+  initialTags?: string[];
 }
 
 function openedWithQuery(): string {
@@ -34,13 +43,33 @@ function openedWithQuery(): string {
 }
 
 /** The search list screen wired to InstantSearch, routing, consent-gated insights and the bus. */
-export function SearchList({ setup, facets, chips = {}, hideResults = false, resultsHidden = false, context, routing = true }: SearchListProps) {
+export function SearchList({
+  setup,
+  facets,
+  chips = {},
+  hideResults = false,
+  resultsHidden = false,
+  context,
+  routing = true,
+  serverUrl,
+  createHitsCache,
+  initialTags,
+}: SearchListProps) {
   const { config, bus } = context;
   const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
   const facetAttributes = useMemo(() => facets.map((facet) => facet.attribute), [facets]);
   const searchRouting = useMemo(
-    () => (routing ? createSearchRouting(setup.indexName, facetAttributes) : undefined),
-    [routing, setup.indexName, facetAttributes],
+    () => (routing ? createSearchRouting(setup.indexName, facetAttributes, serverUrl) : undefined),
+    [routing, setup.indexName, facetAttributes, serverUrl],
+  );
+  const searchPage = config.calls.searchPage;
+  const hitList = useMemo<HitListEnvironment>(
+    () => ({
+      createCache: createHitsCache,
+      pageHref: (indexUiState: IndexUiState, page: number) =>
+        routeHref(searchPage, uiStateToRoute({ [setup.indexName]: { ...indexUiState, page } }, setup.indexName, facetAttributes)),
+    }),
+    [createHitsCache, searchPage, setup.indexName, facetAttributes],
   );
   const source = useMemo(
     () => createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage, facetAttributes[0]),
@@ -51,6 +80,7 @@ export function SearchList({ setup, facets, chips = {}, hideResults = false, res
   const initialQuery = useMemo(openedWithQuery, []);
 
   return (
+    <HitListEnvironmentContext.Provider value={hitList}>
     <SearchContextProvider hideResults={hideResults} initialResultsHidden={resultsHidden} i18n={i18n}>
       <InstantSearch
         searchClient={setup.searchClient}
@@ -69,8 +99,10 @@ export function SearchList({ setup, facets, chips = {}, hideResults = false, res
           chips={chips}
           insights={insights}
           openedWithQuery={initialQuery}
+          initialTags={initialTags}
         />
       </InstantSearch>
     </SearchContextProvider>
+    </HitListEnvironmentContext.Provider>
   );
 }

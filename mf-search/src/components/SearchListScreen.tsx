@@ -37,10 +37,12 @@ export interface SearchListScreenProps {
   insights: AutocompleteInsights;
   /** Query the page was opened with (`?q=`), tracked as a submission once answered. Default empty. */
   openedWithQuery?: string;
+  /** Suggestion tags the server fetched. Default: fetched in the browser. */
+  initialTags?: string[];
 }
 
 /** The search list screen: search box, filters, chips and the results area. */
-export function SearchListScreen({ bus, texts, source, facets, chips, insights, openedWithQuery = '' }: SearchListScreenProps) {
+export function SearchListScreen({ bus, texts, source, facets, chips, insights, openedWithQuery = '', initialTags }: SearchListScreenProps) {
   const status = useSearchStatus();
   const { results } = useInstantSearch({ catchError: true });
   const { query } = useSearchBox();
@@ -62,7 +64,7 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
       data-results={visibility}
       data-query={answered ? (results.query ?? '') : undefined}
       aria-busy={status === 'loading' || status === 'stalled'}>
-      <ListSearchBox source={source} label={texts.searchLabel} placeholder={texts.searchPlaceholder} onSubmitted={markSubmitted} insights={insights} />
+      <ListSearchBox source={source} label={texts.searchLabel} placeholder={texts.searchPlaceholder} onSubmitted={markSubmitted} insights={insights} initialTags={initialTags} />
       <FilterPanel facets={facets} hasQuery={query.trim() !== ''} label={texts.filter} />
       <FilterChips {...chips} />
       <div className="search-list__results" hidden={visibility !== 'results'}>

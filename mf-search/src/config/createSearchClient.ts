@@ -39,11 +39,11 @@ export interface SearchSetup {
  * @throws SearchConfigurationError `missing-search-client` when the server part is unusable,
  *   `missing-index-name` when an index name is given but empty.
  */
-export function createSearchClient(search: Partial<SearchConfiguration> | null | undefined): SearchSetup {
+export function createSearchClient(search: Partial<SearchConfiguration> | null | undefined, transport: SearchTransport = {}): SearchSetup {
   const settings = readSearchServerSettings(search);
   const searchFields = settings.queryBy.split(',').map((field) => field.trim());
   const adapter = new TypesenseInstantSearchAdapter({
-    server: serverOptions(settings),
+    server: serverOptions(settings, transport),
     additionalSearchParameters: {
       query_by: settings.queryBy,
       ...(settings.sortBy ? { sort_by: settings.sortBy } : {}),
@@ -68,7 +68,7 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
 
   return {
     searchClient: client as unknown as SearchClient,
-    suggestionClient: createSuggestionClient(settings),
+    suggestionClient: createSuggestionClient(settings, transport),
     indexName: settings.indexName,
     hitsPerPage: settings.hitsPerPage,
   };
@@ -78,9 +78,9 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
  * The client for autocomplete suggestions alone (what the header search needs): answers carry
  * only the fields a suggestion needs (id, title), so suggestion requests stay small.
  */
-export function createSuggestionClient(settings: SearchServerSettings): SearchClient {
+export function createSuggestionClient(settings: SearchServerSettings, transport: SearchTransport = {}): SearchClient {
   const adapter = new TypesenseInstantSearchAdapter({
-    server: serverOptions(settings),
+    server: serverOptions(settings, transport),
     additionalSearchParameters: {
       query_by: settings.queryBy,
       include_fields: 'id,title',
@@ -92,11 +92,24 @@ export function createSuggestionClient(settings: SearchServerSettings): SearchCl
   return adapter.searchClient as unknown as SearchClient;
 }
 
-function serverOptions(settings: SearchServerSettings) {
+/**
+ * How the server build talks to the search server: its own keep-alive agents, one pair per loaded
+ * version, destroyed by `dispose()` (Node's shared global agent would let an old version's socket
+ * listeners pin it in memory; toolchain-notes, server-side federation §5). Browsers pass nothing.
+ */
+export interface SearchTransport {
+  httpAgent?: import('node:http').Agent;
+  httpsAgent?: import('node:https').Agent;
+  /** Request deadline in seconds. Default: the client's. */
+  connectionTimeoutSeconds?: number;
+}
+
+function serverOptions(settings: SearchServerSettings, transport: SearchTransport = {}) {
   return {
     apiKey: settings.apiKey,
     nodes: [{ host: settings.host, port: settings.port, protocol: settings.protocol, path: '' }],
     cacheSearchResultsForSeconds: SEARCH_CACHE_SECONDS,
+    ...transport,
   };
 }
 

@@ -24,10 +24,14 @@ export function FilterPanel({ facets, hasQuery, label, defaultExpanded = false }
   const panelId = useId();
   const { results } = useInstantSearch();
   if (facets.length === 0) return null;
-  const facetValuesExist = facets.some((facet) => {
-    const values = results?.getFacetValues(facet.attribute, {});
-    return Array.isArray(values) && values.length > 0;
-  });
+  // Read from the answer's facet lists, not through `getFacetValues`: that asks the search state
+  // whether the facet is registered, which the first render of a hydrated (server) answer does
+  // not know yet, so the block would appear one render late and move the results down.
+  const facetValuesExist = facets.some((facet) =>
+    [...(results?.disjunctiveFacets ?? []), ...(results?.facets ?? [])].some(
+      (candidate) => candidate.name === facet.attribute && Object.keys(candidate.data ?? {}).length > 0,
+    ),
+  );
   // Without a query (or without facet values) the block stays hidden, but mounted: the facet
   // widgets must stay registered so filters restored from the address keep applying.
   return (

@@ -1,6 +1,7 @@
-import { useEffect, useMemo } from 'react';
-import { useInfiniteHits } from 'react-instantsearch';
+import { useContext, useEffect, useMemo } from 'react';
+import { useInfiniteHits, useInstantSearch } from 'react-instantsearch';
 import type { SearchHit } from 'contracts';
+import { HitListEnvironmentContext } from './hitListEnvironment.js';
 import { LoadMore } from './LoadMore.js';
 import { createPageSessionHitsCache } from './pageSessionHitsCache.js';
 import { Teaser } from './Teaser.js';
@@ -22,13 +23,18 @@ export interface InfiniteHitListProps {
  * the insights middleware is active, i.e. after consent).
  */
 export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel = 'Show previous', busy = false }: InfiniteHitListProps) {
-  const cache = useMemo(() => createPageSessionHitsCache(), []);
+  const environment = useContext(HitListEnvironmentContext);
+  const cache = useMemo(() => environment.createCache?.() ?? createPageSessionHitsCache(), []);
+  const { indexUiState } = useInstantSearch();
   useEffect(() => () => cache.dispose(), [cache]);
   const { items, results, isFirstPage, isLastPage, showMore, showPrevious, sendEvent } = useInfiniteHits<Partial<SearchHit>>({
     escapeHTML: false,
     cache,
   });
   const total = results?.nbHits ?? 0;
+  // The next page's address: load-more is a link, so it works before (or without) scripts.
+  const nextPage = (indexUiState.page ?? 1) + 1;
+  const nextHref = environment.pageHref?.(indexUiState, nextPage);
   return (
     <div className="search-hits">
       {!isFirstPage ? (
@@ -44,7 +50,7 @@ export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel
         ))}
       </ol>
       {!isLastPage ? (
-        <LoadMore loaded={items.length} total={total} viewingLabel={viewingLabel} loadMoreLabel={loadMoreLabel} onLoadMore={showMore} busy={busy} />
+        <LoadMore loaded={items.length} total={total} viewingLabel={viewingLabel} loadMoreLabel={loadMoreLabel} onLoadMore={showMore} busy={busy} href={nextHref} />
       ) : null}
     </div>
   );

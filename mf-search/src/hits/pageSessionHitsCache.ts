@@ -1,33 +1,26 @@
 import type { InfiniteHitsCache } from 'instantsearch.js/es/connectors/infinite-hits/connectInfiniteHits.js';
 import { isEqual } from 'instantsearch.js/es/lib/utils/isEqual.js';
+import { stateWithoutPage as withoutPage, type HitsCacheEntry } from './memoryHitsCache.js';
 
 /** Session storage key of the loaded pages. */
 export const HITS_CACHE_STORAGE_KEY = 'mf-search:infinite-hits';
-
-type CachedState = Record<string, unknown>;
-interface CacheEntry {
-  state: CachedState;
-  hits: Record<number, unknown[]>;
-}
-
-function withoutPage(state: unknown): CachedState {
-  // A plain copy (the live state is a SearchParameters instance), without the page.
-  const { page: _page, ...rest } = JSON.parse(JSON.stringify(state ?? {})) as CachedState;
-  return rest;
-}
 
 /**
  * The loaded pages of the infinite hit list, kept in memory while the page lives and saved to
  * session storage only when the page is left or hidden, so reload, back and forward restore every
  * loaded page. InstantSearch's own session cache serialises all loaded hits on every answer; this
  * one does that once per page visit.
+ * @param seed  Pages the server rendered into this page (null: none): given, it replaces what the
+ *   session kept, so hydration sees exactly the server's list.
  */
-export function createPageSessionHitsCache(win: Window = window): InfiniteHitsCache & { dispose(): void } {
-  let entry: CacheEntry | null = null;
-  try {
-    entry = JSON.parse(win.sessionStorage.getItem(HITS_CACHE_STORAGE_KEY) ?? 'null') as CacheEntry | null;
-  } catch {
-    entry = null;
+export function createPageSessionHitsCache(win: Window = window, seed?: HitsCacheEntry | null): InfiniteHitsCache & { dispose(): void } {
+  let entry: HitsCacheEntry | null = seed ?? null;
+  if (seed === undefined) {
+    try {
+      entry = JSON.parse(win.sessionStorage.getItem(HITS_CACHE_STORAGE_KEY) ?? 'null') as HitsCacheEntry | null;
+    } catch {
+      entry = null;
+    }
   }
   const save = () => {
     try {

@@ -20,6 +20,7 @@ const mount: IslandMount = (element, _props, context) => {
       element,
       'mf-search/HeaderSearch',
       <HeaderSearch loadSuggestions={loadSuggestions} indexName={settings.indexName} context={context} initialQuery={initialQuery} />,
+      { hydrate: context.hydration !== undefined },
     );
   } catch (error) {
     logConfigurationError('mf-search/HeaderSearch', error);

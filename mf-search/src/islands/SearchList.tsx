@@ -6,6 +6,9 @@ import { validateChipOptions, type ChipOptions } from '../config/chipOptions.js'
 import { createSearchClient } from '../config/createSearchClient.js';
 import { validateFacetOptions } from '../config/facetOptions.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
+import { InstantSearchSSRProvider } from 'react-instantsearch';
+import { createPageSessionHitsCache } from '../hits/pageSessionHitsCache.js';
+import { isSearchListServerState } from './searchListServerState.js';
 
 /** Island props the server renders into `data-props`. */
 export interface SearchListIslandProps {
@@ -28,9 +31,9 @@ const mount: IslandMount<SearchListIslandProps> = (element, props, context) => {
     const setup = createSearchClient(search);
     const facets = (Array.isArray(search.facets) ? search.facets : []).map(validateFacetOptions);
     const chips = validateChipOptions(props?.chips);
-    return mountReactIsland(
-      element,
-      'mf-search/SearchList',
+    // Server-rendered: start from the server's answers, pages and tags (nothing is searched for them).
+    const server = isSearchListServerState(context.hydration?.state) ? context.hydration.state : undefined;
+    const list = (
       <SearchList
         setup={setup}
         facets={facets}
@@ -38,7 +41,15 @@ const mount: IslandMount<SearchListIslandProps> = (element, props, context) => {
         hideResults={typeof props?.hideResults === 'boolean' ? props.hideResults : search.hideResults === true}
         resultsHidden={props?.resultsHidden === true}
         context={context}
-      />,
+        createHitsCache={server ? () => createPageSessionHitsCache(window, server.hitsCache) : undefined}
+        initialTags={server?.tags}
+      />
+    );
+    return mountReactIsland(
+      element,
+      'mf-search/SearchList',
+      server ? <InstantSearchSSRProvider {...server.serverState}>{list}</InstantSearchSSRProvider> : list,
+      { hydrate: server !== undefined },
     );
   } catch (error) {
     logConfigurationError('mf-search/SearchList', error);

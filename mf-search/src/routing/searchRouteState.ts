@@ -39,3 +39,18 @@ export function routeToUiState(route: SearchRouteState, indexName: string, facet
     },
   };
 }
+
+/**
+ * Address of a route state on `path` (`/search?q=a&page=2&topic=A&topic=B`): what the router
+ * writes, built without a window so the server and the browser render the same link.
+ */
+export function routeHref(path: string, route: SearchRouteState): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(route)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null && item !== '') params.append(key, String(item));
+    }
+  }
+  const query = params.toString();
+  return query ? `${path}?${query}` : path;
+}

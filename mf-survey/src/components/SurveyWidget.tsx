@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
 import type { CallUrls, SurveyAnswer } from 'contracts';
+import { useIslandReady } from '@khs/react-island/ready';
 import { browserSurveyServices } from '../api/browserSurveyServices.js';
 import type { SurveyServices } from '../api/surveyServices.js';
 import { useSurveyWidget } from '../hooks/useSurveyWidget.js';
@@ -17,6 +18,8 @@ export interface SurveyWidgetProps {
   texts: SurveyTexts;
   /** Browser services. Default: the real `fetch`, local storage and console. */
   services?: SurveyServices;
+  /** The widget hydrates server HTML: read this browser's earlier vote after hydration. Default false. */
+  hydrating?: boolean;
 }
 
 /**
@@ -24,15 +27,18 @@ export interface SurveyWidgetProps {
  * this browser voted before) the button goes, the radios are disabled and each answer shows its
  * percentage as a bar and a number; a polite live region reads the results out.
  */
-export function SurveyWidget({ formHandle, question, answers, calls, texts, services }: SurveyWidgetProps) {
+export function SurveyWidget({ formHandle, question, answers, calls, texts, services, hydrating = false }: SurveyWidgetProps) {
   const resolvedServices = useMemo(() => services ?? browserSurveyServices(), [services]);
   const { state, select, submit, retryResults } = useSurveyWidget({
     formHandle,
     answers,
     calls,
     services: resolvedServices,
+    deferStoredVote: hydrating,
   });
   const idPrefix = useId();
+  // Voting needs scripts: disabled in the server HTML until the widget runs in the browser.
+  const ready = useIslandReady();
   const statusRef = useRef<HTMLParagraphElement>(null);
   const { phase, results } = state;
   const voted = phase === 'loadingResults' || phase === 'results' || phase === 'resultsFailed';
@@ -56,7 +62,7 @@ export function SurveyWidget({ formHandle, question, answers, calls, texts, serv
 
   return (
     <form className="survey survey--interactive" data-phase={phase} aria-busy={phase === 'submitting' || phase === 'loadingResults'} onSubmit={onSubmit}>
-      <fieldset disabled={voted}>
+      <fieldset disabled={voted || !ready}>
         <legend>{question}</legend>
         {answers.map((answer) => {
           const labelId = `${idPrefix}-answer-${answer.position}`;

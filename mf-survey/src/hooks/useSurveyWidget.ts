@@ -11,6 +11,11 @@ export interface UseSurveyWidgetOptions {
   answers: SurveyAnswer[];
   calls: Pick<CallUrls, 'csrfToken' | 'surveySubmit' | 'surveyResults'>;
   services: SurveyServices;
+  /**
+   * Start as the server rendered (answering) and look at this browser's earlier vote only after
+   * hydration, so the first client render matches the server HTML. Default false.
+   */
+  deferStoredVote?: boolean;
 }
 
 export interface SurveyWidgetControls {
@@ -25,9 +30,9 @@ export interface SurveyWidgetControls {
  * results. Already-submitted surveys (also when another tab submits) load their results at once. Requests still running when
  * the widget unmounts are aborted and their outcome ignored.
  */
-export function useSurveyWidget({ formHandle, answers, calls, services }: UseSurveyWidgetOptions): SurveyWidgetControls {
+export function useSurveyWidget({ formHandle, answers, calls, services, deferStoredVote = false }: UseSurveyWidgetOptions): SurveyWidgetControls {
   const [state, dispatch] = useReducer(surveyWidgetReducer, undefined, () =>
-    initialSurveyWidgetState(isSurveySubmitted(formHandle, services.storage)),
+    initialSurveyWidgetState(!deferStoredVote && isSurveySubmitted(formHandle, services.storage)),
   );
   const abort = useRef<AbortController | null>(null);
   // Latest values for the async flow without re-creating the callbacks.
@@ -49,8 +54,16 @@ export function useSurveyWidget({ formHandle, answers, calls, services }: UseSur
   }, []);
 
   useEffect(() => {
-    if (latest.current.state.phase === 'loadingResults') void fetchResults();
+    const { formHandle, services, state } = latest.current;
+    if (state.phase === 'answering' && deferStoredVote && isSurveySubmitted(formHandle, services.storage)) {
+      dispatch({ type: 'submittedElsewhere' });
+      void fetchResults();
+    } else if (state.phase === 'loadingResults') {
+      void fetchResults();
+    }
     return () => abort.current?.abort();
+    // Runs once per mount: `deferStoredVote` only matters for the first render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetchResults]);
 
   // Another tab voted on this survey: follow it (the storage event fires in other tabs only).

@@ -1,32 +1,11 @@
-import type { IslandMount, SurveyAnswer } from 'contracts';
+import type { IslandMount } from 'contracts';
 import { mountReactIsland } from '@khs/react-island';
 import { SurveyWidget } from '../components/SurveyWidget.js';
 import { surveyTexts } from '../components/surveyTexts.js';
 import { readSurveyFromFallback, type SurveyContent } from '../fallback/readSurveyFromFallback.js';
+import { isAnswerList, type SurveyIslandProps } from './surveyIslandProps.js';
 
-/**
- * Island props the server renders into `data-props`. `question` and `answers` are optional:
- * without them they are read from the server's fallback markup inside the island.
- */
-export interface SurveyIslandProps {
-  formHandle: string;
-  question?: string;
-  answers?: SurveyAnswer[];
-}
-
-function isAnswerList(value: unknown): value is SurveyAnswer[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every(
-      (answer) =>
-        typeof answer === 'object' &&
-        answer !== null &&
-        Number.isInteger((answer as SurveyAnswer).position) &&
-        typeof (answer as SurveyAnswer).label === 'string',
-    )
-  );
-}
+export type { SurveyIslandProps };
 
 /** Question and answers from the props when complete, else from the fallback markup. */
 function surveyContent(element: HTMLElement, props: SurveyIslandProps): SurveyContent | undefined {
@@ -36,7 +15,7 @@ function surveyContent(element: HTMLElement, props: SurveyIslandProps): SurveyCo
   return readSurveyFromFallback(element, props.formHandle);
 }
 
-const mount: IslandMount<SurveyIslandProps> = (element, props, { config }) => {
+const mount: IslandMount<SurveyIslandProps> = (element, props, { config, hydration }) => {
   if (typeof props?.formHandle !== 'string' || props.formHandle.length === 0) {
     throw new TypeError('Survey needs a string prop "formHandle"');
   }
@@ -53,7 +32,9 @@ const mount: IslandMount<SurveyIslandProps> = (element, props, { config }) => {
       answers={content.answers}
       calls={config.calls}
       texts={surveyTexts(config.i18n)}
+      hydrating={hydration !== undefined}
     />,
+    { hydrate: hydration !== undefined },
   );
 };
 

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useIslandReady } from '@khs/react-island/ready';
 import type { PageBus } from 'contracts';
 import { useWatchlist } from '../hooks/useWatchlist.js';
 import { toggleWatchlistArticle, watchlistCount } from '../storage/watchlistStorage.js';
@@ -15,12 +16,15 @@ export interface WatchlistButtonProps {
   removeLabel: string;
   /** Text shown when local storage refused the change. */
   failureLabel: string;
+  /** Hydrating server HTML (not saved): the stored state follows after hydration. Default false. */
+  hydrating?: boolean;
 }
 
 /** Toggles one article on the watchlist; `aria-pressed` tells whether it is saved. */
-export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failureLabel }: WatchlistButtonProps) {
-  const watchlist = useWatchlist(bus);
+export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failureLabel, hydrating = false }: WatchlistButtonProps) {
+  const watchlist = useWatchlist(bus, hydrating);
   const [failed, setFailed] = useState(false);
+  const ready = useIslandReady();
   const saved = id in watchlist.articles;
 
   const toggle = () => {
@@ -42,6 +46,7 @@ export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failure
         className="watchlist-button__toggle"
         aria-pressed={saved}
         data-saved={saved}
+        disabled={!ready}
         onClick={toggle}
       >
         <svg aria-hidden="true" focusable="false" width="16" height="16" viewBox="0 0 24 24">

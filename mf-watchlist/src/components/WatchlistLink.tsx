@@ -8,11 +8,13 @@ export interface WatchlistLinkProps {
   href: string;
   /** Visible link text, e.g. "Watchlist". */
   label: string;
+  /** Hydrating server HTML (count 0): the stored count follows after hydration. Default false. */
+  hydrating?: boolean;
 }
 
 /** Header link to the watchlist page with the number of saved articles as a badge. */
-export function WatchlistLink({ bus, href, label }: WatchlistLinkProps) {
-  const count = watchlistCount(useWatchlist(bus));
+export function WatchlistLink({ bus, href, label, hydrating = false }: WatchlistLinkProps) {
+  const count = watchlistCount(useWatchlist(bus, hydrating));
   return (
     <a className="watchlist-link" href={href}>
       <span>{label}</span>

@@ -7,13 +7,14 @@ export interface SharedWatchlistImportIslandProps {
   articles: LocalWatchlist['articles'];
 }
 
-const mount: IslandMount<SharedWatchlistImportIslandProps> = (element, props, { bus, config }) => {
+const mount: IslandMount<SharedWatchlistImportIslandProps> = (element, props, { bus, config, hydration }) => {
   // Props come from the page: read them like any untrusted watchlist (bad entries dropped).
   const { watchlist } = readLocalWatchlist(props);
   return mountReactIsland(
     element,
     'mf-watchlist/SharedWatchlistImport',
     <SharedWatchlistImport articles={watchlist.articles} bus={bus} watchlistHref={config.calls.watchlistPage} />,
+    { hydrate: hydration !== undefined },
   );
 };
 

@@ -8,7 +8,7 @@ export interface WatchlistButtonIslandProps {
   title: string;
 }
 
-const mount: IslandMount<WatchlistButtonIslandProps> = (element, props, { bus, config }) => {
+const mount: IslandMount<WatchlistButtonIslandProps> = (element, props, { bus, config, hydration }) => {
   if (typeof props?.id !== 'string' || typeof props.title !== 'string') {
     throw new TypeError('WatchlistButton needs string props "id" and "title"');
   }
@@ -22,7 +22,9 @@ const mount: IslandMount<WatchlistButtonIslandProps> = (element, props, { bus, c
       addLabel={config.i18n.watchlistAdd}
       removeLabel={config.i18n.watchlistRemove}
       failureLabel={config.i18n.watchlistStorageFailed}
+      hydrating={hydration !== undefined}
     />,
+    { hydrate: hydration !== undefined },
   );
 };
 

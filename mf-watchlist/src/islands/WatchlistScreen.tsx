@@ -8,11 +8,12 @@ export interface WatchlistScreenIslandProps {
   designMode?: boolean;
 }
 
-const mount: IslandMount<WatchlistScreenIslandProps> = (element, props, { bus, config }) =>
+const mount: IslandMount<WatchlistScreenIslandProps> = (element, props, { bus, config, hydration }) =>
   mountReactIsland(
     element,
     'mf-watchlist/WatchlistScreen',
     <WatchlistScreen bus={bus} config={config} designMode={props?.designMode === true} showHeadline={props?.designMode === true} />,
+    { hydrate: hydration !== undefined },
   );
 
 export default mount;

@@ -1,4 +1,7 @@
 import type { IslandMount } from 'contracts';
+// The styles of every widget's markup: linked in the page head by the shell (from the manifest)
+// when this island is rendered on the server, loaded with this module otherwise.
+import '../styles/widgets.css';
 import { createBrowserEnv } from '../enhance/env.js';
 import { startEnhancer, type EnhancerEngine } from '../enhance/engine.js';
 import { WIDGETS } from '../widgets/registry.js';

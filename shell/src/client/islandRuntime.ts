@@ -1,9 +1,11 @@
 import {
   ISLAND_ATTRIBUTE,
   ISLAND_PROPS_ATTRIBUTE,
+  ISLAND_SERVER_STATE_ATTRIBUTE,
   ISLAND_STATE_ATTRIBUTE,
   parseIslandName,
   type IslandContext,
+  type IslandHydration,
   type IslandModule,
   type RemoteDefinition,
   type Unmount,
@@ -46,6 +48,21 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       },
     );
   });
+}
+
+/**
+ * The hydration data of an island the remote rendered on the server: the JSON script the shell
+ * put right after its element. Undefined for an island holding a placeholder (or bad JSON).
+ */
+export function readIslandHydration(element: HTMLElement): IslandHydration | undefined {
+  const script = element.nextElementSibling;
+  if (!script || script.tagName !== 'SCRIPT' || !script.hasAttribute(ISLAND_SERVER_STATE_ATTRIBUTE)) return undefined;
+  try {
+    const parsed = JSON.parse(script.textContent || '{}') as { state?: unknown };
+    return { state: parsed.state ?? undefined };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -100,7 +117,9 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
       return;
     }
     try {
-      const unmount = await module.default(element, props, context);
+      // Server-rendered islands are hydrated by their mount (same props, the server's state).
+      const hydration = readIslandHydration(element);
+      const unmount = await module.default(element, props, hydration ? { ...context, hydration } : context);
       unmounts.push(unmount);
       element.setAttribute(ISLAND_STATE_ATTRIBUTE, 'mounted');
     } catch (error) {

@@ -10,6 +10,10 @@ import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { RateLimitCounterRepository } from './database/index.js';
 import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
+import type { ReactElement } from 'react';
+import { renderPageWithIslands } from './federation/islandCollector.js';
+import type { ServerIslands } from './federation/serverIslands.js';
+import { renderPage } from './pages/renderPage.js';
 import { pageRoutes } from './pages/routes.js';
 import { csrfProtection } from './security/csrf.js';
 import { securityHeaders } from './security/headers.js';
@@ -34,6 +38,8 @@ export interface ShellDependencies {
    * instance on PostgreSQL). Default: an in-memory store of this process.
    */
   rateLimitCounters?: RateLimitCounterRepository;
+  /** Renders islands on the server with the remotes' server builds. Default: none (placeholders). */
+  islands?: ServerIslands;
   /** Fastify logger setting. Default off. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -49,6 +55,8 @@ export interface ShellCore {
   pageConfig: PageConfig;
   /** URL of the client runtime script for `Layout`. */
   runtimeUrl: string;
+  /** Renders a full page whose islands are rendered by their remotes (placeholders without server islands). */
+  renderIslandPage(page: ReactElement, url: string): Promise<string>;
 }
 
 /** A feature, or a function building it from the core (when it needs the page config). */
@@ -114,10 +122,13 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
 
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
-  await app.register(pageRoutes, { content, pageConfig, runtimeUrl });
+  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
+  const islands = deps.islands;
+  const renderIslandPage = async (page: ReactElement, url: string) =>
+    islands ? renderPageWithIslands(page, islands, { config: pageConfig, url }) : renderPage(page);
   for (const registration of deps.features ?? []) {
-    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl }) : registration;
+    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage }) : registration;
     await app.register(feature.plugin, feature.options as never);
   }
-  return { app, pageConfig, runtimeUrl };
+  return { app, pageConfig, runtimeUrl, renderIslandPage };
 }

@@ -6,12 +6,16 @@ import { buildShellApp } from './app.js';
 import { repositoryContentStore as content } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
 import { productFeatures } from './productFeatures.js';
+import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
 import { ensureArticlesIndexed, startSearchService } from './search/searchService.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
 
 async function main(): Promise<void> {
+  // Remotes' server code runs in this process: a stray rejection in it (a render that outlived its
+  // budget, say) is logged, and the site keeps answering.
+  process.on('unhandledRejection', (reason) => console.error('[shell] unhandled rejection (the server keeps running):', reason));
   const config = readShellConfig();
   if (config.usesDevelopmentCookieSecret) {
     log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');
@@ -26,10 +30,12 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl ?? (() => listeningOrigin),
     allowedHosts: config.allowedHosts,
   });
+  const islands = createServerIslands(config.remotes, readServerIslandSettings());
   const { app } = await buildShellApp({
     config,
     content,
     search: search.browser,
+    islands,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     rateLimitCounters: database.rateLimitCounters,
     features: productFeatures({ config, content, database, linkOrigin }),
@@ -56,6 +62,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     await app.close();
+    await islands?.federation.close();
     await database.close();
     await search.close();
     process.exit(0);

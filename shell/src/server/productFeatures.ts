@@ -30,9 +30,9 @@ export function productFeatures({ config, content, database, linkOrigin }: Produ
       plugin: contactRoutes,
       options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl },
     }),
-    ({ pageConfig, runtimeUrl }) => ({
+    ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: watchlistRoutes,
-      options: { content, shares: database.watchlistShares, siteName: config.siteName, linkOrigin, pageConfig, runtimeUrl },
+      options: { content, shares: database.watchlistShares, siteName: config.siteName, linkOrigin, pageConfig, runtimeUrl, renderIslandPage },
     }),
   ];
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useIslandReady } from '@khs/react-island/ready';
 import type { LocalWatchlist, PageBus } from 'contracts';
 import { readWatchlist, toggleWatchlistArticle, watchlistCount } from '../../storage/watchlistStorage.js';
 
@@ -56,6 +57,7 @@ export function SharedWatchlistImport({
   logger = console,
 }: SharedWatchlistImportProps) {
   const [outcome, setOutcome] = useState<Outcome | undefined>();
+  const ready = useIslandReady();
   const total = Object.keys(articles).length;
 
   const importArticles = () => {
@@ -88,7 +90,7 @@ export function SharedWatchlistImport({
 
   return (
     <div className="shared-watchlist-import">
-      <button type="button" onClick={importArticles} disabled={total === 0}>
+      <button type="button" onClick={importArticles} disabled={total === 0 || !ready}>
         {total === 1 ? texts.importOneLabel : texts.importLabel.replace('{count}', String(total))}
       </button>
       <p role="status" aria-live="polite">

@@ -1,3 +1,4 @@
+import type { ReactElement } from 'react';
 import type { FastifyReply } from 'fastify';
 import type { PageConfig } from 'contracts';
 import { ContactPage } from '../pages/ContactPage.js';
@@ -22,6 +23,8 @@ export interface ContactPageState {
   errors?: readonly ContactFieldError[];
   /** `?sent=` of the URL: shows the confirmation when it is a well-formed reference. */
   sent?: unknown;
+  /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
+  render?: (page: ReactElement) => Promise<string> | string;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function renderContactPage(reply: FastifyReply, state: ContactPageS
   // The page holds a per-visitor token: shared caches must not keep it.
   reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
   const title = errors.length > 0 ? 'Error: Contact' : sentReference ? 'Request sent' : 'Contact';
-  return renderPage(
+  return (state.render ?? renderPage)(
     <Layout title={title} config={pageConfig} runtimeUrl={runtimeUrl} pageClass="page-contact">
       <ContactPage action={CONTACT_PATH} csrfToken={csrfToken} values={values} errors={errors} sentReference={sentReference} />
     </Layout>,

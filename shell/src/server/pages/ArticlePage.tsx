@@ -1,21 +1,18 @@
 import type { Survey } from 'contracts';
 import type { Article } from '../content/contentStore.js';
-import { WatchlistButtonFallback } from './ArticleTeaser.js';
 import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
 import { TopicTags } from './TopicTags.js';
-import { ArticleContentsTrigger, ArticleWidgets } from './widgets/ArticleWidgets.js';
+import { articleWidgetsProps } from './articleWidgetsProps.js';
 
 export interface ArticlePageProps {
   article: Article;
   /** The article's survey, when it has one. */
   survey: Survey | undefined;
-  watchlistLabel: string;
-  surveySubmitLabel: string;
 }
 
 /** A full article: image, topics, date, reading time, watchlist button, survey, widgets. */
-export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel }: ArticlePageProps) {
+export function ArticlePage({ article, survey }: ArticlePageProps) {
   const paragraphs = article.content.split(/\n{2,}/).filter((p) => p.trim().length > 0);
   return (
     <>
@@ -28,10 +25,8 @@ export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel
           <h1 className="article__title">{article.headline || article.title}</h1>
           <ArticleMeta className="article__meta" date={article.date} readingTime={article.readingTime} />
           <TopicTags topics={article.topic} />
-          <ArticleContentsTrigger />
-          <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist">
-            <WatchlistButtonFallback label={watchlistLabel} />
-          </Island>
+          <Island name="mf-widgets/ArticleContentsTrigger" className="article__contents" />
+          <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist" />
         </header>
         <figure className="article__figure">
           <img src={article.image} alt={article.imageAlt} width={1280} height={720} />
@@ -42,35 +37,17 @@ export function ArticlePage({ article, survey, watchlistLabel, surveySubmitLabel
             <p key={index}>{paragraph}</p>
           ))}
         </div>
-        <ArticleWidgets article={article} />
+        {/* The widget markup is mf-widgets' (rendered on the server from the article, enhanced in the browser). */}
+        <Island name="mf-widgets/ArticleWidgets" serverProps={articleWidgetsProps(article)} className="article__widgets" />
         {survey ? (
           <section className="article__survey" aria-label="Survey">
             <Island
               name="mf-survey/Survey"
               props={{ formHandle: survey.formHandle, question: survey.question, answers: survey.answers }}
-            >
-              <SurveyFallback survey={survey} submitLabel={surveySubmitLabel} />
-            </Island>
+            />
           </section>
         ) : null}
       </article>
     </>
-  );
-}
-
-/** The survey's question and answers, readable before (or without) the survey remote. */
-function SurveyFallback({ survey, submitLabel }: { survey: Survey; submitLabel: string }) {
-  return (
-    <form className="survey" aria-disabled="true">
-      <fieldset disabled>
-        <legend>{survey.question}</legend>
-        {survey.answers.map((answer) => (
-          <label key={answer.position} className="survey__answer">
-            <input type="radio" name={`survey-${survey.formHandle}`} value={answer.position} /> {answer.label}
-          </label>
-        ))}
-        <button type="submit">{submitLabel}</button>
-      </fieldset>
-    </form>
   );
 }

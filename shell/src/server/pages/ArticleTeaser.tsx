@@ -7,12 +7,10 @@ export interface ArticleTeaserProps {
   article: Article;
   /** Heading level of the title inside the list. Default 2. */
   headingLevel?: 2 | 3;
-  /** Label of the watchlist fallback button. */
-  watchlistLabel: string;
 }
 
 /** A card linking to an article, with its watchlist button. */
-export function ArticleTeaser({ article, headingLevel = 2, watchlistLabel }: ArticleTeaserProps) {
+export function ArticleTeaser({ article, headingLevel = 2 }: ArticleTeaserProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="teaser">
@@ -25,19 +23,8 @@ export function ArticleTeaser({ article, headingLevel = 2, watchlistLabel }: Art
         <p className="teaser__intro">{article.intro}</p>
         <TopicTags topics={article.topic} />
         <ArticleMeta className="teaser__meta" date={article.date} readingTime={article.readingTime} />
-        <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="teaser__watchlist">
-          <WatchlistButtonFallback label={watchlistLabel} />
-        </Island>
+        <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="teaser__watchlist" />
       </div>
     </article>
-  );
-}
-
-/** Shown until the watchlist remote mounts (and kept if it cannot): saving needs scripts. */
-export function WatchlistButtonFallback({ label }: { label: string }) {
-  return (
-    <button type="button" className="watchlist-button__toggle" disabled aria-disabled="true">
-      {label}
-    </button>
   );
 }

@@ -4,17 +4,16 @@ import { ArticleTeaser } from './ArticleTeaser.js';
 export interface HomePageProps {
   /** Latest articles, newest first. */
   articles: Article[];
-  watchlistLabel: string;
 }
 
 /** Home: the latest competence articles as teasers. */
-export function HomePage({ articles, watchlistLabel }: HomePageProps) {
+export function HomePage({ articles }: HomePageProps) {
   return (
     <section className="home" aria-labelledby="home-title">
       <h1 id="home-title">Latest competence articles</h1>
       <div className="teaser-grid">
         {articles.map((article) => (
-          <ArticleTeaser key={article.id} article={article} watchlistLabel={watchlistLabel} />
+          <ArticleTeaser key={article.id} article={article} />
         ))}
       </div>
     </section>

@@ -1,21 +1,38 @@
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { ISLAND_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE } from 'contracts';
+import { IslandCollectorContext } from '../federation/islandCollector.js';
 
 export interface IslandProps {
   /** `remote/Module`, e.g. `mf-watchlist/WatchlistButton`. */
   name: string;
-  /** JSON props handed to the module's mount function. Default `{}`. */
+  /** JSON props handed to the module's server render and browser mount. Default `{}`. */
   props?: Record<string, unknown>;
+  /**
+   * Props for the server render only, never written into the page (e.g. an article's text for
+   * markup the browser only enhances). Merged over `props`. Default none.
+   */
+  serverProps?: Record<string, unknown>;
   className?: string;
-  /** Server-rendered fallback, kept when the remote cannot load. */
+  /**
+   * Small placeholder, shown only when the remote's server render fails (or server islands are
+   * off); the browser then mounts the island over it. The island's real markup is the remote's.
+   */
   children?: ReactNode;
 }
 
-/** A place where a remote module mounts; its children stay if the remote fails. */
-export function Island({ name, props = {}, className, children }: IslandProps) {
+/**
+ * A place where a remote module renders: on the server by the remote's server build (when the
+ * page is rendered with `renderPageWithIslands`), then hydrated in the browser.
+ */
+export function Island({ name, props = {}, serverProps, className, children }: IslandProps) {
+  const collector = useContext(IslandCollectorContext);
   const attributes = { [ISLAND_ATTRIBUTE]: name, [ISLAND_PROPS_ATTRIBUTE]: JSON.stringify(props) };
+  const classes = className ? `island ${className}` : 'island';
+  if (collector) {
+    return <div className={classes} {...attributes} dangerouslySetInnerHTML={{ __html: collector.add({ name, props: serverProps ? { ...props, ...serverProps } : props }, children) }} />;
+  }
   return (
-    <div className={className ? `island ${className}` : 'island'} {...attributes}>
+    <div className={classes} {...attributes}>
       {children}
     </div>
   );

@@ -27,7 +27,6 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
         <title>{`${title} · ${config.siteName}`}</title>
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/site.css" />
-        <link rel="stylesheet" href="/static/widgets.css" />
         <script
           type="application/json"
           id={PAGE_CONFIG_ELEMENT_ID}
@@ -65,9 +64,8 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
               </form>
             </Island>
             <Island name="mf-watchlist/WatchlistLink" className="site-header__watchlist">
-              <a className="watchlist-link" href={calls.watchlistPage}>
-                {i18n.watchlistLink}
-              </a>
+              {/* Placeholder while the watchlist remote cannot render: a plain link, no badge. */}
+              <a href={calls.watchlistPage}>{i18n.watchlistLink}</a>
             </Island>
           </div>
         </header>

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { ReactElement } from 'react';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import { renderContactPage } from '../contact/renderContactPage.js';
 import type { ContentStore } from '../content/contentStore.js';
@@ -6,6 +7,8 @@ import { ArticlePage } from './ArticlePage.js';
 import { HomePage } from './HomePage.js';
 import { Layout } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
+import { renderPageWithIslands, serverTimingHeader } from '../federation/islandCollector.js';
+import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
 import { SearchPage } from './SearchPage.js';
 import { WatchlistPage } from './WatchlistPage.js';
@@ -16,19 +19,28 @@ export interface PageRouteOptions {
   runtimeUrl: string;
   /** Articles on the home page. Default 12. */
   homeArticleCount?: number;
+  /** Renders islands with the remotes' server builds. Without it, islands hold their placeholders. */
+  islands?: ServerIslands;
 }
 
 /** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
-  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12 } = options;
+  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands } = options;
+  const render = (request: FastifyRequest, reply: FastifyReply, page: ReactElement) =>
+    islands
+      ? renderPageWithIslands(page, islands, { config, url: request.url }, (timings) => {
+          if (islands.serverTiming && timings.length > 0) reply.header('Server-Timing', serverTimingHeader(timings));
+        })
+      : renderPage(page);
   const html = (reply: { type(value: string): unknown }) => reply.type('text/html; charset=utf-8');
-  const watchlistLabel = config.i18n.watchlistAdd;
 
-  app.get('/', async (_request, reply) => {
+  app.get('/', async (request, reply) => {
     html(reply);
-    return renderPage(
+    return render(
+      request,
+      reply,
       <Layout title="Latest articles" config={config} runtimeUrl={runtimeUrl} pageClass="page-home">
-        <HomePage articles={content.listArticles().slice(0, homeArticleCount)} watchlistLabel={watchlistLabel} />
+        <HomePage articles={content.listArticles().slice(0, homeArticleCount)} />
       </Layout>,
     );
   });
@@ -38,14 +50,11 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     if (!article) return reply.callNotFound();
     html(reply);
     const survey = article.surveyHandle ? content.getSurvey(article.surveyHandle) : undefined;
-    return renderPage(
+    return render(
+      request,
+      reply,
       <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article">
-        <ArticlePage
-          article={article}
-          survey={survey}
-          watchlistLabel={watchlistLabel}
-          surveySubmitLabel={config.i18n.surveySubmit}
-        />
+        <ArticlePage article={article} survey={survey} />
       </Layout>,
     );
   });
@@ -53,16 +62,20 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
   app.get<{ Querystring: { q?: unknown } }>('/search', async (request, reply) => {
     const query = typeof request.query.q === 'string' ? request.query.q.slice(0, SEARCH_INPUT_MAX_LENGTH) : '';
     html(reply);
-    return renderPage(
+    return render(
+      request,
+      reply,
       <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search">
         <SearchPage config={config} query={query} />
       </Layout>,
     );
   });
 
-  app.get('/watchlist', async (_request, reply) => {
+  app.get('/watchlist', async (request, reply) => {
     html(reply);
-    return renderPage(
+    return render(
+      request,
+      reply,
       <Layout title={config.i18n.watchlistHeadline} config={config} runtimeUrl={runtimeUrl} pageClass="page-watchlist">
         <WatchlistPage config={config} />
       </Layout>,
@@ -71,7 +84,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
 
   // The contact page carries a CSRF token in its form, so it is rendered by the contact feature.
   app.get<{ Querystring: { sent?: unknown } }>('/contact', (request, reply) =>
-    renderContactPage(reply, { pageConfig: config, runtimeUrl, sent: request.query.sent }),
+    renderContactPage(reply, { pageConfig: config, runtimeUrl, sent: request.query.sent, render: (page) => render(request, reply, page) }),
   );
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -80,7 +93,9 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     }
     reply.code(404);
     html(reply);
-    return renderPage(
+    return render(
+      request,
+      reply,
       <Layout title="Not found" config={config} runtimeUrl={runtimeUrl}>
         <NotFoundPage />
       </Layout>,

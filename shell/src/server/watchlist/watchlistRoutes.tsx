@@ -3,6 +3,7 @@ import { WATCHLIST_PDF_FILE_NAME, type LocalWatchlist, type PageConfig, type Tea
 import type { Article, ContentStore } from '../content/contentStore.js';
 import { Layout } from '../pages/Layout.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
+import type { ShellCore } from '../app.js';
 import { renderPage } from '../pages/renderPage.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
 import { articleTeaser, type TeaserLabels } from './articleTeaser.js';
@@ -36,6 +37,8 @@ export interface WatchlistRoutesOptions {
   runtimeUrl: string;
   /** Clock for the PDF date. Default `new Date()`. */
   now?: () => Date;
+  /** Renders the shared-watchlist page (islands rendered by their remotes). Default: `renderPage` (placeholders). */
+  renderIslandPage?: ShellCore['renderIslandPage'];
 }
 
 /**
@@ -93,12 +96,11 @@ export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRo
       );
     }
     const articles = resolveWatchlist({ articles: shared }, content);
-    return reply.send(
-      renderPage(
-        <Layout title="Shared watchlist" config={pageConfig} runtimeUrl={runtimeUrl} pageClass="page-shared-watchlist">
-          <SharedWatchlistPage teasers={teasersOf(articles)} importable={asLocalArticles(articles)} />
-        </Layout>,
-      ),
+    const page = (
+      <Layout title="Shared watchlist" config={pageConfig} runtimeUrl={runtimeUrl} pageClass="page-shared-watchlist">
+        <SharedWatchlistPage teasers={teasersOf(articles)} importable={asLocalArticles(articles)} />
+      </Layout>
     );
+    return reply.send(options.renderIslandPage ? await options.renderIslandPage(page, request.url) : renderPage(page));
   });
 }

@@ -1,6 +1,12 @@
-import { SITE_INTRO_VIDEO_URL, TOPICS, type Article } from '@khs/content';
-import { formatDate } from '../format.js';
-import { articleParagraphs, competenceCards, firstSentence, topicSearchHref, wordCount } from './articleWidgetContent.js';
+import {
+  articleParagraphs,
+  competenceCards,
+  firstSentence,
+  topicSearchHref,
+  wordCount,
+  type SiteTopic,
+  type WidgetArticle,
+} from './articleWidgetContent.js';
 import { CompetenceSlider } from './CompetenceSlider.js';
 import { Dialog, DialogTrigger } from './Dialog.js';
 import { Gallery } from './Gallery.js';
@@ -39,7 +45,17 @@ export function ArticleContentsTrigger() {
  * competence slider, a topic row, a citation dialog and the "In this article" navigation dialog.
  * Everything reads in order without script; mf-widgets enhances it.
  */
-export function ArticleWidgets({ article }: { article: Article }) {
+export interface ArticleWidgetsProps {
+  article: WidgetArticle;
+  /** Every topic of the site, in the site's order. */
+  siteTopics: SiteTopic[];
+  /** The site's intro video. */
+  introVideoUrl: string;
+  /** The article's date as the site writes it, e.g. "12 March 2026". */
+  dateLabel: string;
+}
+
+export function ArticleWidgets({ article, siteTopics, introVideoUrl, dateLabel }: ArticleWidgetsProps) {
   const paragraphs = articleParagraphs(article);
   const totalWords = paragraphs.reduce((sum, paragraph) => sum + wordCount(paragraph), 0) || 1;
   const mainTopic = article.topic[0] ?? 'competence';
@@ -95,7 +111,7 @@ export function ArticleWidgets({ article }: { article: Article }) {
         <Video
           title="KHS Competence in six seconds"
           poster={article.image}
-          src={SITE_INTRO_VIDEO_URL}
+          src={introVideoUrl}
           description="A short animated introduction to the site: search articles, keep a watchlist, answer surveys."
         />
       </div>
@@ -116,12 +132,12 @@ export function ArticleWidgets({ article }: { article: Article }) {
         />
       </div>
       <div id={ids.competences}>
-        <CompetenceSlider title="Explore competences" cards={competenceCards(article)} />
+        <CompetenceSlider title="Explore competences" cards={competenceCards(article, siteTopics)} />
       </div>
       <div id={ids.topics}>
         <HorizontalScroller
           title="All topics"
-          items={TOPICS.map((topic) => ({
+          items={siteTopics.map(({ name: topic }) => ({
             key: topic,
             content: (
               <a className="topic-chip" href={topicSearchHref(topic)} aria-current={article.topic.includes(topic) ? 'true' : undefined}>
@@ -138,7 +154,7 @@ export function ArticleWidgets({ article }: { article: Article }) {
       </p>
       <Dialog id={ids.cite} title="Cite this article">
         <p className="citation">
-          “{article.title}”. {formatDate(article.date)}. <span className="citation__url">{article.url}</span>
+          “{article.title}”. {dateLabel}. <span className="citation__url">{article.url}</span>
         </p>
         <p>
           <a href={article.url} target="_blank">

@@ -1,14 +1,20 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error jsdom ships no type declarations (and @types/jsdom is not installed); used as an HTML parser only.
 import { JSDOM } from 'jsdom';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { listArticles, TOPICS } from '@khs/content';
-import { ContactPage, CONTACT_PRIVACY_DIALOG_ID } from '../ContactPage.js';
-import { ARTICLE_SECTION_IDS, ArticleWidgets } from './ArticleWidgets.js';
+import { CONTENT_IMAGES_BASE_URL, listArticles, SITE_INTRO_VIDEO_URL, TOPICS, topicSlug, type Article } from '@khs/content';
+import { ARTICLE_SECTION_IDS, ArticleWidgets, type ArticleWidgetsProps } from './ArticleWidgets.js';
 import { competenceCards, firstSentence } from './articleWidgetContent.js';
 
 const article = listArticles().find((candidate) => (candidate.gallery?.length ?? 0) > 0)!;
 const withoutGallery = listArticles().find((candidate) => !candidate.gallery?.length)!;
+const siteTopics = TOPICS.map((name) => ({ name, image: `${CONTENT_IMAGES_BASE_URL}/topic-${topicSlug(name)}.svg` }));
+
+/** The props the shell's article renderer hands the island (the seeded content as test data). */
+function propsOf(source: Article): ArticleWidgetsProps {
+  return { article: source, siteTopics, introVideoUrl: SITE_INTRO_VIDEO_URL, dateLabel: '12 March 2026' };
+}
 
 /** Server markup parsed as a browser would, before any script runs (jsdom as a parser only:
  * `@khs/content` needs Node's own URL, so the test runs in the node environment). */
@@ -19,7 +25,7 @@ function parse(html: string): HTMLElement {
 }
 
 describe('widget markup of an article page', () => {
-  const page = parse(renderToStaticMarkup(<ArticleWidgets article={article} />));
+  const page = parse(renderToStaticMarkup(<ArticleWidgets {...propsOf(article)} />));
 
   it('renders every widget root of the mf-widgets markup contract', () => {
     for (const widget of ['tabs', 'gallery', 'video', 'scroll-table', 'competence-slider', 'h-scroll', 'dialog']) {
@@ -42,6 +48,7 @@ describe('widget markup of an article page', () => {
     const cite = page.querySelector(`#${ARTICLE_SECTION_IDS.cite}`)!;
     expect(cite.hasAttribute('hidden')).toBe(false);
     expect(cite.textContent).toContain(article.title);
+    expect(cite.textContent).toContain('12 March 2026');
     // Controls that only work with script stay hidden until the remote shows them.
     for (const controls of page.querySelectorAll('[data-slider-controls], [data-scroll-controls], [data-dialog-close], [data-video-play]')) {
       expect(controls.hasAttribute('hidden')).toBe(true);
@@ -60,37 +67,14 @@ describe('widget markup of an article page', () => {
   });
 
   it('leaves the gallery (and its navigation entry) out when the article has none', () => {
-    const plain = parse(renderToStaticMarkup(<ArticleWidgets article={withoutGallery} />));
+    const plain = parse(renderToStaticMarkup(<ArticleWidgets {...propsOf(withoutGallery)} />));
     expect(plain.querySelector('[data-widget="gallery"]')).toBeNull();
     expect(plain.querySelector(`a[href="#${ARTICLE_SECTION_IDS.gallery}"]`)).toBeNull();
   });
 
   it('competence cards: own topics first, no duplicates', () => {
-    const titles = competenceCards(article).map((card) => card.title);
+    const titles = competenceCards(article, siteTopics).map((card) => card.title);
     expect(titles.slice(0, article.topic.length)).toEqual(article.topic);
     expect(new Set(titles).size).toBe(titles.length);
-  });
-});
-
-describe('contact page markup', () => {
-  const page = parse(renderToStaticMarkup(<ContactPage />));
-
-  it('is a plain multipart form with a password field, a file field and a privacy dialog', () => {
-    const form = page.querySelector('form')!;
-    expect(form.getAttribute('method')).toBe('post');
-    expect(form.getAttribute('enctype')).toBe('multipart/form-data');
-    const password = page.querySelector('[data-widget="password-toggle"]')!;
-    expect(password.querySelector('input')!.getAttribute('type')).toBe('password');
-    expect(password.querySelector('[data-password-toggle]')!.hasAttribute('hidden')).toBe(true);
-    const file = page.querySelector('[data-widget="file-upload"]')!;
-    expect(file.querySelector('input')!.getAttribute('type')).toBe('file');
-    expect(file.querySelector('[data-file-name]')!.getAttribute('data-empty-text')).toBe('No file chosen');
-    const dialog = page.querySelector(`#${CONTACT_PRIVACY_DIALOG_ID}[data-widget="dialog"]`)!;
-    expect(page.querySelector(`a[data-dialog-open="${CONTACT_PRIVACY_DIALOG_ID}"]`)!.getAttribute('href')).toBe(`#${CONTACT_PRIVACY_DIALOG_ID}`);
-    expect(dialog.querySelector('a[href="#cookie-banner"]')).not.toBeNull();
-    // Every input has a label.
-    for (const input of page.querySelectorAll('input, textarea')) {
-      expect(page.querySelector(`label[for="${input.id}"]`), input.id).not.toBeNull();
-    }
   });
 });

@@ -1,0 +1,17 @@
+import type { InstantSearchServerState } from 'react-instantsearch';
+import type { HitsCacheEntry } from '../hits/memoryHitsCache.js';
+
+/** What the server render of the list hands the browser: nothing is searched again on hydration. */
+export interface SearchListServerState {
+  /** InstantSearch's answers for the address's state (`getServerState`). */
+  serverState: InstantSearchServerState;
+  /** Pages 1…N of the infinite list (the address's `page=N` shows them all). */
+  hitsCache: HitsCacheEntry | null;
+  /** Suggestion tags of the empty box. */
+  tags: string[];
+}
+
+export function isSearchListServerState(value: unknown): value is SearchListServerState {
+  const candidate = value as SearchListServerState | null;
+  return typeof candidate === 'object' && candidate !== null && typeof candidate.serverState === 'object' && Array.isArray(candidate.tags);
+}

@@ -1,0 +1,39 @@
+import { ISLAND_API_VERSION, type IslandRender } from 'contracts';
+import { renderReactIsland } from '@khs/react-island/server';
+import type { SurveyServices } from '../api/surveyServices.js';
+import { SurveyWidget } from '../components/SurveyWidget.js';
+import { surveyTexts } from '../components/surveyTexts.js';
+import { isAnswerList, type SurveyIslandProps } from './surveyIslandProps.js';
+
+export const islandApiVersion = ISLAND_API_VERSION;
+/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
+
+/** On the server nobody has voted yet: the browser looks at its own vote after hydration. */
+const serverServices: SurveyServices = {
+  fetch: () => Promise.reject(new Error('the survey calls nothing on the server')),
+  storage: null,
+  logger: console,
+};
+
+/** Server render of the survey: question, answers and the submit button (results only in the browser). */
+export const render: IslandRender<SurveyIslandProps> = async (props, { config }) => {
+  if (typeof props?.formHandle !== 'string' || props.formHandle.length === 0) {
+    throw new TypeError('Survey needs a string prop "formHandle"');
+  }
+  if (typeof props.question !== 'string' || !props.question.trim() || !isAnswerList(props.answers)) {
+    throw new TypeError(`Survey "${props.formHandle}" needs "question" and "answers" props to render on the server`);
+  }
+  return renderReactIsland(
+    'mf-survey/Survey',
+    <SurveyWidget
+      formHandle={props.formHandle}
+      question={props.question}
+      answers={props.answers}
+      calls={config.calls}
+      texts={surveyTexts(config.i18n)}
+      services={serverServices}
+      hydrating
+    />,
+  );
+};

@@ -1,0 +1,18 @@
+import { ISLAND_API_VERSION, readLocalWatchlist, type IslandRender } from 'contracts';
+import { renderReactIsland } from '@khs/react-island/server';
+import { SharedWatchlistImport } from '../components/watchlist-screen/SharedWatchlistImport.js';
+import type { SharedWatchlistImportIslandProps } from './SharedWatchlistImport.js';
+import { serverPageBus } from './serverPageBus.js';
+
+export const islandApiVersion = ISLAND_API_VERSION;
+/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
+
+/** The import button for the shared list (the import itself happens in the browser). */
+export const render: IslandRender<SharedWatchlistImportIslandProps> = async (props, { config }) => {
+  const { watchlist } = readLocalWatchlist(props);
+  return renderReactIsland(
+    'mf-watchlist/SharedWatchlistImport',
+    <SharedWatchlistImport articles={watchlist.articles} bus={serverPageBus()} watchlistHref={config.calls.watchlistPage} />,
+  );
+};

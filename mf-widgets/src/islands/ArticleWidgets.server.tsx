@@ -1,0 +1,33 @@
+import { renderToString } from 'react-dom/server';
+import { ISLAND_API_VERSION, type IslandRender } from 'contracts';
+import { ArticleWidgets, type ArticleWidgetsProps } from '../markup/ArticleWidgets.js';
+
+export const islandApiVersion = ISLAND_API_VERSION;
+/** The markup depends on the props only: the shell may reuse it for a minute. */
+export const cacheTtlMs = 60_000;
+
+function isArticleWidgetsProps(value: unknown): value is ArticleWidgetsProps {
+  const props = value as ArticleWidgetsProps | null;
+  return (
+    typeof props === 'object' &&
+    props !== null &&
+    typeof props.article?.content === 'string' &&
+    typeof props.article.title === 'string' &&
+    Array.isArray(props.article.topic) &&
+    Array.isArray(props.siteTopics) &&
+    typeof props.introVideoUrl === 'string' &&
+    typeof props.dateLabel === 'string'
+  );
+}
+
+/**
+ * The widget markup of an article (tabs, gallery, video, at-a-glance table, competence slider,
+ * topic row, citation and contents dialogs), which this remote's PageWidgets island enhances in
+ * the browser. Server only: the browser mount of this island does nothing.
+ */
+export const render: IslandRender = async (props) => {
+  if (!isArticleWidgetsProps(props)) {
+    throw new TypeError('ArticleWidgets needs { article, siteTopics, introVideoUrl, dateLabel } props');
+  }
+  return { html: renderToString(<ArticleWidgets {...props} />) };
+};

@@ -1,0 +1,90 @@
+import { createContext, type ReactElement, type ReactNode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { ISLAND_SERVER_STATE_ATTRIBUTE, type IslandRenderResult, type PageConfig } from 'contracts';
+import { serializeJsonForHtml } from '../pages/serializeJsonForHtml.js';
+import type { IslandRequest, ServerIslands } from './serverIslands.js';
+
+/**
+ * Collects the islands of one page render. `Island` registers itself and renders a marker in
+ * its element; after the page is rendered every island is rendered by its remote (all at once)
+ * and the markers are replaced.
+ */
+export class IslandCollector {
+  readonly requests: IslandRequest[] = [];
+  readonly placeholders: ReactNode[] = [];
+
+  add(request: IslandRequest, placeholder: ReactNode): string {
+    this.requests.push(request);
+    this.placeholders.push(placeholder);
+    return islandMarker(this.requests.length - 1);
+  }
+}
+
+/** Serialised state per render result: a remote that reuses a result (micro-caching) is serialised once. */
+const serializedStates = new WeakMap<object, string>();
+
+function stateScript(result: IslandRenderResult): string {
+  let json = serializedStates.get(result);
+  if (json === undefined) {
+    json = serializeJsonForHtml({ state: result.state ?? null });
+    serializedStates.set(result, json);
+  }
+  return `<script type="application/json" ${ISLAND_SERVER_STATE_ATTRIBUTE}="">${json}</script>`;
+}
+
+function islandMarker(index: number): string {
+  return `<!--khs-island:${index}-->`;
+}
+
+/** Set while a page renders with server islands; `Island` renders a marker then. */
+export const IslandCollectorContext = createContext<IslandCollector | null>(null);
+
+/**
+ * Renders a full HTML document whose islands are rendered on the server by their remotes. An
+ * island whose remote fails keeps its small placeholder (the browser mounts it as before);
+ * the page never fails because of one.
+ */
+export async function renderPageWithIslands(
+  page: ReactElement,
+  islands: ServerIslands,
+  context: { config: PageConfig; url: string },
+  onTimings?: (timings: IslandTiming[]) => void,
+): Promise<string> {
+  const collector = new IslandCollector();
+  const html = `<!doctype html>${renderToString(<IslandCollectorContext.Provider value={collector}>{page}</IslandCollectorContext.Provider>)}`;
+  const outcomes = await islands.renderAll(collector.requests, context);
+  onTimings?.(
+    outcomes.map((outcome, index) => ({ name: collector.requests[index]!.name, ms: outcome.ms, ok: outcome.ok, reused: outcome.ok && outcome.reused === true })),
+  );
+  const styles = islands
+    .stylesheets(collector.requests.filter((_request, index) => outcomes[index]!.ok))
+    .map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}"/>`)
+    .join('');
+  const withIslands = html.replace(/<!--khs-island:(\d+)--><\/div>/g, (_match, index: string) => {
+    const outcome = outcomes[Number(index)]!;
+    if (!outcome.ok) return `${renderToString(<>{collector.placeholders[Number(index)]}</>)}</div>`;
+    return `${outcome.result.html}</div>${stateScript(outcome.result)}`;
+  });
+  // The islands' own styles, before any script runs: no flash of unstyled remote markup.
+  return styles ? withIslands.replace('</head>', `${styles}</head>`) : withIslands;
+}
+
+/** How long one island took on the server. */
+export interface IslandTiming {
+  name: string;
+  ms: number;
+  ok: boolean;
+  /** Served from the shell's render cache (the module allowed reuse). */
+  reused?: boolean;
+}
+
+/** `Server-Timing` header value: one entry per island, e.g. `island;desc="mf-search/SearchList";dur=12.3`. */
+export function serverTimingHeader(timings: IslandTiming[]): string {
+  return timings
+    .map((timing) => `island;desc="${timing.name}${timing.ok ? (timing.reused ? ' (reused)' : '') : ' (placeholder)'}";dur=${timing.ms.toFixed(1)}`)
+    .join(', ');
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}

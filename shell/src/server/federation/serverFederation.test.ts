@@ -1,0 +1,262 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ISLAND_API_VERSION, examplePageConfig, type IslandServerModule } from 'contracts';
+import { FailureLog } from './failureLog.js';
+import { fetchWithTimeout } from './fetchWithTimeout.js';
+import { ServerFederation, type FederationRuntime } from './serverFederation.js';
+import { ServerIslands } from './serverIslands.js';
+
+const MANIFEST_URL = 'http://remote.test/mf-manifest.json';
+
+function manifest(build: string, css: string[] = []): string {
+  return JSON.stringify({
+    metaData: { publicPath: 'auto', buildInfo: { buildVersion: build }, ssrRemoteEntry: { path: 'server/', name: 'remoteEntry.js' } },
+    exposes: [{ name: 'Hello', assets: { css: { sync: css, async: [] } } }],
+  });
+}
+
+/** A remote origin whose manifest can be redeployed, and a runtime that "loads" the current build. */
+function fakeRemote() {
+  const origin = { build: 'v1', manifestCalls: 0, down: false };
+  const fetchFake = vi.fn(async (url: string | URL | Request) => {
+    origin.manifestCalls += 1;
+    if (origin.down) throw new TypeError('fetch failed (ECONNREFUSED)');
+    expect(String(url)).toBe(MANIFEST_URL);
+    return new Response(manifest(origin.build, [`hello.${origin.build}.css`]));
+  }) as unknown as typeof fetch;
+  const disposed: string[] = [];
+  const runtime = {
+    registrations: [] as { force: boolean | undefined }[],
+    loads: 0,
+    registerRemotes(_remotes: unknown[], options?: { force?: boolean }) {
+      runtime.registrations.push({ force: options?.force });
+    },
+    async loadRemote<T>(): Promise<T | null> {
+      runtime.loads += 1;
+      const build = origin.build;
+      const module: IslandServerModule = {
+        islandApiVersion: ISLAND_API_VERSION,
+        render: async () => ({ html: `<p>${build}</p>` }),
+        dispose: () => void disposed.push(build),
+      };
+      return module as T;
+    },
+  };
+  const _typed: FederationRuntime = runtime;
+  return { origin, fetchFake, runtime, disposed };
+}
+
+function federationFor(remote: ReturnType<typeof fakeRemote>, extra: Partial<ConstructorParameters<typeof ServerFederation>[0]> = {}) {
+  return new ServerFederation({
+    remotes: [{ name: 'mf-hello', entry: MANIFEST_URL }],
+    runtime: remote.runtime,
+    hopTimeoutMs: 500,
+    disposeDelayMs: 5,
+    fetch: remote.fetchFake,
+    log: { error: () => {}, info: () => {} },
+    ...extra,
+  });
+}
+
+const page = { config: examplePageConfig(), url: '/articles/x', signal: new AbortController().signal };
+
+describe('ServerFederation', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('loads a module once and serves later renders from the cache', async () => {
+    const remote = fakeRemote();
+    const federation = federationFor(remote);
+    const first = await federation.load('mf-hello', 'Hello');
+    const second = await federation.load('mf-hello', 'Hello');
+    expect(second).toBe(first);
+    expect(remote.runtime.loads).toBe(1);
+    expect(remote.origin.manifestCalls).toBe(1);
+    expect(remote.runtime.registrations).toEqual([{ force: false }]);
+    expect(federation.stylesheets('mf-hello', 'Hello')).toEqual(['http://remote.test/hello.v1.css']);
+  });
+
+  it('uses a redeployed build after revalidation, re-registers with force and disposes the old build', async () => {
+    const remote = fakeRemote();
+    const federation = federationFor(remote);
+    expect((await (await federation.load('mf-hello', 'Hello')).render({}, page)).html).toBe('<p>v1</p>');
+
+    await federation.revalidate();
+    expect(remote.runtime.registrations).toEqual([{ force: false }]);
+    expect(federation.versions()[0]!.generation).toBe(0);
+
+    remote.origin.build = 'v2';
+    await federation.revalidate();
+    expect(remote.runtime.registrations).toEqual([{ force: false }, { force: true }]);
+    expect((await (await federation.load('mf-hello', 'Hello')).render({}, page)).html).toBe('<p>v2</p>');
+    expect(federation.stylesheets('mf-hello', 'Hello')).toEqual(['http://remote.test/hello.v2.css']);
+    await vi.waitFor(() => expect(remote.disposed).toEqual(['v1']));
+    await federation.close();
+    expect(remote.disposed).toEqual(['v1', 'v2']);
+  });
+
+  it('preloads every exposed module, so the first page after a start or a redeploy does not wait for a cold load', async () => {
+    const remote = fakeRemote();
+    const federation = federationFor(remote);
+    await federation.preload();
+    expect(remote.runtime.loads).toBe(1);
+    await federation.load('mf-hello', 'Hello');
+    expect(remote.runtime.loads).toBe(1);
+    remote.origin.build = 'v2';
+    await federation.revalidate();
+    await vi.waitFor(() => expect(remote.runtime.loads).toBe(2));
+  });
+
+  it('keeps the loaded build when a revalidation fails', async () => {
+    const remote = fakeRemote();
+    const federation = federationFor(remote);
+    await federation.load('mf-hello', 'Hello');
+    remote.origin.down = true;
+    const errors: string[] = [];
+    await federation.revalidate((name) => errors.push(name));
+    expect(errors).toEqual(['mf-hello']);
+    expect((await (await federation.load('mf-hello', 'Hello')).render({}, page)).html).toBe('<p>v1</p>');
+    expect(remote.runtime.registrations).toHaveLength(1);
+  });
+
+  it('does not fetch a down origin on every request, and recovers once it is back', async () => {
+    let now = 0;
+    const remote = fakeRemote();
+    remote.origin.down = true;
+    const federation = federationFor(remote, { retryMs: 1000, now: () => now });
+    await expect(federation.load('mf-hello', 'Hello')).rejects.toMatchObject({ stage: 'manifest', remote: 'mf-hello' });
+    await expect(federation.load('mf-hello', 'Hello')).rejects.toMatchObject({ stage: 'manifest' });
+    expect(remote.origin.manifestCalls).toBe(1);
+    remote.origin.down = false;
+    now = 1500;
+    expect(await federation.load('mf-hello', 'Hello')).toBeTruthy();
+    expect(remote.origin.manifestCalls).toBe(2);
+  });
+
+  it('refuses a remote whose manifest names no server build, and a module of another interface version', async () => {
+    const remote = fakeRemote();
+    remote.fetchFake = (async () => new Response(JSON.stringify({ metaData: {}, exposes: [] }))) as unknown as typeof fetch;
+    await expect(federationFor(remote).load('mf-hello', 'Hello')).rejects.toMatchObject({ stage: 'manifest' });
+    expect(remote.runtime.loads).toBe(0);
+
+    const old = fakeRemote();
+    old.runtime.loadRemote = async <T,>() => ({ islandApiVersion: 1, render: async () => ({ html: '' }) }) as T;
+    await expect(federationFor(old).load('mf-hello', 'Hello')).rejects.toMatchObject({ stage: 'version' });
+  });
+});
+
+describe('fetchWithTimeout', () => {
+  it('gives up on a hanging origin at the deadline and fails on an error status', async () => {
+    const server = http.createServer((request, response) => {
+      if (request.url === '/missing') {
+        response.statusCode = 404;
+        response.end('Not found');
+      }
+      // Any other path hangs.
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const started = performance.now();
+      await expect(fetchWithTimeout(fetch, `${base}/hang`, 200)).rejects.toThrow(/no answer from .* within 200 ms/);
+      expect(performance.now() - started).toBeLessThan(2000);
+      await expect(fetchWithTimeout(fetch, `${base}/missing`, 1000)).rejects.toThrow(`HTTP 404 for ${base}/missing`);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('ServerIslands', () => {
+  function islandsWith(render: IslandServerModule['render'], log: string[], budgetMs = 100, extra: Partial<IslandServerModule> = {}, generation = () => 0) {
+    const federation = {
+      load: async () => ({ islandApiVersion: ISLAND_API_VERSION, render, ...extra }),
+      stylesheets: () => [],
+      generation,
+    } as unknown as ServerFederation;
+    return new ServerIslands({ federation, budgetMs, failures: new FailureLog({ intervalMs: 60_000, log: { error: (line: string) => log.push(line) } }) });
+  }
+
+  it('renders each island alone: a throwing or slow one fails, the others render', async () => {
+    const log: string[] = [];
+    let signal: AbortSignal | undefined;
+    const islands = islandsWith(async (props, context) => {
+      if (props.kind === 'throw') throw new Error('boom');
+      if (props.kind === 'slow') {
+        signal = context.signal;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      return { html: `<b>${String(props.kind)}</b>`, state: { kind: props.kind } };
+    }, log);
+    const started = performance.now();
+    const outcomes = await islands.renderAll(
+      [
+        { name: 'mf-a/Ok', props: { kind: 'ok' } },
+        { name: 'mf-b/Throws', props: { kind: 'throw' } },
+        { name: 'mf-c/Slow', props: { kind: 'slow' } },
+      ],
+      { config: examplePageConfig(), url: '/' },
+    );
+    expect(performance.now() - started).toBeLessThan(900);
+    expect(outcomes).toEqual([
+      { ok: true, result: { html: '<b>ok</b>', state: { kind: 'ok' } }, ms: expect.any(Number) },
+      { ok: false, stage: 'render', ms: expect.any(Number) },
+      { ok: false, stage: 'timeout', ms: expect.any(Number) },
+    ]);
+    // The slow island is cut at the budget.
+    expect(outcomes[2]!.ms).toBeGreaterThanOrEqual(95);
+    expect(signal?.aborted).toBe(true);
+    expect(log).toHaveLength(2);
+    expect(log[0]).toContain('remote "mf-b" failed on the server (stage: render): "mf-b/Throws": boom');
+    expect(log[1]).toContain('remote "mf-c" failed on the server (stage: timeout)');
+  });
+
+  it('reuses a render only when the module allows it, per props and address, and not across builds', async () => {
+    const page = { config: examplePageConfig(), url: '/a' };
+    let renders = 0;
+    const render: IslandServerModule['render'] = async (props) => ({ html: `<i>${String(props.id)}:${++renders}</i>` });
+    const uncached = islandsWith(render, []);
+    await uncached.renderAll([{ name: 'mf-a/X', props: { id: 1 } }], page);
+    await uncached.renderAll([{ name: 'mf-a/X', props: { id: 1 } }], page);
+    expect(renders).toBe(2);
+
+    renders = 0;
+    let generation = 0;
+    const cached = islandsWith(render, [], 100, { cacheTtlMs: 60_000 }, () => generation);
+    const html = async (id: number, url = '/a') => {
+      const [outcome] = await cached.renderAll([{ name: 'mf-a/X', props: { id } }], { ...page, url });
+      return outcome!.ok ? outcome!.result.html : 'failed';
+    };
+    expect([await html(1), await html(1), await html(2), await html(1, '/b')]).toEqual(['<i>1:1</i>', '<i>1:1</i>', '<i>2:2</i>', '<i>1:3</i>']);
+    generation = 1;
+    expect(await html(1)).toBe('<i>1:4</i>');
+  });
+
+  it('logs one line per remote per interval however many islands fail', async () => {
+    const log: string[] = [];
+    const islands = islandsWith(async () => {
+      throw new Error('down');
+    }, log);
+    const requests = Array.from({ length: 12 }, (_, index) => ({ name: 'mf-watchlist/WatchlistButton', props: { id: String(index) } }));
+    await islands.renderAll(requests, { config: examplePageConfig(), url: '/' });
+    await islands.renderAll(requests, { config: examplePageConfig(), url: '/' });
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatch(/remote "mf-watchlist" failed on the server \(stage: render\)/);
+  });
+});
+
+describe('FailureLog', () => {
+  it('writes again after the interval, counting what it left out', () => {
+    let now = 0;
+    const lines: string[] = [];
+    const failures = new FailureLog({ intervalMs: 1000, now: () => now, log: { error: (line: string) => lines.push(line) } });
+    failures.report('mf-a', 'load', new Error('x'));
+    failures.report('mf-a', 'load', new Error('x'));
+    failures.report('mf-b', 'manifest', new Error('y'));
+    now = 1001;
+    failures.report('mf-a', 'render', new Error('z'));
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain('remote "mf-a" failed on the server (stage: render): z; its islands render placeholders (1 more failures since the last line)');
+  });
+});

@@ -1,0 +1,333 @@
+import { createHash } from 'node:crypto';
+import {
+  ISLAND_API_VERSION,
+  containerName,
+  type IslandServerModule,
+  type RemoteDefinition,
+} from 'contracts';
+import type { ServerIslandStage } from './failureLog.js';
+import { fetchWithTimeout } from './fetchWithTimeout.js';
+
+/** The part of the Module Federation runtime instance the loader uses (a fake in unit tests). */
+export interface FederationRuntime {
+  registerRemotes(remotes: { name: string; alias?: string; entry: string }[], options?: { force?: boolean }): void;
+  loadRemote<T>(id: string): Promise<T | null>;
+}
+
+/** A failure of one remote on the server, with the stage it happened in. */
+export class ServerIslandError extends Error {
+  constructor(
+    readonly remote: string,
+    readonly stage: ServerIslandStage,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ServerIslandError';
+  }
+}
+
+export interface ServerFederationOptions {
+  /** Remote names (`mf-search`) and manifest URLs, from the shell's configuration at run time. */
+  remotes: RemoteDefinition[];
+  runtime: FederationRuntime;
+  /** Deadline of one manifest fetch. */
+  hopTimeoutMs: number;
+  /** A failed first manifest fetch is not retried sooner than this (a down origin is not hammered). Default 1000. */
+  retryMs?: number;
+  /** Old versions' `dispose()` runs this long after a swap, so renders still using them finish. Default 10 000. */
+  disposeDelayMs?: number;
+  fetch?: typeof fetch;
+  now?: () => number;
+  log?: Pick<Console, 'error' | 'info'>;
+}
+
+interface ParsedManifest {
+  /** sha-256 of the manifest body: a new build writes a new manifest. */
+  hash: string;
+  url: string;
+  json: ManifestJson;
+}
+
+interface ManifestJson {
+  metaData?: { publicPath?: string; buildInfo?: { buildVersion?: string }; ssrRemoteEntry?: { name?: string } };
+  exposes?: { name: string; assets?: { css?: { sync?: string[]; async?: string[] } } }[];
+}
+
+interface RemoteState {
+  definition: RemoteDefinition;
+  manifest?: ParsedManifest;
+  manifestLoading?: Promise<ParsedManifest>;
+  manifestFailedAt?: number;
+  registered: boolean;
+  /** How many times a new build replaced the loaded one. */
+  generation: number;
+  modules: Map<string, Promise<IslandServerModule>>;
+  /** Stylesheet URLs per module and manifest hash. */
+  stylesheetCache: Map<string, string[]>;
+}
+
+/** Loaded-version facts, for logs and tests. */
+export interface RemoteVersion {
+  remote: string;
+  hash: string | undefined;
+  generation: number;
+}
+
+/**
+ * The shell server's side of Module Federation: loads the islands' server modules from the
+ * remotes' manifests (configured URLs, at run time; never from the workspace), caches them, and
+ * revalidates: when a remote's manifest changes (a redeploy), the next render uses the new build,
+ * with no restart. The old build's `dispose()` runs a little later.
+ */
+export class ServerFederation {
+  private readonly states = new Map<string, RemoteState>();
+  private readonly fetchImpl: typeof fetch;
+  private readonly now: () => number;
+  private readonly log: Pick<Console, 'error' | 'info'>;
+  private readonly disposeTimers = new Set<NodeJS.Timeout>();
+  private pollTimer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+
+  constructor(private readonly options: ServerFederationOptions) {
+    for (const definition of options.remotes) {
+      this.states.set(definition.name, { definition, registered: false, generation: 0, modules: new Map(), stylesheetCache: new Map() });
+    }
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.now = options.now ?? Date.now;
+    this.log = options.log ?? console;
+  }
+
+  /** Polls every used remote's manifest every `intervalMs` (the timer does not keep the process alive). */
+  startRevalidation(intervalMs: number, onError?: (remote: string, error: unknown) => void): void {
+    this.stopRevalidation();
+    this.pollTimer = setInterval(() => {
+      this.polling ??= this.revalidate(onError).finally(() => (this.polling = undefined));
+    }, intervalMs);
+    this.pollTimer.unref();
+  }
+
+  stopRevalidation(): void {
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  /** Stops polling and disposes every loaded version (process shutdown). */
+  async close(): Promise<void> {
+    this.stopRevalidation();
+    for (const timer of this.disposeTimers) clearTimeout(timer);
+    this.disposeTimers.clear();
+    await Promise.all([...this.states.values()].map((state) => disposeAll(state.modules, this.log)));
+  }
+
+  /** The server module `remote/module` (e.g. `mf-survey`, `Survey`) of the remote's current build. */
+  load(remote: string, module: string): Promise<IslandServerModule> {
+    // Hot path (every island of every page): the cached module, without another async step.
+    const cached = this.states.get(remote)?.modules.get(module);
+    return cached ?? this.loadSlow(remote, module);
+  }
+
+  private async loadSlow(remote: string, module: string): Promise<IslandServerModule> {
+    const state = this.states.get(remote);
+    if (!state) throw new ServerIslandError(remote, 'manifest', `no remote "${remote}" is configured`);
+    if (!state.manifest) await this.firstManifest(state);
+    if (!state.manifest!.json.metaData?.ssrRemoteEntry?.name) {
+      // Never run a browser build in the server process.
+      throw new ServerIslandError(remote, 'manifest', `the manifest of "${remote}" names no server build (metaData.ssrRemoteEntry)`);
+    }
+    if (!state.registered) {
+      this.register(state, false);
+    }
+    let loading = state.modules.get(module);
+    if (!loading) {
+      const modules = state.modules;
+      loading = this.loadModule(state, module);
+      modules.set(module, loading);
+      // A failed load is not cached: the next render tries again (the origin may be back).
+      loading.catch(() => {
+        if (modules.get(module) === loading) modules.delete(module);
+      });
+    }
+    return loading;
+  }
+
+  /**
+   * Loads every exposed module of every remote (or of `remote`) now, so the first pages after a
+   * start or a redeploy render within the budget instead of waiting for a cold load. Failures go
+   * to `onError`; a later render tries again.
+   */
+  async preload(onError?: (remote: string, error: unknown) => void, remote?: string): Promise<void> {
+    const states = [...this.states.values()].filter((state) => !remote || state.definition.name === remote);
+    await Promise.all(
+      states.map(async (state) => {
+        const name = state.definition.name;
+        try {
+          if (!state.manifest) await this.firstManifest(state);
+          const exposes = (state.manifest!.json.exposes ?? []).map((expose) => expose.name);
+          await Promise.all(exposes.map((expose) => this.load(name, expose)));
+        } catch (error) {
+          onError?.(name, error);
+        }
+      }),
+    );
+  }
+
+  /** Stylesheet URLs the browser build of `remote/module` needs (from the manifest), for `<link>`s. */
+  stylesheets(remote: string, module: string): string[] {
+    const state = this.states.get(remote);
+    const key = `${module}\n${state?.manifest?.hash}`;
+    let urls = state?.stylesheetCache.get(key);
+    if (!urls) {
+      urls = this.computeStylesheets(remote, module);
+      state?.stylesheetCache.set(key, urls);
+    }
+    return urls;
+  }
+
+  private computeStylesheets(remote: string, module: string): string[] {
+    const manifest = this.states.get(remote)?.manifest;
+    const expose = manifest?.json.exposes?.find((candidate) => candidate.name === module);
+    if (!manifest || !expose) return [];
+    const publicPath = manifest.json.metaData?.publicPath;
+    const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
+    const css = [...(expose.assets?.css?.sync ?? []), ...(expose.assets?.css?.async ?? [])];
+    return [...new Set(css)].map((file) => new URL(file, base).href);
+  }
+
+  /** How many builds of `remote` replaced its first one (part of cache keys of its renders). */
+  generation(remote: string): number {
+    return this.states.get(remote)?.generation ?? 0;
+  }
+
+  /** The build each remote currently renders with. */
+  versions(): RemoteVersion[] {
+    return [...this.states.values()].map((state) => ({
+      remote: state.definition.name,
+      hash: state.manifest?.hash,
+      generation: state.generation,
+    }));
+  }
+
+  /**
+   * Fetches every used remote's manifest once; a changed one replaces the loaded build
+   * (`registerRemotes(…, { force: true })` clears the runtime's caches for it). A failed fetch
+   * keeps the loaded build.
+   */
+  async revalidate(onError?: (remote: string, error: unknown) => void): Promise<void> {
+    await Promise.all(
+      [...this.states.values()]
+        .filter((state) => state.registered)
+        .map(async (state) => {
+          let fresh: ParsedManifest;
+          try {
+            fresh = await this.fetchManifest(state);
+          } catch (error) {
+            onError?.(state.definition.name, error);
+            return;
+          }
+          if (fresh.hash === state.manifest?.hash) return;
+          this.swap(state, fresh);
+          // Warm the new build up before pages need it (not awaited: polling never waits on a load).
+          void this.preload(onError, state.definition.name);
+        }),
+    );
+  }
+
+  private swap(state: RemoteState, fresh: ParsedManifest): void {
+    const old = state.modules;
+    state.manifest = fresh;
+    state.modules = new Map();
+    state.stylesheetCache = new Map();
+    state.generation += 1;
+    this.register(state, true);
+    this.log.info?.(
+      `[shell] remote "${state.definition.name}" has a new build (${fresh.json.metaData?.buildInfo?.buildVersion ?? 'unknown version'}, manifest ${fresh.hash.slice(0, 12)}); the next pages render with it`,
+    );
+    // Renders that started with the old build may still be running: release its resources later.
+    const timer = setTimeout(() => {
+      this.disposeTimers.delete(timer);
+      void disposeAll(old, this.log);
+    }, this.options.disposeDelayMs ?? 10_000);
+    timer.unref();
+    this.disposeTimers.add(timer);
+  }
+
+  private register(state: RemoteState, force: boolean): void {
+    const { name, entry } = state.definition;
+    this.options.runtime.registerRemotes([{ name: containerName(name), alias: name, entry }], { force });
+    state.registered = true;
+  }
+
+  private async firstManifest(state: RemoteState): Promise<void> {
+    const retryMs = this.options.retryMs ?? 1000;
+    if (state.manifestFailedAt !== undefined && this.now() - state.manifestFailedAt < retryMs) {
+      throw new ServerIslandError(state.definition.name, 'manifest', `manifest of "${state.definition.name}" failed less than ${retryMs} ms ago`);
+    }
+    state.manifestLoading ??= this.fetchManifest(state).finally(() => (state.manifestLoading = undefined));
+    try {
+      const manifest = await state.manifestLoading;
+      state.manifest ??= manifest;
+      state.manifestFailedAt = undefined;
+    } catch (error) {
+      state.manifestFailedAt = this.now();
+      throw error;
+    }
+  }
+
+  private async fetchManifest(state: RemoteState): Promise<ParsedManifest> {
+    const { name, entry } = state.definition;
+    try {
+      const response = await fetchWithTimeout(this.fetchImpl, entry, this.options.hopTimeoutMs, { cache: 'no-store' });
+      const body = await response.text();
+      const json = JSON.parse(body) as ManifestJson;
+      return { hash: createHash('sha256').update(body).digest('hex'), url: entry, json };
+    } catch (error) {
+      throw new ServerIslandError(name, 'manifest', `manifest of "${name}": ${(error as Error)?.message ?? error}`, { cause: error });
+    }
+  }
+
+  private async loadModule(state: RemoteState, module: string): Promise<IslandServerModule> {
+    const name = state.definition.name;
+    let loaded: IslandServerModule | null;
+    let timer: NodeJS.Timeout | undefined;
+    // Every hop has its own deadline; this one bounds the whole load, so a load that never settles
+    // (whatever the cause) is dropped from the cache instead of failing every later render.
+    const deadlineMs = this.options.hopTimeoutMs * 4;
+    try {
+      loaded = await Promise.race([
+        this.options.runtime.loadRemote<IslandServerModule>(`${containerName(name)}/${module}`),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`not loaded within ${deadlineMs} ms`)), deadlineMs);
+        }),
+      ]);
+    } catch (error) {
+      throw new ServerIslandError(name, 'load', `"${name}/${module}": ${(error as Error)?.message ?? error}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!loaded || typeof loaded.render !== 'function') {
+      throw new ServerIslandError(name, 'load', `"${name}/${module}" has no server render`);
+    }
+    if (loaded.islandApiVersion !== ISLAND_API_VERSION) {
+      throw new ServerIslandError(
+        name,
+        'version',
+        `"${name}/${module}" speaks island interface ${String(loaded.islandApiVersion)}; this shell renders ${ISLAND_API_VERSION}`,
+      );
+    }
+    return loaded;
+  }
+}
+
+async function disposeAll(modules: Map<string, Promise<IslandServerModule>>, log: Pick<Console, 'error'>): Promise<void> {
+  const loaded = await Promise.all([...modules.values()].map((loading) => loading.catch(() => undefined)));
+  // Several exposes of one build may share one resource: each dispose runs once.
+  const disposers = new Set(loaded.map((module) => module?.dispose).filter((dispose) => typeof dispose === 'function'));
+  for (const dispose of disposers) {
+    try {
+      await dispose!();
+    } catch (error) {
+      log.error('[shell] an old remote build failed to dispose', error);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { parseIslandName, type IslandRenderResult, type PageConfig } from 'contracts';
+import { FailureLog, type ServerIslandStage } from './failureLog.js';
+import { ServerIslandError, type ServerFederation } from './serverFederation.js';
+
+/** One island a page asked for. */
+export interface IslandRequest {
+  name: string;
+  props: Record<string, unknown>;
+}
+
+/** A rendered island, or why it holds a placeholder. */
+export type IslandOutcome = ({ ok: true; result: IslandRenderResult; reused?: boolean } | { ok: false; stage: ServerIslandStage }) & {
+  /** Load plus render time, milliseconds. */
+  ms: number;
+};
+
+export interface ServerIslandsOptions {
+  federation: ServerFederation;
+  /** Load plus render of one island must finish within this; otherwise the placeholder. */
+  budgetMs: number;
+  failures?: FailureLog;
+  /** Sends each page's island render times as a `Server-Timing` header (benchmarks, DevTools). Default false. */
+  serverTiming?: boolean;
+}
+
+/** Renders a page's islands with the remotes' server builds, each alone and within the budget. */
+/** Reused renders kept at most (oldest dropped first). */
+const RENDER_CACHE_ENTRIES = 2000;
+
+export class ServerIslands {
+  readonly failures: FailureLog;
+  /** Renders a module allowed to be reused (`cacheTtlMs`), by island, build, props and address. */
+  private readonly renderCache = new Map<string, { until: number; result: IslandRenderResult }>();
+
+  constructor(private readonly options: ServerIslandsOptions) {
+    this.failures = options.failures ?? new FailureLog();
+  }
+
+  get serverTiming(): boolean {
+    return this.options.serverTiming === true;
+  }
+
+  get federation(): ServerFederation {
+    return this.options.federation;
+  }
+
+  /**
+   * Renders all islands at once, all within one budget (they start together: one timer and one
+   * abort signal per page); never rejects.
+   */
+  renderAll(requests: IslandRequest[], page: { config: PageConfig; url: string }): Promise<IslandOutcome[]> {
+    if (requests.length === 0) return Promise.resolve([]);
+    const controller = new AbortController();
+    let expire: () => void = () => {};
+    const budget = new Promise<'timeout'>((resolve) => (expire = () => resolve('timeout')));
+    const timer = setTimeout(() => {
+      controller.abort();
+      expire();
+    }, this.options.budgetMs);
+    return Promise.all(requests.map((request) => this.renderOne(request, page, controller.signal, budget))).finally(() =>
+      clearTimeout(timer),
+    );
+  }
+
+  /** Stylesheets of the islands' browser builds, in first-use order. */
+  stylesheets(requests: IslandRequest[]): string[] {
+    const urls = new Set<string>();
+    for (const request of requests) {
+      const parsed = parseIslandName(request.name);
+      if (parsed) for (const url of this.federation.stylesheets(parsed.remote, parsed.module)) urls.add(url);
+    }
+    return [...urls];
+  }
+
+  private async renderOne(
+    request: IslandRequest,
+    page: { config: PageConfig; url: string },
+    signal: AbortSignal,
+    budget: Promise<'timeout'>,
+  ): Promise<IslandOutcome> {
+    const parsed = parseIslandName(request.name);
+    if (!parsed) return { ok: false, stage: 'load', ms: 0 };
+    const started = performance.now();
+    const work = this.work(request, parsed.remote, parsed.module, page, signal);
+    // The budget may win; the work's later rejection must not become an unhandled one.
+    work.catch(() => {});
+    try {
+      const done = await Promise.race([work, budget]);
+      if (done === 'timeout') {
+        throw new ServerIslandError(parsed.remote, 'timeout', `"${request.name}" did not render within ${this.options.budgetMs} ms`);
+      }
+      return { ok: true, result: done.result, ms: performance.now() - started, ...(done.reused ? { reused: true } : {}) };
+    } catch (error) {
+      const stage = error instanceof ServerIslandError ? error.stage : 'render';
+      this.failures.report(parsed.remote, stage, error);
+      return { ok: false, stage, ms: performance.now() - started };
+    }
+  }
+
+  private async work(
+    request: IslandRequest,
+    remote: string,
+    moduleName: string,
+    page: { config: PageConfig; url: string },
+    signal: AbortSignal,
+  ): Promise<{ result: IslandRenderResult; reused: boolean }> {
+    const module = await this.federation.load(remote, moduleName);
+    const ttl = module.cacheTtlMs;
+    const key = ttl ? `${request.name}\n${this.federation.generation(remote)}\n${page.url}\n${JSON.stringify(request.props)}` : '';
+    if (ttl) {
+      const cached = this.renderCache.get(key);
+      if (cached && cached.until > Date.now()) return { result: cached.result, reused: true };
+    }
+    try {
+      const result = await module.render(request.props, { config: page.config, url: page.url, signal });
+      if (typeof result?.html !== 'string') throw new TypeError('render returned no html');
+      if (ttl) {
+        this.renderCache.delete(key);
+        this.renderCache.set(key, { until: Date.now() + ttl, result });
+        if (this.renderCache.size > RENDER_CACHE_ENTRIES) this.renderCache.delete(this.renderCache.keys().next().value!);
+      }
+      return { result, reused: false };
+    } catch (error) {
+      throw error instanceof ServerIslandError
+        ? error
+        : new ServerIslandError(remote, 'render', `"${request.name}": ${(error as Error)?.message ?? error}`, { cause: error });
+    }
+  }
+}

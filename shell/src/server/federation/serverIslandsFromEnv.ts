@@ -1,0 +1,56 @@
+import type { RemoteDefinition } from 'contracts';
+import { createFederationRuntime } from './createFederationRuntime.js';
+import { FailureLog, type ServerIslandStage } from './failureLog.js';
+import { ServerFederation } from './serverFederation.js';
+import { ServerIslands } from './serverIslands.js';
+
+/** Settings of server-rendered islands (environment variables, see README "Configuration"). */
+export interface ServerIslandSettings {
+  /** `SERVER_ISLANDS`: `off` renders placeholders only (every island mounts in the browser). Default on. */
+  enabled: boolean;
+  /** `ISLAND_RENDER_BUDGET_MS`, default 1000: load plus render of one island. */
+  budgetMs: number;
+  /** `REMOTE_SERVER_TIMEOUT_MS`, default 1000: one fetch of a manifest, server entry or chunk. */
+  hopTimeoutMs: number;
+  /** `REMOTE_REVALIDATE_MS`, default 2000: how often the remotes' manifests are checked for a new build. */
+  revalidateMs: number;
+  /** `REMOTE_FAILURE_LOG_INTERVAL_MS`, default 60000: one failure line per remote per interval. */
+  failureLogIntervalMs: number;
+  /** `ISLAND_SERVER_TIMING=on`: island render times in a `Server-Timing` header. Default off (it shows internals). */
+  serverTiming: boolean;
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer of milliseconds, got "${raw}"`);
+  return value;
+}
+
+export function readServerIslandSettings(env: NodeJS.ProcessEnv = process.env): ServerIslandSettings {
+  return {
+    enabled: env.SERVER_ISLANDS !== 'off',
+    budgetMs: positiveInteger(env, 'ISLAND_RENDER_BUDGET_MS', 1000),
+    hopTimeoutMs: positiveInteger(env, 'REMOTE_SERVER_TIMEOUT_MS', 1000),
+    revalidateMs: positiveInteger(env, 'REMOTE_REVALIDATE_MS', 2000),
+    failureLogIntervalMs: positiveInteger(env, 'REMOTE_FAILURE_LOG_INTERVAL_MS', 60_000),
+    serverTiming: env.ISLAND_SERVER_TIMING === 'on',
+  };
+}
+
+/** The process's server islands from the configured manifest URLs; undefined when turned off. */
+export function createServerIslands(remotes: RemoteDefinition[], settings: ServerIslandSettings): ServerIslands | undefined {
+  if (!settings.enabled) return undefined;
+  const failures = new FailureLog({ intervalMs: settings.failureLogIntervalMs });
+  const federation = new ServerFederation({
+    remotes,
+    runtime: createFederationRuntime({ hopTimeoutMs: settings.hopTimeoutMs }),
+    hopTimeoutMs: settings.hopTimeoutMs,
+    disposeDelayMs: Math.max(10_000, settings.budgetMs * 2),
+  });
+  const report = (remote: string, error: unknown) => failures.report(remote, (error as { stage?: ServerIslandStage }).stage ?? 'manifest', error);
+  federation.startRevalidation(settings.revalidateMs, report);
+  void federation.preload(report);
+  return new ServerIslands({ federation, budgetMs: settings.budgetMs, failures, serverTiming: settings.serverTiming });
+}
