@@ -19,10 +19,10 @@ export interface LoadMoreProps {
 export function LoadMore({ loaded, total, viewingLabel, loadMoreLabel, onLoadMore, busy = false }: LoadMoreProps) {
   const progress = hitListProgress(loaded, total);
   return (
-    <div className="search-load-more">
-      <p className="search-load-more__viewing">{formatViewing(viewingLabel, progress.loaded, progress.total)}</p>
-      <progress className="search-load-more__progress" max={progress.total} value={progress.loaded} aria-label={formatViewing(viewingLabel, progress.loaded, progress.total)} />
-      <button type="button" className="search-load-more__button" onClick={onLoadMore} disabled={busy}>
+    <div className="khs-search-load-more">
+      <p className="khs-search-load-more__viewing">{formatViewing(viewingLabel, progress.loaded, progress.total)}</p>
+      <progress className="khs-search-load-more__progress" max={progress.total} value={progress.loaded} aria-label={formatViewing(viewingLabel, progress.loaded, progress.total)} />
+      <button type="button" className="khs-search-load-more__button" onClick={onLoadMore} disabled={busy}>
         {loadMoreLabel}
       </button>
     </div>

@@ -40,7 +40,7 @@ describe('mf-survey/Survey island', () => {
       ['1', false],
       ['2', false],
     ]);
-    expect(element.querySelector('form.survey--interactive')).not.toBeNull();
+    expect(element.querySelector('form.khs-survey--interactive')).not.toBeNull();
   });
 
   it('prefers question and answers from the props', async () => {

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { PageBus } from 'contracts';
 import { useWatchlist } from '../hooks/useWatchlist.js';
 import { toggleWatchlistArticle, watchlistCount } from '../storage/watchlistStorage.js';
+import '../styles/watchlist.css';
 
 export interface WatchlistButtonProps {
   /** Article id (the key in the local watchlist). */
@@ -36,10 +37,10 @@ export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failure
   };
 
   return (
-    <span className="watchlist-button">
+    <span className="khs-watchlist-button">
       <button
         type="button"
-        className="watchlist-button__toggle"
+        className="khs-watchlist-button__toggle"
         aria-pressed={saved}
         data-saved={saved}
         onClick={toggle}
@@ -49,7 +50,7 @@ export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failure
         </svg>
         <span>{saved ? removeLabel : addLabel}</span>
       </button>
-      <span role="status" className="watchlist-button__status">
+      <span role="status" className="khs-watchlist-button__status">
         {failed ? failureLabel : ''}
       </span>
     </span>
