@@ -17,11 +17,6 @@ const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..'
 
 /** Stylesheets the shell serves for a remote until they move into it (issue 10, point 6). */
 const REMOTE_OWNED_SHELL_FILES = { 'shell/public/widgets.css': 'mf-widgets' };
-/**
- * Remotes whose classes are not prefixed yet: mf-widgets' markup is moving out of the shell
- * (issue 10, point 6); its class rename follows that move. Layers are enforced for them all the same.
- */
-const UNPREFIXED_REMOTES = new Set(['mf-widgets']);
 
 function* cssFiles(dir) {
   if (!existsSync(dir)) return;
@@ -144,7 +139,6 @@ function checkRemoteFile(file, remote) {
     if (inLayer !== layer && !inLayer.startsWith(`${layer}.`)) {
       violations.push(`${where}: "${rule.selector}" is ${inLayer ? `in layer ${inLayer}` : 'unlayered'}, not in ${layer}`);
     }
-    if (UNPREFIXED_REMOTES.has(remote)) return;
     for (const selector of rule.selectors) {
       const problem = selectorProblem(selector, prefix);
       if (problem) violations.push(`${where}: ${problem}`);

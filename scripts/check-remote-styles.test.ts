@@ -84,15 +84,16 @@ describe('check-remote-styles', () => {
     expect(result.output).toContain(message);
   });
 
-  it('checks a remote-owned stylesheet the shell still serves as that remote’s (layer only, until its rename)', () => {
+  it('checks a stylesheet the shell still serves for a remote as that remote’s', () => {
     const root = tree({
       'mf-widgets/src/index.ts': '',
       'shell/public/site.css': goodShell,
-      'shell/public/widgets.css': '@layer khs-remote.widgets.components { .tabs__tab { color: red; } }\n.slider { display: flex; }',
+      'shell/public/widgets.css': '@layer khs-remote.widgets.components { .tabs__tab { color: red; } .khs-widgets-tabs { display: block; } }\n.khs-widgets-slider { display: flex; }',
     });
     const result = run(root);
     expect(result.code).toBe(1);
-    expect(result.output).toContain('shell/public/widgets.css: ".slider" is unlayered, not in khs-remote.widgets');
-    expect(result.output).not.toContain('.tabs__tab');
+    expect(result.output).toContain('shell/public/widgets.css: ".khs-widgets-slider" is unlayered, not in khs-remote.widgets');
+    expect(result.output).toContain('shell/public/widgets.css: ".tabs__tab" does not name a .khs-widgets class');
+    expect(result.output).not.toContain('".khs-widgets-tabs"');
   });
 });

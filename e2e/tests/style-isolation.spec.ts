@@ -3,15 +3,19 @@ import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
 
 const surveyArticle = listArticles().find((article) => article.surveyHandle && getSurvey(article.surveyHandle))!;
+const galleryArticle = listArticles().find((article) => (article.gallery?.length ?? 0) >= 2)!;
 
-/** Computed properties that make up an element's look (layout sizes depend on the page and are left out). */
+/**
+ * Computed properties that make up an element's look. Sizes are left out: they follow the space the
+ * page gives (so is `transform`, whose computed matrix resolves percentages against the size).
+ */
 const LOOK = [
   'color', 'background-color', 'background-image', 'font-family', 'font-size', 'font-weight', 'font-style', 'line-height',
   'letter-spacing', 'word-spacing', 'text-transform', 'text-decoration-line', 'text-align', 'text-indent', 'white-space',
   'padding-top', 'padding-right', 'padding-bottom', 'padding-left', 'margin-top', 'margin-right', 'margin-bottom', 'margin-left',
   'border-top-width', 'border-top-style', 'border-top-color', 'border-left-width', 'border-left-style', 'border-left-color',
   'border-top-left-radius', 'box-sizing', 'box-shadow', 'display', 'list-style-type', 'cursor', 'opacity', 'visibility',
-  'outline-style', 'vertical-align', 'filter', 'transform',
+  'outline-style', 'vertical-align', 'filter',
 ];
 
 /** The look of every element matched by the selectors, keyed by selector and index. */
@@ -61,6 +65,7 @@ const HOSTILE_SHELL_CSS = `
 }
 @layer khs-shell {
   .tag, .tags, .teaser, .button, .visually-hidden, .search-suggestion-tags__tag, .watchlist-button__toggle, .survey__answer,
+  .tabs__tab, .slider__button, .topic-chip, .form-field, .form-field input,
   [role='option'], [aria-selected='true'], [aria-pressed='true'], [role='search'] button {
     background: #fff; color: #fff; display: none;
   }
@@ -133,6 +138,33 @@ const remoteStates: { name: string; open(page: Page, base: string): Promise<void
       '.khs-watchlist-teaser__cta', '.khs-watchlist-teaser__image', '.khs-watchlist-screen__related h2',
     ],
   },
+  {
+    name: 'article widgets: tabs, sliders, lightbox trigger, table, video, topic chips, dialog trigger',
+    async open(page, base) {
+      await page.goto(new URL(galleryArticle.url, base).href);
+      await islandsSettled(page);
+      await expect(page.locator('[data-island="mf-widgets/PageWidgets"]')).toHaveAttribute('data-island-state', 'mounted');
+      await expect(page.locator('.khs-widgets-tabs__tab').first()).toBeVisible();
+    },
+    selectors: [
+      '.khs-widgets-block__title', '.khs-widgets-tabs__list', '.khs-widgets-tabs__tab', '.khs-widgets-tabs__panel',
+      '.khs-widgets-tabs__panel p', '.khs-widgets-slider__button', '.khs-widgets-slider__status', '.khs-widgets-gallery__figure img',
+      '.khs-widgets-gallery__caption', '.khs-widgets-competence-card', '.khs-widgets-competence-card__title a',
+      '.khs-widgets-scroll-table__table td', '.khs-widgets-video__play', '.khs-widgets-topic-chip', '.khs-widgets-button--secondary',
+    ],
+  },
+  {
+    name: 'contact form widgets: password toggle, file upload',
+    async open(page, base) {
+      await page.goto(new URL('/contact', base).href);
+      await islandsSettled(page);
+      await expect(page.locator('.khs-widgets-password-field__toggle')).toBeVisible();
+    },
+    selectors: [
+      '.khs-widgets-field', '.khs-widgets-field label', '.khs-widgets-password-field__row input', '.khs-widgets-password-field__toggle',
+      '.khs-widgets-file-field__label', '.khs-widgets-field__hint',
+    ],
+  },
 ];
 
 test.describe('style isolation between the shell and the remotes', () => {
@@ -166,7 +198,7 @@ test.describe('style isolation between the shell and the remotes', () => {
     });
     const shellSelectors = [
       '.site-header', '.site-header__brand', '.site-header__nav a', 'main', '.article__title', '.article__meta', '.tag',
-      '.article p:not([data-island] *)', '.site-footer', '.site-footer a', '#shell-probe h2', '#shell-probe p', '#shell-probe mark', '#shell-probe a',
+      '.article p:not([data-island] *):not([class*="khs-"] *)', '.site-footer', '.site-footer a', '#shell-probe h2', '#shell-probe p', '#shell-probe mark', '#shell-probe a',
       '#shell-probe button', '#shell-probe li', '#shell-probe ul', '#shell-probe fieldset', '#shell-probe legend',
       '#shell-probe label', '#shell-probe input', '#shell-probe progress', '#shell-probe .visually-hidden',
       '#shell-probe .search-teaser', '#shell-probe .tag', '#shell-probe form',
@@ -175,18 +207,19 @@ test.describe('style isolation between the shell and the remotes', () => {
       const sheets = [...document.styleSheets].filter((sheet) => {
         const owner = sheet.ownerNode as HTMLLinkElement | HTMLStyleElement | null;
         const href = sheet.href ?? (owner instanceof HTMLLinkElement ? owner.href : '');
-        return remoteOrigins.some((origin) => href.startsWith(origin));
+        return remoteOrigins.some((origin) => href.startsWith(origin)) || href.endsWith('/static/widgets.css');
       });
       return sheets.map((sheet) => sheet.href);
     }, Object.values(stack.remotes));
-    // The search header, watchlist and survey remotes all brought their CSS to this page.
-    expect(remoteSheets.map((href) => new URL(href!).origin).sort()).toEqual(
-      expect.arrayContaining([stack.remotes['mf-search'], stack.remotes['mf-watchlist'], stack.remotes['mf-survey']].map((url) => new URL(url).origin)),
+    // The search header, watchlist, survey and widgets remotes all brought their CSS to this page.
+    expect(remoteSheets.map((href) => new URL(href!).origin)).toEqual(
+      expect.arrayContaining([stack.remotes['mf-search'], stack.remotes['mf-watchlist'], stack.remotes['mf-survey'], stack.url].map((url) => new URL(url).origin)),
     );
     const withRemotes = await looks(page, shellSelectors);
     await page.evaluate((remoteOrigins) => {
       for (const sheet of document.styleSheets) {
-        if (sheet.href && remoteOrigins.some((origin) => sheet.href!.startsWith(origin))) sheet.disabled = true;
+        // mf-widgets' CSS is still served by the shell (/static/widgets.css) until it moves into the remote.
+        if (sheet.href && (remoteOrigins.some((origin) => sheet.href!.startsWith(origin)) || sheet.href.endsWith('/static/widgets.css'))) sheet.disabled = true;
       }
     }, Object.values(stack.remotes));
     expect(differences(withRemotes, await looks(page, shellSelectors))).toEqual([]);
