@@ -22,7 +22,7 @@ test.describe('federated foundation', () => {
   test('a watchlist button in one island updates the badge in another, and survives a reload', async ({ page, stack, problems }) => {
     await page.goto(new URL(first!.url, stack.url).href);
     await islandsSettled(page);
-    const badge = page.locator('.site-header .watchlist-link__badge');
+    const badge = page.locator('.site-header .khs-watchlist-link__badge');
     await expect(badge).toHaveText('0');
     const button = page.locator('.article__watchlist').getByRole('button', { name: 'Add to watchlist' });
     await button.click();
@@ -46,7 +46,7 @@ test.describe('federated foundation', () => {
     await page.evaluate(() => localStorage.setItem('khs:watchlist', '{"articles":[1,2,3]'));
     await page.reload();
     await islandsSettled(page);
-    await expect(page.locator('.site-header .watchlist-link__badge')).toHaveText('0');
+    await expect(page.locator('.site-header .khs-watchlist-link__badge')).toHaveText('0');
     expect(await page.evaluate(() => localStorage.getItem('khs:watchlist'))).toBe('{"articles":{}}');
   });
 
@@ -90,7 +90,7 @@ test.describe('federated foundation', () => {
     await expect(broken).toHaveAttribute('data-island-state', 'failed');
     await expect(broken.getByRole('button')).toBeDisabled();
     await expect(page.locator('.site-header__watchlist')).toHaveAttribute('data-island-state', 'mounted');
-    await expect(page.locator('.site-header .watchlist-link__badge')).toHaveText('0');
+    await expect(page.locator('.site-header .khs-watchlist-link__badge')).toHaveText('0');
     expect(problems.errors.some((text) => text.includes('"mf-watchlist" failed (mount)'))).toBe(true);
   });
 

@@ -59,7 +59,7 @@ test.describe('absolute links use the configured base URL', () => {
     await save(page, visited, second);
     await page.goto(`${visited}/watchlist`);
     await islandsSettled(page);
-    await expect(page.locator('.watchlist-screen')).toHaveAttribute('data-status', 'loaded');
+    await expect(page.locator('.khs-watchlist-screen')).toHaveAttribute('data-status', 'loaded');
 
     const sharingUrl = await page.getByLabel('Share your watchlist').inputValue();
     expect(sharingUrl).toMatch(new RegExp(`^${publicBaseUrl}/watchlist/shared/[A-Za-z0-9_-]{22}$`));

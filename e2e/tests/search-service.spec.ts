@@ -12,9 +12,9 @@ const HITS_PER_PAGE = examplePageConfig().search.limit;
 const ARTICLE_PATH = '/articles/negotiating-with-suppliers';
 const FIELDS = 'title,headline,intro,content';
 
-const list = (page: Page) => page.locator('.search-list');
+const list = (page: Page) => page.locator('.khs-search-list');
 const listBox = (page: Page) => list(page).getByRole('combobox');
-const teasers = (page: Page) => list(page).locator('.search-teaser');
+const teasers = (page: Page) => list(page).locator('.khs-search-teaser');
 
 async function openSearch(page: Page, base: string): Promise<void> {
   await page.goto(new URL('/search', base).href);

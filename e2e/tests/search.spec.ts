@@ -27,10 +27,10 @@ const { i18n, search: searchConfig } = examplePageConfig();
 const HITS_PER_PAGE = searchConfig.limit;
 const viewing = (count: number, total: number) => i18n.viewing.replace('{count}', String(count)).replace('{total}', String(total));
 
-const list = (page: Page) => page.locator('.search-list');
+const list = (page: Page) => page.locator('.khs-search-list');
 const listBox = (page: Page) => list(page).getByRole('combobox');
 const headerBox = (page: Page) => page.locator('.site-header').getByRole('combobox');
-const teasers = (page: Page) => list(page).locator('.search-teaser');
+const teasers = (page: Page) => list(page).locator('.khs-search-teaser');
 const chips = (page: Page) => page.getByRole('list', { name: 'Applied filters' });
 
 async function openSearch(page: Page, base: string, query = ''): Promise<void> {
@@ -55,7 +55,7 @@ test.describe('search list', () => {
     const teaser = teasers(page).filter({ has: page.locator('a[href="/articles/negotiating-with-suppliers"]') });
     await expect(teaser).toHaveCount(1);
     await expect(teaser.locator('mark').first()).toHaveText(/^negotiat/i);
-    await expect(teaser.locator('.search-teaser__cta')).toBeVisible();
+    await expect(teaser.locator('.khs-search-teaser__cta')).toBeVisible();
     expect(problems.failedResponses).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -82,7 +82,7 @@ test.describe('search list', () => {
     // One multi-search request per search: the hits query and the refined facet's own query together.
     expect(searches.map((body) => body.searches.length)).toEqual([2]);
     await expect(page).toHaveURL(/topic=Coaching/);
-    for (const tags of await teasers(page).locator('.search-teaser__tags').all()) await expect(tags).toContainText('Coaching');
+    for (const tags of await teasers(page).locator('.khs-search-teaser__tags').all()) await expect(tags).toContainText('Coaching');
 
     await chips(page).getByRole('button', { name: 'Remove filter: Coaching' }).click();
     await expect(chips(page)).toBeHidden();

@@ -59,14 +59,14 @@ async function serverRendered(base: string, path: string, marker: string): Promi
 
 test.describe('server-rendered islands', () => {
   test('search without JavaScript: highlighted results, and load-more is a link that shows the next page too', async ({ browser, stack }) => {
-    await serverRendered(stack.url, `/search?q=${QUERY}`, 'search-teaser');
+    await serverRendered(stack.url, `/search?q=${QUERY}`, 'khs-search-teaser');
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const response = await page.goto(new URL(`/search?q=${QUERY}`, stack.url).href);
     expect(response?.status()).toBe(200);
-    const list = page.locator('.search-list');
-    await expect(list.locator('.search-teaser')).toHaveCount(HITS_PER_PAGE);
-    await expect(list.locator('.search-teaser mark').first()).toHaveText(new RegExp(QUERY, 'i'));
+    const list = page.locator('.khs-search-list');
+    await expect(list.locator('.khs-search-teaser')).toHaveCount(HITS_PER_PAGE);
+    await expect(list.locator('.khs-search-teaser mark').first()).toHaveText(new RegExp(QUERY, 'i'));
     await expect(list.getByRole('combobox')).toHaveValue(QUERY);
     await expect(page.locator('.site-header').getByRole('combobox')).toHaveValue(QUERY);
     const total = Number(await list.locator('progress').getAttribute('max'));
@@ -77,7 +77,7 @@ test.describe('server-rendered islands', () => {
     await expect(loadMore).toHaveAttribute('href', `/search?q=${QUERY}&page=2`);
     await loadMore.click();
     await expect(page).toHaveURL(new RegExp(`/search\\?q=${QUERY}&page=2$`));
-    await expect(list.locator('.search-teaser')).toHaveCount(2 * HITS_PER_PAGE);
+    await expect(list.locator('.khs-search-teaser')).toHaveCount(2 * HITS_PER_PAGE);
     await expect(list.locator('progress')).toHaveAttribute('value', String(2 * HITS_PER_PAGE));
     await expect(page.getByRole('link', { name: i18n.loadMore })).toHaveAttribute('href', `/search?q=${QUERY}&page=3`);
     await context.close();
@@ -98,23 +98,23 @@ test.describe('server-rendered islands', () => {
         }
       }).observe({ type: 'layout-shift', buffered: true });
     });
-    await serverRendered(stack.url, `/search?q=${QUERY}`, 'search-teaser');
+    await serverRendered(stack.url, `/search?q=${QUERY}`, 'khs-search-teaser');
     await page.goto(new URL(`/search?q=${QUERY}`, stack.url).href);
-    const serverFirstTeaser = await page.locator('.search-teaser').first().evaluate((element) => {
+    const serverFirstTeaser = await page.locator('.khs-search-teaser').first().evaluate((element) => {
       (element as HTMLElement & { __fromServer?: boolean }).__fromServer = true;
       return element.textContent;
     });
     await islandsSettled(page);
     await expect(page.locator('[data-island="mf-search/SearchList"]')).toHaveAttribute('data-island-state', 'mounted');
     // Hydrated, not replaced: the server's element is still there and now interactive.
-    expect(await page.locator('.search-teaser').first().evaluate((element) => (element as HTMLElement & { __fromServer?: boolean }).__fromServer)).toBe(true);
-    expect(await page.locator('.search-teaser').first().textContent()).toBe(serverFirstTeaser);
+    expect(await page.locator('.khs-search-teaser').first().evaluate((element) => (element as HTMLElement & { __fromServer?: boolean }).__fromServer)).toBe(true);
+    expect(await page.locator('.khs-search-teaser').first().textContent()).toBe(serverFirstTeaser);
     await page.waitForTimeout(500);
     expect(searches).toEqual([]);
 
     // Load more in place (no navigation), one search for page 2.
     await page.getByRole('link', { name: i18n.loadMore }).click();
-    await expect(page.locator('.search-teaser')).toHaveCount(2 * HITS_PER_PAGE);
+    await expect(page.locator('.khs-search-teaser')).toHaveCount(2 * HITS_PER_PAGE);
     expect(searches).toHaveLength(1);
 
     const cls = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts.reduce((sum, value) => sum + value, 0));
@@ -124,18 +124,18 @@ test.describe('server-rendered islands', () => {
 
   test("every island of the article page is rendered by its remote before any script runs", async ({ browser, stack }) => {
     const article = articleWithSurvey();
-    await serverRendered(stack.url, article.url, 'survey--interactive');
+    await serverRendered(stack.url, article.url, 'khs-survey--interactive');
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     const response = await page.goto(new URL(article.url, stack.url).href);
     expect(response?.status()).toBe(200);
     // mf-search: the header's combobox (the remote's autocomplete markup).
-    await expect(page.locator('[data-island="mf-search/HeaderSearch"] .header-search__combobox [role="combobox"]')).toHaveCount(1);
+    await expect(page.locator('[data-island="mf-search/HeaderSearch"] .khs-search-header__combobox [role="combobox"]')).toHaveCount(1);
     // mf-watchlist: link with its badge (0 on the server), and the article's toggle button.
-    await expect(page.locator('[data-island="mf-watchlist/WatchlistLink"] .watchlist-link__badge')).toHaveText('0');
-    await expect(page.locator('[data-island="mf-watchlist/WatchlistButton"] button.watchlist-button__toggle')).toHaveAttribute('aria-pressed', 'false');
+    await expect(page.locator('[data-island="mf-watchlist/WatchlistLink"] .khs-watchlist-link__badge')).toHaveText('0');
+    await expect(page.locator('[data-island="mf-watchlist/WatchlistButton"] button.khs-watchlist-button__toggle')).toHaveAttribute('aria-pressed', 'false');
     // mf-survey: question and answers, no results (those need the browser's vote).
-    const survey = page.locator('[data-island="mf-survey/Survey"] form.survey--interactive');
+    const survey = page.locator('[data-island="mf-survey/Survey"] form.khs-survey--interactive');
     await expect(survey).toHaveAttribute('data-phase', 'answering');
     await expect(survey.getByRole('radio')).not.toHaveCount(0);
     // mf-widgets: the article's widget markup and the contents trigger are its own, and its styles are linked.
@@ -163,7 +163,7 @@ test.describe('server-rendered islands', () => {
     const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
     expect(states.every((state) => state === 'mounted')).toBe(true);
     await page.getByRole('button', { name: i18n.watchlistAdd }).first().click();
-    await expect(page.locator('.watchlist-link__badge')).toHaveText('1');
+    await expect(page.locator('.khs-watchlist-link__badge')).toHaveText('1');
     expect(problems).toEqual([]);
   });
 
@@ -178,7 +178,7 @@ test.describe('server-rendered islands', () => {
         stack.serveRemote('mf-survey', dir);
         // The shell notices the new manifest within its revalidation interval.
         await expect
-          .poll(async () => (await (await fetch(new URL(article.url, stack.url))).text()).includes('survey--interactive'), { timeout: 15_000, message: kind })
+          .poll(async () => (await (await fetch(new URL(article.url, stack.url))).text()).includes('khs-survey--interactive'), { timeout: 15_000, message: kind })
           .toBe(false);
         const started = Date.now();
         const response = await fetch(new URL(article.url, stack.url));
@@ -186,18 +186,18 @@ test.describe('server-rendered islands', () => {
         expect(response.status).toBe(200);
         expect(Date.now() - started).toBeLessThan(3000);
         // The other remotes still rendered on the server.
-        expect(html).toContain('watchlist-button__toggle');
+        expect(html).toContain('khs-watchlist-button__toggle');
         await page.goto(new URL(article.url, stack.url).href);
         await islandsSettled(page);
         await expect(page.locator('[data-island="mf-survey/Survey"]')).toHaveAttribute('data-island-state', 'mounted');
-        await expect(page.locator('[data-island="mf-survey/Survey"] form.survey--interactive').getByRole('radio').first()).toBeVisible();
+        await expect(page.locator('[data-island="mf-survey/Survey"] form.khs-survey--interactive').getByRole('radio').first()).toBeVisible();
       }
     } finally {
       stack.serveRemote('mf-survey');
       for (const dir of Object.values(broken)) rmSync(dir, { recursive: true, force: true });
     }
     await expect
-      .poll(async () => (await (await fetch(new URL(article.url, stack.url))).text()).includes('survey--interactive'), { timeout: 15_000 })
+      .poll(async () => (await (await fetch(new URL(article.url, stack.url))).text()).includes('khs-survey--interactive'), { timeout: 15_000 })
       .toBe(true);
   });
 

@@ -10,7 +10,7 @@ const [flowArticle, keyboardArticle] = surveyArticles as [(typeof surveyArticles
 const flowSurvey = getSurvey(flowArticle.surveyHandle!)!;
 const keyboardSurvey = getSurvey(keyboardArticle.surveyHandle!)!;
 
-const surveyForm = (page: Page) => page.locator('.article__survey form.survey');
+const surveyForm = (page: Page) => page.locator('.article__survey form.khs-survey');
 
 async function openArticle(page: Page, base: string, url: string): Promise<Locator> {
   await page.goto(new URL(url, base).href);

@@ -27,11 +27,11 @@ async function addFromArticlePage(page: Page, base: string, article: (typeof sav
 async function openWatchlist(page: Page, base: string): Promise<void> {
   await page.goto(new URL('/watchlist', base).href);
   await islandsSettled(page);
-  await expect(page.locator('.watchlist-screen')).toHaveAttribute('data-status', 'loaded');
+  await expect(page.locator('.khs-watchlist-screen')).toHaveAttribute('data-status', 'loaded');
 }
 
 const savedList = (page: Page) => page.getByRole('list', { name: 'Your watchlist' });
-const badge = (page: Page) => page.locator('.site-header .watchlist-link__badge');
+const badge = (page: Page) => page.locator('.site-header .khs-watchlist-link__badge');
 
 test.describe('watchlist screen', () => {
   test('saved articles are resolved by the server, with related articles; removing one updates list and badge', async ({ page, stack, problems }) => {
@@ -72,7 +72,7 @@ test.describe('watchlist screen', () => {
     expect(sharingUrl).toMatch(new RegExp(`^${new URL(stack.url).origin}/watchlist/shared/[A-Za-z0-9_-]+$`));
     // The page itself times the confirmation, so test-runner latency cannot blur the figure.
     await page.evaluate(() => {
-      const region = document.querySelector('.watchlist-screen__copied')!;
+      const region = document.querySelector('.khs-watchlist-screen__copied')!;
       const times: number[] = [];
       (window as unknown as { confirmationTimes: number[] }).confirmationTimes = times;
       new MutationObserver(() => times.push(performance.now())).observe(region, { childList: true, characterData: true, subtree: true });
@@ -120,7 +120,7 @@ test.describe('watchlist screen', () => {
     await page.route(/\/api\/watchlist$/, (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal server error"}' }));
     await openWatchlist(page, stack.url);
     await expect(page.getByText('You have not saved any articles yet.')).toBeVisible();
-    await expect(page.locator('.watchlist-screen')).toHaveAttribute('aria-busy', 'false');
+    await expect(page.locator('.khs-watchlist-screen')).toHaveAttribute('aria-busy', 'false');
   });
 
   test('a download answering 500 stops the indicator and saves nothing', async ({ page, stack }) => {
@@ -141,7 +141,7 @@ test.describe('watchlist screen', () => {
 
     const downloadButton = page.getByRole('button', { name: 'Download as PDF' });
     await downloadButton.click();
-    const area = page.locator('.watchlist-screen__download');
+    const area = page.locator('.khs-watchlist-screen__download');
     await expect(area).toHaveAttribute('aria-busy', 'true');
     await expect(downloadButton).toBeDisabled();
     release();

@@ -128,14 +128,14 @@ test.describe('page widgets (mf-widgets)', () => {
     await page.keyboard.press('Enter');
     const lightbox = page.getByRole('dialog', { name: 'Gallery: image viewer' });
     await expect(lightbox).toBeVisible();
-    await expect(lightbox.locator('.lightbox__status')).toHaveText(`Image 2 of ${gallery.length}`);
+    await expect(lightbox.locator('.khs-widgets-lightbox__status')).toHaveText(`Image 2 of ${gallery.length}`);
     await expect(lightbox.getByText(gallery[1]!.caption)).toBeVisible();
     await expect(lightbox.getByRole('img', { name: gallery[1]!.alt })).toBeVisible();
     await page.keyboard.press('ArrowLeft');
-    await expect(lightbox.locator('.lightbox__status')).toHaveText(`Image 1 of ${gallery.length}`);
+    await expect(lightbox.locator('.khs-widgets-lightbox__status')).toHaveText(`Image 1 of ${gallery.length}`);
     await expect(lightbox.getByText(gallery[0]!.caption)).toBeVisible();
     await page.keyboard.press('End');
-    await expect(lightbox.locator('.lightbox__status')).toHaveText(`Image ${gallery.length} of ${gallery.length}`);
+    await expect(lightbox.locator('.khs-widgets-lightbox__status')).toHaveText(`Image ${gallery.length} of ${gallery.length}`);
     await page.keyboard.press('Escape');
     await expect(lightbox).toBeHidden();
     await expect(links.nth(1)).toBeFocused();
@@ -152,7 +152,7 @@ test.describe('page widgets (mf-widgets)', () => {
     for (let step = 1; step <= 10; step += 1) await page.mouse.move(box.x + box.width * (0.8 - step * 0.05), y);
     await page.mouse.up();
     await expect(page.locator('[data-widget="gallery"] [data-slider-status]')).toHaveText(/^Image 2 of \d+$/);
-    await expect(page.locator('.lightbox')).toHaveCount(0);
+    await expect(page.locator('.khs-widgets-lightbox')).toHaveCount(0);
   });
 
   test('the competence slider shows one slide below 960px and two from 960px', async ({ page, stack }) => {

@@ -15,7 +15,7 @@ export interface SearchComboboxProps {
   name?: string;
   /** Hide the label visually (header). Default `false`. */
   hideLabel?: boolean;
-  /** Class of the wrapper. Default `search-combobox`. */
+  /** Class of the wrapper. Default `khs-search-combobox`. */
   className?: string;
 }
 
@@ -30,7 +30,7 @@ export function SearchCombobox({
   placeholder,
   name = 'q',
   hideLabel = false,
-  className = 'search-combobox',
+  className = 'khs-search-combobox',
 }: SearchComboboxProps) {
   const id = useId();
   const inputId = `${id}-input`;
@@ -50,7 +50,7 @@ export function SearchCombobox({
 
   return (
     <div ref={root} className={className} data-status={status}>
-      <label htmlFor={inputId} className={hideLabel ? 'visually-hidden' : `${className}__label`}>
+      <label htmlFor={inputId} className={hideLabel ? 'khs-search-visually-hidden' : `${className}__label`}>
         {label}
       </label>
       <input

@@ -11,10 +11,10 @@ export interface SuggestionTagsProps {
 export function SuggestionTags({ tags, onChoose, label = 'Popular topics' }: SuggestionTagsProps) {
   if (tags.length === 0) return null;
   return (
-    <ul className="search-suggestion-tags" aria-label={label}>
+    <ul className="khs-search-suggestion-tags" aria-label={label}>
       {tags.map((tag) => (
         <li key={tag}>
-          <button type="button" className="search-suggestion-tags__tag" onClick={() => onChoose(tag)}>
+          <button type="button" className="khs-search-suggestion-tags__tag" onClick={() => onChoose(tag)}>
             {tag}
           </button>
         </li>

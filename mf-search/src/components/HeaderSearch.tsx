@@ -74,7 +74,7 @@ export function HeaderSearch({
       aria-label="Site search"
       action={config.calls.searchPage}
       method="get"
-      className="header-search"
+      className="khs-search-header"
       onSubmit={() => autocomplete.close()}
       // First signs of interest: start loading the search client before the first query needs it.
       onFocus={suggestions.preload}
@@ -86,9 +86,9 @@ export function HeaderSearch({
         label={config.i18n.searchLabel}
         placeholder={config.i18n.searchPlaceholder}
         hideLabel
-        className="header-search__combobox"
+        className="khs-search-header__combobox"
       />
-      <button type="submit" className="header-search__submit">
+      <button type="submit" className="khs-search-header__submit">
         {config.i18n.searchLabel}
       </button>
     </form>

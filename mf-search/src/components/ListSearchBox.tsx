@@ -68,7 +68,7 @@ export function ListSearchBox({ source, label, placeholder, onSubmitted, insight
   };
 
   return (
-    <form role="search" aria-label="Article search" className="search-list__form" onSubmit={submit} noValidate>
+    <form role="search" aria-label="Article search" className="khs-search-list__form" onSubmit={submit} noValidate>
       <SearchCombobox autocomplete={autocomplete} label={label} placeholder={placeholder} />
       <SuggestionTags
         tags={autocomplete.tags}

@@ -44,8 +44,8 @@ function renderList(options: { hideResults?: boolean } = {}) {
 }
 
 const searchBox = () => screen.getByRole('combobox') as HTMLInputElement;
-const list = () => document.querySelector('.search-list') as HTMLElement;
-const teasers = () => Array.from(document.querySelectorAll('.search-teaser'));
+const list = () => document.querySelector('.khs-search-list') as HTMLElement;
+const teasers = () => Array.from(document.querySelectorAll('.khs-search-teaser'));
 async function search(text: string) {
   fireEvent.change(searchBox(), { target: { value: text } });
   fireEvent.submit(searchBox().form!);
@@ -75,10 +75,10 @@ describe('SearchList on the embedded search server', () => {
     await waitFor(() => expect(teasers()).toHaveLength(1), WAIT);
     const teaser = teasers()[0]!;
     expect(teaser.querySelector('h2')!.textContent).toContain('<img src=x onerror="window.__pwned=1">');
-    expect(teaser.querySelector('.search-teaser__intro')!.textContent).toContain('<script>window.__pwned=1</script>');
-    expect(teaser.querySelector('script, .search-teaser__body img')).toBeNull();
-    expect(teaser.querySelector('.search-teaser__meta')!.textContent).toMatch(/^\d+ \w+ \d{4}, 2 min read$/);
-    expect(teaser.querySelector('.search-teaser__cta')!.textContent).toBe('Read the probe');
+    expect(teaser.querySelector('.khs-search-teaser__intro')!.textContent).toContain('<script>window.__pwned=1</script>');
+    expect(teaser.querySelector('script, .khs-search-teaser__body img')).toBeNull();
+    expect(teaser.querySelector('.khs-search-teaser__meta')!.textContent).toMatch(/^\d+ \w+ \d{4}, 2 min read$/);
+    expect(teaser.querySelector('.khs-search-teaser__cta')!.textContent).toBe('Read the probe');
   });
 
   it('offers facets only after a query; a chip removes its filter', async () => {
@@ -103,7 +103,7 @@ describe('SearchList on the embedded search server', () => {
     const chips = await screen.findByRole('list', { name: 'Applied filters' }, WAIT);
     expect(chips.textContent).toContain('Coaching');
     await waitFor(() => {
-      for (const teaser of teasers()) expect(teaser.querySelector('.search-teaser__tags')!.textContent).toContain('Coaching');
+      for (const teaser of teasers()) expect(teaser.querySelector('.khs-search-teaser__tags')!.textContent).toContain('Coaching');
     }, WAIT);
     fireEvent.click(within(chips).getByRole('button', { name: 'Remove filter: Coaching' }));
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Applied filters' })).toBeNull(), WAIT);

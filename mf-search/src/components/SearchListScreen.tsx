@@ -59,7 +59,7 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
 
   return (
     <section
-      className="search-list"
+      className="khs-search-list"
       data-status={status}
       data-results={visibility}
       data-query={answered ? (results.query ?? '') : undefined}
@@ -67,10 +67,10 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
       <ListSearchBox source={source} label={texts.searchLabel} placeholder={texts.searchPlaceholder} onSubmitted={markSubmitted} insights={insights} initialTags={initialTags} />
       <FilterPanel facets={facets} hasQuery={query.trim() !== ''} label={texts.filter} />
       <FilterChips {...chips} />
-      <div className="search-list__results" hidden={visibility !== 'results'}>
+      <div className="khs-search-list__results" hidden={visibility !== 'results'}>
         <InfiniteHitList viewingLabel={i18n.viewing} loadMoreLabel={i18n.loadMore} busy={status === 'loading' || status === 'stalled'} />
       </div>
-      <p className="search-list__no-results" role="status">
+      <p className="khs-search-list__no-results" role="status">
         {visibility === 'no-hits' && status !== 'error' ? texts.noResults : ''}
       </p>
     </section>

@@ -23,23 +23,23 @@ export function FacetGroup({ facet, showMoreLabel = 'Show more', showLessLabel =
   });
   if (items.length === 0) return null;
   return (
-    <fieldset className="search-facet" aria-labelledby={legendId} data-attribute={facet.attribute}>
-      <legend id={legendId} className="search-facet__legend">
+    <fieldset className="khs-search-facet" aria-labelledby={legendId} data-attribute={facet.attribute}>
+      <legend id={legendId} className="khs-search-facet__legend">
         {facet.label}
       </legend>
-      <ul className="search-facet__options">
+      <ul className="khs-search-facet__options">
         {items.map((item) => (
           <li key={item.value}>
-            <label className="search-facet__option">
+            <label className="khs-search-facet__option">
               <input type="checkbox" checked={item.isRefined} onChange={() => refine(item.value)} />
-              <span className="search-facet__label">{item.label}</span>{' '}
-              <span className="search-facet__count">({item.count})</span>
+              <span className="khs-search-facet__label">{item.label}</span>{' '}
+              <span className="khs-search-facet__count">({item.count})</span>
             </label>
           </li>
         ))}
       </ul>
       {canToggleShowMore ? (
-        <button type="button" className="search-facet__more" onClick={toggleShowMore}>
+        <button type="button" className="khs-search-facet__more" onClick={toggleShowMore}>
           {isShowingMore ? showLessLabel : showMoreLabel}
         </button>
       ) : null}

@@ -14,13 +14,13 @@ export function FilterChips({ includedAttributes, excludedAttributes = ['query']
   const chips = items.flatMap((item) => item.refinements.map((refinement) => ({ item, refinement })));
   if (chips.length === 0) return null;
   return (
-    <ul className="search-chips" aria-label={label}>
+    <ul className="khs-search-chips" aria-label={label}>
       {chips.map(({ item, refinement }) => (
-        <li key={`${item.attribute}:${String(refinement.value)}`} className="search-chips__chip">
-          <span className="search-chips__text">{refinement.label}</span>
+        <li key={`${item.attribute}:${String(refinement.value)}`} className="khs-search-chips__chip">
+          <span className="khs-search-chips__text">{refinement.label}</span>
           <button
             type="button"
-            className="search-chips__remove"
+            className="khs-search-chips__remove"
             aria-label={`${removeLabel}: ${refinement.label}`}
             onClick={() => item.refine(refinement)}
           >

@@ -35,17 +35,17 @@ export function FilterPanel({ facets, hasQuery, label, defaultExpanded = false }
   // Without a query (or without facet values) the block stays hidden, but mounted: the facet
   // widgets must stay registered so filters restored from the address keep applying.
   return (
-    <div className="search-filters" data-expanded={expanded} hidden={!hasQuery || !facetValuesExist}>
+    <div className="khs-search-filters" data-expanded={expanded} hidden={!hasQuery || !facetValuesExist}>
       <button
         type="button"
-        className="search-filters__toggle"
+        className="khs-search-filters__toggle"
         aria-expanded={expanded}
         aria-controls={panelId}
         onClick={() => setExpanded((open) => !open)}
       >
         {label}
       </button>
-      <div id={panelId} className="search-filters__panel" hidden={!expanded}>
+      <div id={panelId} className="khs-search-filters__panel" hidden={!expanded}>
         {facets.map((facet) => (
           <FacetGroup key={facet.attribute} facet={facet} />
         ))}

@@ -36,15 +36,15 @@ export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel
   const nextPage = (indexUiState.page ?? 1) + 1;
   const nextHref = environment.pageHref?.(indexUiState, nextPage);
   return (
-    <div className="search-hits">
+    <div className="khs-search-hits">
       {!isFirstPage ? (
-        <button type="button" className="search-hits__previous" onClick={showPrevious} disabled={busy}>
+        <button type="button" className="khs-search-hits__previous" onClick={showPrevious} disabled={busy}>
           {showPreviousLabel}
         </button>
       ) : null}
-      <ol className="search-hits__list">
+      <ol className="khs-search-hits__list">
         {items.map((hit) => (
-          <li key={hit.objectID} className="search-hits__item">
+          <li key={hit.objectID} className="khs-search-hits__item">
             <Teaser hit={hit} onOpen={(opened) => sendEvent('click', opened, 'Article Opened')} />
           </li>
         ))}

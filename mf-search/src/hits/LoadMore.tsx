@@ -30,12 +30,12 @@ function isPlainClick(event: MouseEvent): boolean {
 export function LoadMore({ loaded, total, viewingLabel, loadMoreLabel, onLoadMore, busy = false, href }: LoadMoreProps) {
   const progress = hitListProgress(loaded, total);
   return (
-    <div className="search-load-more">
-      <p className="search-load-more__viewing">{formatViewing(viewingLabel, progress.loaded, progress.total)}</p>
-      <progress className="search-load-more__progress" max={progress.total} value={progress.loaded} aria-label={formatViewing(viewingLabel, progress.loaded, progress.total)} />
+    <div className="khs-search-load-more">
+      <p className="khs-search-load-more__viewing">{formatViewing(viewingLabel, progress.loaded, progress.total)}</p>
+      <progress className="khs-search-load-more__progress" max={progress.total} value={progress.loaded} aria-label={formatViewing(viewingLabel, progress.loaded, progress.total)} />
       {href ? (
         <a
-          className="search-load-more__button"
+          className="khs-search-load-more__button"
           href={href}
           aria-disabled={busy || undefined}
           onClick={(event) => {
@@ -47,7 +47,7 @@ export function LoadMore({ loaded, total, viewingLabel, loadMoreLabel, onLoadMor
           {loadMoreLabel}
         </a>
       ) : (
-        <button type="button" className="search-load-more__button" onClick={onLoadMore} disabled={busy}>
+        <button type="button" className="khs-search-load-more__button" onClick={onLoadMore} disabled={busy}>
           {loadMoreLabel}
         </button>
       )}

@@ -17,29 +17,29 @@ export function Teaser({ hit, onOpen }: TeaserProps) {
   const meta = teaserMeta(hit.date, hit.readingTime);
   const topics = Array.isArray(hit.topic) ? hit.topic : [];
   return (
-    <article className="search-teaser" data-object-id={hit.objectID}>
-      <a className="search-teaser__link" href={hit.url ?? '#'} onClick={() => onOpen?.(hit)}>
-        {hit.image ? <img className="search-teaser__image" src={hit.image} alt="" loading="lazy" /> : null}
-        <div className="search-teaser__body">
-          {hit.subline ? <p className="search-teaser__subline">{hit.subline}</p> : null}
-          <h2 className="search-teaser__headline">
+    <article className="khs-search-teaser" data-object-id={hit.objectID}>
+      <a className="khs-search-teaser__link" href={hit.url ?? '#'} onClick={() => onOpen?.(hit)}>
+        {hit.image ? <img className="khs-search-teaser__image" src={hit.image} alt="" loading="lazy" /> : null}
+        <div className="khs-search-teaser__body">
+          {hit.subline ? <p className="khs-search-teaser__subline">{hit.subline}</p> : null}
+          <h2 className="khs-search-teaser__headline">
             <HighlightedText segments={teaserHeadline(hit)} />
           </h2>
-          <p className="search-teaser__intro">
+          <p className="khs-search-teaser__intro">
             <HighlightedText segments={teaserIntro(hit)} />
           </p>
           {topics.length > 0 ? (
-            <ul className="search-teaser__tags" aria-label="Topics">
+            <ul className="khs-search-teaser__tags" aria-label="Topics">
               {topics.map((topic) => (
-                <li key={topic} className="search-teaser__tag">
+                <li key={topic} className="khs-search-teaser__tag">
                   {topic}
                 </li>
               ))}
             </ul>
           ) : null}
-          {meta ? <p className="search-teaser__meta">{meta}</p> : null}
+          {meta ? <p className="khs-search-teaser__meta">{meta}</p> : null}
           {hit.cta ? (
-            <span className="search-teaser__cta button">
+            <span className="khs-search-teaser__cta">
               {hit.cta}
             </span>
           ) : null}

@@ -12,9 +12,9 @@ export interface SurveyResultBarProps {
  */
 export function SurveyResultBar({ labelledBy, percent }: SurveyResultBarProps) {
   return (
-    <span className="survey__result">
+    <span className="khs-survey__result">
       <span
-        className="survey__bar"
+        className="khs-survey__bar"
         role="meter"
         aria-labelledby={labelledBy}
         aria-valuemin={0}
@@ -22,9 +22,9 @@ export function SurveyResultBar({ labelledBy, percent }: SurveyResultBarProps) {
         aria-valuenow={percent}
         aria-valuetext={`${percent}%`}
       >
-        <span className="survey__bar-fill" style={{ width: `${percent}%` }} />
+        <span className="khs-survey__bar-fill" style={{ width: `${percent}%` }} />
       </span>
-      <span className="survey__percent" aria-hidden="true">
+      <span className="khs-survey__percent" aria-hidden="true">
         {percent}%
       </span>
     </span>

@@ -61,14 +61,14 @@ export function SurveyWidget({ formHandle, question, answers, calls, texts, serv
     );
 
   return (
-    <form className="survey survey--interactive" data-phase={phase} aria-busy={phase === 'submitting' || phase === 'loadingResults'} onSubmit={onSubmit}>
+    <form className="khs-survey khs-survey--interactive" data-phase={phase} aria-busy={phase === 'submitting' || phase === 'loadingResults'} onSubmit={onSubmit}>
       <fieldset disabled={voted || !ready}>
         <legend>{question}</legend>
         {answers.map((answer) => {
           const labelId = `${idPrefix}-answer-${answer.position}`;
           return (
-            <div className="survey__answer-row" key={answer.position}>
-              <label className="survey__answer">
+            <div className="khs-survey__answer-row" key={answer.position}>
+              <label className="khs-survey__answer">
                 <input
                   type="radio"
                   name={`survey-${formHandle}`}
@@ -89,7 +89,7 @@ export function SurveyWidget({ formHandle, question, answers, calls, texts, serv
         {voted ? null : (
           <button
             type="submit"
-            className="survey__submit"
+            className="khs-survey__submit"
             aria-disabled={phase === 'submitting'}
           >
             {phase === 'submitting' ? texts.submitting : texts.submit}
@@ -97,17 +97,17 @@ export function SurveyWidget({ formHandle, question, answers, calls, texts, serv
         )}
       </fieldset>
       {state.submitFailed && phase === 'answering' ? (
-        <p className="survey__error" role="alert">
+        <p className="khs-survey__error" role="alert">
           {texts.submitFailed}
         </p>
       ) : null}
-      <p className="survey__status" role="status" tabIndex={-1} ref={statusRef}>
+      <p className="khs-survey__status" role="status" tabIndex={-1} ref={statusRef}>
         {phase === 'loadingResults' ? texts.resultsLoading : null}
         {phase === 'resultsFailed' ? texts.resultsFailed : null}
-        {phase === 'results' && summary ? <span className="survey__visually-hidden">{summary}</span> : null}
+        {phase === 'results' && summary ? <span className="khs-survey__visually-hidden">{summary}</span> : null}
       </p>
       {phase === 'resultsFailed' ? (
-        <button type="button" className="survey__retry" onClick={retryResults}>
+        <button type="button" className="khs-survey__retry" onClick={retryResults}>
           {texts.resultsRetry}
         </button>
       ) : null}

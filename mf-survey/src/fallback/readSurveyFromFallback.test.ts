@@ -9,9 +9,9 @@ function island(html: string): HTMLElement {
 }
 
 // The markup shell/src/server/pages/ArticlePage.tsx renders.
-const SERVER_FALLBACK = `<form class="survey" aria-disabled="true"><fieldset disabled><legend>How do you take your coffee?</legend>
-  <label class="survey__answer"><input type="radio" name="survey-coffee" value="1"/> Black</label>
-  <label class="survey__answer"><input type="radio" name="survey-coffee" value="2"/> With <em>milk</em></label>
+const SERVER_FALLBACK = `<form class="khs-survey" aria-disabled="true"><fieldset disabled><legend>How do you take your coffee?</legend>
+  <label class="khs-survey__answer"><input type="radio" name="survey-coffee" value="1"/> Black</label>
+  <label class="khs-survey__answer"><input type="radio" name="survey-coffee" value="2"/> With <em>milk</em></label>
   <button type="submit">Vote</button></fieldset></form>`;
 
 describe('readSurveyFromFallback', () => {
@@ -31,10 +31,10 @@ describe('readSurveyFromFallback', () => {
 
   it('gives undefined for markup without a survey', () => {
     expect(readSurveyFromFallback(island('<p>Loading</p>'), 'coffee')).toBeUndefined();
-    expect(readSurveyFromFallback(island('<form class="survey"><fieldset><legend> </legend></fieldset></form>'), 'coffee')).toBeUndefined();
+    expect(readSurveyFromFallback(island('<form class="khs-survey"><fieldset><legend> </legend></fieldset></form>'), 'coffee')).toBeUndefined();
     expect(
       readSurveyFromFallback(
-        island('<form class="survey"><legend>Q</legend><label><input type="radio" name="survey-coffee" value="x"> A</label></form>'),
+        island('<form class="khs-survey"><legend>Q</legend><label><input type="radio" name="survey-coffee" value="x"> A</label></form>'),
         'coffee',
       ),
     ).toBeUndefined();

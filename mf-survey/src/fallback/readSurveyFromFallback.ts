@@ -7,13 +7,13 @@ export interface SurveyContent {
 }
 
 /**
- * Reads the question and answers from the server's fallback markup inside the island
- * (`<form class="survey"><fieldset><legend>…</legend><label><input type="radio"
+ * Reads the question and answers from the server-rendered markup inside the island
+ * (`<form class="khs-survey"><fieldset><legend>…</legend><label><input type="radio"
  * name="survey-<handle>" value="<position>"> label</label>…`). Undefined when the markup
  * does not hold a usable survey.
  */
 export function readSurveyFromFallback(element: HTMLElement, formHandle: string): SurveyContent | undefined {
-  const form = element.querySelector('form.survey');
+  const form = element.querySelector('form.khs-survey');
   const question = form?.querySelector('legend')?.textContent?.trim();
   if (!form || !question) return undefined;
   const answers: SurveyAnswer[] = [];

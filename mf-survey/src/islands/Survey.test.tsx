@@ -11,9 +11,9 @@ const context: IslandContext = {
 };
 
 // The fallback shell/src/server/pages/ArticlePage.tsx renders inside the island.
-const FALLBACK = `<form class="survey" aria-disabled="true"><fieldset disabled><legend>Which day suits you?</legend>
-  <label class="survey__answer"><input type="radio" name="survey-days" value="1"> Monday</label>
-  <label class="survey__answer"><input type="radio" name="survey-days" value="2"> Friday</label>
+const FALLBACK = `<form class="khs-survey" aria-disabled="true"><fieldset disabled><legend>Which day suits you?</legend>
+  <label class="khs-survey__answer"><input type="radio" name="survey-days" value="1"> Monday</label>
+  <label class="khs-survey__answer"><input type="radio" name="survey-days" value="2"> Friday</label>
   <button type="submit">Vote</button></fieldset></form>`;
 
 describe('mf-survey/Survey island', () => {
@@ -40,7 +40,7 @@ describe('mf-survey/Survey island', () => {
       ['1', false],
       ['2', false],
     ]);
-    expect(element.querySelector('form.survey--interactive')).not.toBeNull();
+    expect(element.querySelector('form.khs-survey--interactive')).not.toBeNull();
   });
 
   it('prefers question and answers from the props', async () => {

@@ -3,6 +3,7 @@ import { useIslandReady } from '@khs/react-island/ready';
 import type { PageBus } from 'contracts';
 import { useWatchlist } from '../hooks/useWatchlist.js';
 import { toggleWatchlistArticle, watchlistCount } from '../storage/watchlistStorage.js';
+import '../styles/watchlist.css';
 
 export interface WatchlistButtonProps {
   /** Article id (the key in the local watchlist). */
@@ -40,10 +41,10 @@ export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failure
   };
 
   return (
-    <span className="watchlist-button">
+    <span className="khs-watchlist-button">
       <button
         type="button"
-        className="watchlist-button__toggle"
+        className="khs-watchlist-button__toggle"
         aria-pressed={saved}
         data-saved={saved}
         disabled={!ready}
@@ -54,7 +55,7 @@ export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failure
         </svg>
         <span>{saved ? removeLabel : addLabel}</span>
       </button>
-      <span role="status" className="watchlist-button__status">
+      <span role="status" className="khs-watchlist-button__status">
         {failed ? failureLabel : ''}
       </span>
     </span>

@@ -1,6 +1,7 @@
 import type { PageBus } from 'contracts';
 import { useWatchlist } from '../hooks/useWatchlist.js';
 import { watchlistCount } from '../storage/watchlistStorage.js';
+import '../styles/watchlist.css';
 
 export interface WatchlistLinkProps {
   bus: PageBus;
@@ -16,12 +17,12 @@ export interface WatchlistLinkProps {
 export function WatchlistLink({ bus, href, label, hydrating = false }: WatchlistLinkProps) {
   const count = watchlistCount(useWatchlist(bus, hydrating));
   return (
-    <a className="watchlist-link" href={href}>
+    <a className="khs-watchlist-link" href={href}>
       <span>{label}</span>
-      <span className="watchlist-link__badge" data-count={count} aria-hidden="true">
+      <span className="khs-watchlist-link__badge" data-count={count} aria-hidden="true">
         {count}
       </span>
-      <span className="visually-hidden">{` (${count})`}</span>
+      <span className="khs-watchlist-visually-hidden">{` (${count})`}</span>
     </a>
   );
 }

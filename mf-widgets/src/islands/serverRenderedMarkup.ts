@@ -1,4 +1,7 @@
 import type { IslandMount } from 'contracts';
+// The markup's styles: with this import the manifest names the sheet for every markup island, so the
+// shell links it in the page head whenever one is rendered on the server (not only with PageWidgets).
+import '../styles/widgets.css';
 
 /**
  * Browser side of the markup islands (ArticleWidgets, ArticleContentsTrigger): their HTML comes

@@ -33,7 +33,7 @@ const KEY_POINTS = 4;
 /** Trigger of the "In this article" navigation dialog, for the article header. */
 export function ArticleContentsTrigger() {
   return (
-    <DialogTrigger dialogId={ARTICLE_SECTION_IDS.contents} className="article__contents-trigger">
+    <DialogTrigger dialogId={ARTICLE_SECTION_IDS.contents} className="khs-widgets-contents-trigger">
       In this article
     </DialogTrigger>
   );
@@ -72,7 +72,7 @@ export function ArticleWidgets({ article, siteTopics, introVideoUrl, dateLabel }
   ];
 
   return (
-    <div className="article-widgets">
+    <div className="khs-widgets-article">
       <div id={ids.takeaways}>
         <Tabs
           title="Key takeaways"
@@ -140,21 +140,21 @@ export function ArticleWidgets({ article, siteTopics, introVideoUrl, dateLabel }
           items={siteTopics.map(({ name: topic }) => ({
             key: topic,
             content: (
-              <a className="topic-chip" href={topicSearchHref(topic)} aria-current={article.topic.includes(topic) ? 'true' : undefined}>
+              <a className="khs-widgets-topic-chip" href={topicSearchHref(topic)} aria-current={article.topic.includes(topic) ? 'true' : undefined}>
                 {topic}
               </a>
             ),
           }))}
         />
       </div>
-      <p className="article-widgets__actions">
-        <DialogTrigger dialogId={ids.cite} className="button button--secondary">
+      <p className="khs-widgets-article__actions">
+        <DialogTrigger dialogId={ids.cite} className="khs-widgets-button khs-widgets-button--secondary">
           Cite this article
         </DialogTrigger>
       </p>
       <Dialog id={ids.cite} title="Cite this article">
-        <p className="citation">
-          “{article.title}”. {dateLabel}. <span className="citation__url">{article.url}</span>
+        <p className="khs-widgets-citation">
+          “{article.title}”. {dateLabel}. <span className="khs-widgets-citation__url">{article.url}</span>
         </p>
         <p>
           <a href={article.url} target="_blank">
@@ -163,7 +163,7 @@ export function ArticleWidgets({ article, siteTopics, introVideoUrl, dateLabel }
         </p>
       </Dialog>
       <Dialog id={ids.contents} title="In this article" variant="navigation">
-        <ul className="contents-list">
+        <ul className="khs-widgets-contents-list">
           {contents.map((entry) => (
             <li key={entry.id}>
               <a href={`#${entry.id}`}>{entry.label}</a>

@@ -21,17 +21,17 @@ export interface CompetenceSliderProps {
 export function CompetenceSlider({ title, cards }: CompetenceSliderProps) {
   if (cards.length === 0) return null;
   return (
-    <section className="widget-block competence-slider" data-widget="competence-slider" aria-label={title} aria-roledescription="carousel">
-      <h2 className="widget-block__title">{title}</h2>
-      <div className="slider__viewport" data-slider-viewport="">
-        <ul className="slider__track" data-slider-track="">
+    <section className="khs-widgets-block khs-widgets-competence-slider" data-widget="competence-slider" aria-label={title} aria-roledescription="carousel">
+      <h2 className="khs-widgets-block__title">{title}</h2>
+      <div className="khs-widgets-slider__viewport" data-slider-viewport="">
+        <ul className="khs-widgets-slider__track" data-slider-track="">
           {cards.map((card) => (
-            <li key={card.href} className="slider__slide competence-card" data-slider-slide="">
-              <img className="competence-card__image" src={card.image} alt={card.imageAlt} width={640} height={360} loading="lazy" decoding="async" />
-              <h3 className="competence-card__title">
+            <li key={card.href} className="khs-widgets-slider__slide khs-widgets-competence-card" data-slider-slide="">
+              <img className="khs-widgets-competence-card__image" src={card.image} alt={card.imageAlt} width={640} height={360} loading="lazy" decoding="async" />
+              <h3 className="khs-widgets-competence-card__title">
                 <a href={card.href}>{card.title}</a>
               </h3>
-              <p className="competence-card__text">{card.text}</p>
+              <p className="khs-widgets-competence-card__text">{card.text}</p>
             </li>
           ))}
         </ul>

@@ -22,17 +22,17 @@ export interface GalleryProps {
 export function Gallery({ title, pictures, width = 1280, height = 720 }: GalleryProps) {
   if (pictures.length === 0) return null;
   return (
-    <section className="widget-block gallery" data-widget="gallery" aria-label={title} aria-roledescription="carousel">
-      <h2 className="widget-block__title">{title}</h2>
-      <div className="slider__viewport" data-slider-viewport="">
-        <ul className="slider__track" data-slider-track="">
+    <section className="khs-widgets-block khs-widgets-gallery" data-widget="gallery" aria-label={title} aria-roledescription="carousel">
+      <h2 className="khs-widgets-block__title">{title}</h2>
+      <div className="khs-widgets-slider__viewport" data-slider-viewport="">
+        <ul className="khs-widgets-slider__track" data-slider-track="">
           {pictures.map((picture) => (
-            <li key={picture.src} className="slider__slide" data-slider-slide="">
-              <figure className="gallery__figure">
-                <a href={picture.src} className="gallery__link" data-lightbox-item="">
+            <li key={picture.src} className="khs-widgets-slider__slide" data-slider-slide="">
+              <figure className="khs-widgets-gallery__figure">
+                <a href={picture.src} className="khs-widgets-gallery__link" data-lightbox-item="">
                   <img src={picture.src} alt={picture.alt} width={width} height={height} loading="lazy" decoding="async" />
                 </a>
-                <figcaption className="gallery__caption">{picture.caption}</figcaption>
+                <figcaption className="khs-widgets-gallery__caption">{picture.caption}</figcaption>
               </figure>
             </li>
           ))}

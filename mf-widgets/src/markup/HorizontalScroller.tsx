@@ -10,15 +10,15 @@ export interface HorizontalScrollerProps {
 /** A row of items that scrolls natively; mf-widgets adds previous/next buttons. */
 export function HorizontalScroller({ title, items }: HorizontalScrollerProps) {
   return (
-    <section className="widget-block h-scroll" data-widget="h-scroll" aria-label={title}>
-      <div className="h-scroll__head">
-        <h2 className="widget-block__title">{title}</h2>
+    <section className="khs-widgets-block khs-widgets-h-scroll" data-widget="h-scroll" aria-label={title}>
+      <div className="khs-widgets-h-scroll__head">
+        <h2 className="khs-widgets-block__title">{title}</h2>
         <ScrollControls previousLabel={`Scroll ${title} left`} nextLabel={`Scroll ${title} right`} />
       </div>
-      <div className="h-scroll__viewport" data-scroll-viewport="" tabIndex={0} role="region" aria-label={`${title} (scrolls sideways)`}>
-        <ul className="h-scroll__list">
+      <div className="khs-widgets-h-scroll__viewport" data-scroll-viewport="" tabIndex={0} role="region" aria-label={`${title} (scrolls sideways)`}>
+        <ul className="khs-widgets-h-scroll__list">
           {items.map((item) => (
-            <li key={item.key} className="h-scroll__item">
+            <li key={item.key} className="khs-widgets-h-scroll__item">
               {item.content}
             </li>
           ))}

@@ -15,10 +15,10 @@ export interface ScrollTableProps {
  */
 export function ScrollTable({ caption, columns, rows }: ScrollTableProps) {
   return (
-    <section className="widget-block scroll-table" data-widget="scroll-table" aria-label={caption}>
+    <section className="khs-widgets-block khs-widgets-scroll-table" data-widget="scroll-table" aria-label={caption}>
       <ScrollControls previousLabel={`Scroll ${caption} left`} nextLabel={`Scroll ${caption} right`} />
-      <div className="scroll-table__viewport" data-scroll-viewport="" tabIndex={0} role="region" aria-label={`${caption} (scrolls sideways)`}>
-        <table className="scroll-table__table">
+      <div className="khs-widgets-scroll-table__viewport" data-scroll-viewport="" tabIndex={0} role="region" aria-label={`${caption} (scrolls sideways)`}>
+        <table className="khs-widgets-scroll-table__table">
           <caption>{caption}</caption>
           <thead>
             <tr>

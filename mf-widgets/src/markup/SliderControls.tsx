@@ -6,12 +6,12 @@ export interface SliderControlsProps {
 /** Previous/next buttons and a status line of a slider; hidden until mf-widgets enhances it. */
 export function SliderControls({ previousLabel, nextLabel }: SliderControlsProps) {
   return (
-    <div className="slider__controls" data-slider-controls="" hidden>
-      <button type="button" className="slider__button" data-slider-prev="" aria-label={previousLabel}>
+    <div className="khs-widgets-slider__controls" data-slider-controls="" hidden>
+      <button type="button" className="khs-widgets-slider__button" data-slider-prev="" aria-label={previousLabel}>
         <span aria-hidden="true">‹</span>
       </button>
-      <p className="slider__status" data-slider-status="" aria-live="polite" />
-      <button type="button" className="slider__button" data-slider-next="" aria-label={nextLabel}>
+      <p className="khs-widgets-slider__status" data-slider-status="" aria-live="polite" />
+      <button type="button" className="khs-widgets-slider__button" data-slider-next="" aria-label={nextLabel}>
         <span aria-hidden="true">›</span>
       </button>
     </div>

@@ -24,14 +24,14 @@ export function Tabs({ title, items, headingLevel = 3 }: TabsProps) {
   const Heading = headingLevel === 3 ? 'h3' : 'h4';
   const titleId = `${items[0]?.id ?? 'tabs'}-title`;
   return (
-    <section className="widget-block" aria-labelledby={titleId}>
-      <h2 id={titleId} className="widget-block__title">
+    <section className="khs-widgets-block" aria-labelledby={titleId}>
+      <h2 id={titleId} className="khs-widgets-block__title">
         {title}
       </h2>
-      <div className="tabs" data-widget="tabs" data-tabs-name={title}>
+      <div className="khs-widgets-tabs" data-widget="tabs" data-tabs-name={title}>
         {items.map((item) => (
-          <section key={item.id} id={item.id} className="tabs__panel" data-tabs-panel="">
-            <Heading className="tabs__heading" data-tabs-label="">
+          <section key={item.id} id={item.id} className="khs-widgets-tabs__panel" data-tabs-panel="">
+            <Heading className="khs-widgets-tabs__heading" data-tabs-label="">
               {item.label}
             </Heading>
             {item.content}

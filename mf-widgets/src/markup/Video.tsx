@@ -18,20 +18,20 @@ export interface VideoProps {
  */
 export function Video({ title, poster, src, type = 'video/webm', description, width = 1280, height = 720 }: VideoProps) {
   return (
-    <figure className="widget-block video" data-widget="video">
-      <video className="video__media" controls preload="none" poster={poster} width={width} height={height} aria-label={title} playsInline>
+    <figure className="khs-widgets-block khs-widgets-video" data-widget="video">
+      <video className="khs-widgets-video__media" controls preload="none" poster={poster} width={width} height={height} aria-label={title} playsInline>
         {src ? <source src={src} type={type} /> : null}
         <p>{description}</p>
       </video>
-      <button type="button" className="video__play" data-video-play="" hidden>
-        <span className="video__play-icon" aria-hidden="true">
+      <button type="button" className="khs-widgets-video__play" data-video-play="" hidden>
+        <span className="khs-widgets-video__play-icon" aria-hidden="true">
           ▶
         </span>
         <span>Play video: {title}</span>
       </button>
-      <figcaption className="video__caption">
+      <figcaption className="khs-widgets-video__caption">
         {title}
-        <span className="video__fallback" data-video-fallback="" hidden>
+        <span className="khs-widgets-video__fallback" data-video-fallback="" hidden>
           {' '}
           The video cannot be played here. {description}
         </span>

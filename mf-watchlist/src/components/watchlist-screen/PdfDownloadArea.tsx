@@ -10,14 +10,14 @@ export interface PdfDownloadAreaProps {
 /** PDF download button; while downloading it is busy and an indicator shows. */
 export function PdfDownloadArea({ label, downloadingLabel, downloading, onDownload }: PdfDownloadAreaProps) {
   return (
-    <div className="watchlist-screen__download" aria-busy={downloading}>
+    <div className="khs-watchlist-screen__download" aria-busy={downloading}>
       <button type="button" onClick={onDownload} aria-disabled={downloading} disabled={downloading}>
         {label}
       </button>
-      <p className="watchlist-screen__download-status" role="status">
+      <p className="khs-watchlist-screen__download-status" role="status">
         {downloading ? (
           <>
-            <span className="watchlist-screen__spinner" aria-hidden="true" />
+            <span className="khs-watchlist-screen__spinner" aria-hidden="true" />
             <span>{downloadingLabel}</span>
           </>
         ) : null}

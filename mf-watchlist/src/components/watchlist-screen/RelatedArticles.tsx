@@ -12,9 +12,9 @@ export interface RelatedArticlesProps {
 export function RelatedArticles({ related, headline, onAdd }: RelatedArticlesProps) {
   if (related.length === 0) return null;
   return (
-    <section className="watchlist-screen__related" aria-labelledby="watchlist-related-title">
+    <section className="khs-watchlist-screen__related" aria-labelledby="watchlist-related-title">
       <h2 id="watchlist-related-title">{headline}</h2>
-      <ul className="teaser-grid">
+      <ul className="khs-watchlist-grid">
         {related.map((teaser) => (
           <li key={teaser.id}>
             <WatchlistTeaserCard teaser={teaser} action="add" onAction={onAdd} headingLevel={3} />

@@ -11,7 +11,7 @@ export interface SavedArticleListProps {
 /** The saved articles, each with its remove button. */
 export function SavedArticleList({ entries, label, onRemove }: SavedArticleListProps) {
   return (
-    <ul className="teaser-grid watchlist-screen__list" aria-label={label}>
+    <ul className="khs-watchlist-grid khs-watchlist-screen__list" aria-label={label}>
       {entries.map((teaser) => (
         <li key={teaser.id}>
           <WatchlistTeaserCard teaser={teaser} action="remove" onAction={onRemove} />

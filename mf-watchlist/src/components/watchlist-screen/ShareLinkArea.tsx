@@ -20,15 +20,15 @@ export interface ShareLinkAreaProps {
 export function ShareLinkArea({ sharingUrl, label, copyLabel, copiedLabel, copied, onCopy }: ShareLinkAreaProps) {
   const fieldId = useId();
   return (
-    <div className="watchlist-screen__share">
+    <div className="khs-watchlist-screen__share">
       <label htmlFor={fieldId}>{label}</label>
-      <div className="watchlist-screen__share-row">
+      <div className="khs-watchlist-screen__share-row">
         <input id={fieldId} type="url" readOnly value={sharingUrl} onFocus={(event) => event.currentTarget.select()} />
         <button type="button" onClick={onCopy}>
           {copyLabel}
         </button>
       </div>
-      <p className="watchlist-screen__copied" role="status" aria-live="polite">
+      <p className="khs-watchlist-screen__copied" role="status" aria-live="polite">
         {copied ? copiedLabel : ''}
       </p>
     </div>

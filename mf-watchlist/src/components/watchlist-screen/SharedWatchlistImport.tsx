@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useIslandReady } from '@khs/react-island/ready';
 import type { LocalWatchlist, PageBus } from 'contracts';
 import { readWatchlist, toggleWatchlistArticle, watchlistCount } from '../../storage/watchlistStorage.js';
+import '../../styles/watchlist.css';
 
 /** Texts of the import action. English defaults until the page config carries them. */
 export interface SharedWatchlistImportTexts {
@@ -89,7 +90,7 @@ export function SharedWatchlistImport({
           : '';
 
   return (
-    <div className="shared-watchlist-import">
+    <div className="khs-watchlist-shared-import">
       <button type="button" onClick={importArticles} disabled={total === 0 || !ready}>
         {total === 1 ? texts.importOneLabel : texts.importLabel.replace('{count}', String(total))}
       </button>

@@ -8,7 +8,7 @@ export interface WatchlistEmptyProps {
 /** Empty state of the watchlist: a bookmark icon and a short text. */
 export function WatchlistEmpty({ text }: WatchlistEmptyProps) {
   return (
-    <p className="watchlist-screen__empty">
+    <p className="khs-watchlist-screen__empty">
       <BookmarkIcon size={32} />
       <span>{text}</span>
     </p>

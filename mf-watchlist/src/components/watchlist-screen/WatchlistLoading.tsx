@@ -6,8 +6,8 @@ export interface WatchlistLoadingProps {
 /** Loading indicator; a status region so screen readers announce it. */
 export function WatchlistLoading({ label }: WatchlistLoadingProps) {
   return (
-    <p className="watchlist-screen__loading" role="status">
-      <span className="watchlist-screen__spinner" aria-hidden="true" />
+    <p className="khs-watchlist-screen__loading" role="status">
+      <span className="khs-watchlist-screen__spinner" aria-hidden="true" />
       <span>{label}</span>
     </p>
   );

@@ -56,11 +56,11 @@ describe('WatchlistScreen', () => {
     saveLocally({ a1: { title: 'Feedback' }, b2: { title: 'Negotiation' } });
     const { server, view } = setup({ related: [testTeaser('r1', 'Related one')] });
     expect(screen.getByText(i18n.loading)).toBeTruthy();
-    expect(view.container.querySelector('.watchlist-screen')?.getAttribute('aria-busy')).toBe('true');
+    expect(view.container.querySelector('.khs-watchlist-screen')?.getAttribute('aria-busy')).toBe('true');
 
     expect(await screen.findByRole('link', { name: 'Feedback' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Negotiation' }).getAttribute('href')).toBe('/articles/b2');
-    expect(view.container.querySelector('.watchlist-screen')?.getAttribute('aria-busy')).toBe('false');
+    expect(view.container.querySelector('.khs-watchlist-screen')?.getAttribute('aria-busy')).toBe('false');
     const related = screen.getByRole('region', { name: i18n.watchlistRelated });
     expect(within(related).getByRole('link', { name: 'Related one' })).toBeTruthy();
     expect((screen.getByLabelText(i18n.watchlistShare) as HTMLInputElement).value).toBe('http://site.test/watchlist/shared/share-123');
@@ -74,7 +74,7 @@ describe('WatchlistScreen', () => {
   it('shows the empty state with a bookmark icon when nothing is saved', async () => {
     const { view } = setup();
     expect(await screen.findByText(i18n.watchlistEmpty)).toBeTruthy();
-    expect(view.container.querySelector('.watchlist-screen__empty svg')).not.toBeNull();
+    expect(view.container.querySelector('.khs-watchlist-screen__empty svg')).not.toBeNull();
     expect(screen.queryByRole('button', { name: i18n.watchlistDownload })).toBeNull();
   });
 

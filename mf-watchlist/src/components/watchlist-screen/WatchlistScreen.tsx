@@ -7,7 +7,7 @@ import { SavedArticleList } from './SavedArticleList.js';
 import { ShareLinkArea } from './ShareLinkArea.js';
 import { WatchlistEmpty } from './WatchlistEmpty.js';
 import { WatchlistLoading } from './WatchlistLoading.js';
-import './watchlistScreen.css';
+import '../../styles/watchlist.css';
 
 export interface WatchlistScreenProps {
   bus: PageBus;
@@ -29,7 +29,7 @@ export function WatchlistScreen({ bus, config, designMode = false, services, sho
   const { i18n } = config;
   const loading = state.status === 'loading';
   return (
-    <div className="watchlist-screen" aria-busy={loading} data-status={state.status}>
+    <div className="khs-watchlist-screen" aria-busy={loading} data-status={state.status}>
       {showHeadline ? <h1>{i18n.watchlistHeadline}</h1> : null}
       {loading ? (
         <WatchlistLoading label={i18n.loading} />
@@ -37,7 +37,7 @@ export function WatchlistScreen({ bus, config, designMode = false, services, sho
         <WatchlistEmpty text={i18n.watchlistEmpty} />
       ) : (
         <>
-          <div className="watchlist-screen__tools">
+          <div className="khs-watchlist-screen__tools">
             {state.sharingUrl ? (
               <ShareLinkArea
                 sharingUrl={state.sharingUrl}
@@ -58,7 +58,7 @@ export function WatchlistScreen({ bus, config, designMode = false, services, sho
           <SavedArticleList entries={state.entries} label={i18n.watchlistHeadline} onRemove={remove} />
         </>
       )}
-      <p className="watchlist-screen__storage-status" role="status">
+      <p className="khs-watchlist-screen__storage-status" role="status">
         {state.storageFailed ? i18n.watchlistStorageFailed : ''}
       </p>
       {loading ? null : <RelatedArticles related={state.related} headline={i18n.watchlistRelated} onAdd={add} />}

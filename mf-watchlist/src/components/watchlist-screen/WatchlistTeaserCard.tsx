@@ -19,9 +19,9 @@ export function WatchlistTeaserCard({ teaser, action, onAction, headingLevel = 2
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const label = action === 'remove' ? teaser.labels.remove : teaser.labels.add;
   return (
-    <article className="teaser watchlist-teaser" data-article-id={teaser.id}>
+    <article className="khs-watchlist-teaser" data-article-id={teaser.id}>
       <img
-        className="teaser__image"
+        className="khs-watchlist-teaser__image"
         src={teaser.image.src}
         srcSet={teaser.image.srcSet}
         alt={teaser.image.alt}
@@ -29,28 +29,28 @@ export function WatchlistTeaserCard({ teaser, action, onAction, headingLevel = 2
         height={360}
         loading="lazy"
       />
-      <div className="teaser__body">
-        {teaser.overline ? <p className="teaser__subline">{teaser.overline}</p> : null}
-        <Heading className="teaser__title">
+      <div className="khs-watchlist-teaser__body">
+        {teaser.overline ? <p className="khs-watchlist-teaser__subline">{teaser.overline}</p> : null}
+        <Heading className="khs-watchlist-teaser__title">
           <a href={teaser.href}>{teaser.title}</a>
         </Heading>
-        <p className="teaser__intro">{teaser.intro}</p>
+        <p className="khs-watchlist-teaser__intro">{teaser.intro}</p>
         {teaser.tags.length > 0 ? (
-          <ul className="tags" aria-label="Topics">
+          <ul className="khs-watchlist-tags" aria-label="Topics">
             {teaser.tags.map((tag) => (
-              <li key={tag.title} className="tag">
+              <li key={tag.title} className="khs-watchlist-tag">
                 {tag.title}
               </li>
             ))}
           </ul>
         ) : null}
-        <div className="watchlist-teaser__actions">
-          <a className="watchlist-teaser__cta" href={teaser.href}>
+        <div className="khs-watchlist-teaser__actions">
+          <a className="khs-watchlist-teaser__cta" href={teaser.href}>
             {teaser.cta}
           </a>
           <button
             type="button"
-            className="watchlist-button__toggle"
+            className="khs-watchlist-button__toggle"
             aria-pressed={action === 'remove'}
             aria-label={`${label}: ${teaser.title}`}
             onClick={() => onAction(teaser)}

@@ -9,7 +9,7 @@ import { enhanceDialogTrigger } from './enhanceDialogTrigger.js';
 const markup = `
   <a href="#cite" id="trigger" data-dialog-open="cite">Cite</a>
   <section id="cite" data-widget="dialog" aria-labelledby="cite-title">
-    <div class="dialog__panel"><h2 id="cite-title">Cite</h2>
+    <div class="khs-widgets-dialog__panel"><h2 id="cite-title">Cite</h2>
       <button type="button" data-dialog-close hidden>Close</button>
       <a href="/x" id="inner-link">Link</a>
     </div>

@@ -15,8 +15,8 @@ const markup = `<section data-widget="gallery" aria-label="Gallery">
   <div data-slider-controls hidden><button type="button" data-slider-prev>Prev</button><p data-slider-status></p><button type="button" data-slider-next>Next</button></div>
 </section>`;
 
-const lightbox = () => document.querySelector<HTMLElement>('.lightbox');
-const lightboxStatus = () => lightbox()!.querySelector('.lightbox__status')!.textContent;
+const lightbox = () => document.querySelector<HTMLElement>('.khs-widgets-lightbox');
+const lightboxStatus = () => lightbox()!.querySelector('.khs-widgets-lightbox__status')!.textContent;
 
 describe('gallery', () => {
   afterEach(() => vi.useRealTimers());
@@ -72,7 +72,7 @@ describe('gallery', () => {
     expect(box.style.getPropertyValue('--lightbox-padding-top')).toBe(`${LIGHTBOX_PADDING_TOP_PX}px`);
     expect(box.style.getPropertyValue('--lightbox-padding-bottom')).toBe(`${LIGHTBOX_PADDING_BOTTOM_PX}px`);
     expect(lightboxStatus()).toBe('Image 2 of 3');
-    const visible = [...box.querySelectorAll<HTMLElement>('.lightbox__slide')].find((slide) => !slide.inert)!;
+    const visible = [...box.querySelectorAll<HTMLElement>('.khs-widgets-lightbox__slide')].find((slide) => !slide.inert)!;
     expect(visible.querySelector('img')!.getAttribute('alt')).toBe('Alt two');
     expect(visible.querySelector('figcaption')!.textContent).toBe('Caption two');
     expect(box.contains(document.activeElement)).toBe(true);

@@ -35,7 +35,7 @@ function button(doc: Document, className: string, label: string, symbol: string)
 export function createLightbox(items: LightboxItem[], label: string, env: WidgetEnv, undo: UndoStack): Lightbox {
   const doc = env.document;
   const element = doc.createElement('div');
-  element.className = 'lightbox';
+  element.className = 'khs-widgets-lightbox';
   element.setAttribute('role', 'dialog');
   element.setAttribute('aria-modal', 'true');
   element.setAttribute('aria-label', label);
@@ -43,22 +43,22 @@ export function createLightbox(items: LightboxItem[], label: string, env: Widget
   element.style.setProperty('--lightbox-padding-bottom', `${LIGHTBOX_PADDING_BOTTOM_PX}px`);
 
   const viewport = doc.createElement('div');
-  viewport.className = 'lightbox__viewport';
+  viewport.className = 'khs-widgets-lightbox__viewport';
   const track = doc.createElement('div');
-  track.className = 'lightbox__track';
+  track.className = 'khs-widgets-lightbox__track';
   const slides = items.map((item) => {
     const slide = doc.createElement('div');
-    slide.className = 'lightbox__slide';
+    slide.className = 'khs-widgets-lightbox__slide';
     const figure = doc.createElement('figure');
-    figure.className = 'lightbox__figure';
+    figure.className = 'khs-widgets-lightbox__figure';
     const image = doc.createElement('img');
-    image.className = 'lightbox__image';
+    image.className = 'khs-widgets-lightbox__image';
     image.alt = item.alt;
     image.decoding = 'async';
     // Why: the lightbox is built on first open; images load then, not with the page.
     image.src = item.src;
     const caption = doc.createElement('figcaption');
-    caption.className = 'lightbox__caption';
+    caption.className = 'khs-widgets-lightbox__caption';
     caption.textContent = item.caption;
     figure.append(image, caption);
     slide.append(figure);
@@ -67,11 +67,11 @@ export function createLightbox(items: LightboxItem[], label: string, env: Widget
   });
   viewport.append(track);
   const status = doc.createElement('p');
-  status.className = 'lightbox__status';
+  status.className = 'khs-widgets-lightbox__status';
   status.setAttribute('aria-live', 'polite');
-  const prev = button(doc, 'lightbox__prev', 'Previous image', '‹');
-  const next = button(doc, 'lightbox__next', 'Next image', '›');
-  const close = button(doc, 'lightbox__close', 'Close image viewer', '×');
+  const prev = button(doc, 'khs-widgets-lightbox__prev', 'Previous image', '‹');
+  const next = button(doc, 'khs-widgets-lightbox__next', 'Next image', '›');
+  const close = button(doc, 'khs-widgets-lightbox__close', 'Close image viewer', '×');
   element.append(close, viewport, status, prev, next);
   undo.insert(element, doc.body);
 

@@ -21,7 +21,7 @@ export function enhanceTabs(element: HTMLElement, env: WidgetEnv): Cleanup {
 
     const doc = env.document;
     const tablist = doc.createElement('div');
-    tablist.className = 'tabs__list';
+    tablist.className = 'khs-widgets-tabs__list';
     tablist.setAttribute('role', 'tablist');
     const name = element.getAttribute('data-tabs-name') ?? element.getAttribute('aria-label');
     if (name) tablist.setAttribute('aria-label', name);
@@ -30,7 +30,7 @@ export function enhanceTabs(element: HTMLElement, env: WidgetEnv): Cleanup {
       const panelId = ensureId(panel, 'tabs-panel', (el, attr, value) => undo.setAttribute(el, attr, value));
       const tab = doc.createElement('button');
       tab.type = 'button';
-      tab.className = 'tabs__tab';
+      tab.className = 'khs-widgets-tabs__tab';
       tab.id = `${panelId}-tab`;
       tab.setAttribute('role', 'tab');
       tab.setAttribute('aria-controls', panelId);

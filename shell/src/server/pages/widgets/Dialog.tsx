@@ -20,21 +20,21 @@ export function Dialog({ id, title, variant = 'generic', closeLabel = 'Close', c
   return (
     <section
       id={id}
-      className={`dialog dialog--${variant}`}
+      className={`khs-widgets-dialog khs-widgets-dialog--${variant}`}
       data-widget="dialog"
       data-dialog-variant={variant}
       aria-labelledby={titleId}
     >
-      <div className="dialog__panel">
-        <div className="dialog__head">
-          <h2 id={titleId} className="dialog__title">
+      <div className="khs-widgets-dialog__panel">
+        <div className="khs-widgets-dialog__head">
+          <h2 id={titleId} className="khs-widgets-dialog__title">
             {title}
           </h2>
-          <button type="button" className="dialog__close" data-dialog-close="" hidden>
+          <button type="button" className="khs-widgets-dialog__close" data-dialog-close="" hidden>
             {closeLabel}
           </button>
         </div>
-        <div className="dialog__body">{children}</div>
+        <div className="khs-widgets-dialog__body">{children}</div>
       </div>
     </section>
   );

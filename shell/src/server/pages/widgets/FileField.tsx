@@ -18,13 +18,13 @@ export function FileField({ id, name, label, accept, emptyText = 'No file chosen
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="form-field file-field" data-widget="file-upload">
-      <label htmlFor={id} className="file-field__label">
+    <div className="khs-widgets-field khs-widgets-file-field" data-widget="file-upload">
+      <label htmlFor={id} className="khs-widgets-file-field__label">
         {label}
       </label>
       {error ? (
-        <p id={errorId} className="form-field__error">
-          <span className="visually-hidden">Error: </span>
+        <p id={errorId} className="khs-widgets-field__error">
+          <span className="khs-widgets-visually-hidden">Error: </span>
           {error}
         </p>
       ) : null}
@@ -33,15 +33,15 @@ export function FileField({ id, name, label, accept, emptyText = 'No file chosen
         name={name}
         type="file"
         accept={accept}
-        className="file-field__input"
+        className="khs-widgets-file-field__input"
         aria-describedby={describedBy}
         aria-invalid={error ? true : undefined}
       />
-      <p className="file-field__name" data-file-name="" data-empty-text={emptyText} hidden>
+      <p className="khs-widgets-file-field__name" data-file-name="" data-empty-text={emptyText} hidden>
         {emptyText}
       </p>
       {hint ? (
-        <p id={hintId} className="form-field__hint">
+        <p id={hintId} className="khs-widgets-field__hint">
           {hint}
         </p>
       ) : null}

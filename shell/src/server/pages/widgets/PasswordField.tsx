@@ -16,15 +16,15 @@ export function PasswordField({ id, name, label, autoComplete = 'new-password', 
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="form-field password-field" data-widget="password-toggle">
+    <div className="khs-widgets-field khs-widgets-password-field" data-widget="password-toggle">
       <label htmlFor={id}>{label}</label>
       {error ? (
-        <p id={errorId} className="form-field__error">
-          <span className="visually-hidden">Error: </span>
+        <p id={errorId} className="khs-widgets-field__error">
+          <span className="khs-widgets-visually-hidden">Error: </span>
           {error}
         </p>
       ) : null}
-      <div className="password-field__row">
+      <div className="khs-widgets-password-field__row">
         <input
           id={id}
           name={name}
@@ -35,7 +35,7 @@ export function PasswordField({ id, name, label, autoComplete = 'new-password', 
         />
         <button
           type="button"
-          className="password-field__toggle"
+          className="khs-widgets-password-field__toggle"
           data-password-toggle=""
           data-label-show="Show password"
           data-label-hide="Hide password"
@@ -45,7 +45,7 @@ export function PasswordField({ id, name, label, autoComplete = 'new-password', 
         </button>
       </div>
       {hint ? (
-        <p id={hintId} className="form-field__hint">
+        <p id={hintId} className="khs-widgets-field__hint">
           {hint}
         </p>
       ) : null}
