@@ -8,11 +8,20 @@ export default createRemoteConfig({
     './PageWidgets': './src/islands/PageWidgets.ts',
     './ArticleWidgets': './src/islands/ArticleWidgets.ts',
     './ArticleContentsTrigger': './src/islands/ArticleContentsTrigger.ts',
+    // Form and dialog markup of other pages (the contact page): server-rendered, enhanced by PageWidgets.
+    './FileField': './src/islands/serverRenderedMarkup.ts',
+    './PasswordField': './src/islands/serverRenderedMarkup.ts',
+    './Dialog': './src/islands/serverRenderedMarkup.ts',
+    './DialogTrigger': './src/islands/serverRenderedMarkup.ts',
   },
   // The same expose names, rendered by the shell's server (dist/server/, named by the manifest).
   serverExposes: {
     './PageWidgets': './src/islands/PageWidgets.server.ts',
     './ArticleWidgets': './src/islands/ArticleWidgets.server.tsx',
     './ArticleContentsTrigger': './src/islands/ArticleContentsTrigger.server.tsx',
+    './FileField': './src/islands/FileField.server.tsx',
+    './PasswordField': './src/islands/PasswordField.server.tsx',
+    './Dialog': './src/islands/Dialog.server.tsx',
+    './DialogTrigger': './src/islands/DialogTrigger.server.tsx',
   },
 });

@@ -23,6 +23,19 @@ async function expectConfirmation(page: Page): Promise<void> {
   await expect(confirmation).toContainText('What happens next');
 }
 
+/** The form's file and password fields, the privacy dialog and its trigger are mf-widgets' server markup. */
+async function expectWidgetsRenderedOnServer(page: Page, widgetsOrigin: string): Promise<void> {
+  const island = (name: string) => page.locator(`[data-island="mf-widgets/${name}"]`);
+  await expect(island('FileField').locator('.khs-widgets-file-field[data-widget="file-upload"] input[type="file"][name="attachment"]')).toHaveCount(1);
+  await expect(island('PasswordField').locator('.khs-widgets-password-field[data-widget="password-toggle"] input[type="password"][name="password"]')).toHaveCount(1);
+  await expect(island('Dialog').locator('section#contact-privacy[data-widget="dialog"] .khs-widgets-dialog__body a[href="#cookie-banner"]')).toHaveCount(1);
+  await expect(island('DialogTrigger').locator('a.khs-widgets-dialog-trigger[data-dialog-open="contact-privacy"]')).toHaveText('privacy notice');
+  // Server-only props: nothing of them is written into the page.
+  for (const name of ['FileField', 'PasswordField', 'Dialog', 'DialogTrigger']) await expect(island(name)).toHaveAttribute('data-props', '{}');
+  const sheets = await page.locator('head link[rel="stylesheet"]').evaluateAll((links) => links.map((link) => (link as HTMLLinkElement).href));
+  expect(sheets.some((href) => href.startsWith(new URL(widgetsOrigin).origin))).toBe(true);
+}
+
 test.describe('contact form', () => {
   test('a visitor fills the form with the keyboard, attaches a file (its name shows) and sends it', async ({ page, stack, problems }) => {
     await openContactPage(page, stack.url);
@@ -106,6 +119,8 @@ test.describe('contact form', () => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
     await openContactPage(page, stack.url);
+    // No script ran: what is there is mf-widgets' own server markup, styled by its stylesheet in the head.
+    await expectWidgetsRenderedOnServer(page, stack.remotes['mf-widgets']);
     // No widget script: the toggle stays hidden, the privacy notice is an in-page section.
     await expect(page.getByRole('button', { name: 'Show password' })).toBeHidden();
     await expect(page.getByRole('link', { name: 'privacy notice' })).toHaveAttribute('href', '#contact-privacy');
@@ -115,6 +130,9 @@ test.describe('contact form', () => {
     await expect(page.getByRole('alert').getByRole('link')).toHaveText(['Enter your name.', 'Enter your e-mail address, so we can answer you.']);
     await expect(page.getByRole('alert')).toBeFocused();
     await expect(page.getByLabel('Message', { exact: true })).toHaveValue('Kept without script');
+    // The 422 page is rendered like the GET page: mf-widgets' fields, with the error at the field.
+    await expect(page).toHaveTitle(/^Error: /);
+    await expectWidgetsRenderedOnServer(page, stack.remotes['mf-widgets']);
 
     await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
     await page.getByLabel('E-mail', { exact: true }).fill('grace@example.org');

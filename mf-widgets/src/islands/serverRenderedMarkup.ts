@@ -4,7 +4,8 @@ import type { IslandMount } from 'contracts';
 import '../styles/widgets.css';
 
 /**
- * Browser side of the markup islands (ArticleWidgets, ArticleContentsTrigger): their HTML comes
+ * Browser side of the markup islands (ArticleWidgets, ArticleContentsTrigger, FileField,
+ * PasswordField, Dialog, DialogTrigger): their HTML comes
  * from the server render, and PageWidgets enhances it with every other widget of the page, so
  * there is nothing to mount.
  */

@@ -8,14 +8,20 @@ export interface DialogProps {
   variant?: 'generic' | 'navigation';
   /** Text of the close button. Default "Close". */
   closeLabel?: string;
-  children: ReactNode;
+  /** Content of the dialog. */
+  children?: ReactNode;
+  /**
+   * Content as trusted HTML from the page's own server (e.g. the contact page's privacy notice),
+   * used instead of `children` when set. Never visitor input. Default none.
+   */
+  bodyHtml?: string;
 }
 
 /**
  * Dialog markup for mf-widgets. Without script it is a section its triggers link to, so its
  * content stays reachable; enhanced, it is a modal dialog opened by its triggers.
  */
-export function Dialog({ id, title, variant = 'generic', closeLabel = 'Close', children }: DialogProps) {
+export function Dialog({ id, title, variant = 'generic', closeLabel = 'Close', children, bodyHtml }: DialogProps) {
   const titleId = `${id}-title`;
   return (
     <section
@@ -34,7 +40,11 @@ export function Dialog({ id, title, variant = 'generic', closeLabel = 'Close', c
             {closeLabel}
           </button>
         </div>
-        <div className="khs-widgets-dialog__body">{children}</div>
+        {bodyHtml === undefined ? (
+          <div className="khs-widgets-dialog__body">{children}</div>
+        ) : (
+          <div className="khs-widgets-dialog__body" dangerouslySetInnerHTML={{ __html: bodyHtml }} />
+        )}
       </div>
     </section>
   );

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { PageConfig } from 'contracts';
+import type { ShellCore } from '../app.js';
 import type { ContactRequestRepository } from '../database/index.js';
 import { Layout } from '../pages/Layout.js';
 import { renderPage } from '../pages/renderPage.js';
@@ -23,6 +24,11 @@ export interface ContactRoutesOptions {
   /** Page config and runtime script URL, to render the page in the site layout. */
   pageConfig: PageConfig;
   runtimeUrl: string;
+  /**
+   * Renders a page with its islands rendered by their remotes (the form's fields and dialog are
+   * mf-widgets' markup). Default: placeholders only (`renderPage`), mounted in the browser.
+   */
+  renderIslandPage?: ShellCore['renderIslandPage'];
 }
 
 function statusOf(error: Partial<FastifyError>): number {
@@ -47,7 +53,7 @@ function statusOf(error: Partial<FastifyError>): number {
  *   scrypt hash) to the database, and the browser is sent (303) to `/contact?sent=<reference>`.
  */
 export async function contactRoutes(app: FastifyInstance, options: ContactRoutesOptions): Promise<void> {
-  const { contactRequests, pageConfig, runtimeUrl } = options;
+  const { contactRequests, pageConfig, runtimeUrl, renderIslandPage } = options;
   const attachments = createAttachmentStore(options.dataDir);
   const submissions = new WeakMap<FastifyRequest, ContactSubmission>();
   // Registered here, so multipart parsing exists only inside this plugin. An over-long file is
@@ -111,7 +117,14 @@ export async function contactRoutes(app: FastifyInstance, options: ContactRoutes
       if (!submission) throw new ContactPostRefused(400, 'No form data');
       const validation = validateContactSubmission(submission, CONTACT_ATTACHMENT_MAX_BYTES);
       if (!validation.ok) {
-        const html = await renderContactPage(reply, { pageConfig, runtimeUrl, values: validation.values, errors: validation.errors });
+        const html = await renderContactPage(reply, {
+          pageConfig,
+          runtimeUrl,
+          values: validation.values,
+          errors: validation.errors,
+          // Same page as the GET route: the islands rendered by their remotes, before any script.
+          render: renderIslandPage ? (page) => renderIslandPage(page, request.url) : undefined,
+        });
         return reply.code(422).send(html);
       }
 

@@ -53,4 +53,24 @@ describe('renderPageWithIslands', () => {
     expect(html).toContain('<link rel="stylesheet" href="https://cdn.test/mf-a/One.css"/></head>');
     expect(html).not.toContain('mf-b/Two.css');
   });
+
+  it('renders an inline island (a span inside a sentence) the same way, rendered or failed', async () => {
+    const islands = fakeIslands({ 'mf-a/Link': { html: '<a href="#x">link</a>' }, 'mf-b/Link': 'fail' });
+    const html = await renderPageWithIslands(
+      <p>
+        Read the <Island name="mf-a/Link" inline /> or the{' '}
+        <Island name="mf-b/Link" inline>
+          <a href="#y">plain link</a>
+        </Island>
+        .
+      </p>,
+      islands,
+      { config: examplePageConfig(), url: '/x' },
+    );
+    expect(html).toContain(
+      '<span class="island island--inline" data-island="mf-a/Link" data-props="{}"><a href="#x">link</a></span><script type="application/json" data-island-ssr="">{"state":null}</script>',
+    );
+    expect(html).toContain('<span class="island island--inline" data-island="mf-b/Link" data-props="{}"><a href="#y">plain link</a></span>');
+    expect(html).not.toContain('khs-island:');
+  });
 });

@@ -60,10 +60,11 @@ export async function renderPageWithIslands(
     .stylesheets(collector.requests.filter((_request, index) => outcomes[index]!.ok))
     .map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}"/>`)
     .join('');
-  const withIslands = html.replace(/<!--khs-island:(\d+)--><\/div>/g, (_match, index: string) => {
+  // An island element is a div, or a span inside a sentence (`Island inline`).
+  const withIslands = html.replace(/<!--khs-island:(\d+)--><\/(div|span)>/g, (_match, index: string, tag: string) => {
     const outcome = outcomes[Number(index)]!;
-    if (!outcome.ok) return `${renderToString(<>{collector.placeholders[Number(index)]}</>)}</div>`;
-    return `${outcome.result.html}</div>${stateScript(outcome.result)}`;
+    if (!outcome.ok) return `${renderToString(<>{collector.placeholders[Number(index)]}</>)}</${tag}>`;
+    return `${outcome.result.html}</${tag}>${stateScript(outcome.result)}`;
   });
   // The islands' own styles, before any script runs: no flash of unstyled remote markup.
   return styles ? withIslands.replace('</head>', `${styles}</head>`) : withIslands;

@@ -8,10 +8,9 @@ import {
   type ContactFieldName,
   type ContactFormValues,
 } from '../contact/contactForm.js';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { CONTACT_ATTACHMENT_MAX_BYTES, REQUEST_PASSWORD_MIN_LENGTH } from '../contact/contactLimits.js';
-import { Dialog, DialogTrigger } from './widgets/Dialog.js';
-import { FileField } from './widgets/FileField.js';
-import { PasswordField } from './widgets/PasswordField.js';
+import { Island } from './Island.js';
 
 export interface ContactPageProps {
   /** Where the form posts. Default `/contact`. */
@@ -50,6 +49,66 @@ function FieldError({ field, message }: { field: ContactFieldName; message: stri
     </p>
   );
 }
+
+/**
+ * The shell's placeholder for a field mf-widgets renders (only when its server render fails): a
+ * plain labelled input, so the form still works without the remote and without script.
+ */
+function PlainFieldPlaceholder({
+  field,
+  name,
+  type,
+  label,
+  hint,
+  error,
+  accept,
+}: {
+  field: ContactFieldName;
+  name: string;
+  type: 'file' | 'password';
+  label: string;
+  hint: string;
+  error: string | undefined;
+  accept?: string;
+}) {
+  const hintId = `${contactFieldId(field)}-hint`;
+  return (
+    <div className="form-field">
+      <label htmlFor={contactFieldId(field)}>{label}</label>
+      <FieldError field={field} message={error} />
+      <input
+        id={contactFieldId(field)}
+        name={name}
+        type={type}
+        accept={accept}
+        autoComplete={type === 'password' ? 'new-password' : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${contactFieldErrorId(field)} ${hintId}` : hintId}
+      />
+      <p id={hintId} className="form-field__hint">
+        {hint}
+      </p>
+    </div>
+  );
+}
+
+/** The privacy notice: the shell's text, shown by mf-widgets' dialog. */
+function PrivacyNotice() {
+  return (
+    <>
+      <p>
+        We use your name, e-mail address, message and attachment only to answer your request. Attachments are deleted after
+        your request is answered. A request password is stored only as a salted one-way hash: we cannot read it, we can only
+        check it when you quote it.
+      </p>
+      <p>
+        Analytics run only with your consent; change it in the <a href="#cookie-banner">cookie settings</a>.
+      </p>
+    </>
+  );
+}
+
+const PRIVACY_NOTICE_TITLE = 'Privacy notice';
 
 /**
  * Summary of every problem, each linking to its field; announced as an alert and focused when
@@ -108,8 +167,9 @@ function SentConfirmation({ reference }: { reference: string }) {
  * Contact page for anonymous visitors: a message to the editorial team or a workshop request,
  * with name, e-mail, message, an optional attachment (file name display) and an optional
  * request password (show/hide toggle) to identify the request later, plus the privacy notice
- * as a dialog. Works as a plain form without script (checked on the server only); mf-widgets
- * adds the toggle, the file name and the dialog.
+ * as a dialog. Works as a plain form without script (checked on the server only). The file and
+ * password fields, the dialog and its trigger are mf-widgets' markup (server islands with
+ * server-only props), which its PageWidgets island enhances: toggle, file name, modal dialog.
  */
 export function ContactPage({ action = '/contact', csrfToken, values = EMPTY_CONTACT_VALUES, errors = [], sentReference }: ContactPageProps) {
   const nameError = errorOf(errors, 'name');
@@ -120,13 +180,24 @@ export function ContactPage({ action = '/contact', csrfToken, values = EMPTY_CON
   const passwordHint =
     `Optional. Set one if you may want to see or withdraw this request later. At least ${REQUEST_PASSWORD_MIN_LENGTH} characters; ` +
     'we keep it only as a one-way hash, so nobody can read it.';
+  const attachmentField = {
+    id: contactFieldId('attachment'),
+    name: CONTACT_FIELDS.attachment,
+    label: 'Attach a file (optional)',
+    accept: CONTACT_ATTACHMENT_ACCEPT,
+    hint: `For example a document for the editors: ${CONTACT_ATTACHMENT_TYPE_NAMES}, up to ${Math.round(CONTACT_ATTACHMENT_MAX_BYTES / (1024 * 1024))} MB.`,
+  };
+  const passwordField = { id: contactFieldId('password'), name: CONTACT_FIELDS.password, label: 'Request password (optional)', hint: passwordHint };
   return (
     <div className="contact-page">
       <h1>Contact the editorial team or request a workshop</h1>
       <p>
         Ask a question about an article, suggest a topic, point out a mistake, or ask us to run a workshop for your team. You
         do not need an account: we answer by e-mail. Read how we handle your data in our{' '}
-        <DialogTrigger dialogId={CONTACT_PRIVACY_DIALOG_ID}>privacy notice</DialogTrigger>.
+        <Island name="mf-widgets/DialogTrigger" inline serverProps={{ dialogId: CONTACT_PRIVACY_DIALOG_ID, label: 'privacy notice' }}>
+          <a href={`#${CONTACT_PRIVACY_DIALOG_ID}`}>privacy notice</a>
+        </Island>
+        .
       </p>
       {sentReference ? (
         <SentConfirmation reference={sentReference} />
@@ -169,34 +240,25 @@ export function ContactPage({ action = '/contact', csrfToken, values = EMPTY_CON
               {...invalidProps('message', messageError)}
             />
           </div>
-          <FileField
-            id={contactFieldId('attachment')}
-            name={CONTACT_FIELDS.attachment}
-            label="Attach a file (optional)"
-            accept={CONTACT_ATTACHMENT_ACCEPT}
-            hint={`For example a document for the editors: ${CONTACT_ATTACHMENT_TYPE_NAMES}, up to ${Math.round(CONTACT_ATTACHMENT_MAX_BYTES / (1024 * 1024))} MB.`}
-            error={attachmentError}
-          />
-          <PasswordField
-            id={contactFieldId('password')}
-            name={CONTACT_FIELDS.password}
-            label="Request password (optional)"
-            hint={passwordHint}
-            error={passwordError}
-          />
+          {/* mf-widgets renders these two fields (and enhances them); the props stay on the server. */}
+          <Island name="mf-widgets/FileField" serverProps={{ ...attachmentField, error: attachmentError }}>
+            <PlainFieldPlaceholder field="attachment" type="file" {...attachmentField} error={attachmentError} />
+          </Island>
+          <Island name="mf-widgets/PasswordField" serverProps={{ ...passwordField, error: passwordError }}>
+            <PlainFieldPlaceholder field="password" type="password" {...passwordField} error={passwordError} />
+          </Island>
           <button type="submit">Send request</button>
         </form>
       )}
-      <Dialog id={CONTACT_PRIVACY_DIALOG_ID} title="Privacy notice">
-        <p>
-          We use your name, e-mail address, message and attachment only to answer your request. Attachments are deleted after
-          your request is answered. A request password is stored only as a salted one-way hash: we cannot read it, we can only
-          check it when you quote it.
-        </p>
-        <p>
-          Analytics run only with your consent; change it in the <a href="#cookie-banner">cookie settings</a>.
-        </p>
-      </Dialog>
+      <Island
+        name="mf-widgets/Dialog"
+        serverProps={{ id: CONTACT_PRIVACY_DIALOG_ID, title: PRIVACY_NOTICE_TITLE, bodyHtml: renderToStaticMarkup(<PrivacyNotice />) }}
+      >
+        <section id={CONTACT_PRIVACY_DIALOG_ID} aria-labelledby={`${CONTACT_PRIVACY_DIALOG_ID}-title`}>
+          <h2 id={`${CONTACT_PRIVACY_DIALOG_ID}-title`}>{PRIVACY_NOTICE_TITLE}</h2>
+          <PrivacyNotice />
+        </section>
+      </Island>
     </div>
   );
 }

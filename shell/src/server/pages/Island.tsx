@@ -13,6 +13,8 @@ export interface IslandProps {
    */
   serverProps?: Record<string, unknown>;
   className?: string;
+  /** Renders a `<span>` instead of a `<div>`, for an island inside a sentence (a link). Default false. */
+  inline?: boolean;
   /**
    * Small placeholder, shown only when the remote's server render fails (or server islands are
    * off); the browser then mounts the island over it. The island's real markup is the remote's.
@@ -24,16 +26,17 @@ export interface IslandProps {
  * A place where a remote module renders: on the server by the remote's server build (when the
  * page is rendered with `renderPageWithIslands`), then hydrated in the browser.
  */
-export function Island({ name, props = {}, serverProps, className, children }: IslandProps) {
+export function Island({ name, props = {}, serverProps, className, inline = false, children }: IslandProps) {
   const collector = useContext(IslandCollectorContext);
   const attributes = { [ISLAND_ATTRIBUTE]: name, [ISLAND_PROPS_ATTRIBUTE]: JSON.stringify(props) };
-  const classes = className ? `island ${className}` : 'island';
+  const classes = [inline ? 'island island--inline' : 'island', className].filter(Boolean).join(' ');
+  const Element = inline ? 'span' : 'div';
   if (collector) {
-    return <div className={classes} {...attributes} dangerouslySetInnerHTML={{ __html: collector.add({ name, props: serverProps ? { ...props, ...serverProps } : props }, children) }} />;
+    return <Element className={classes} {...attributes} dangerouslySetInnerHTML={{ __html: collector.add({ name, props: serverProps ? { ...props, ...serverProps } : props }, children) }} />;
   }
   return (
-    <div className={classes} {...attributes}>
+    <Element className={classes} {...attributes}>
       {children}
-    </div>
+    </Element>
   );
 }
