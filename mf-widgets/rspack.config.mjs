@@ -9,10 +9,10 @@ export default createRemoteConfig({
     './ArticleWidgets': './src/islands/ArticleWidgets.ts',
     './ArticleContentsTrigger': './src/islands/ArticleContentsTrigger.ts',
     // Form and dialog markup of other pages (the contact page): server-rendered, enhanced by PageWidgets.
-    './FileField': './src/islands/serverRenderedMarkup.ts',
-    './PasswordField': './src/islands/serverRenderedMarkup.ts',
-    './Dialog': './src/islands/serverRenderedMarkup.ts',
-    './DialogTrigger': './src/islands/serverRenderedMarkup.ts',
+    './FileField': './src/islands/FileField.ts',
+    './PasswordField': './src/islands/PasswordField.ts',
+    './Dialog': './src/islands/Dialog.ts',
+    './DialogTrigger': './src/islands/DialogTrigger.ts',
   },
   // The same expose names, rendered by the shell's server (dist/server/, named by the manifest).
   serverExposes: {
