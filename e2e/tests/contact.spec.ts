@@ -1,14 +1,24 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { axeViolations } from '../harness/axe.js';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
+import { REPO_ROOT } from '../harness/stack.js';
 
 
 /** A small file that starts like a PDF (the server checks the first bytes). */
 const BRIEF = { name: 'workshop-brief.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n% workshop brief\n%%EOF\n') };
 const SENT_URL = /\/contact\?sent=[A-Za-z0-9_-]{8}$/;
 
-/** Opens the contact page, which carries its form's CSRF token. */
+/**
+ * Opens the contact page, which carries its form's CSRF token. Its fields are mf-widgets' server
+ * markup: a freshly started shell may still be loading that server build (the page then holds
+ * plain placeholders, see 'contact form without mf-widgets on the server'), so wait until the shell renders it.
+ */
 async function openContactPage(page: Page, base: string): Promise<void> {
+  await expect
+    .poll(async () => (await (await fetch(new URL('/contact', base))).text()).includes('data-widget="file-upload"'), { timeout: 20_000 })
+    .toBe(true);
   const response = await page.goto(new URL('/contact', base).href);
   expect(response?.status()).toBe(200);
   await expect(page.locator('form.contact-form input[name="_csrf"]')).toHaveCount(1);
@@ -140,6 +150,49 @@ test.describe('contact form', () => {
     await page.getByRole('button', { name: 'Send request' }).click();
     await expectConfirmation(page);
     await context.close();
+  });
+});
+
+test.describe('contact form without mf-widgets on the server', () => {
+  test('its server build throwing: the page keeps plain placeholder fields and the form still sends a file', async ({ browser, stack }) => {
+    // A new release of mf-widgets whose server entry throws when loaded.
+    mkdirSync(path.join(REPO_ROOT, '.e2e-variants'), { recursive: true });
+    const broken = mkdtempSync(path.join(REPO_ROOT, '.e2e-variants', 'mf-widgets-build-'));
+    cpSync(path.join(REPO_ROOT, 'mf-widgets', 'dist'), broken, { recursive: true });
+    const manifestFile = path.join(broken, 'mf-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    manifest.metaData.buildInfo.buildVersion = path.basename(broken);
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    writeFileSync(path.join(broken, 'server', 'remoteEntry.js'), "throw new Error('broken server build');");
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      await openContactPage(context.pages()[0] ?? (await context.newPage()), stack.url);
+      stack.serveRemote('mf-widgets', broken);
+      await expect
+        .poll(async () => (await (await fetch(new URL('/contact', stack.url))).text()).includes('data-widget="file-upload"'), { timeout: 15_000 })
+        .toBe(false);
+      const page = context.pages()[0]!;
+      const response = await page.goto(new URL('/contact', stack.url).href);
+      expect(response?.status()).toBe(200);
+      await expect(page.locator('[data-island="mf-widgets/FileField"] input[type="file"][name="attachment"]')).toHaveCount(1);
+      await expect(page.locator('[data-widget]')).toHaveCount(0);
+      await expect(page.getByRole('link', { name: 'privacy notice' })).toHaveAttribute('href', '#contact-privacy');
+      await expect(page.getByRole('heading', { name: 'Privacy notice' })).toBeVisible();
+      await page.getByLabel('Name', { exact: true }).fill('Grace Hopper');
+      await page.getByLabel('E-mail', { exact: true }).fill('grace@example.org');
+      await page.getByLabel('Message', { exact: true }).fill('Sent while the widgets remote is down.');
+      await page.getByLabel('Attach a file (optional)').setInputFiles(BRIEF);
+      await page.getByLabel('Request password (optional)').fill('a long request password');
+      await page.getByRole('button', { name: 'Send request' }).click();
+      await expectConfirmation(page);
+    } finally {
+      await context.close();
+      stack.serveRemote('mf-widgets');
+      rmSync(broken, { recursive: true, force: true });
+    }
+    await expect
+      .poll(async () => (await (await fetch(new URL('/contact', stack.url))).text()).includes('data-widget="file-upload"'), { timeout: 15_000 })
+      .toBe(true);
   });
 });
 
