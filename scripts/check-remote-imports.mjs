@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fails when a remote imports another remote or the shell, or the shell imports a remote:
+// Fails when a remote or a service imports another remote or the shell, or the shell imports a remote:
 // remotes talk only through contracts and the bus, and the shell reaches them only at run time
 // (their manifests), never through their source. Inside each part, the folders of its `src/server`
 // and `src/` must not import each other in a cycle (test files aside) (a folder is one unit of ownership: a cycle
@@ -11,6 +11,9 @@ const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..'
 const SHELL = 'shell';
 const remotes = readdirSync(root).filter((name) => name.startsWith('mf-') && statSync(path.join(root, name)).isDirectory());
 const hasShell = existsSync(path.join(root, SHELL, 'package.json'));
+/** Team services outside a remote's folder (deployed alone): they may import neither a remote nor the shell. */
+const SERVICE_FOLDERS = ['search-engine'];
+const services = SERVICE_FOLDERS.filter((name) => existsSync(path.join(root, name, 'package.json')));
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -29,6 +32,7 @@ function* sourceFiles(dir) {
 function forbidden(from, target, file = '') {
   if (target === from) return false;
   if (from === SHELL) return remotes.includes(target);
+  if (services.includes(from)) return remotes.includes(target) || target === SHELL;
   const harness = path.relative(path.join(root, from), file).split(path.sep)[0] === 'bench';
   return remotes.includes(target) || (target === SHELL && !harness);
 }
@@ -78,7 +82,7 @@ function folderCycles(edges) {
   return [...cycles];
 }
 
-for (const part of [...remotes, ...(hasShell ? [SHELL] : [])]) {
+for (const part of [...remotes, ...services, ...(hasShell ? [SHELL] : [])]) {
   for (const file of sourceFiles(path.join(root, part))) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(importPattern)) {
@@ -112,4 +116,4 @@ if (violations.length > 0) {
   );
   process.exit(1);
 }
-console.log(`remote independence: ${remotes.length} remotes${hasShell ? ' and the shell' : ''} checked, no imports across them and no import cycles between folders`);
+console.log(`remote independence: ${remotes.length} remotes${services.length ? `, ${services.length} services` : ''}${hasShell ? ' and the shell' : ''} checked, no imports across them and no import cycles between folders`);

@@ -132,4 +132,22 @@ describe('check-remote-imports', () => {
     });
     expect(run(oneWay).code).toBe(0);
   });
+
+  it.each([
+    ['a remote', "import { Survey } from '../../mf-a/src/Survey.js';", '(mf-a)'],
+    ['the shell', "import { csrf } from 'shell/src/server/security/csrf.js';", '(shell)'],
+  ])('fails when a service (search-engine) imports %s', (_label, line, target) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/src/Survey.ts': 'export const Survey = 1;',
+      'shell/package.json': pkg('shell'),
+      'search-engine/package.json': pkg('@khs/search-engine'),
+      'search-engine/src/server.ts': line,
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('search-engine/src/server.ts');
+    expect(result.output).toContain(target);
+  });
 });
+
