@@ -26,9 +26,9 @@ export function productFeatures({ config, content, database, linkOrigin }: Produ
   return [
     { plugin: surveyRoutes, options: { content, surveys: database.surveys, cookieSecret: config.cookieSecret } },
     { plugin: insightsRoutes, options: { events: database.insightsEvents } },
-    ({ pageConfig, runtimeUrl }) => ({
+    ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: contactRoutes,
-      options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl },
+      options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl, renderIslandPage },
     }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: watchlistRoutes,

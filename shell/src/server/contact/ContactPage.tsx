@@ -1,4 +1,4 @@
-import { CONTACT_ATTACHMENT_ACCEPT, CONTACT_ATTACHMENT_TYPE_NAMES } from '../contact/attachmentTypes.js';
+import { CONTACT_ATTACHMENT_ACCEPT, CONTACT_ATTACHMENT_TYPE_NAMES } from './attachmentTypes.js';
 import {
   CONTACT_FIELDS,
   contactFieldErrorId,
@@ -7,11 +7,11 @@ import {
   type ContactFieldError,
   type ContactFieldName,
   type ContactFormValues,
-} from '../contact/contactForm.js';
-import { CONTACT_ATTACHMENT_MAX_BYTES, REQUEST_PASSWORD_MIN_LENGTH } from '../contact/contactLimits.js';
-import { Dialog, DialogTrigger } from './widgets/Dialog.js';
-import { FileField } from './widgets/FileField.js';
-import { PasswordField } from './widgets/PasswordField.js';
+} from './contactForm.js';
+import { CONTACT_ATTACHMENT_MAX_BYTES, REQUEST_PASSWORD_MIN_LENGTH } from './contactLimits.js';
+import { Dialog, DialogTrigger } from '../pages/widgets/Dialog.js';
+import { FileField } from '../pages/widgets/FileField.js';
+import { PasswordField } from '../pages/widgets/PasswordField.js';
 
 export interface ContactPageProps {
   /** Where the form posts. Default `/contact`. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error jsdom ships no type declarations (and @types/jsdom is not installed); used as an HTML parser only.
 import { JSDOM } from 'jsdom';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { ContactPage, CONTACT_PRIVACY_DIALOG_ID } from '../ContactPage.js';
+import { ContactPage, CONTACT_PRIVACY_DIALOG_ID } from './ContactPage.js';
 
 /** Server markup parsed as a browser would, before any script runs (jsdom as a parser only). */
 function parse(html: string): HTMLElement {
