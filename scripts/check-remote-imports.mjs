@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Fails when a remote imports another remote or the shell, or the shell imports a remote:
+// Fails when a remote or a service imports another remote or the shell, or the shell imports a remote:
 // remotes talk only through contracts and the bus, and the shell reaches them only at run time
-// (their manifests), never through their source.
+// (their manifests), never through their source. Inside each part, the folders of its `src/server`
+// and `src/` must not import each other in a cycle (test files aside) (a folder is one unit of ownership: a cycle
+// means neither can move or ship without the other).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -9,6 +11,9 @@ const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..'
 const SHELL = 'shell';
 const remotes = readdirSync(root).filter((name) => name.startsWith('mf-') && statSync(path.join(root, name)).isDirectory());
 const hasShell = existsSync(path.join(root, SHELL, 'package.json'));
+/** Team services outside a remote's folder (deployed alone): they may import neither a remote nor the shell. */
+const SERVICE_FOLDERS = ['search-engine'];
+const services = SERVICE_FOLDERS.filter((name) => existsSync(path.join(root, name, 'package.json')));
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -27,17 +32,63 @@ function* sourceFiles(dir) {
 function forbidden(from, target, file = '') {
   if (target === from) return false;
   if (from === SHELL) return remotes.includes(target);
+  if (services.includes(from)) return remotes.includes(target) || target === SHELL;
   const harness = path.relative(path.join(root, from), file).split(path.sep)[0] === 'bench';
   return remotes.includes(target) || (target === SHELL && !harness);
 }
 
 const importPattern = /(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
 const violations = [];
-for (const part of [...remotes, ...(hasShell ? [SHELL] : [])]) {
+/** `dir` (e.g. `shell/src/server`) → edges between its top-level folders: `from` → Set of `to`. */
+const folderEdges = new Map();
+
+/** The top-level folder of `file` under `part/src/server` or `part/src`, with that base. */
+function folderOf(part, file) {
+  for (const base of [path.join(root, part, 'src', 'server'), path.join(root, part, 'src')]) {
+    const relative = path.relative(base, file);
+    if (relative.startsWith('..')) continue;
+    const segments = relative.split(path.sep);
+    return segments.length > 1 ? { base, folder: segments[0] } : undefined;
+  }
+  return undefined;
+}
+
+function recordFolderEdge(part, file, resolved) {
+  const from = folderOf(part, file);
+  const to = folderOf(part, resolved);
+  if (!from || !to || from.base !== to.base || from.folder === to.folder) return;
+  const edges = folderEdges.get(from.base) ?? new Map();
+  folderEdges.set(from.base, edges);
+  if (!edges.has(from.folder)) edges.set(from.folder, new Map());
+  const targets = edges.get(from.folder);
+  if (!targets.has(to.folder)) targets.set(to.folder, path.relative(root, file));
+}
+
+/** Every cycle among the folders (each reported once, as `a → b → a`). */
+function folderCycles(edges) {
+  const cycles = new Set();
+  const visit = (folder, trail) => {
+    const at = trail.indexOf(folder);
+    if (at >= 0) {
+      const cycle = trail.slice(at);
+      const start = cycle.indexOf([...cycle].sort()[0]);
+      const rotated = [...cycle.slice(start), ...cycle.slice(0, start)];
+      cycles.add([...rotated, rotated[0]].join(' → '));
+      return;
+    }
+    for (const next of edges.get(folder)?.keys() ?? []) visit(next, [...trail, folder]);
+  };
+  for (const folder of edges.keys()) visit(folder, []);
+  return [...cycles];
+}
+
+for (const part of [...remotes, ...services, ...(hasShell ? [SHELL] : [])]) {
   for (const file of sourceFiles(path.join(root, part))) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(importPattern)) {
       const specifier = match[1];
+      // A test file is a leaf nobody imports: its imports cannot tie two folders' code together.
+      if (specifier.startsWith('.') && !/\.test\.[jt]sx?$/.test(file)) recordFolderEdge(part, file, path.resolve(path.dirname(file), specifier));
       const target = specifier.startsWith('.')
         ? path.relative(root, path.resolve(path.dirname(file), specifier)).split(path.sep)[0]
         : specifier.split('/')[0];
@@ -52,10 +103,17 @@ for (const part of [...remotes, ...(hasShell ? [SHELL] : [])]) {
   }
 }
 
+for (const [base, edges] of folderEdges) {
+  for (const cycle of folderCycles(edges)) {
+    const [first, second] = cycle.split(' → ');
+    violations.push(`import cycle between folders of ${path.relative(root, base)}: ${cycle} (e.g. ${edges.get(first).get(second)})`);
+  }
+}
+
 if (violations.length > 0) {
   console.error(
-    `Remotes must not import each other or the shell (use contracts and the bus), and the shell must not import a remote (it loads them at run time):\n- ${violations.join('\n- ')}`,
+    `Remotes must not import each other or the shell (use contracts and the bus), the shell must not import a remote (it loads them at run time), and folders must not import each other in a cycle:\n- ${violations.join('\n- ')}`,
   );
   process.exit(1);
 }
-console.log(`remote independence: ${remotes.length} remotes${hasShell ? ' and the shell' : ''} checked, no imports across them`);
+console.log(`remote independence: ${remotes.length} remotes${services.length ? `, ${services.length} services` : ''}${hasShell ? ' and the shell' : ''} checked, no imports across them and no import cycles between folders`);

@@ -102,4 +102,52 @@ describe('check-remote-imports', () => {
     expect(result.code).toBe(0);
     expect(result.output).toContain('1 remotes and the shell checked');
   });
+
+  it('fails on an import cycle between two folders of the shell server, naming the cycle', () => {
+    const root = tree({
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/pages/routes.ts': "import { renderContact } from '../contact/render.js';",
+      'shell/src/server/contact/render.ts': "import { Layout } from '../pages/Layout.js';",
+      'shell/src/server/pages/Layout.ts': 'export const Layout = 1;',
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('import cycle between folders of shell/src/server: contact → pages → contact');
+  });
+
+  it('fails on a longer cycle, and passes when the imports only go one way', () => {
+    const cyclic = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/src/a/x.ts': "import { y } from '../b/y.js';",
+      'mf-a/src/b/y.ts': "import { z } from '../c/z.js';",
+      'mf-a/src/c/z.ts': "import { x } from '../a/x.js';",
+    });
+    expect(run(cyclic).output).toContain('import cycle between folders of mf-a/src: a → b → c → a');
+    const oneWay = tree({
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/contact/routes.ts': "import { Layout } from '../pages/Layout.js';\nimport { app } from '../app.js';",
+      'shell/src/server/pages/Layout.ts': "import { format } from './format.js';",
+      'shell/src/server/pages/format.ts': 'export const format = 1;',
+      'shell/src/server/app.ts': "import { routes } from './contact/routes.js';",
+    });
+    expect(run(oneWay).code).toBe(0);
+  });
+
+  it.each([
+    ['a remote', "import { Survey } from '../../mf-a/src/Survey.js';", '(mf-a)'],
+    ['the shell', "import { csrf } from 'shell/src/server/security/csrf.js';", '(shell)'],
+  ])('fails when a service (search-engine) imports %s', (_label, line, target) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/src/Survey.ts': 'export const Survey = 1;',
+      'shell/package.json': pkg('shell'),
+      'search-engine/package.json': pkg('@khs/search-engine'),
+      'search-engine/src/server.ts': line,
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('search-engine/src/server.ts');
+    expect(result.output).toContain(target);
+  });
 });
+

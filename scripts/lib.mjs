@@ -1,14 +1,7 @@
 // Small helpers shared by the repository scripts (start, test-all, bench).
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 
 export const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
-export const REMOTES = [
-  { name: 'mf-search', port: 4310 },
-  { name: 'mf-watchlist', port: 4311 },
-  { name: 'mf-survey', port: 4312 },
-  { name: 'mf-widgets', port: 4313 },
-];
 
 /** Runs a command with inherited output; resolves with its exit code. */
 export function run(command, args, options = {}) {
@@ -28,18 +21,4 @@ export function capture(command, args, options = {}) {
     child.on('exit', (code) => resolve({ code: code ?? 1, stdout }));
     child.on('error', () => resolve({ code: 127, stdout }));
   });
-}
-
-/** `preferred` when it is free on `host`, else any free port. */
-export function portOrFree(preferred, host = '127.0.0.1') {
-  const tryListen = (port) =>
-    new Promise((resolve) => {
-      const server = net.createServer();
-      server.once('error', () => resolve(null));
-      server.listen(port, host, () => {
-        const actual = server.address().port;
-        server.close(() => resolve(actual));
-      });
-    });
-  return tryListen(preferred).then((port) => port ?? tryListen(0));
 }

@@ -73,6 +73,15 @@ export const DEFAULT_CALL_URLS: CallUrls = {
   watchlistPage: '/watchlist',
 };
 
+/**
+ * The route pattern (`:name` parameters, as Fastify, Express and path-to-regexp write them) of a
+ * call URL template (`{name}` placeholders): the servers register `callRoutePattern(DEFAULT_CALL_URLS.x)`,
+ * so a call's path is written once, here.
+ */
+export function callRoutePattern(template: string): string {
+  return template.replace(/\{([A-Za-z][A-Za-z0-9]*)\}/g, ':$1');
+}
+
 /** i18n texts shared by the islands. */
 export interface I18nTexts extends SearchI18n {
   watchlistAdd: string;

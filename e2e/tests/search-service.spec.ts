@@ -39,6 +39,8 @@ function ordinarySearch(searchUrl: string) {
 
 test.describe('search server as its own process', () => {
   test('killed: pages keep serving, search shows its error state, the supervisor brings it back with its data', async ({ page }) => {
+    // Starts a stack of its own and waits out a restart back-off: more than the default 45 s on a busy machine.
+    test.setTimeout(120_000);
     // A long first restart delay keeps the server down long enough to look at the error state.
     const stack = await startStack({ searchEnv: { SEARCH_RESTART_BACKOFF_MS: '4000' } });
     try {

@@ -7,7 +7,7 @@ import { ApiError } from '../api-error.js';
 import { type SearchTask, WorkerPool } from '../pool/worker-pool.js';
 import { type KeyAccess, resolveKey } from './auth.js';
 import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
-import { mergeSearchParams, planMultiSearch } from './multi-search.js';
+import { mergeSearchParams, planMultiSearch } from '../search/multi-search.js';
 
 /** Options of `startSearchServer`. */
 export interface SearchServerOptions {

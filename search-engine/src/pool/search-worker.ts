@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
 import { SearchEngine } from '../engine.js';
-import { runSearch } from '../http/multi-search.js';
+import { runSearch } from '../search/multi-search.js';
 import { CollectionStore } from '../persistence/collection-store.js';
 import type { WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 

@@ -1,21 +1,18 @@
 import path from 'node:path';
+import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, defaultManifestUrl } from '@khs/stack/registry';
 import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition } from 'contracts';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
 
-/** Every remote the shell knows, with the dev/run port its manifest is served from by default. */
-export const KNOWN_REMOTES = [
-  { name: 'mf-search', env: 'REMOTE_MF_SEARCH_URL', defaultPort: 4310 },
-  { name: 'mf-watchlist', env: 'REMOTE_MF_WATCHLIST_URL', defaultPort: 4311 },
-  { name: 'mf-survey', env: 'REMOTE_MF_SURVEY_URL', defaultPort: 4312 },
-  { name: 'mf-widgets', env: 'REMOTE_MF_WIDGETS_URL', defaultPort: 4313 },
-] as const;
+/** Every remote the shell knows (the registry in tooling/stack, shared with `npm start` and the e2e harness). */
+export const KNOWN_REMOTES = REMOTES;
+const SEARCH_SERVICE = SERVICES.find((service) => service.name === 'search')!;
 
 /** Configuration of the shell server, read from environment variables (see README). */
 export interface ShellConfig {
   /** `HOST`, default `127.0.0.1`. */
   host: string;
-  /** `PORT`, default `4300`; `0` picks a free port. */
+  /** `PORT`, default `4300` (`SHELL_DEFAULT_PORT`); `0` picks a free port. */
   port: number;
   /** `SITE_NAME`, default `KHS Competence`. */
   siteName: string;
@@ -108,14 +105,14 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
 
   const config: ShellConfig = {
     host: text('HOST', '127.0.0.1'),
-    port: integer('PORT', 4300, 0, 65535),
+    port: integer('PORT', SHELL_DEFAULT_PORT, 0, 65535),
     siteName: text('SITE_NAME', 'KHS Competence'),
     publicBaseUrl: publicBaseUrl?.url,
     allowedHosts: allowedHosts.hosts,
     trustProxy: trustProxy.value,
     remotes: KNOWN_REMOTES.map((remote) => ({
       name: remote.name,
-      entry: url(remote.env, `http://127.0.0.1:${remote.defaultPort}/mf-manifest.json`),
+      entry: url(remote.manifestEnv, defaultManifestUrl(remote)),
     })),
     remoteTimeoutMs: integer('REMOTE_TIMEOUT_MS', 8000, 100, 120000),
     dataDir: path.resolve(cwd, text('DATA_DIR', '.data')),
@@ -123,8 +120,8 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     cookieSecret,
     usesDevelopmentCookieSecret: cookieSecret === DEV_COOKIE_SECRET,
     search: {
-      externalHost: env.TYPESENSE_HOST?.trim() || undefined,
-      port: integer('TYPESENSE_PORT', 8108, 0, 65535),
+      externalHost: env[SEARCH_SERVICE.hostEnv]?.trim() || undefined,
+      port: integer(SEARCH_SERVICE.portEnv, SEARCH_SERVICE.defaultPort, 0, 65535),
       protocol: protocol === 'https' ? 'https' : 'http',
       adminApiKey: text('TYPESENSE_API_KEY', 'khs-admin-dev-key'),
       searchApiKey: text('TYPESENSE_SEARCH_API_KEY', 'khs-search-dev-key'),

@@ -1,4 +1,4 @@
-import type { LocalWatchlist, StoredWatchlist, Teaser } from 'contracts';
+import { DEFAULT_CALL_URLS, type LocalWatchlist, type StoredWatchlist, type Teaser } from 'contracts';
 
 /** A teaser as the shell would resolve it, for tests. */
 export function testTeaser(id: string, title = `Title of ${id}`): Teaser {
@@ -39,8 +39,8 @@ export function fakeWatchlistServer(options: { related?: Teaser[] } = {}) {
     const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     requests.push({ url, method: init.method ?? 'GET', headers, body });
-    if (url === '/actions/blitz/csrf/token') return new Response(`token-${++tokenCount}`, { status: 200 });
-    if (url === '/api/watchlist') {
+    if (url === DEFAULT_CALL_URLS.csrfToken) return new Response(`token-${++tokenCount}`, { status: 200 });
+    if (url === DEFAULT_CALL_URLS.watchlist) {
       if (overrides.watchlist) return overrides.watchlist();
       const local = (body as { storedWatchlist: LocalWatchlist }).storedWatchlist;
       const stored: StoredWatchlist = {
@@ -50,7 +50,7 @@ export function fakeWatchlistServer(options: { related?: Teaser[] } = {}) {
       };
       return Response.json({ storedWatchlist: stored });
     }
-    if (url === '/api/watchlist/pdf') {
+    if (url === DEFAULT_CALL_URLS.download) {
       if (overrides.download) return overrides.download();
       return new Response('%PDF-1.7 test', { status: 200, headers: { 'content-type': 'application/pdf' } });
     }

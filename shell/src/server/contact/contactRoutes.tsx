@@ -1,7 +1,7 @@
+import type { ReactElement } from 'react';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import type { PageConfig } from 'contracts';
-import type { ShellCore } from '../app.js';
 import type { ContactRequestRepository } from '../database/index.js';
 import { Layout } from '../pages/Layout.js';
 import { renderPage } from '../pages/renderPage.js';
@@ -24,11 +24,8 @@ export interface ContactRoutesOptions {
   /** Page config and runtime script URL, to render the page in the site layout. */
   pageConfig: PageConfig;
   runtimeUrl: string;
-  /**
-   * Renders a page with its islands rendered by their remotes (the form's fields and dialog are
-   * mf-widgets' markup). Default: placeholders only (`renderPage`), mounted in the browser.
-   */
-  renderIslandPage?: ShellCore['renderIslandPage'];
+  /** Renders the page with its islands rendered by their remotes (`ShellCore.renderIslandPage`). Default: placeholders. */
+  renderIslandPage?: (page: ReactElement, url: string) => Promise<string>;
 }
 
 function statusOf(error: Partial<FastifyError>): number {
@@ -37,8 +34,7 @@ function statusOf(error: Partial<FastifyError>): number {
 }
 
 /**
- * `POST /contact`: the contact form's multipart post (the page itself is served by
- * `renderContactPage`, see there). A plain form cannot send the `X-CSRF-Token` header, so
+ * `GET /contact` (the page, see `renderContactPage`) and `POST /contact`, the form's multipart post. A plain form cannot send the `X-CSRF-Token` header, so
  * the route is exempt from the shell's header check and runs the same check (same secret
  * cookie, same token rules) on the form's `_csrf` field instead. Cheap checks come first:
  * - before any of the body is read: not multipart 415, no boundary 400, declared size over
@@ -53,12 +49,23 @@ function statusOf(error: Partial<FastifyError>): number {
  *   scrypt hash) to the database, and the browser is sent (303) to `/contact?sent=<reference>`.
  */
 export async function contactRoutes(app: FastifyInstance, options: ContactRoutesOptions): Promise<void> {
-  const { contactRequests, pageConfig, runtimeUrl, renderIslandPage } = options;
+  const { contactRequests, pageConfig, runtimeUrl } = options;
   const attachments = createAttachmentStore(options.dataDir);
   const submissions = new WeakMap<FastifyRequest, ContactSubmission>();
   // Registered here, so multipart parsing exists only inside this plugin. An over-long file is
   // cut and flagged rather than thrown, so the rest of the form is still read and shown again.
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
+
+  // The page carries a CSRF token in its form, so the contact feature serves it too.
+  const { renderIslandPage } = options;
+  app.get<{ Querystring: { sent?: unknown } }>(CONTACT_PATH, (request, reply) =>
+    renderContactPage(reply, {
+      pageConfig,
+      runtimeUrl,
+      sent: request.query.sent,
+      ...(renderIslandPage ? { render: (page: ReactElement) => renderIslandPage(page, request.url) } : {}),
+    }),
+  );
 
   const problemPage = (reply: FastifyReply, status: number) =>
     reply

@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import type { FastifyReply } from 'fastify';
 import type { PageConfig } from 'contracts';
-import { ContactPage } from '../pages/ContactPage.js';
+import { ContactPage } from './ContactPage.js';
 import { Layout } from '../pages/Layout.js';
 import { renderPage } from '../pages/renderPage.js';
 import type { ContactFieldError, ContactFormValues } from './contactForm.js';
@@ -31,9 +31,7 @@ export interface ContactPageState {
  * Renders the contact page into `reply` (HTML, not cached, not indexed) with a fresh CSRF
  * token in the form's hidden `_csrf` field; the token's secret cookie is set when the
  * visitor has none yet. Returns the HTML to send.
- *
- * The GET route is one line:
- * `app.get('/contact', (request, reply) => renderContactPage(reply, { pageConfig, runtimeUrl, sent: (request.query as { sent?: unknown }).sent }))`.
+ * `contactRoutes` serves `GET /contact` with it.
  */
 export async function renderContactPage(reply: FastifyReply, state: ContactPageState): Promise<string> {
   const { pageConfig, runtimeUrl, values, errors = [] } = state;

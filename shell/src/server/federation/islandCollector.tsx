@@ -1,7 +1,7 @@
 import { createContext, type ReactElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ISLAND_SERVER_STATE_ATTRIBUTE, type IslandRenderResult, type PageConfig } from 'contracts';
-import { serializeJsonForHtml } from '../pages/serializeJsonForHtml.js';
+import { serializeJsonForHtml } from './serializeJsonForHtml.js';
 import type { IslandRequest, ServerIslands } from './serverIslands.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_CALL_URLS } from 'contracts';
 import type { InsightsEventRepository } from '../database/index.js';
 import { INSIGHTS_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
@@ -11,7 +12,7 @@ export interface InsightsRoutesOptions {
 }
 
 /** Path of the collector (PageConfig.calls.insights). */
-export const INSIGHTS_EVENTS_PATH = '/api/insights/events';
+export const INSIGHTS_EVENTS_PATH = DEFAULT_CALL_URLS.insights;
 /** Largest request body (bytes): 50 full events are about 60 KiB. */
 export const INSIGHTS_BODY_LIMIT_BYTES = 128 * 1024;
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import { ConsentPanel } from './ConsentPanel.js';
 import { Island } from './Island.js';
-import { serializeJsonForHtml } from './serializeJsonForHtml.js';
+import { serializeJsonForHtml } from '../federation/serializeJsonForHtml.js';
 
 export interface LayoutProps {
   title: string;

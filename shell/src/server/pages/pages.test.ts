@@ -4,7 +4,7 @@ import { PAGE_CONFIG_ELEMENT_ID, type PageConfig } from 'contracts';
 import { listArticles } from '@khs/content';
 import type { Article, ContentStore } from '../content/contentStore.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
-import { serializeJsonForHtml } from './serializeJsonForHtml.js';
+import { serializeJsonForHtml } from '../federation/serializeJsonForHtml.js';
 
 const base = listArticles()[0]!;
 const hostile: Article = {

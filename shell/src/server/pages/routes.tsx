@@ -1,7 +1,6 @@
 import type { ReactElement } from 'react';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
-import { renderContactPage } from '../contact/renderContactPage.js';
 import type { ContentStore } from '../content/contentStore.js';
 import { ArticlePage } from './ArticlePage.js';
 import { HomePage } from './HomePage.js';
@@ -59,7 +58,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     );
   });
 
-  app.get<{ Querystring: { q?: unknown } }>('/search', async (request, reply) => {
+  app.get<{ Querystring: { q?: unknown } }>(config.calls.searchPage, async (request, reply) => {
     const query = typeof request.query.q === 'string' ? request.query.q.slice(0, SEARCH_INPUT_MAX_LENGTH) : '';
     html(reply);
     return render(
@@ -71,7 +70,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     );
   });
 
-  app.get('/watchlist', async (request, reply) => {
+  app.get(config.calls.watchlistPage, async (request, reply) => {
     html(reply);
     return render(
       request,
@@ -81,11 +80,6 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
       </Layout>,
     );
   });
-
-  // The contact page carries a CSRF token in its form, so it is rendered by the contact feature.
-  app.get<{ Querystring: { sent?: unknown } }>('/contact', (request, reply) =>
-    renderContactPage(reply, { pageConfig: config, runtimeUrl, sent: request.query.sent, render: (page) => render(request, reply, page) }),
-  );
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET') {

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import CsrfTokens from '@fastify/csrf';
 import fastifyCsrf from '@fastify/csrf-protection';
 import fastifyPlugin from 'fastify-plugin';
+import { DEFAULT_CALL_URLS } from 'contracts';
 
 /** Path of the token call (specification point 7). */
-export const CSRF_TOKEN_PATH = '/actions/blitz/csrf/token';
+export const CSRF_TOKEN_PATH = DEFAULT_CALL_URLS.csrfToken;
 /** Name of the signed cookie holding the visitor's CSRF secret (the visitor identity). */
 export const CSRF_COOKIE_NAME = '_csrf';
 /**

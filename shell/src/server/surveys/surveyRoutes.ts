@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Survey, SurveyResults } from 'contracts';
+import { callRoutePattern, DEFAULT_CALL_URLS, type Survey, type SurveyResults } from 'contracts';
 import type { ContentStore } from '../content/contentStore.js';
 import type { SurveyRepository } from '../database/index.js';
 import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
@@ -27,9 +27,9 @@ export interface SurveySubmissionResponse {
 }
 
 /** Path of the submission call (PageConfig.calls.surveySubmit). */
-export const SURVEY_SUBMIT_PATH = '/api/surveys/:formHandle/submissions';
+export const SURVEY_SUBMIT_PATH = callRoutePattern(DEFAULT_CALL_URLS.surveySubmit);
 /** Path of the results call (PageConfig.calls.surveyResults, spec point 7). */
-export const SURVEY_RESULTS_PATH = '/api/survey-results/:formHandle';
+export const SURVEY_RESULTS_PATH = callRoutePattern(DEFAULT_CALL_URLS.surveyResults);
 
 type HandleParams = { Params: { formHandle: string } };
 

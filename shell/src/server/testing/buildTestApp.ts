@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DEFAULT_CALL_URLS } from 'contracts';
 import { buildShellApp, type FeatureRegistration, type ShellApp } from '../app.js';
 import { readShellConfig } from '../config.js';
 import { repositoryContentStore, type ContentStore } from '../content/contentStore.js';
@@ -30,7 +31,7 @@ export async function buildTestApp(
 
 /** A CSRF token and the cookie it is bound to, as a browser would hold them. */
 export async function fetchCsrf(app: FastifyInstance): Promise<{ token: string; cookie: string }> {
-  const response = await app.inject({ method: 'GET', url: '/actions/blitz/csrf/token' });
+  const response = await app.inject({ method: 'GET', url: DEFAULT_CALL_URLS.csrfToken });
   const setCookie = response.headers['set-cookie'];
   const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie ?? ''])
     .map((value) => String(value).split(';')[0])

@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { DEFAULT_CALL_URLS } from 'contracts';
 
 let nextAddress = 1;
 /** A fresh client address (10.x.y.z) per call: each simulated browser on its own network. */
@@ -42,7 +43,7 @@ export class BrowserSession {
   }
 
   async csrfToken(): Promise<string> {
-    const response = await this.request({ method: 'GET', url: '/actions/blitz/csrf/token' });
+    const response = await this.request({ method: 'GET', url: DEFAULT_CALL_URLS.csrfToken });
     return response.body;
   }
 
@@ -50,7 +51,7 @@ export class BrowserSession {
   async submit(formHandle: string, payload: string, token?: string): Promise<LightMyRequestResponse> {
     return this.request({
       method: 'POST',
-      url: `/api/surveys/${encodeURIComponent(formHandle)}/submissions`,
+      url: DEFAULT_CALL_URLS.surveySubmit.replace('{formHandle}', encodeURIComponent(formHandle)),
       headers: {
         'content-type': 'application/json',
         accept: 'application/json',

@@ -1,7 +1,7 @@
 import { ApiError } from '../api-error.js';
 import type { SearchEngine } from '../engine.js';
-import { executeSearch } from '../search/execute-search.js';
-import { parseSearchParams } from '../search/search-params.js';
+import { executeSearch } from './execute-search.js';
+import { parseSearchParams } from './search-params.js';
 
 /**
  * Merges parameter levels with Typesense's precedence: scoped-key embedded

@@ -1,4 +1,4 @@
-import { CONTACT_ATTACHMENT_ACCEPT, CONTACT_ATTACHMENT_TYPE_NAMES } from '../contact/attachmentTypes.js';
+import { CONTACT_ATTACHMENT_ACCEPT, CONTACT_ATTACHMENT_TYPE_NAMES } from './attachmentTypes.js';
 import {
   CONTACT_FIELDS,
   contactFieldErrorId,
@@ -7,10 +7,10 @@ import {
   type ContactFieldError,
   type ContactFieldName,
   type ContactFormValues,
-} from '../contact/contactForm.js';
+} from './contactForm.js';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { CONTACT_ATTACHMENT_MAX_BYTES, REQUEST_PASSWORD_MIN_LENGTH } from '../contact/contactLimits.js';
-import { Island } from './Island.js';
+import { CONTACT_ATTACHMENT_MAX_BYTES, REQUEST_PASSWORD_MIN_LENGTH } from './contactLimits.js';
+import { Island } from '../pages/Island.js';
 
 export interface ContactPageProps {
   /** Where the form posts. Default `/contact`. */

@@ -1,0 +1,30 @@
+// The registry (tooling/stack/registry.mjs) is the one list of remotes and services. Where a remote
+// must repeat its port in its own files (its dev server, its `serve` script, so it builds and runs
+// alone), this test holds them to the registry.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { REMOTES, SERVICES, SHELL_DEFAULT_PORT } from '@khs/stack/registry';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const workspaces = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }).workspaces;
+
+describe('the stack registry', () => {
+  it('lists every remote workspace, and only those', () => {
+    expect(REMOTES.map((remote) => remote.name).sort()).toEqual(workspaces.filter((name) => name.startsWith('mf-')).sort());
+    expect(readdirSync(ROOT).filter((name) => name.startsWith('mf-')).sort()).toEqual(REMOTES.map((remote) => remote.name).sort());
+  });
+
+  it('gives every part its own default port and manifest variable', () => {
+    const ports = [SHELL_DEFAULT_PORT, ...REMOTES.map((remote) => remote.defaultPort), ...SERVICES.map((service) => service.defaultPort)];
+    expect(new Set(ports).size).toBe(ports.length);
+    for (const remote of REMOTES) expect(remote.manifestEnv).toBe(`REMOTE_${remote.name.replace('-', '_').toUpperCase()}_URL`);
+  });
+
+  it.each(REMOTES.map((remote) => [remote.name, remote.defaultPort] as const))('%s serves its dev server and its dist on its registry port %i', (name, port) => {
+    const rspackConfig = readFileSync(path.join(ROOT, name, 'rspack.config.mjs'), 'utf8');
+    expect(rspackConfig).toMatch(new RegExp(`devPort:\\s*${port}\\b`));
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, name, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.serve).toBe(`khs-serve-dist dist ${port}`);
+  });
+});

@@ -1,0 +1,28 @@
+export type RemoteName = 'mf-search' | 'mf-watchlist' | 'mf-survey' | 'mf-widgets';
+
+export interface RemoteEntry {
+  /** Workspace folder and federation name. */
+  readonly name: RemoteName;
+  /** Environment variable holding the URL of its `mf-manifest.json`. */
+  readonly manifestEnv: string;
+  /** Port its static server uses by default (`npm start`, the shell's default manifest URL). */
+  readonly defaultPort: number;
+}
+
+export interface ServiceEntry {
+  readonly name: 'search';
+  /** Environment variable with the host the shell reaches the service at. */
+  readonly hostEnv: string;
+  /** Environment variable with its port. */
+  readonly portEnv: string;
+  readonly defaultPort: number;
+}
+
+/** Every federated remote, in a fixed order. */
+export const REMOTES: readonly RemoteEntry[];
+/** Every server-side service the shell reaches. */
+export const SERVICES: readonly ServiceEntry[];
+/** The shell's default port (`PORT`). */
+export const SHELL_DEFAULT_PORT: number;
+/** `${origin}/mf-manifest.json`; origin defaults to `http://127.0.0.1:<defaultPort>`. */
+export function defaultManifestUrl(remote: RemoteEntry, origin?: string): string;
