@@ -1,4 +1,5 @@
 export { startSearchServer, type RunningSearchServer, type SearchServerOptions } from './http/server.js';
 export { indexArticles, type IndexableArticle, type IndexArticlesOptions } from './indexing/index-articles.js';
 export { collectionSchema, DEFAULT_COLLECTION_NAME, type ArticleCollectionSchema } from './indexing/article-schema.js';
+export { loadContentSearchSets, type ArticleSearchSets, type SearchSetFile } from './indexing/search-sets.js';
 export { typesenseUrlFromEnv, DEV_ADMIN_KEY, DEV_SEARCH_KEY } from './cli/env-config.js';

@@ -6,6 +6,7 @@ import type { WriteAction } from '../index/collection.js';
 import { CollectionStore } from '../persistence/collection-store.js';
 import { type KeyAccess, resolveKey } from './auth.js';
 import { mergeSearchParams, multiSearch, runSearch } from './multi-search.js';
+import { routeSetRequest } from './set-routes.js';
 
 /** Options of `startSearchServer`. */
 export interface SearchServerOptions {
@@ -152,6 +153,16 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       const body = parseJson(await readBody(req, bodyLimit));
       return sendJson(res, 200, multiSearch(engine, body, query, embedded));
     }
+
+    // Issue 15: synonym sets, curation sets and PATCH /collections/:name live in set-routes.ts.
+    const routed = await routeSetRequest(engine, {
+      method,
+      segments,
+      query,
+      requireAdmin: () => requireAdmin(access()),
+      readJson: async () => parseJson(await readBody(req, bodyLimit)),
+    });
+    if (routed) return sendJson(res, routed.status, routed.body);
 
     if (first === 'collections') {
       if (segments.length === 1) {

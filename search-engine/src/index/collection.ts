@@ -2,6 +2,7 @@ import { ApiError } from '../api-error.js';
 import { type CollectionSchema, type FieldDefinition, isArrayType, isNumericType } from '../schema/collection-schema.js';
 import { documentIdOf, type StoredDocument, validateDocument } from '../schema/validate-document.js';
 import { foldedKey, tokenize } from '../text/tokenize.js';
+import type { SetRegistry } from '../sets/set-registry.js';
 import { PostingList } from './posting-list.js';
 import { TermDictionary } from './term-dictionary.js';
 
@@ -53,6 +54,8 @@ export class Collection {
   private liveCount = 0;
   /** Bumped on every write; lets callers cache per-version data. */
   version = 0;
+  /** The server's synonym and curation sets (set by the engine); searches read the ones the schema names. */
+  sets: SetRegistry | undefined;
 
   constructor(readonly schema: CollectionSchema) {
     for (const field of schema.fields) {

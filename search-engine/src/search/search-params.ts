@@ -33,6 +33,22 @@ export interface SearchParams {
   prioritizeExactMatch: boolean;
   includeFields: string[] | undefined;
   excludeFields: string[];
+  /** Apply the collection's curation sets (`enable_overrides`, default true). */
+  enableOverrides: boolean;
+  /** `curation_tags`: only curation items with these tags apply. */
+  curationTags: string[];
+  /** `filter_curated_hits`: pinned hits must pass `filter_by` too (default false). */
+  filterCuratedHits: boolean;
+  /** `pinned_hits` (`id:position,…`) and `hidden_hits` (`id,…`), applied like a curation. */
+  pinnedHits: { id: string; position: number }[];
+  hiddenHits: string[];
+  /** Expand the query with synonyms (`enable_synonyms`, default true). */
+  enableSynonyms: boolean;
+  /** `synonym_prefix` (default false) and `synonym_num_typos` (default 0) for synonym words. */
+  synonymPrefix: boolean;
+  synonymNumTypos: number;
+  /** Extra synonym sets for this search (`synonym_sets`), besides the collection's. */
+  synonymSets: string[];
 }
 
 function splitList(value: string | undefined): string[] {
@@ -104,6 +120,12 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
   const sortKeys = splitList(sortBy);
   if (sortKeys.length > 3) throw new ApiError(400, 'Only upto 3 sort fields are allowed.');
 
+  const pinnedHits = splitList(params.pinned_hits).map((entry) => {
+    const colon = entry.lastIndexOf(':');
+    const position = colon < 0 ? Number.NaN : Number(entry.slice(colon + 1));
+    if (colon <= 0 || !Number.isInteger(position) || position < 1) throw new ApiError(400, 'Parameter `pinned_hits` is malformed.');
+    return { id: entry.slice(0, colon), position };
+  });
   const highlightFieldsRaw = params.highlight_fields;
   return {
     q,
@@ -133,5 +155,14 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
     prioritizeExactMatch: bool(params.prioritize_exact_match, true),
     includeFields: params.include_fields ? splitList(params.include_fields) : undefined,
     excludeFields: splitList(params.exclude_fields),
+    enableOverrides: bool(params.enable_overrides, true),
+    curationTags: splitList(params.curation_tags),
+    filterCuratedHits: bool(params.filter_curated_hits, false),
+    pinnedHits,
+    hiddenHits: splitList(params.hidden_hits),
+    enableSynonyms: bool(params.enable_synonyms, true),
+    synonymPrefix: bool(params.synonym_prefix, false),
+    synonymNumTypos: Math.min(unsigned(params, 'synonym_num_typos', 0), 2),
+    synonymSets: splitList(params.synonym_sets),
   };
 }
