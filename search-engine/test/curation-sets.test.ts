@@ -126,13 +126,15 @@ describe('curation sets (Typesense 30): API, attachment and effect on searches',
     expect(result.hits[1]).not.toHaveProperty('curated');
     expect(typeof result.hits[1].text_match).toBe('number');
 
-    // `exact` needs the whole query; enable_overrides=false switches curation off.
+    // `exact` needs the whole query; enable_curations=false switches curation off.
     const longer = await search(target, articles, { q: 'feedback regular', query_by: TEXT });
     expect(longer).not.toHaveProperty('metadata');
     expect(hitIds(longer)).not.toContain('a5');
-    const off = await search(target, articles, { q: 'feedback', query_by: TEXT, enable_overrides: false });
+    const off = await search(target, articles, { q: 'feedback', query_by: TEXT, enable_curations: false });
     expect(off).not.toHaveProperty('metadata');
     expect(hitIds(off).sort()).toEqual(['a1', 'a2']);
+    // Typesense 30 renamed enable_overrides to enable_curations and ignores the old name.
+    expect(hitIds(await search(target, articles, { q: 'feedback', query_by: TEXT, enable_overrides: false }))).toEqual(['a5', 'a1']);
   });
 
   it('a contains rule fires for any query with its words; a pinned position past the results goes last', async () => {

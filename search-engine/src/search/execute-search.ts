@@ -87,7 +87,7 @@ function buildHighlights(document: StoredDocument, fields: string[], fullFields:
 /** The curation outcome for this search, or undefined when curation does not apply. */
 function curationFor(collection: Collection, params: SearchParams): CurationOutcome | undefined {
   const names = collection.schema.curation_sets;
-  if (!params.enableOverrides || !collection.sets || names.length === 0) return undefined;
+  if (!params.enableCurations || !collection.sets || names.length === 0) return undefined;
   return applyCurations(collection.sets.curationsOf(names), params.q, params.filterBy, params.curationTags, Math.floor(Date.now() / 1000));
 }
 

@@ -33,9 +33,12 @@ export interface SearchParams {
   prioritizeExactMatch: boolean;
   includeFields: string[] | undefined;
   excludeFields: string[];
-  /** Apply the collection's curation sets (`enable_overrides`, default true). */
-  enableOverrides: boolean;
-  /** `curation_tags`: only curation items with these tags apply. */
+  /**
+   * Apply the collection's curation sets (`enable_curations`, default true). Typesense 30
+   * renamed `enable_overrides` to this and ignores the old name, as we do.
+   */
+  enableCurations: boolean;
+  /** `curation_tags` (Typesense 30's name for `override_tags`): only curation items with these tags apply. */
   curationTags: string[];
   /** `filter_curated_hits`: pinned hits must pass `filter_by` too (default false). */
   filterCuratedHits: boolean;
@@ -155,7 +158,7 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
     prioritizeExactMatch: bool(params.prioritize_exact_match, true),
     includeFields: params.include_fields ? splitList(params.include_fields) : undefined,
     excludeFields: splitList(params.exclude_fields),
-    enableOverrides: bool(params.enable_overrides, true),
+    enableCurations: bool(params.enable_curations, true),
     curationTags: splitList(params.curation_tags),
     filterCuratedHits: bool(params.filter_curated_hits, false),
     pinnedHits,
