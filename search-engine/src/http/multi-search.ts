@@ -2,6 +2,7 @@ import { ApiError } from '../api-error.js';
 import type { SearchEngine } from '../engine.js';
 import { executeSearch } from '../search/execute-search.js';
 import { parseSearchParams } from '../search/search-params.js';
+import { runUnion } from './union.js';
 
 /** Default `limit_multi_searches`. */
 const DEFAULT_MULTI_SEARCH_LIMIT = 50;
@@ -41,7 +42,7 @@ export function runSearch(engine: SearchEngine, collectionName: string | undefin
  * Handles a `POST /multi_search` body; request-level problems throw
  * ApiError(400), per-search problems become `{code, error}` slots.
  */
-export function multiSearch(engine: SearchEngine, body: unknown, query: Record<string, string>, embedded: Record<string, string>): { results: unknown[] } {
+export function multiSearch(engine: SearchEngine, body: unknown, query: Record<string, string>, embedded: Record<string, string>): { results: unknown[] } | Record<string, unknown> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
   const searches = (body as Record<string, unknown>).searches;
   if (!Array.isArray(searches)) throw new ApiError(400, 'Missing `searches` array.');
@@ -59,6 +60,8 @@ export function multiSearch(engine: SearchEngine, body: unknown, query: Record<s
     }
     return params;
   });
+  // Issue 15: `union: true` merges the searches into one result (http/union.ts).
+  if ((body as Record<string, unknown>).union === true) return runUnion(engine, body as Record<string, unknown>, bodies, query, embedded);
   const results = bodies.map((params) => {
     const merged = mergeSearchParams([embedded, query, params]);
     try {

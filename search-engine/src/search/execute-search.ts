@@ -2,16 +2,18 @@ import { performance } from 'node:perf_hooks';
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import type { StoredDocument } from '../schema/validate-document.js';
-import { computeFacets, parseFacetQuery, validateFacetFields } from './facets.js';
+import { computeFacets, expandFacetBy, parseFacetQuery } from './facets.js';
 import { evaluateFilter } from './filter-eval.js';
 import { highlightText, type HighlightOptions } from './highlight.js';
 import type { SearchParams } from './search-params.js';
-import { effectiveSortKeys, makeComparator, topK } from './sort.js';
+import { effectiveSortKeys, makeComparator, type SortKey, topK } from './sort.js';
 import { documentHasPhrases, parseQueryWords } from './query-words.js';
 import { type QueryField, type TextMatchResult } from './text-match.js';
-import { applyCurations, type CurationOutcome } from '../sets/curation-set.js';
+import type { CurationOutcome } from '../sets/curation-set.js';
 import { synonymAlternatives } from '../sets/synonym-set.js';
 import { matchWithSynonyms } from './synonym-match.js';
+import { combineFilters, curationFor, mergePinned, type PinnedSeq, pinnedSeqs, removedSeqs, synonymsFor } from './curation-apply.js';
+import { groupDocuments, validateGroupBy } from './grouping.js';
 
 /** Typesense's expansion limit: 10 candidates below 500k documents, else 4. */
 function defaultMaxCandidates(size: number): number {
@@ -84,91 +86,29 @@ function buildHighlights(document: StoredDocument, fields: string[], fullFields:
   return { highlight, highlights };
 }
 
-/** The curation outcome for this search, or undefined when curation does not apply. */
-function curationFor(collection: Collection, params: SearchParams): CurationOutcome | undefined {
-  const names = collection.schema.curation_sets;
-  if (!params.enableCurations || !collection.sets || names.length === 0) return undefined;
-  return applyCurations(collection.sets.curationsOf(names), params.q, params.filterBy, params.curationTags, Math.floor(Date.now() / 1000));
-}
-
-/** Synonym items of the collection's sets and of the request's `synonym_sets` (unknown request sets → 404). */
-function synonymsFor(collection: Collection, params: SearchParams) {
-  const sets = collection.sets;
-  if (!sets) return [];
-  for (const name of params.synonymSets) if (!sets.hasSynonymSet(name)) throw new ApiError(404, 'Synonym index not found');
-  return sets.synonymsOf([...collection.schema.synonym_sets, ...params.synonymSets]);
-}
-
-function combineFilters(filters: string[]): string {
-  const present = filters.filter((f) => f.trim() !== '');
-  return present.length <= 1 ? (present[0] ?? '') : present.map((f) => `(${f})`).join(' && ');
-}
-
-/** A pinned document and its 1-based position. */
-interface PinnedSeq {
-  seq: number;
-  position: number;
+/** Everything a search computed before hits are rendered (used by single and union searches). */
+export interface PreparedSearch {
+  collection: Collection;
+  params: SearchParams;
+  /** Ranked candidates (not ordered), without pinned and hidden documents. */
+  matched: Int32Array;
+  pinned: PinnedSeq[];
+  sortKeys: SortKey[];
+  compare: (a: number, b: number) => number;
+  textMatch: TextMatchResult | undefined;
+  curation: CurationOutcome | undefined;
+  /** Expanded `facet_by` (wildcards resolved). */
+  facetFields: { name: string; wildcard: boolean }[];
+  highlightOptions: HighlightOptions | undefined;
+  started: number;
 }
 
 /**
- * Pinned documents: curation `includes`, then `pinned_hits`; hidden ones, unknown ids and
- * repeats are skipped; with `filter_curated_hits` they must pass the filter. Ordered by
- * position (stable), as Typesense's curated topster orders them.
+ * Validates a search against the collection and finds and scores its documents:
+ * curation (query rewrite, filters, sort, pins), synonyms, the text-match cascade and
+ * phrases, filters. Throws ApiError like Typesense.
  */
-function pinnedSeqs(collection: Collection, curation: CurationOutcome | undefined, params: SearchParams, filter: Uint8Array | undefined): PinnedSeq[] {
-  const hidden = new Set([...params.hiddenHits, ...(curation?.excludes ?? [])]);
-  const checkFilter = filter !== undefined && (params.filterCuratedHits || curation?.filterCuratedHits === true);
-  const out: PinnedSeq[] = [];
-  const taken = new Set<number>();
-  for (const include of [...(curation?.includes ?? []), ...params.pinnedHits]) {
-    if (hidden.has(include.id)) continue;
-    const seq = collection.seqById.get(include.id);
-    if (seq === undefined || taken.has(seq)) continue;
-    if (checkFilter && filter[seq] !== 1) continue;
-    taken.add(seq);
-    out.push({ seq, position: include.position });
-  }
-  return out.sort((a, b) => a.position - b.position);
-}
-
-/** Documents taken out of the ranked list: hidden ones and the pinned ones. */
-function removedSeqs(collection: Collection, curation: CurationOutcome | undefined, params: SearchParams, pinned: PinnedSeq[]): Set<number> {
-  const removed = new Set<number>(pinned.map((p) => p.seq));
-  for (const id of [...params.hiddenHits, ...(curation?.excludes ?? [])]) {
-    const seq = collection.seqById.get(id);
-    if (seq !== undefined) removed.add(seq);
-  }
-  return removed;
-}
-
-/**
- * Puts pinned documents at their positions among the ranked ones, like Typesense's merge
- * of curated and raw results: a pinned document takes the slot equal to its position when
- * the list reaches it; pinned documents not placed by the end of the ranked list follow it.
- */
-function mergePinned(ranked: number[], pinned: PinnedSeq[], limit: number): { seq: number; curated: boolean }[] {
-  const out: { seq: number; curated: boolean }[] = [];
-  let p = 0;
-  let r = 0;
-  while (r < ranked.length && out.length < limit) {
-    const next = pinned[p];
-    if (next && next.position === out.length + 1) {
-      out.push({ seq: next.seq, curated: true });
-      p++;
-      continue;
-    }
-    out.push({ seq: ranked[r++] as number, curated: false });
-  }
-  while (p < pinned.length && out.length < limit) out.push({ seq: (pinned[p++] as PinnedSeq).seq, curated: true });
-  return out;
-}
-
-/**
- * Runs one search against a collection and returns the Typesense response
- * object. Throws ApiError for invalid parameters (status and message as
- * Typesense sends them).
- */
-export function executeSearch(collection: Collection, params: SearchParams): Record<string, unknown> {
+export function prepareSearch(collection: Collection, params: SearchParams): PreparedSearch {
   const started = performance.now();
   const curation = curationFor(collection, params);
   const q = curation?.query ?? params.q;
@@ -176,8 +116,8 @@ export function executeSearch(collection: Collection, params: SearchParams): Rec
   const wildcard = q.trim() === '*' || words.length === 0;
   if (!wildcard && params.queryBy.length === 0) throw new ApiError(400, 'No search fields specified for the query.');
   const fields = resolveQueryFields(collection, params);
-  validateFacetFields(collection, params.facetBy);
-  const facetQuery = parseFacetQuery(params.facetQuery, params.facetBy);
+  const facetFields = expandFacetBy(collection, params.facetBy);
+  validateGroupBy(collection, params);
   const sortKeys = effectiveSortKeys(collection, curation?.sortBy ?? params.sortBy, wildcard);
   const filterBy = combineFilters([params.filterBy, ...(curation?.filters ?? [])]);
   const filter = filterBy ? evaluateFilter(collection, filterBy) : undefined;
@@ -234,12 +174,6 @@ export function executeSearch(collection: Collection, params: SearchParams): Rec
     matched = kept.subarray(0, count);
   }
 
-  const compare = makeComparator(collection, sortKeys, textMatch?.scores);
-  const offset = (params.page - 1) * params.perPage;
-  const ranked = params.perPage === 0 ? [] : topK(matched, offset + params.perPage, compare);
-  const pageEntries = params.perPage === 0 ? [] : mergePinned(ranked, pinned, offset + params.perPage).slice(offset);
-  const withTextMatch = sortKeys.some((k) => k.field === '_text_match');
-  const highlightFields = params.highlightFields ?? params.queryBy;
   const highlightOptions: HighlightOptions | undefined = textMatch && {
     matchedTerms: textMatch.matchedTerms,
     startTag: params.highlightStartTag,
@@ -247,46 +181,84 @@ export function executeSearch(collection: Collection, params: SearchParams): Rec
     affixNumTokens: params.highlightAffixNumTokens,
     snippetThreshold: params.snippetThreshold,
   };
-  const fullFields = new Set(params.highlightFullFields);
+  const compare = makeComparator(collection, sortKeys, textMatch?.scores);
+  return { collection, params, matched, pinned, sortKeys, compare, textMatch, curation, facetFields, highlightOptions, started };
+}
 
-  const hits = pageEntries.map(({ seq, curated }) => {
-    const document = collection.documents[seq] as StoredDocument;
-    const { highlight, highlights } = highlightOptions
-      ? buildHighlights(document, highlightFields, fullFields, highlightOptions)
-      : { highlight: {}, highlights: [] };
-    const hit: Record<string, unknown> = { document: projectDocument(document, params), highlight, highlights: params.enableHighlightV1 ? highlights : [] };
-    if (curated) {
-      hit.curated = true;
-    } else if (withTextMatch) {
-      const score = textMatch ? (textMatch.scores[seq] as number) : 0;
-      hit.text_match = score;
-      if (textMatch) {
-        hit.text_match_info = {
-          best_field_score: String((textMatch.bestFieldTokens[seq] as number) * 32 + (31 - Math.min(textMatch.typoCost[seq] as number, 31))),
-          best_field_weight: textMatch.bestFieldWeight[seq],
-          fields_matched: textMatch.fieldsMatched[seq],
-          num_tokens_dropped: Math.max(0, textMatch.numTokens - (textMatch.tokensMatched[seq] as number)),
-          score: String(score),
-          tokens_matched: textMatch.tokensMatched[seq],
-          typo_prefix_score: textMatch.typoCost[seq],
-        };
-      }
+/** Renders one hit: document (projected), highlights, `curated` or `text_match` / `text_match_info`. */
+export function buildHit(prepared: PreparedSearch, seq: number, curated: boolean): Record<string, unknown> {
+  const { collection, params, textMatch, highlightOptions } = prepared;
+  const document = collection.documents[seq] as StoredDocument;
+  const highlightFields = params.highlightFields ?? params.queryBy;
+  const { highlight, highlights } = highlightOptions
+    ? buildHighlights(document, highlightFields, new Set(params.highlightFullFields), highlightOptions)
+    : { highlight: {}, highlights: [] };
+  const hit: Record<string, unknown> = { document: projectDocument(document, params), highlight, highlights: params.enableHighlightV1 ? highlights : [] };
+  if (curated) {
+    hit.curated = true;
+  } else if (prepared.sortKeys.some((k) => k.field === '_text_match')) {
+    const score = textMatch ? (textMatch.scores[seq] as number) : 0;
+    hit.text_match = score;
+    if (textMatch) {
+      hit.text_match_info = {
+        best_field_score: String((textMatch.bestFieldTokens[seq] as number) * 32 + (31 - Math.min(textMatch.typoCost[seq] as number, 31))),
+        best_field_weight: textMatch.bestFieldWeight[seq],
+        fields_matched: textMatch.fieldsMatched[seq],
+        num_tokens_dropped: Math.max(0, textMatch.numTokens - (textMatch.tokensMatched[seq] as number)),
+        score: String(score),
+        tokens_matched: textMatch.tokensMatched[seq],
+        typo_prefix_score: textMatch.typoCost[seq],
+      };
     }
-    return hit;
-  });
+  }
+  return hit;
+}
 
+/** The ordered entries of the first `limit` result slots (pinned documents at their positions). */
+export function rankedEntries(prepared: PreparedSearch, limit: number): { seq: number; curated: boolean }[] {
+  if (limit <= 0) return [];
+  return mergePinned(topK(prepared.matched, limit, prepared.compare), prepared.pinned, limit);
+}
+
+/**
+ * Runs one search against a collection and returns the Typesense response
+ * object. Throws ApiError for invalid parameters (status and message as
+ * Typesense sends them).
+ */
+export function executeSearch(collection: Collection, params: SearchParams): Record<string, unknown> {
+  const prepared = prepareSearch(collection, params);
+  const { matched, pinned } = prepared;
+  const offset = (params.page - 1) * params.perPage;
   const facetSeqs = pinned.length === 0 ? matched : Int32Array.from([...matched, ...pinned.map((p) => p.seq)]);
-  const facetCounts = computeFacets(collection, params.facetBy, facetSeqs, params.maxFacetValues, facetQuery, params.highlightStartTag, params.highlightEndTag);
-  const response: Record<string, unknown> = {
-    facet_counts: facetCounts,
-    found: matched.length + pinned.length,
-    hits,
-    out_of: collection.size,
-    page: params.page,
-    request_params: { collection_name: collection.name, first_q: params.q, per_page: params.perPage, q: params.q },
-    search_cutoff: false,
-    search_time_ms: Math.round(performance.now() - started),
-  };
-  if (curation?.metadata) response.metadata = curation.metadata;
+  const facetQuery = parseFacetQuery(params.facetQuery, prepared.facetFields.map((f) => f.name));
+  const response: Record<string, unknown> = { facet_counts: [] };
+
+  let groupOf: Int32Array | undefined;
+  if (params.groupBy.length > 0) {
+    const grouping = groupDocuments(prepared, offset + params.perPage);
+    groupOf = grouping.groupOf;
+    response.found = grouping.groupCount;
+    response.found_docs = matched.length + pinned.length;
+    response.grouped_hits = grouping.groups.slice(offset).map((group) => ({
+      found: group.found,
+      group_key: group.key,
+      hits: group.seqs.map((seq) => buildHit(prepared, seq, group.curated)),
+    }));
+  } else {
+    response.found = matched.length + pinned.length;
+    response.hits = rankedEntries(prepared, params.perPage === 0 ? 0 : offset + params.perPage)
+      .slice(offset)
+      .map(({ seq, curated }) => buildHit(prepared, seq, curated));
+  }
+
+  const facetCounts = computeFacets(collection, prepared.facetFields.map((f) => f.name), facetSeqs, params.maxFacetValues, facetQuery, params.highlightStartTag, params.highlightEndTag, groupOf);
+  // Typesense leaves out facets reached through a wildcard (`facet_by=*`) that have no values.
+  response.facet_counts = facetCounts.filter((facet, i) => !(prepared.facetFields[i]?.wildcard && facet.counts.length === 0 && facet.stats.total_values === 0));
+  response.out_of = collection.size;
+  response.page = params.page;
+  response.request_params = { collection_name: collection.name, first_q: params.q, per_page: params.perPage, q: params.q };
+  response.search_cutoff = false;
+  response.search_time_ms = Math.round(performance.now() - prepared.started);
+  if (prepared.curation?.metadata) response.metadata = prepared.curation.metadata;
   return response;
 }

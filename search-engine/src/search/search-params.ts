@@ -52,7 +52,16 @@ export interface SearchParams {
   synonymNumTypos: number;
   /** Extra synonym sets for this search (`synonym_sets`), besides the collection's. */
   synonymSets: string[];
+  /** `group_by` fields (facet fields); empty = no grouping. */
+  groupBy: string[];
+  /** Hits per group (`group_limit`, default 3, 1–99 with group_by). */
+  groupLimit: number;
+  /** Documents missing a group field form one group (`group_missing_values`, default true). */
+  groupMissingValues: boolean;
 }
+
+/** Typesense's default `max_group_limit`. */
+export const MAX_GROUP_LIMIT = 99;
 
 function splitList(value: string | undefined): string[] {
   if (value === undefined) return [];
@@ -129,6 +138,11 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
     if (colon <= 0 || !Number.isInteger(position) || position < 1) throw new ApiError(400, 'Parameter `pinned_hits` is malformed.');
     return { id: entry.slice(0, colon), position };
   });
+  const groupBy = splitList(params.group_by);
+  const groupLimit = unsigned(params, 'group_limit', 3);
+  if (groupBy.length > 0 && (groupLimit === 0 || groupLimit > MAX_GROUP_LIMIT)) {
+    throw new ApiError(400, `Value of \`group_limit\` must be between 1 and ${MAX_GROUP_LIMIT}.`);
+  }
   const highlightFieldsRaw = params.highlight_fields;
   return {
     q,
@@ -167,5 +181,8 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
     synonymPrefix: bool(params.synonym_prefix, false),
     synonymNumTypos: Math.min(unsigned(params, 'synonym_num_typos', 0), 2),
     synonymSets: splitList(params.synonym_sets),
+    groupBy,
+    groupLimit,
+    groupMissingValues: bool(params.group_missing_values, true),
   };
 }

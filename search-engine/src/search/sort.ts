@@ -114,3 +114,34 @@ export function topK(items: ArrayLike<number>, k: number, compare: (a: number, b
   }
   return heap.sort(compare);
 }
+
+/** The value a document sorts by for one key (undefined = missing, sorts last), for comparing across collections. */
+export function sortValue(collection: Collection, key: SortKey, seq: number, scores: Float64Array | undefined): number | string | undefined {
+  if (key.field === '_text_match') return scores ? (scores[seq] as number) : 0;
+  if (key.field === '_seq_id') return seq;
+  const column = collection.numericColumns.get(key.field);
+  if (column) {
+    const value = column[seq] as number;
+    return Number.isNaN(value) ? undefined : value;
+  }
+  const value = collection.documents[seq]?.[key.field];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Compares two sort values under one key: negative when `x` ranks first; missing values last. */
+export function compareSortValues(x: number | string | undefined, y: number | string | undefined, descending: boolean): number {
+  if (x === undefined) return y === undefined ? 0 : 1;
+  if (y === undefined) return -1;
+  const sign = descending ? -1 : 1;
+  if (typeof x === 'number' && typeof y === 'number') return sign * (x - y);
+  const a = String(x);
+  const b = String(y);
+  return sign * (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** What kind of value a sort key compares (union searches must agree on it). */
+export function sortKeyKind(collection: Collection, key: SortKey): string {
+  if (key.field === '_text_match') return 'text_match';
+  if (key.field === '_seq_id') return 'int64';
+  return collection.fieldsByName.get(key.field)?.type ?? 'string';
+}
