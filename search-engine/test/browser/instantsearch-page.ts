@@ -64,7 +64,7 @@ export class InstantSearchHarness {
   }
 
   /** Opens the page in a fresh context; returns it with the search requests it sent (bodies). */
-  async open(name: string, page: InstantSearchPage): Promise<{ page: Page; searches: unknown[] }> {
+  async open(name: string, page: InstantSearchPage): Promise<{ page: Page; searches: unknown[]; errors: string[] }> {
     const url = new URL(this.searchUrl);
     const adapterOptions = {
       ...page.adapterOptions,
@@ -92,8 +92,11 @@ ${page.body}
     });
     const errors: string[] = [];
     browserPage.on('pageerror', (error) => errors.push(error.message));
+    browserPage.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
     await browserPage.goto(`${this.origin}/${name}.html`);
     if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
-    return { page: browserPage, searches };
+    return { page: browserPage, searches, errors };
   }
 }
