@@ -74,7 +74,7 @@ export class SearchEngine {
   }
 
   list(): Record<string, unknown>[] {
-    return [...this.collections.values()].map((c) => collectionSummary(c.schema, c.size));
+    return [...this.collections.values()].map((c) => collectionSummary(c.schema, c.size, c.discoveredFields));
   }
 
   createCollection(body: unknown): Record<string, unknown> {
@@ -91,13 +91,13 @@ export class SearchEngine {
   retrieveCollection(name: string): Record<string, unknown> {
     const collection = this.collections.get(name);
     if (!collection) throw new ApiError(404, 'Collection not found');
-    return collectionSummary(collection.schema, collection.size);
+    return collectionSummary(collection.schema, collection.size, collection.discoveredFields);
   }
 
   dropCollection(name: string): Record<string, unknown> {
     const collection = this.collections.get(name);
     if (!collection) throw new ApiError(404, `No collection with name \`${name}\` found.`);
-    const summary = collectionSummary(collection.schema, collection.size);
+    const summary = collectionSummary(collection.schema, collection.size, collection.discoveredFields);
     this.collections.delete(name);
     this.store?.drop(name);
     return summary;

@@ -115,6 +115,9 @@ export function parseCollectionSchema(body: unknown, now: () => number = () => M
   if (body.fields === undefined) throw new ApiError(400, 'Parameter `fields` is required.');
   if (!Array.isArray(body.fields)) throw new ApiError(400, 'Wrong format for `fields`. It should be an array of objects.');
   const fields = body.fields.map(parseField);
+  if (body.enable_nested_fields !== true && fields.some((f) => f.type === 'object' || f.type === 'object[]')) {
+    throw new ApiError(400, 'Type `object` or `object[]` can be used only when nested fields are enabled by setting` enable_nested_fields` to true.');
+  }
   const seen = new Set<string>();
   for (const field of fields) {
     if (seen.has(field.name)) throw new ApiError(400, `There are duplicate field names in the schema.`);
@@ -159,13 +162,13 @@ export function parseCollectionSchema(body: unknown, now: () => number = () => M
 }
 
 /** The collection summary Typesense returns from create/retrieve/delete. */
-export function collectionSummary(schema: CollectionSchema, numDocuments: number): Record<string, unknown> {
+export function collectionSummary(schema: CollectionSchema, numDocuments: number, discoveredFields: FieldDefinition[] = []): Record<string, unknown> {
   return {
     created_at: schema.created_at,
     curation_sets: [...(schema.curation_sets ?? [])],
     default_sorting_field: schema.default_sorting_field,
     enable_nested_fields: schema.enable_nested_fields,
-    fields: schema.fields.map((f) => ({ ...f })),
+    fields: [...schema.fields, ...discoveredFields].map((f) => ({ ...f })),
     name: schema.name,
     num_documents: numDocuments,
     symbols_to_index: schema.symbols_to_index,

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import type { StoredDocument } from '../schema/validate-document.js';
+import { nestValue } from '../schema/nested-fields.js';
 import { computeFacets, expandFacetBy, parseFacetQuery } from './facets.js';
 import { evaluateFilter } from './filter-eval.js';
 import { highlightText, type HighlightOptions } from './highlight.js';
@@ -20,22 +21,33 @@ function defaultMaxCandidates(size: number): number {
   return size < 500_000 ? 10 : 4;
 }
 
+/**
+ * The searched fields of `query_by` with weights and per-field settings. An `object` /
+ * `object[]` field stands for its string children (Typesense uses them automatically);
+ * they share the object's position (weight, prefix, typos).
+ */
 function resolveQueryFields(collection: Collection, params: SearchParams): QueryField[] {
-  return params.queryBy.map((name, i) => {
+  const out: QueryField[] = [];
+  params.queryBy.forEach((name, i) => {
     const definition = collection.fieldsByName.get(name);
     if (!definition) throw new ApiError(404, `Could not find a field named \`${name}\` in the schema.`);
+    const settings = {
+      weight: params.queryByWeights?.[i] ?? Math.max(15 - i, 1),
+      prefix: params.prefix[i] ?? true,
+      numTypos: params.numTypos[i] ?? 2,
+    };
+    if ((definition.type === 'object' || definition.type === 'object[]') && collection.schema.enable_nested_fields) {
+      for (const [childName, index] of collection.textFields) if (childName.startsWith(`${name}.`)) out.push({ index, ...settings });
+      return;
+    }
     if (definition.type !== 'string' && definition.type !== 'string[]') {
       throw new ApiError(400, `Field \`${name}\` should be a string or a string array.`);
     }
     const index = collection.textFields.get(name);
     if (!index) throw new ApiError(400, `Field \`${name}\` is marked as a non-indexed field in the schema.`);
-    return {
-      index,
-      weight: params.queryByWeights?.[i] ?? Math.max(15 - i, 1),
-      prefix: params.prefix[i] ?? true,
-      numTypos: params.numTypos[i] ?? 2,
-    };
+    out.push({ index, ...settings });
   });
+  return out;
 }
 
 function projectDocument(document: StoredDocument, params: SearchParams): Record<string, unknown> {
@@ -49,26 +61,43 @@ function projectDocument(document: StoredDocument, params: SearchParams): Record
   return out;
 }
 
-function buildHighlights(document: StoredDocument, fields: string[], fullFields: Set<string>, options: HighlightOptions) {
+/**
+ * Highlights of the searched fields: the `highlight` object (nested fields mirror the
+ * document's nesting; for arrays of objects, one entry per object) and the v1
+ * `highlights` array (top-level fields only).
+ */
+function buildHighlights(collection: Collection, seq: number, fields: string[], fullFields: Set<string>, options: HighlightOptions) {
+  const document = collection.documents[seq] as StoredDocument;
   const highlight: Record<string, unknown> = {};
   const highlights: Record<string, unknown>[] = [];
   for (const field of fields) {
-    const raw = document[field];
+    const raw = collection.valueOf(seq, field);
+    const nested = collection.schema.enable_nested_fields && field.includes('.') && !(field in document);
     const withValue = fullFields.has(field);
     if (typeof raw === 'string') {
       const h = highlightText(raw, options, withValue);
       if (!h.matched) continue;
-      highlight[field] = withValue ? { matched_tokens: h.matchedTokens, snippet: h.snippet, value: h.value } : { matched_tokens: h.matchedTokens, snippet: h.snippet };
-      highlights.push(withValue ? { field, matched_tokens: h.matchedTokens, snippet: h.snippet, value: h.value } : { field, matched_tokens: h.matchedTokens, snippet: h.snippet });
+      const entry = withValue ? { matched_tokens: h.matchedTokens, snippet: h.snippet, value: h.value } : { matched_tokens: h.matchedTokens, snippet: h.snippet };
+      if (nested) {
+        nestValue(highlight, document, field, entry, () => undefined);
+        continue;
+      }
+      highlight[field] = entry;
+      highlights.push({ field, ...entry });
     } else if (Array.isArray(raw)) {
       const elements = raw.map((element) => (typeof element === 'string' ? highlightText(element, options, withValue) : undefined));
       if (!elements.some((h) => h?.matched)) continue;
-      highlight[field] = elements.map((h, i) => {
+      const entries = elements.map((h, i) => {
         const text = typeof raw[i] === 'string' ? (raw[i] as string) : String(raw[i]);
         const entry: Record<string, unknown> = { matched_tokens: h?.matchedTokens ?? [], snippet: h?.snippet ?? text };
         if (withValue) entry.value = h?.value ?? text;
         return entry;
       });
+      if (nested) {
+        nestValue(highlight, document, field, entries, (i) => entries[i]);
+        continue;
+      }
+      highlight[field] = entries;
       const indices: number[] = [];
       elements.forEach((h, i) => {
         if (h?.matched) indices.push(i);
@@ -97,6 +126,8 @@ export interface PreparedSearch {
   compare: (a: number, b: number) => number;
   textMatch: TextMatchResult | undefined;
   curation: CurationOutcome | undefined;
+  /** Names of the searched fields (`query_by` with object fields expanded). */
+  searchedFields: string[];
   /** Expanded `facet_by` (wildcards resolved). */
   facetFields: { name: string; wildcard: boolean }[];
   highlightOptions: HighlightOptions | undefined;
@@ -157,8 +188,7 @@ export function prepareSearch(collection: Collection, params: SearchParams): Pre
       const kept = new Int32Array(matched.length);
       let count = 0;
       for (const seq of matched) {
-        const document = collection.documents[seq];
-        if (document && documentHasPhrases(document, params.queryBy, phrases)) kept[count++] = seq;
+        if (collection.documents[seq] && documentHasPhrases((field) => collection.valueOf(seq, field), fields.map((f) => f.index.field.name), phrases)) kept[count++] = seq;
       }
       matched = kept.subarray(0, count);
     }
@@ -182,16 +212,17 @@ export function prepareSearch(collection: Collection, params: SearchParams): Pre
     snippetThreshold: params.snippetThreshold,
   };
   const compare = makeComparator(collection, sortKeys, textMatch?.scores);
-  return { collection, params, matched, pinned, sortKeys, compare, textMatch, curation, facetFields, highlightOptions, started };
+  const searchedFields = fields.map((f) => f.index.field.name);
+  return { collection, params, matched, pinned, sortKeys, compare, textMatch, curation, facetFields, highlightOptions, searchedFields, started };
 }
 
 /** Renders one hit: document (projected), highlights, `curated` or `text_match` / `text_match_info`. */
 export function buildHit(prepared: PreparedSearch, seq: number, curated: boolean): Record<string, unknown> {
   const { collection, params, textMatch, highlightOptions } = prepared;
   const document = collection.documents[seq] as StoredDocument;
-  const highlightFields = params.highlightFields ?? params.queryBy;
+  const highlightFields = params.highlightFields ?? prepared.searchedFields;
   const { highlight, highlights } = highlightOptions
-    ? buildHighlights(document, highlightFields, new Set(params.highlightFullFields), highlightOptions)
+    ? buildHighlights(collection, seq, highlightFields, new Set(params.highlightFullFields), highlightOptions)
     : { highlight: {}, highlights: [] };
   const hit: Record<string, unknown> = { document: projectDocument(document, params), highlight, highlights: params.enableHighlightV1 ? highlights : [] };
   if (curated) {

@@ -52,7 +52,7 @@ export function expandFacetBy(collection: Collection, facetBy: string[]): { name
     if (star >= 0) {
       if (star !== entry.length - 1) throw new ApiError(404, 'Only prefix matching with a wildcard is allowed.');
       const prefix = entry.slice(0, -1);
-      const withPrefix = collection.schema.fields.filter((f) => f.name.startsWith(prefix) && !f.name.includes('*'));
+      const withPrefix = [...collection.schema.fields, ...collection.discoveredFields].filter((f) => f.name.startsWith(prefix) && !f.name.includes('*'));
       if (withPrefix.length === 0) throw new ApiError(404, `Could not find a facet field for \`${entry}\` in the schema.`);
       for (const field of withPrefix) {
         if (!field.facet || seen.has(field.name)) continue;
@@ -189,7 +189,7 @@ export function computeFacets(
       const groups = groupOf ? groupCounter() : undefined;
       for (let i = 0; i < matched.length; i++) {
         const seq = matched[i] as number;
-        const raw = collection.documents[seq]?.[name];
+        const raw = collection.valueOf(seq, name);
         const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
         for (const item of list) {
           const key = String(item);

@@ -64,7 +64,7 @@ function evaluateClause(collection: Collection, fieldName: string, operator: Fil
         const v = column[seq] as number;
         matched = v === v && inside(v); // v === v excludes NaN (missing)
       } else {
-        const raw = collection.documents[seq]?.[fieldName];
+        const raw = collection.valueOf(seq, fieldName);
         const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
         matched = list.some((item) => {
           const v = typeof item === 'boolean' ? (item ? 1 : 0) : typeof item === 'number' ? item : Number.NaN;
@@ -140,7 +140,7 @@ function exactStringMatches(collection: Collection, fieldName: string, values: F
     return hits;
   }
   for (let seq = 0; seq < limit; seq++) {
-    const raw = collection.documents[seq]?.[fieldName];
+    const raw = collection.valueOf(seq, fieldName);
     const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
     if (list.some((item) => typeof item === 'string' && wanted.has(foldedKey(item)))) hits[seq] = 1;
   }

@@ -40,10 +40,9 @@ export function groupDocuments(prepared: PreparedSearch, limit: number): { group
   const members: number[][] = [];
   const best: number[] = [];
   const keyOf = (seq: number): string => {
-    const document: Record<string, unknown> = collection.documents[seq] ?? {};
     const parts: string[] = [];
     for (const field of params.groupBy) {
-      const value = document[field];
+      const value = collection.valueOf(seq, field);
       if (value === undefined || value === null) {
         if (!params.groupMissingValues) return `\u0000${seq}`;
         parts.push('\u0001');
@@ -93,8 +92,8 @@ export function groupDocuments(prepared: PreparedSearch, limit: number): { group
     const pinnedSeqs = pinnedGroups.get(id) ?? [];
     const ranked = topK(members[id] as number[], Math.max(0, params.groupLimit - pinnedSeqs.length), compare);
     const seqs = [...pinnedSeqs.slice(0, params.groupLimit), ...ranked];
-    const document: Record<string, unknown> = collection.documents[seqs[0] as number] ?? {};
-    const key = params.groupBy.filter((f) => document[f] !== undefined && document[f] !== null).map((f) => document[f]);
+    const leader = seqs[0] as number;
+    const key = params.groupBy.map((f) => collection.valueOf(leader, f)).filter((v) => v !== undefined && v !== null);
     return { key, seqs, curated: pinnedSeqs.length > 0, found: (members[id] as number[]).length + pinnedSeqs.length };
   };
   // Place pinned groups at their positions among the ranked groups (same rule as for hits).

@@ -59,8 +59,8 @@ export function makeComparator(collection: Collection, keys: SortKey[], scores: 
       };
     }
     return (a: number, b: number): number => {
-      const x = collection.documents[a]?.[key.field];
-      const y = collection.documents[b]?.[key.field];
+      const x = collection.valueOf(a, key.field);
+      const y = collection.valueOf(b, key.field);
       if (typeof x !== 'string') return typeof y !== 'string' ? 0 : 1;
       if (typeof y !== 'string') return -1;
       return sign * (x < y ? -1 : x > y ? 1 : 0);
@@ -124,7 +124,7 @@ export function sortValue(collection: Collection, key: SortKey, seq: number, sco
     const value = column[seq] as number;
     return Number.isNaN(value) ? undefined : value;
   }
-  const value = collection.documents[seq]?.[key.field];
+  const value = collection.valueOf(seq, key.field);
   return typeof value === 'string' ? value : undefined;
 }
 
