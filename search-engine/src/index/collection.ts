@@ -5,6 +5,7 @@ import { coerceField, documentIdOf, type StoredDocument, validateDocument } from
 import { foldedKey, tokenize } from '../text/tokenize.js';
 import type { SetRegistry } from '../sets/set-registry.js';
 import { PostingList } from './posting-list.js';
+import { TokenSequences } from './token-sequences.js';
 import { TermDictionary } from './term-dictionary.js';
 
 /** Import actions Typesense supports. */
@@ -20,6 +21,8 @@ export interface TextFieldIndex {
    * 65535; lets ranking spot a field that consists of exactly the query words.
    */
   wordCounts: Uint16Array;
+  /** Each document's words in order (term ids), for word proximity. */
+  sequences: TokenSequences;
 }
 
 /** Distinct values of a string facet field and, per document, the ids of its values. */
@@ -75,7 +78,7 @@ export class Collection {
     if (!field.index) return;
     const capacity = Math.max(1024, this.nextSeq);
     if (field.type === 'string' || field.type === 'string[]') {
-      this.textFields.set(field.name, { field, postings: [], wordCounts: new Uint16Array(capacity) });
+      this.textFields.set(field.name, { field, postings: [], wordCounts: new Uint16Array(capacity), sequences: new TokenSequences() });
       if (field.facet) {
         this.stringFacets.set(field.name, { field, values: [], foldedValues: [], valueIds: new Map(), perDocument: [], valueDocuments: [] });
       }
@@ -166,7 +169,10 @@ export class Collection {
 
   /** Frees spare capacity after a bulk load. */
   compact(): void {
-    for (const text of this.textFields.values()) for (const list of text.postings) list?.compact();
+    for (const text of this.textFields.values()) {
+      for (const list of text.postings) list?.compact();
+      text.sequences.compact();
+    }
   }
 
   private markLive(seq: number, isLive: boolean): void {
@@ -220,11 +226,14 @@ export class Collection {
     for (const [name, text] of this.textFields) {
       const fieldMark = ++this.stampCounter;
       let fewestWords = Number.POSITIVE_INFINITY;
+      const sequence: number[] = [];
       for (const value of this.fieldTexts(document, name, flat)) {
         const terms = tokenize(value);
         if (terms.length < fewestWords) fewestWords = terms.length;
+        if (sequence.length > 0) sequence.push(-1);
         for (const term of terms) {
           const termId = this.dictionary.intern(term);
+          sequence.push(termId);
           this.ensureStampCapacity();
           if (this.fieldStamp[termId] === fieldMark) continue;
           this.fieldStamp[termId] = fieldMark;
@@ -246,6 +255,8 @@ export class Collection {
         text.wordCounts = grown;
       }
       text.wordCounts[seq] = Number.isFinite(fewestWords) ? Math.min(fewestWords, 65535) : 0;
+      if (sequence.length > 0) text.sequences.set(seq, sequence);
+      else text.sequences.clear(seq);
     }
     for (const termId of touchedTerms) this.dictionary.adjustFrequency(termId, 1);
     for (const [name, facet] of this.stringFacets) {
@@ -298,6 +309,7 @@ export class Collection {
       }
     }
     for (const termId of touchedTerms) this.dictionary.adjustFrequency(termId, -1);
+    for (const text of this.textFields.values()) text.sequences.clear(seq);
     this.markLive(seq, false);
     for (const facet of this.stringFacets.values()) {
       for (const valueId of facet.perDocument[seq] ?? []) facet.valueDocuments[valueId]?.remove(seq);

@@ -27,17 +27,18 @@ function defaultMaxCandidates(size: number): number {
  * they share the object's position (weight, prefix, typos).
  */
 function resolveQueryFields(collection: Collection, params: SearchParams): QueryField[] {
-  const out: QueryField[] = [];
+  const weights = fieldWeights(params);
+  const out: { field: QueryField; weight: number }[] = [];
   params.queryBy.forEach((name, i) => {
     const definition = collection.fieldsByName.get(name);
     if (!definition) throw new ApiError(404, `Could not find a field named \`${name}\` in the schema.`);
     const settings = {
-      weight: params.queryByWeights?.[i] ?? Math.max(15 - i, 1),
+      weight: weights[i] as number,
       prefix: params.prefix[i] ?? true,
       numTypos: params.numTypos[i] ?? 2,
     };
     if ((definition.type === 'object' || definition.type === 'object[]') && collection.schema.enable_nested_fields) {
-      for (const [childName, index] of collection.textFields) if (childName.startsWith(`${name}.`)) out.push({ index, ...settings });
+      for (const [childName, index] of collection.textFields) if (childName.startsWith(`${name}.`)) out.push({ field: { index, ...settings }, weight: settings.weight });
       return;
     }
     if (definition.type !== 'string' && definition.type !== 'string[]') {
@@ -45,7 +46,28 @@ function resolveQueryFields(collection: Collection, params: SearchParams): Query
     }
     const index = collection.textFields.get(name);
     if (!index) throw new ApiError(400, `Field \`${name}\` is marked as a non-indexed field in the schema.`);
-    out.push({ index, ...settings });
+    out.push({ field: { index, ...settings }, weight: settings.weight });
+  });
+  // Typesense searches fields in weight order (stable), so ties go to the heavier field.
+  return out.sort((a, b) => b.weight - a.weight).map((entry) => entry.field);
+}
+
+/**
+ * Field weights as Typesense computes them (`Collection::process_search_field_weights`):
+ * implicit 15, 14, 13, … (not below 0); explicit weights are used as given when they
+ * descend and stay ≤ 15, otherwise normalised: the heaviest becomes 15 and each lighter
+ * distinct weight one less than the previous.
+ */
+function fieldWeights(params: SearchParams): number[] {
+  const given = params.queryByWeights;
+  if (!given) return params.queryBy.map((_, i) => Math.max(0, 15 - i));
+  const descending = given.every((w, i) => i === 0 || w <= (given[i - 1] as number));
+  if (descending && given.every((w) => w <= 15)) return [...given];
+  const order = given.map((weight, index) => ({ weight, index })).sort((a, b) => b.weight - a.weight);
+  const out = new Array<number>(given.length);
+  order.forEach((entry, k) => {
+    const previous = order[k - 1];
+    out[entry.index] = k === 0 ? 15 : previous && previous.weight === entry.weight ? (out[previous.index] as number) : Math.max(0, (out[(previous as { index: number }).index] as number) - 1);
   });
   return out;
 }
@@ -228,21 +250,46 @@ export function buildHit(prepared: PreparedSearch, seq: number, curated: boolean
   if (curated) {
     hit.curated = true;
   } else if (prepared.sortKeys.some((k) => k.field === '_text_match')) {
-    const score = textMatch ? (textMatch.scores[seq] as number) : 0;
-    hit.text_match = score;
     if (textMatch) {
+      const { score, bestFieldScore } = typesenseTextMatch(textMatch, seq);
+      // The exact 64-bit value is in text_match_info.score; as a JSON number it is rounded like any JS client reads it.
+      hit.text_match = Number(score);
       hit.text_match_info = {
-        best_field_score: String((textMatch.bestFieldTokens[seq] as number) * 32 + (31 - Math.min(textMatch.typoCost[seq] as number, 31))),
+        best_field_score: String(bestFieldScore),
         best_field_weight: textMatch.bestFieldWeight[seq],
         fields_matched: textMatch.fieldsMatched[seq],
         num_tokens_dropped: Math.max(0, textMatch.numTokens - (textMatch.tokensMatched[seq] as number)),
         score: String(score),
-        tokens_matched: textMatch.tokensMatched[seq],
+        tokens_matched: Math.min(textMatch.tokensMatched[seq] as number, 15),
         typo_prefix_score: textMatch.typoCost[seq],
       };
+    } else {
+      hit.text_match = 0;
     }
   }
   return hit;
+}
+
+/**
+ * Typesense's 64-bit text match (MAX_SCORE layout, src/index.cpp): tokens matched (4 bits) |
+ * best field score (48: words in window 8, distinct words 8, 255 - cost 8, 100 - distance 8,
+ * verbatim 4, token position 8 (0: prioritize_token_position is off), synonym 4 (1)) |
+ * best field weight (8) | fields matched (3).
+ */
+function typesenseTextMatch(textMatch: TextMatchResult, seq: number): { score: bigint; bestFieldScore: bigint } {
+  const bestFieldScore =
+    (BigInt(textMatch.bestFieldTokens[seq] as number) << 40n) |
+    (BigInt(textMatch.bestFieldUnique[seq] as number) << 32n) |
+    (BigInt(255 - (textMatch.typoCost[seq] as number)) << 24n) |
+    (BigInt(100 - (textMatch.bestFieldDistance[seq] as number)) << 16n) |
+    (BigInt(textMatch.bestFieldVerbatim[seq] as number) << 12n) |
+    1n;
+  const score =
+    (BigInt(Math.min(textMatch.tokensMatched[seq] as number, 15)) << 59n) |
+    (bestFieldScore << 11n) |
+    (BigInt(Math.min(textMatch.bestFieldWeight[seq] as number, 255)) << 3n) |
+    BigInt(textMatch.fieldsMatched[seq] as number);
+  return { score, bestFieldScore };
 }
 
 /** The ordered entries of the first `limit` result slots (pinned documents at their positions). */

@@ -12,12 +12,18 @@ export class MatchScratch {
   /** Words a document matched only through a prefix expansion (ranked below whole-word matches). */
   prefixOnly: Uint8Array;
   tokenCost: Uint8Array;
+  /** Per (document, query word): the term that first matched the word (the word's chosen expansion). */
+  tokenTerm: Int32Array;
   fieldTokenMask: Uint32Array;
   scores: Float64Array;
   tokensMatched: Uint8Array;
   bestFieldTokens: Uint8Array;
   bestFieldWeight: Uint8Array;
   fieldsMatched: Uint8Array;
+  /** Best field's distinct query words, word distance and verbatim flag (Typesense's field score parts). */
+  bestFieldUnique: Uint8Array;
+  bestFieldDistance: Uint8Array;
+  bestFieldVerbatim: Uint8Array;
   touched: number[] = [];
   matched = new Int32Array(1024);
   private stride = { tokens: 1, fields: 1 };
@@ -31,12 +37,16 @@ export class MatchScratch {
     this.typoCost = new Uint8Array(capacity);
     this.prefixOnly = new Uint8Array(capacity);
     this.tokenCost = new Uint8Array(capacity * maxTokens);
+    this.tokenTerm = new Int32Array(capacity * maxTokens);
     this.fieldTokenMask = new Uint32Array(capacity * maxFields);
     this.scores = new Float64Array(capacity);
     this.tokensMatched = new Uint8Array(capacity);
     this.bestFieldTokens = new Uint8Array(capacity);
     this.bestFieldWeight = new Uint8Array(capacity);
     this.fieldsMatched = new Uint8Array(capacity);
+    this.bestFieldUnique = new Uint8Array(capacity);
+    this.bestFieldDistance = new Uint8Array(capacity);
+    this.bestFieldVerbatim = new Uint8Array(capacity);
   }
 
   /** Clears what the previous query wrote and records this query's strides. */
@@ -53,6 +63,9 @@ export class MatchScratch {
       this.bestFieldTokens[seq] = 0;
       this.bestFieldWeight[seq] = 0;
       this.fieldsMatched[seq] = 0;
+      this.bestFieldUnique[seq] = 0;
+      this.bestFieldDistance[seq] = 0;
+      this.bestFieldVerbatim[seq] = 0;
     }
     this.touched.length = 0;
     this.stride = { tokens, fields };

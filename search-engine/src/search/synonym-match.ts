@@ -15,6 +15,9 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
   const tokensMatched = new Uint8Array(limit);
   const typoCost = new Uint8Array(limit);
   const bestFieldTokens = new Uint8Array(limit);
+  const bestFieldUnique = new Uint8Array(limit);
+  const bestFieldDistance = new Uint8Array(limit);
+  const bestFieldVerbatim = new Uint8Array(limit);
   const bestFieldWeight = new Uint8Array(limit);
   const fieldsMatched = new Uint8Array(limit);
   const seen = new Uint8Array(limit);
@@ -33,6 +36,9 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
       tokensMatched[seq] = result.tokensMatched[seq] as number;
       typoCost[seq] = result.typoCost[seq] as number;
       bestFieldTokens[seq] = result.bestFieldTokens[seq] as number;
+      bestFieldUnique[seq] = result.bestFieldUnique[seq] as number;
+      bestFieldDistance[seq] = result.bestFieldDistance[seq] as number;
+      bestFieldVerbatim[seq] = result.bestFieldVerbatim[seq] as number;
       bestFieldWeight[seq] = result.bestFieldWeight[seq] as number;
       fieldsMatched[seq] = result.fieldsMatched[seq] as number;
     }
@@ -51,6 +57,9 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
     tokensMatched,
     typoCost,
     bestFieldTokens,
+    bestFieldUnique,
+    bestFieldDistance,
+    bestFieldVerbatim,
     bestFieldWeight,
     fieldsMatched,
     numTokens: first.numTokens,

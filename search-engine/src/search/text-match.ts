@@ -1,6 +1,7 @@
 import type { Collection, TextFieldIndex } from '../index/collection.js';
 import { typoBudget } from '../text/osa-distance.js';
 import { scratchFor } from './match-scratch.js';
+import { proximityOf } from './word-proximity.js';
 
 /** A searched field with its settings. */
 export interface QueryField {
@@ -39,11 +40,23 @@ export interface TextMatchOptions {
 export interface TextMatchResult {
   /** Matched sequence ids (unordered; a view into reused memory). */
   seqs: Int32Array;
-  /** text_match score per sequence id (only valid for matched ids). */
+  /**
+   * Sortable text-match score per sequence id (only valid for matched ids): Typesense's
+   * order of criteria (see `matchText`) packed into 39 bits of a double.
+   */
   scores: Float64Array;
+  /** Query words the document matched (Typesense's `tokens_matched`). */
   tokensMatched: Uint8Array;
+  /** Typesense's candidate cost: 2 per typo plus 1 for a word matched only as a prefix. */
   typoCost: Uint8Array;
+  /** Best field: query words within the proximity window. */
   bestFieldTokens: Uint8Array;
+  /** Best field: distinct query words. */
+  bestFieldUnique: Uint8Array;
+  /** Best field: spread of those words (0 = adjacent or a single word). */
+  bestFieldDistance: Uint8Array;
+  /** Best field: 1 when it consists of exactly the query words. */
+  bestFieldVerbatim: Uint8Array;
   bestFieldWeight: Uint8Array;
   fieldsMatched: Uint8Array;
   numTokens: number;
@@ -71,7 +84,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   const fieldCount = fields.length;
   const n0 = Math.max(words.length, 1);
   const scratch = scratchFor(collection, limit, n0, fieldCount);
-  const { tokenMask, typoCost, fieldTokenMask, touched } = scratch;
+  const { tokenMask, typoCost, fieldTokenMask, touched, tokenTerm } = scratch;
   const prefixMatches = scratch.prefixOnly;
   // Cost of the first (cheapest) match of each query word per document, for drop-token rounds.
   const tokenCost = scratch.tokenCost;
@@ -101,6 +114,11 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
           typoCost[seq] = (typoCost[seq] as number) + cost;
           if (prefixOnly) prefixMatches[seq] = (prefixMatches[seq] as number) + 1;
           tokenCost[seq * n0 + token] = cost;
+          tokenTerm[seq * n0 + token] = termId;
+        } else if (tokenTerm[seq * n0 + token] !== termId) {
+          // Typesense scores one candidate word per query word: another expansion of the same
+          // word (e.g. `chargers` after `charger`) does not add fields.
+          continue;
         }
         fieldTokenMask[seq * fieldCount + f] = (fieldTokenMask[seq * fieldCount + f] as number) | bit;
       }
@@ -196,42 +214,103 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     }
   }
 
-  const { scores, tokensMatched, bestFieldTokens, bestFieldWeight, fieldsMatched } = scratch;
+  const { scores, tokensMatched, bestFieldTokens, bestFieldWeight, fieldsMatched, bestFieldUnique, bestFieldDistance, bestFieldVerbatim } = scratch;
   if (scratch.matched.length < touched.length) scratch.matched = new Int32Array(Math.ceil(touched.length * 1.25));
   const matchedIds = scratch.matched;
   let matchedCount = 0;
+  // Positions per query word per array element, reused across documents.
+  const positions: number[][][] = [];
   for (const seq of touched) {
     const m = tokenMask[seq] as number;
     if (!accepts(seq, rounds)) continue;
     if (excluded.length > 0 && excluded[seq] === 1) continue;
-    const matched = popcount(m);
-    let bestTokens = 0;
+    const queryLength = Math.min(popcount(m), 15);
+    // Typesense's candidate cost: 2 per typo, 1 per word matched only as a prefix.
+    const cost = Math.min(2 * (typoCost[seq] as number) + (prefixMatches[seq] as number), 63);
+    let bestField = -1;
+    let bestWords = 0;
+    let bestUnique = 0;
+    let bestDistance = 0;
+    let bestVerbatim = 0;
     let bestWeight = 0;
     let matchedFields = 0;
-    let exact = 0;
-    const clean = typoCost[seq] === 0 && prefixMatches[seq] === 0;
     for (let f = 0; f < fieldCount; f++) {
       const fm = fieldTokenMask[seq * fieldCount + f] as number;
       if (fm === 0) continue;
       matchedFields++;
+      const field = fields[f] as QueryField;
+      let unique = popcount(fm);
+      let words = unique;
+      let distance = 0;
+      if (unique > 1) {
+        // Word proximity from the stored word sequence: the best array element wins.
+        field.index.sequences.forEach(seq, (termId, position, element) => {
+          let lists = positions[element];
+          if (!lists) {
+            lists = [];
+            positions[element] = lists;
+          }
+          for (let t = 0; t < n; t++) {
+            if ((fm & (1 << t)) !== 0 && tokenTerm[seq * n0 + t] === termId) {
+              const list = lists[t] ?? (lists[t] = []);
+              list.push(position);
+            }
+          }
+        });
+        words = 0;
+        distance = 0;
+        for (const lists of positions) {
+          if (!lists) continue;
+          const match = proximityOf(lists.filter((list) => list !== undefined && list.length > 0));
+          if (match.wordsPresent > words || (match.wordsPresent === words && match.distance < distance)) {
+            words = match.wordsPresent;
+            distance = match.distance;
+          }
+        }
+        positions.length = 0;
+        if (words === 0) words = 1;
+        if (field.index.field.type === 'string[]') unique = words;
+      }
       // prioritize_exact_match: a field made of exactly the query words, no typos, no prefixes.
-      if (options.prioritizeExactMatch && clean && fm === fullMask && (fields[f] as QueryField).index.wordCounts[seq] === n) exact = 1;
-      const tokens = popcount(fm);
-      const weight = (fields[f] as QueryField).weight;
-      if (tokens > bestTokens || (tokens === bestTokens && weight > bestWeight)) {
-        bestTokens = tokens;
-        bestWeight = weight;
+      const verbatim = options.prioritizeExactMatch && cost === 0 && fm === fullMask && field.index.wordCounts[seq] === n ? 1 : 0;
+      const fieldScore = (((Math.min(words, 31) * 32 + Math.min(unique, 31)) * 64 + (63 - cost)) * 128 + (100 - distance)) * 2 + verbatim;
+      const bestScore = bestField < 0 ? -1 : (((Math.min(bestWords, 31) * 32 + Math.min(bestUnique, 31)) * 64 + (63 - cost)) * 128 + (100 - bestDistance)) * 2 + bestVerbatim;
+      // The first field (in weight order) reaching the best score is the best field.
+      if (fieldScore > bestScore) {
+        bestField = f;
+        bestWords = words;
+        bestUnique = unique;
+        bestDistance = distance;
+        bestVerbatim = verbatim;
+        bestWeight = field.weight;
       }
     }
-    const typos = Math.min(typoCost[seq] as number, 31);
-    tokensMatched[seq] = matched;
-    bestFieldTokens[seq] = bestTokens;
+    tokensMatched[seq] = popcount(m);
+    typoCost[seq] = cost;
+    bestFieldTokens[seq] = bestWords;
+    bestFieldUnique[seq] = bestUnique;
+    bestFieldDistance[seq] = bestDistance;
+    bestFieldVerbatim[seq] = bestVerbatim;
     bestFieldWeight[seq] = bestWeight;
     fieldsMatched[seq] = Math.min(matchedFields, 7);
-    // Ranking order: words matched, fewer typos, fewer prefix-only words, exact field match, words in the best field, its weight, fields matched.
-    const prefixes = Math.min(prefixMatches[seq] as number, 31);
-    scores[seq] = (((((matched * 32 + (31 - typos)) * 32 + (31 - prefixes)) * 2 + exact) * 32 + bestTokens) * 256 + bestWeight) * 8 + Math.min(matchedFields, 7);
+    // Typesense's MAX_SCORE order: words matched; best field: words in window, distinct words,
+    // cost, proximity, verbatim; its weight; number of fields matched.
+    const fieldScore = (((Math.min(bestWords, 31) * 32 + Math.min(bestUnique, 31)) * 64 + (63 - cost)) * 128 + (100 - bestDistance)) * 2 + bestVerbatim;
+    scores[seq] = ((queryLength * 2 ** 24 + fieldScore) * 256 + Math.min(bestWeight, 255)) * 8 + Math.min(matchedFields, 7);
     matchedIds[matchedCount++] = seq;
   }
-  return { seqs: matchedIds.subarray(0, matchedCount), scores, tokensMatched, typoCost, bestFieldTokens, bestFieldWeight, fieldsMatched, numTokens: n, matchedTerms };
+  return {
+    seqs: matchedIds.subarray(0, matchedCount),
+    scores,
+    tokensMatched,
+    typoCost,
+    bestFieldTokens,
+    bestFieldUnique,
+    bestFieldDistance,
+    bestFieldVerbatim,
+    bestFieldWeight,
+    fieldsMatched,
+    numTokens: n,
+    matchedTerms,
+  };
 }
