@@ -59,7 +59,13 @@ export function coerceField(field: FieldDefinition, value: unknown): unknown {
   if (type === 'string*' || type === 'auto' || type === 'object' || type === 'object[]' || type === 'image' || type === 'geopolygon') {
     return value;
   }
-  if (type === 'geopoint' || type === 'geopoint[]') return value;
+  if (type === 'geopoint' || type === 'geopoint[]') {
+    const isPoint = (v: unknown): boolean =>
+      Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'number' && Number.isFinite(n)) && Math.abs(v[0] as number) <= 90 && Math.abs(v[1] as number) <= 180;
+    if (type === 'geopoint' && !isPoint(value)) throw new ApiError(400, `Field \`${field.name}\` must be a 2 element array: [lat, lng].`);
+    if (type === 'geopoint[]' && !(Array.isArray(value) && value.every(isPoint))) throw new ApiError(400, `Field \`${field.name}\` must be an array of geopoint.`);
+    return value;
+  }
   if (type.endsWith('[]')) {
     const baseType = type.slice(0, -2);
     if (!Array.isArray(value)) throw new ApiError(400, `Field \`${field.name}\` must be an array.`);

@@ -3,6 +3,7 @@ import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import type { StoredDocument } from '../schema/validate-document.js';
 import { nestValue } from '../schema/nested-fields.js';
+import { type GeoPoint, nearestDistance } from './geo.js';
 import { computeFacets, expandFacetBy, parseFacetQuery } from './facets.js';
 import { evaluateFilter } from './filter-eval.js';
 import { highlightText, type HighlightOptions } from './highlight.js';
@@ -247,6 +248,15 @@ export function buildHit(prepared: PreparedSearch, seq: number, curated: boolean
     ? buildHighlights(collection, seq, highlightFields, new Set(params.highlightFullFields), highlightOptions)
     : { highlight: {}, highlights: [] };
   const hit: Record<string, unknown> = { document: projectDocument(document, params), highlight, highlights: params.enableHighlightV1 ? highlights : [] };
+  const geoKeys = prepared.sortKeys.filter((key) => key.geo);
+  if (geoKeys.length > 0) {
+    const distances: Record<string, number> = {};
+    for (const key of geoKeys) {
+      const distance = nearestDistance(collection, seq, key.field, key.geo as GeoPoint);
+      if (distance !== undefined) distances[key.field] = distance;
+    }
+    hit.geo_distance_meters = distances;
+  }
   if (curated) {
     hit.curated = true;
   } else if (prepared.sortKeys.some((k) => k.field === '_text_match')) {

@@ -1,4 +1,5 @@
 import { ApiError } from '../api-error.js';
+import { splitSortBy } from './sort.js';
 
 /** Maximum hits per page, as in Typesense. */
 export const MAX_PER_PAGE = 250;
@@ -129,7 +130,7 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
   );
 
   const sortBy = params.sort_by ?? '';
-  const sortKeys = splitList(sortBy);
+  const sortKeys = splitSortBy(sortBy);
   if (sortKeys.length > 3) throw new ApiError(400, 'Only upto 3 sort fields are allowed.');
 
   const pinnedHits = splitList(params.pinned_hits).map((entry) => {

@@ -1,11 +1,31 @@
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import { isArrayType } from '../schema/collection-schema.js';
+import { type GeoPoint, nearestDistance } from './geo.js';
 
 /** One effective sort key. */
 export interface SortKey {
   field: string;
   descending: boolean;
+  /** For `field(lat, lng):asc` on a geopoint field: the reference point (sorts by distance). */
+  geo?: GeoPoint;
+}
+
+/** Splits `sort_by` on commas outside parentheses (`location(48.8, 2.3):asc,price:desc`). */
+export function splitSortBy(sortBy: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of sortBy) {
+    if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    if (char === ',' && depth === 0) {
+      if (current.trim()) parts.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  if (current.trim()) parts.push(current.trim());
+  return parts;
 }
 
 /**
@@ -15,10 +35,26 @@ export interface SortKey {
  */
 export function effectiveSortKeys(collection: Collection, sortBy: string, wildcard: boolean): SortKey[] {
   const keys: SortKey[] = [];
-  for (const part of sortBy.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of splitSortBy(sortBy)) {
     const colon = part.lastIndexOf(':');
-    const field = (colon < 0 ? part : part.slice(0, colon)).trim();
+    let field = (colon < 0 ? part : part.slice(0, colon)).trim();
     const order = colon < 0 ? '' : part.slice(colon + 1).trim().toLowerCase();
+    const geoMatch = /^([^(]+)\(([^()]*)\)$/.exec(field);
+    if (geoMatch) {
+      // Geo sort: `location(48.85, 2.34):asc` (Typesense's exclude_radius / precision options are not supported).
+      field = (geoMatch[1] as string).trim();
+      const definition = collection.fieldsByName.get(field);
+      if (!definition || (definition.type !== 'geopoint' && definition.type !== 'geopoint[]')) {
+        throw new ApiError(404, `Could not find a field named \`${field}\` in the schema for sorting.`);
+      }
+      const coordinates = (geoMatch[2] as string).split(',').map((v) => v.trim());
+      if (coordinates.length !== 2 || coordinates.some((v) => !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(v))) {
+        throw new ApiError(400, `Bad syntax for sorting field \`${field}\``);
+      }
+      if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `Order for field \`${field}\` should be either ASC or DESC.`);
+      keys.push({ field, descending: order === 'desc', geo: [Number(coordinates[0]), Number(coordinates[1])] });
+      continue;
+    }
     if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `Order for field \`${field}\` should be either ASC or DESC.`);
     if (field !== '_text_match' && field !== '_seq_id') {
       const definition = collection.fieldsByName.get(field);
@@ -47,6 +83,15 @@ export function makeComparator(collection: Collection, keys: SortKey[], scores: 
       return (a: number, b: number): number => (scores ? sign * ((scores[a] as number) - (scores[b] as number)) : 0);
     }
     if (key.field === '_seq_id') return (a: number, b: number): number => sign * (a - b);
+    const geo = key.geo;
+    if (geo) {
+      const distances = new Map<number, number | undefined>();
+      const distanceOf = (seq: number): number | undefined => {
+        if (!distances.has(seq)) distances.set(seq, nearestDistance(collection, seq, key.field, geo));
+        return distances.get(seq);
+      };
+      return (a: number, b: number): number => compareSortValues(distanceOf(a), distanceOf(b), key.descending);
+    }
     const column = collection.numericColumns.get(key.field);
     if (column) {
       return (a: number, b: number): number => {
@@ -119,6 +164,7 @@ export function topK(items: ArrayLike<number>, k: number, compare: (a: number, b
 export function sortValue(collection: Collection, key: SortKey, seq: number, scores: Float64Array | undefined): number | string | undefined {
   if (key.field === '_text_match') return scores ? (scores[seq] as number) : 0;
   if (key.field === '_seq_id') return seq;
+  if (key.geo) return nearestDistance(collection, seq, key.field, key.geo);
   const column = collection.numericColumns.get(key.field);
   if (column) {
     const value = column[seq] as number;
