@@ -55,7 +55,11 @@ describe('InstantSearch.js page: geo search list (Chromium, adapter 2.9.0)', () 
     expect(first).toContain('location(48.8566, 2.3522):asc');
 
     await page.evaluate(() => {
-      const helper = (window as unknown as { instantSearch: { helper: { setQueryParameter(k: string, v: unknown): { setQueryParameter(k: string, v: unknown): { search(): void } } } } }).instantSearch.helper;
+      interface Helper {
+        setQueryParameter(key: string, value: unknown): Helper;
+        search(): void;
+      }
+      const helper = (window as unknown as { instantSearch: { helper: Helper } }).instantSearch.helper;
       helper.setQueryParameter('aroundRadius', undefined).setQueryParameter('aroundLatLng', undefined).setQueryParameter('insideBoundingBox', [[48.87, 2.28, 48.85, 2.30]]).search();
     });
     await page.waitForFunction(() => document.querySelectorAll('#hits [data-id]').length === 1);
