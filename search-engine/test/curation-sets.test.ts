@@ -161,11 +161,14 @@ describe('curation sets (Typesense 30): API, attachment and effect on searches',
     expect(hitIds(await search(target, articles, { q: 'teams', query_by: TEXT, filter_by: 'topic:=Leadership' }))).toEqual(['a1']);
   });
 
-  it('a rule can add a filter and replace the sort order', async () => {
-    const set = await putSet([{ id: 'quick', rule: { query: 'quick reads', match: 'exact' }, filter_by: 'readingTime:<=5', sort_by: 'readingTime:asc', replace_query: '*' }]);
+  it('a rule can add a filter (dropping its words from the query) and replace the sort order', async () => {
+    const set = await putSet([{ id: 'quick', rule: { query: 'quick reads', match: 'exact' }, filter_by: 'readingTime:<=5', sort_by: 'readingTime:asc' }]);
     await attach(set);
     const result = await search(target, articles, { q: 'quick reads', query_by: TEXT });
     expect(hitIds(result)).toEqual(['a4', 'a2', 'a3']);
+    const replaced = await putSet([{ id: 'quick', rule: { query: 'quick reads', match: 'exact' }, replace_query: 'negotiation' }]);
+    await attach(replaced);
+    expect(hitIds(await search(target, articles, { q: 'quick reads', query_by: TEXT }))).toEqual(['a3']);
   });
 
   it('tagged rules apply only when the request names a tag (curation_tags); `*`-tagged rules always', async () => {

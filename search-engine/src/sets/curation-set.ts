@@ -180,6 +180,12 @@ export function applyCurations(items: CurationItem[], q: string, filterBy: strin
       query = query.split(ruleQuery).join('').replace(/\s+/g, ' ').trim();
       if (query === '') query = '*';
       outcome.query = query;
+    } else if (item.remove_matched_tokens && item.filter_by !== undefined && ruleQuery !== '') {
+      // A filtering rule (remove_matched_tokens defaults to true) drops the rule's words from the query.
+      const ruleWords = new Set(ruleQuery.split(' '));
+      const kept = query === '*' ? [] : query.split(' ').filter((word) => !ruleWords.has(word));
+      query = kept.length === 0 ? '*' : kept.join(' ');
+      outcome.query = query;
     }
     outcome.filterCuratedHits = item.filter_curated_hits;
     outcome.sortBy = item.sort_by;
