@@ -48,7 +48,7 @@ function toDocument(article: IndexableArticle): Record<string, unknown> {
  * the articles in batches through the official `typesense` client, so the
  * same call indexes the embedded server or a real Typesense cluster.
  */
-export async function indexArticles(options: IndexArticlesOptions): Promise<{ imported: number; failed: number }> {
+export async function indexArticles(options: IndexArticlesOptions): Promise<{ imported: number; failed: number; searchSets?: 'applied' | 'unsupported' }> {
   const client = new Typesense.Client({
     nodes: [{ url: options.url.replace(/\/+$/, '') } as never],
     apiKey: options.apiKey,
@@ -57,10 +57,19 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
     logLevel: 'warn',
   });
   const collection = client.collections(options.collectionName);
-  const searchSets = options.searchSets === undefined ? loadContentSearchSets() : options.searchSets;
+  let searchSets = options.searchSets === undefined ? loadContentSearchSets() : options.searchSets;
+  let setsOutcome: 'applied' | 'unsupported' | undefined;
   if (searchSets) {
-    for (const set of searchSets.synonymSets) await client.apiCall.put(`/synonym_sets/${encodeURIComponent(set.name)}`, { items: set.items });
-    for (const set of searchSets.curationSets) await client.apiCall.put(`/curation_sets/${encodeURIComponent(set.name)}`, { items: set.items });
+    try {
+      for (const set of searchSets.synonymSets) await client.apiCall.put(`/synonym_sets/${encodeURIComponent(set.name)}`, { items: set.items });
+      for (const set of searchSets.curationSets) await client.apiCall.put(`/curation_sets/${encodeURIComponent(set.name)}`, { items: set.items });
+      setsOutcome = 'applied';
+    } catch (error) {
+      // A server before Typesense 30 has no set routes: index the articles anyway and say so.
+      if (errorStatus(error) !== 404) throw error;
+      searchSets = false;
+      setsOutcome = 'unsupported';
+    }
   }
   const setLists = searchSets
     ? { synonym_sets: searchSets.synonymSets.map((s) => s.name), curation_sets: searchSets.curationSets.map((s) => s.name) }
@@ -78,7 +87,7 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
   }
   // Editors' set changes apply on every run, also to a collection that is not re-imported.
   if (exists && searchSets) await client.apiCall.patch(`/collections/${encodeURIComponent(options.collectionName)}`, setLists);
-  if (exists && options.skipIfExists) return { imported: 0, failed: 0 };
+  if (exists && options.skipIfExists) return setsOutcome ? { imported: 0, failed: 0, searchSets: setsOutcome } : { imported: 0, failed: 0 };
   if (!exists) await client.collections().create({ ...collectionSchema(options.collectionName), ...setLists } as never);
 
   const batchSize = options.batchSize ?? 1000;
@@ -105,5 +114,5 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
     if (batch.length >= batchSize) await flush();
   }
   await flush();
-  return { imported, failed };
+  return setsOutcome ? { imported, failed, searchSets: setsOutcome } : { imported, failed };
 }
