@@ -39,9 +39,26 @@ export function groupDocuments(prepared: PreparedSearch, limit: number): { group
   const ids = new Map<string, number>();
   const members: number[][] = [];
   const best: number[] = [];
+  // Columns give cheap keys: a string facet's value ids, a numeric column's number.
+  const columns = params.groupBy.map((field) => ({ facet: collection.stringFacets.get(field), numeric: collection.numericColumns.get(field) }));
   const keyOf = (seq: number): string => {
     const parts: string[] = [];
-    for (const field of params.groupBy) {
+    for (let i = 0; i < params.groupBy.length; i++) {
+      const field = params.groupBy[i] as string;
+      const { facet, numeric } = columns[i] as (typeof columns)[number];
+      if (facet) {
+        const valueIds = facet.perDocument[seq];
+        if (valueIds && valueIds.length > 0) {
+          parts.push(valueIds.join(','));
+          continue;
+        }
+      } else if (numeric) {
+        const number = numeric[seq] as number;
+        if (number === number) {
+          parts.push(String(number));
+          continue;
+        }
+      }
       const value = collection.valueOf(seq, field);
       if (value === undefined || value === null) {
         if (!params.groupMissingValues) return `\u0000${seq}`;
