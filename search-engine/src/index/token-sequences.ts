@@ -81,6 +81,49 @@ export class TokenSequences {
     }
   }
 
+  /**
+   * Positions of wanted terms in a document's field: `wanted[t]` is the term id of query
+   * word t (or -1); `out[element][t]` receives the positions (lists created on demand).
+   * The hot path of word proximity: no callback, plain varint decoding.
+   */
+  collectPositions(seq: number, wanted: Int32Array, count: number, out: number[][][]): void {
+    if (seq >= this.length.length) return;
+    const pool = this.pool;
+    let at = this.start[seq] as number;
+    const end = at + (this.length[seq] as number);
+    let position = 0;
+    let element = 0;
+    while (at < end) {
+      let value = pool[at++] as number;
+      if (value >= 0x80) {
+        value &= 0x7f;
+        let shift = 7;
+        let byte: number;
+        do {
+          byte = pool[at++] as number;
+          value |= (byte & 0x7f) << shift;
+          shift += 7;
+        } while (byte & 0x80);
+      }
+      if (value === 0) {
+        element++;
+        position = 0;
+        continue;
+      }
+      const termId = value - 1;
+      for (let t = 0; t < count; t++) {
+        if (wanted[t] !== termId) continue;
+        let lists = out[element];
+        if (!lists) {
+          lists = [];
+          out[element] = lists;
+        }
+        (lists[t] ??= []).push(position);
+      }
+      position++;
+    }
+  }
+
   /** Rewrites the pool without garbage and trims spare capacity. */
   compact(): void {
     const count = this.start.length;

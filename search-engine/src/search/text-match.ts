@@ -220,6 +220,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   let matchedCount = 0;
   // Positions per query word per array element, reused across documents.
   const positions: number[][][] = [];
+  const wanted = new Int32Array(Math.max(n, 1));
   for (const seq of touched) {
     const m = tokenMask[seq] as number;
     if (!accepts(seq, rounds)) continue;
@@ -244,19 +245,8 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       let distance = 0;
       if (unique > 1) {
         // Word proximity from the stored word sequence: the best array element wins.
-        field.index.sequences.forEach(seq, (termId, position, element) => {
-          let lists = positions[element];
-          if (!lists) {
-            lists = [];
-            positions[element] = lists;
-          }
-          for (let t = 0; t < n; t++) {
-            if ((fm & (1 << t)) !== 0 && tokenTerm[seq * n0 + t] === termId) {
-              const list = lists[t] ?? (lists[t] = []);
-              list.push(position);
-            }
-          }
-        });
+        for (let t = 0; t < n; t++) wanted[t] = (fm & (1 << t)) !== 0 ? (tokenTerm[seq * n0 + t] as number) : -1;
+        field.index.sequences.collectPositions(seq, wanted, n, positions);
         words = 0;
         distance = 0;
         for (const lists of positions) {
