@@ -147,7 +147,9 @@ export class TokenSequences {
   private reserve(bytes: number): void {
     if (this.used + bytes <= this.pool.length) return;
     let size = this.pool.length;
-    while (this.used + bytes > size) size = size < 1 << 26 ? size * 2 : Math.ceil(size * 1.25);
+    // Small pools double; large ones grow by 1/8 so spare capacity stays small (a 40 MB pool
+    // would otherwise sit in a 64 MB buffer).
+    while (this.used + bytes > size) size = size < 1 << 20 ? size * 2 : Math.ceil(size * 1.125);
     const pool = new Uint8Array(size);
     pool.set(this.pool.subarray(0, this.used));
     this.pool = pool;
