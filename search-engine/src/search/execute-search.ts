@@ -162,7 +162,7 @@ export interface PreparedSearch {
  * curation (query rewrite, filters, sort, pins), synonyms, the text-match cascade and
  * phrases, filters. Throws ApiError like Typesense.
  */
-export function prepareSearch(collection: Collection, params: SearchParams): PreparedSearch {
+export function prepareSearch(collection: Collection, params: SearchParams, options: { rankedLimit?: number } = {}): PreparedSearch {
   const started = performance.now();
   const curation = curationFor(collection, params);
   const q = curation?.query ?? params.q;
@@ -188,6 +188,13 @@ export function prepareSearch(collection: Collection, params: SearchParams): Pre
     matched = all.subarray(0, count);
   } else {
     const alternatives = params.enableSynonyms ? synonymAlternatives(words, synonymsFor(collection, params)) : [];
+    // Word proximity only where it can change the hits shown: text match must rank first, and
+    // documents removed after matching (pinned, hidden, phrases) widen the cut.
+    const removable = params.pinnedHits.length + params.hiddenHits.length + (curation ? curation.includes.length + curation.excludes.size : 0);
+    const refineTop =
+      options.rankedLimit !== undefined && params.groupBy.length === 0 && phrases.length === 0 && sortKeys[0]?.field === '_text_match'
+        ? options.rankedLimit + removable
+        : undefined;
     textMatch = matchWithSynonyms(
       collection,
       {
@@ -201,6 +208,7 @@ export function prepareSearch(collection: Collection, params: SearchParams): Pre
         maxCandidates: params.maxCandidates ?? defaultMaxCandidates(collection.size),
         prioritizeExactMatch: params.prioritizeExactMatch,
         filter,
+        refineTop,
       },
       alternatives,
       fields.map((field) => ({ ...field, prefix: params.synonymPrefix, numTypos: params.synonymNumTypos })),
@@ -314,7 +322,7 @@ export function rankedEntries(prepared: PreparedSearch, limit: number): { seq: n
  * Typesense sends them).
  */
 export function executeSearch(collection: Collection, params: SearchParams): Record<string, unknown> {
-  const prepared = prepareSearch(collection, params);
+  const prepared = prepareSearch(collection, params, { rankedLimit: params.page * params.perPage });
   const { matched, pinned } = prepared;
   const offset = (params.page - 1) * params.perPage;
   const facetSeqs = pinned.length === 0 ? matched : Int32Array.from([...matched, ...pinned.map((p) => p.seq)]);

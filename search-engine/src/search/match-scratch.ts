@@ -20,6 +20,8 @@ export class MatchScratch {
   bestFieldTokens: Uint8Array;
   bestFieldWeight: Uint8Array;
   fieldsMatched: Uint8Array;
+  /** Typesense's candidate cost per document (2 per typo + 1 per prefix-only word). */
+  cost: Uint8Array;
   /** Best field's distinct query words, word distance and verbatim flag (Typesense's field score parts). */
   bestFieldUnique: Uint8Array;
   bestFieldDistance: Uint8Array;
@@ -44,6 +46,7 @@ export class MatchScratch {
     this.bestFieldTokens = new Uint8Array(capacity);
     this.bestFieldWeight = new Uint8Array(capacity);
     this.fieldsMatched = new Uint8Array(capacity);
+    this.cost = new Uint8Array(capacity);
     this.bestFieldUnique = new Uint8Array(capacity);
     this.bestFieldDistance = new Uint8Array(capacity);
     this.bestFieldVerbatim = new Uint8Array(capacity);
@@ -63,6 +66,7 @@ export class MatchScratch {
       this.bestFieldTokens[seq] = 0;
       this.bestFieldWeight[seq] = 0;
       this.fieldsMatched[seq] = 0;
+      this.cost[seq] = 0;
       this.bestFieldUnique[seq] = 0;
       this.bestFieldDistance[seq] = 0;
       this.bestFieldVerbatim[seq] = 0;

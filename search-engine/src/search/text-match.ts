@@ -34,6 +34,55 @@ export interface TextMatchOptions {
   prioritizeExactMatch: boolean;
   /** Documents allowed by `filter_by`, or undefined for all. */
   filter: Uint8Array | undefined;
+  /**
+   * When the caller ranks by text match first and needs only the best `refineTop`
+   * documents: word proximity is computed only where it can change those (threshold
+   * refinement); the other documents keep an upper-bound score below the cut.
+   */
+  refineTop?: number;
+}
+
+/**
+ * Threshold refinement: scores are upper bounds until refined (exact ≤ bound). Walks the
+ * documents by bound, best first, refining those that need it, and stops once the next bound
+ * is below the `k`-th best final score: no unrefined document can enter the top `k`.
+ */
+function refineProximity(matched: Int32Array, needs: number[], k: number, scores: Float64Array, refine: (seq: number) => void): void {
+  const needsSet = new Set(needs);
+  const order = Array.from(matched).sort((a, b) => (scores[b] as number) - (scores[a] as number));
+  // Min-heap of the best k final scores seen so far.
+  const heap: number[] = [];
+  const push = (value: number): void => {
+    if (heap.length < k) {
+      heap.push(value);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if ((heap[parent] as number) <= (heap[i] as number)) break;
+        [heap[parent], heap[i]] = [heap[i] as number, heap[parent] as number];
+        i = parent;
+      }
+      return;
+    }
+    if (value <= (heap[0] as number)) return;
+    heap[0] = value;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < heap.length && (heap[left] as number) < (heap[smallest] as number)) smallest = left;
+      if (right < heap.length && (heap[right] as number) < (heap[smallest] as number)) smallest = right;
+      if (smallest === i) return;
+      [heap[smallest], heap[i]] = [heap[i] as number, heap[smallest] as number];
+      i = smallest;
+    }
+  };
+  for (const seq of order) {
+    if (heap.length >= k && (scores[seq] as number) < (heap[0] as number)) break;
+    if (needsSet.has(seq)) refine(seq);
+    push(scores[seq] as number);
+  }
 }
 
 /** Per-document match data and the matched documents (arrays are reused by the next query). */
@@ -215,16 +264,20 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   }
 
   const { scores, tokensMatched, bestFieldTokens, bestFieldWeight, fieldsMatched, bestFieldUnique, bestFieldDistance, bestFieldVerbatim } = scratch;
+  const candidateCost = scratch.cost;
   if (scratch.matched.length < touched.length) scratch.matched = new Int32Array(Math.ceil(touched.length * 1.25));
   const matchedIds = scratch.matched;
   let matchedCount = 0;
   // Positions per query word per array element, reused across documents.
   const positions: number[][][] = [];
   const wanted = new Int32Array(Math.max(n, 1));
-  for (const seq of touched) {
+  /**
+   * Scores one document (writes its score parts). Without `proximity` the words of a field
+   * are assumed adjacent: an upper bound of the exact score. Returns true when some field
+   * holds two or more query words (so proximity could lower the score).
+   */
+  const scoreDocument = (seq: number, proximity: boolean): boolean => {
     const m = tokenMask[seq] as number;
-    if (!accepts(seq, rounds)) continue;
-    if (excluded.length > 0 && excluded[seq] === 1) continue;
     const queryLength = Math.min(popcount(m), 15);
     // Typesense's candidate cost: 2 per typo, 1 per word matched only as a prefix.
     const cost = Math.min(2 * (typoCost[seq] as number) + (prefixMatches[seq] as number), 63);
@@ -235,6 +288,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     let bestVerbatim = 0;
     let bestWeight = 0;
     let matchedFields = 0;
+    let multiWord = false;
     for (let f = 0; f < fieldCount; f++) {
       const fm = fieldTokenMask[seq * fieldCount + f] as number;
       if (fm === 0) continue;
@@ -243,7 +297,8 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       let unique = popcount(fm);
       let words = unique;
       let distance = 0;
-      if (unique > 1) {
+      if (unique > 1) multiWord = true;
+      if (unique > 1 && proximity) {
         // Word proximity from the stored word sequence: the best array element wins.
         for (let t = 0; t < n; t++) wanted[t] = (fm & (1 << t)) !== 0 ? (tokenTerm[seq * n0 + t] as number) : -1;
         field.index.sequences.collectPositions(seq, wanted, n, positions);
@@ -276,7 +331,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       }
     }
     tokensMatched[seq] = popcount(m);
-    typoCost[seq] = cost;
+    candidateCost[seq] = cost;
     bestFieldTokens[seq] = bestWords;
     bestFieldUnique[seq] = bestUnique;
     bestFieldDistance[seq] = bestDistance;
@@ -287,13 +342,23 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     // cost, proximity, verbatim; its weight; number of fields matched.
     const fieldScore = (((Math.min(bestWords, 31) * 32 + Math.min(bestUnique, 31)) * 64 + (63 - cost)) * 128 + (100 - bestDistance)) * 2 + bestVerbatim;
     scores[seq] = ((queryLength * 2 ** 24 + fieldScore) * 256 + Math.min(bestWeight, 255)) * 8 + Math.min(matchedFields, 7);
+    return multiWord;
+  };
+
+  const refineTop = options.refineTop;
+  const needsProximity: number[] = [];
+  for (const seq of touched) {
+    if (!accepts(seq, rounds)) continue;
+    if (excluded.length > 0 && excluded[seq] === 1) continue;
+    if (scoreDocument(seq, refineTop === undefined) && refineTop !== undefined) needsProximity.push(seq);
     matchedIds[matchedCount++] = seq;
   }
+  if (refineTop !== undefined && refineTop > 0 && needsProximity.length > 0) refineProximity(matchedIds.subarray(0, matchedCount), needsProximity, refineTop, scores, (seq) => scoreDocument(seq, true));
   return {
     seqs: matchedIds.subarray(0, matchedCount),
     scores,
     tokensMatched,
-    typoCost,
+    typoCost: candidateCost,
     bestFieldTokens,
     bestFieldUnique,
     bestFieldDistance,
