@@ -12,8 +12,12 @@ export class MatchScratch {
   /** Words a document matched only through a prefix expansion (ranked below whole-word matches). */
   prefixOnly: Uint8Array;
   tokenCost: Uint8Array;
-  /** Per (document, query word): the term that first matched the word (the word's chosen expansion). */
-  tokenTerm: Int32Array;
+  /**
+   * Per (document, query word): which of the word's applied terms first matched it (index
+   * into the query's list of applied terms per word; 255 = beyond the list). One byte keeps
+   * this as cache-friendly as `tokenCost`.
+   */
+  tokenChoice: Uint8Array;
   fieldTokenMask: Uint32Array;
   scores: Float64Array;
   tokensMatched: Uint8Array;
@@ -39,7 +43,7 @@ export class MatchScratch {
     this.typoCost = new Uint8Array(capacity);
     this.prefixOnly = new Uint8Array(capacity);
     this.tokenCost = new Uint8Array(capacity * maxTokens);
-    this.tokenTerm = new Int32Array(capacity * maxTokens);
+    this.tokenChoice = new Uint8Array(capacity * maxTokens);
     this.fieldTokenMask = new Uint32Array(capacity * maxFields);
     this.scores = new Float64Array(capacity);
     this.tokensMatched = new Uint8Array(capacity);

@@ -47,9 +47,53 @@ export interface TextMatchOptions {
  * documents by bound, best first, refining those that need it, and stops once the next bound
  * is below the `k`-th best final score: no unrefined document can enter the top `k`.
  */
+/** The `rank`-th smallest value (0-based) of `values` (reordered in place): Hoare's quickselect. */
+function selectNth(values: Float64Array, rank: number): number {
+  let left = 0;
+  let right = values.length - 1;
+  while (left < right) {
+    const pivot = values[(left + right) >> 1] as number;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while ((values[i] as number) < pivot) i++;
+      while ((values[j] as number) > pivot) j--;
+      if (i <= j) {
+        const swap = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (rank <= j) right = j;
+    else if (rank >= i) left = i;
+    else break;
+  }
+  return values[rank] as number;
+}
+
 function refineProximity(matched: Int32Array, needs: number[], k: number, scores: Float64Array, refine: (seq: number) => void): void {
-  const needsSet = new Set(needs);
-  const order = Array.from(matched).sort((a, b) => (scores[b] as number) - (scores[a] as number));
+  let limit = 0;
+  for (const seq of matched) if (seq >= limit) limit = seq + 1;
+  const needsFlag = new Uint8Array(limit);
+  for (const seq of needs) needsFlag[seq] = 1;
+  // Only the documents with the highest bounds are ordered (a native numeric sort finds the
+  // cut); the rest are ordered only if the walk reaches them.
+  const bounds = new Float64Array(matched.length);
+  for (let i = 0; i < matched.length; i++) bounds[i] = scores[matched[i] as number] as number;
+  const cut = selectNth(bounds, Math.max(0, bounds.length - Math.max(k * 4, 64)));
+  const head: number[] = [];
+  const tail: number[] = [];
+  for (const seq of matched) ((scores[seq] as number) >= cut ? head : tail).push(seq);
+  const byBound = (a: number, b: number): number => (scores[b] as number) - (scores[a] as number);
+  head.sort(byBound);
+  let order: Iterable<number> = head;
+  const rest = function* (): Generator<number> {
+    yield* head;
+    yield* tail.sort(byBound);
+  };
+  order = tail.length > 0 ? rest() : head;
   // Min-heap of the best k final scores seen so far.
   const heap: number[] = [];
   const push = (value: number): void => {
@@ -80,7 +124,7 @@ function refineProximity(matched: Int32Array, needs: number[], k: number, scores
   };
   for (const seq of order) {
     if (heap.length >= k && (scores[seq] as number) < (heap[0] as number)) break;
-    if (needsSet.has(seq)) refine(seq);
+    if (needsFlag[seq] === 1) refine(seq);
     push(scores[seq] as number);
   }
 }
@@ -133,7 +177,9 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   const fieldCount = fields.length;
   const n0 = Math.max(words.length, 1);
   const scratch = scratchFor(collection, limit, n0, fieldCount);
-  const { tokenMask, typoCost, fieldTokenMask, touched, tokenTerm } = scratch;
+  const { tokenMask, typoCost, fieldTokenMask, touched, tokenChoice } = scratch;
+  // Terms applied per query word, in order; a document's choice for the word indexes this list.
+  const appliedTerms: number[][] = Array.from({ length: Math.max(words.length, 1) }, () => []);
   const prefixMatches = scratch.prefixOnly;
   // Cost of the first (cheapest) match of each query word per document, for drop-token rounds.
   const tokenCost = scratch.tokenCost;
@@ -145,6 +191,13 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   const apply = (token: number, termId: number, cost: number, prefixOnly: boolean): void => {
     const bit = 1 << token;
     let used = false;
+    const applied = appliedTerms[token] as number[];
+    let choice = applied.indexOf(termId);
+    if (choice < 0) {
+      choice = applied.length;
+      applied.push(termId);
+    }
+    if (choice > 254) choice = 255;
     for (let f = 0; f < fieldCount; f++) {
       const field = fields[f] as QueryField;
       if (prefixOnly && !field.prefix) continue;
@@ -163,8 +216,8 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
           typoCost[seq] = (typoCost[seq] as number) + cost;
           if (prefixOnly) prefixMatches[seq] = (prefixMatches[seq] as number) + 1;
           tokenCost[seq * n0 + token] = cost;
-          tokenTerm[seq * n0 + token] = termId;
-        } else if (tokenTerm[seq * n0 + token] !== termId) {
+          tokenChoice[seq * n0 + token] = choice;
+        } else if (tokenChoice[seq * n0 + token] !== choice) {
           // Typesense scores one candidate word per query word: another expansion of the same
           // word (e.g. `chargers` after `charger`) does not add fields.
           continue;
@@ -298,9 +351,14 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       let words = unique;
       let distance = 0;
       if (unique > 1) multiWord = true;
+      const verbatimHere = options.prioritizeExactMatch && cost === 0 && fm === fullMask && field.index.wordCounts[seq] === n ? 1 : 0;
+      const boundHere = (((Math.min(unique, 31) * 32 + Math.min(unique, 31)) * 64 + (63 - cost)) * 128 + (100 - (unique - 1))) * 2 + verbatimHere;
+      const bestSoFar = bestField < 0 ? -1 : (((Math.min(bestWords, 31) * 32 + Math.min(bestUnique, 31)) * 64 + (63 - cost)) * 128 + (100 - bestDistance)) * 2 + bestVerbatim;
+      // A field whose best possible score cannot beat the best field so far needs no proximity.
+      if (boundHere <= bestSoFar) continue;
       if (unique > 1 && proximity) {
         // Word proximity from the stored word sequence: the best array element wins.
-        for (let t = 0; t < n; t++) wanted[t] = (fm & (1 << t)) !== 0 ? (tokenTerm[seq * n0 + t] as number) : -1;
+        for (let t = 0; t < n; t++) wanted[t] = (fm & (1 << t)) !== 0 ? ((appliedTerms[t] as number[])[tokenChoice[seq * n0 + t] as number] ?? -1) : -1;
         field.index.sequences.collectPositions(seq, wanted, n, positions);
         words = 0;
         distance = 0;
@@ -347,13 +405,54 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
 
   const refineTop = options.refineTop;
   const needsProximity: number[] = [];
+  const prioritizeExact = options.prioritizeExactMatch;
+  // First pass, inline (the hot loop): scores with a field's words assumed adjacent — exact
+  // unless a field holds two or more query words (then an upper bound, refined below).
   for (const seq of touched) {
     if (!accepts(seq, rounds)) continue;
     if (excluded.length > 0 && excluded[seq] === 1) continue;
-    if (scoreDocument(seq, refineTop === undefined) && refineTop !== undefined) needsProximity.push(seq);
+    const m = tokenMask[seq] as number;
+    const cost = Math.min(2 * (typoCost[seq] as number) + (prefixMatches[seq] as number), 63);
+    let bestScore = -1;
+    let bestWords = 0;
+    let bestVerbatim = 0;
+    let bestWeight = 0;
+    let matchedFields = 0;
+    let multiWord = false;
+    for (let f = 0; f < fieldCount; f++) {
+      const fm = fieldTokenMask[seq * fieldCount + f] as number;
+      if (fm === 0) continue;
+      matchedFields++;
+      const field = fields[f] as QueryField;
+      const words = popcount(fm);
+      if (words > 1) multiWord = true;
+      const verbatim = prioritizeExact && cost === 0 && fm === fullMask && field.index.wordCounts[seq] === n ? 1 : 0;
+      // n words at distinct positions spread at least n - 1: the tightest bound before proximity.
+      const fieldScore = (((Math.min(words, 31) * 32 + Math.min(words, 31)) * 64 + (63 - cost)) * 128 + (100 - (words - 1))) * 2 + verbatim;
+      if (fieldScore > bestScore) {
+        bestScore = fieldScore;
+        bestWords = words;
+        bestVerbatim = verbatim;
+        bestWeight = field.weight;
+      }
+    }
+    const matched = popcount(m);
+    tokensMatched[seq] = matched;
+    candidateCost[seq] = cost;
+    bestFieldTokens[seq] = bestWords;
+    bestFieldUnique[seq] = bestWords;
+    bestFieldDistance[seq] = bestWords - 1;
+    bestFieldVerbatim[seq] = bestVerbatim;
+    bestFieldWeight[seq] = bestWeight;
+    fieldsMatched[seq] = Math.min(matchedFields, 7);
+    scores[seq] = ((Math.min(matched, 15) * 2 ** 24 + bestScore) * 256 + Math.min(bestWeight, 255)) * 8 + Math.min(matchedFields, 7);
+    if (multiWord) needsProximity.push(seq);
     matchedIds[matchedCount++] = seq;
   }
-  if (refineTop !== undefined && refineTop > 0 && needsProximity.length > 0) refineProximity(matchedIds.subarray(0, matchedCount), needsProximity, refineTop, scores, (seq) => scoreDocument(seq, true));
+  if (needsProximity.length > 0) {
+    if (refineTop === undefined) for (const seq of needsProximity) scoreDocument(seq, true);
+    else if (refineTop > 0) refineProximity(matchedIds.subarray(0, matchedCount), needsProximity, refineTop, scores, (seq) => scoreDocument(seq, true));
+  }
   return {
     seqs: matchedIds.subarray(0, matchedCount),
     scores,
