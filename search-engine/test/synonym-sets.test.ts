@@ -70,6 +70,17 @@ describe('synonym sets (Typesense 30): API, attachment and query expansion', () 
     expect(hitIds(leadership)).not.toContain('a5');
   });
 
+  it('the synonym_sets parameter adds sets for one search', async () => {
+    const extra = uniqueName('syn');
+    await admin('PUT', `/synonym_sets/${extra}`, { items: [{ id: 'agile', synonyms: ['agile', 'scrum'] }] });
+    try {
+      expect((await search(target, articles, { q: 'scrum', query_by: 'title' })).found).toBe(0);
+      expect(hitIds(await search(target, articles, { q: 'scrum', query_by: 'title', synonym_sets: extra }))).toEqual(['a5']);
+    } finally {
+      await admin('DELETE', `/synonym_sets/${extra}`);
+    }
+  });
+
   it('enable_synonyms=false searches the words alone; item changes apply to the next search', async () => {
     expect((await search(target, articles, { q: 'cv', query_by: 'title', enable_synonyms: false })).found).toBe(0);
     expect((await admin('DELETE', `/synonym_sets/${set}/items/cv`)).json).toEqual({ id: 'cv' });
