@@ -70,6 +70,24 @@ describe('synonym sets (Typesense 30): API, attachment and query expansion', () 
     expect(hitIds(leadership)).not.toContain('a5');
   });
 
+  it('a longer synonym does not outrank the query word itself (scored with the query length)', async () => {
+    const name = uniqueName('synrank');
+    await admin('POST', '/collections', { name, fields: [{ name: 't', type: 'string' }] });
+    // The synonym match is older: only its score could put it first.
+    await http(target.url, 'POST', `/collections/${name}/documents/import`, {
+      key: target.adminKey,
+      rawBody: [{ id: 'synonym', t: 'time off policy' }, { id: 'word', t: 'quick breaks' }].map((d) => JSON.stringify(d)).join('\n'),
+    });
+    await admin('PATCH', `/collections/${name}`, { synonym_sets: [set] });
+    try {
+      const result = await search(target, name, { q: 'breaks', query_by: 't' });
+      expect(hitIds(result)).toEqual(['word', 'synonym']);
+      expect(result.hits[1].text_match_info.tokens_matched).toBe(1);
+    } finally {
+      await admin('DELETE', `/collections/${name}`);
+    }
+  });
+
   it('the synonym_sets parameter adds sets for one search', async () => {
     const extra = uniqueName('syn');
     await admin('PUT', `/synonym_sets/${extra}`, { items: [{ id: 'agile', synonyms: ['agile', 'scrum'] }] });

@@ -1,5 +1,5 @@
 import type { Collection } from '../index/collection.js';
-import { matchText, type QueryField, type TextMatchOptions, type TextMatchResult } from './text-match.js';
+import { matchText, packScore, type QueryField, type TextMatchOptions, type TextMatchResult } from './text-match.js';
 
 /**
  * Matches the query and each synonym alternative and unites the results, as Typesense
@@ -23,9 +23,29 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
   const seen = new Uint8Array(limit);
   const seqs: number[] = [];
   const matchedTerms = new Map(first.matchedTerms);
+  const originalWords = first.numTokens;
   // Copies out of `matchText`'s reused scratch memory before the next call overwrites it.
-  const absorb = (result: TextMatchResult): void => {
+  // A synonym match counts as many words as the query (Typesense scores it with the query's
+  // length, `syn_orig_num_tokens`), so a longer synonym does not outrank the query's own words.
+  const absorb = (result: TextMatchResult, synonym: boolean): void => {
     for (const seq of result.seqs) {
+      if (synonym) {
+        const scale = (value: number): number => Math.max(1, Math.min(originalWords, Math.round((value * originalWords) / Math.max(result.numTokens, 1))));
+        result.tokensMatched[seq] = originalWords;
+        result.bestFieldTokens[seq] = scale(result.bestFieldTokens[seq] as number);
+        result.bestFieldUnique[seq] = scale(result.bestFieldUnique[seq] as number);
+        result.bestFieldDistance[seq] = Math.min(result.bestFieldDistance[seq] as number, Math.max(0, (result.bestFieldTokens[seq] as number) - 1));
+        result.scores[seq] = packScore(
+          originalWords,
+          result.bestFieldTokens[seq] as number,
+          result.bestFieldUnique[seq] as number,
+          result.typoCost[seq] as number,
+          result.bestFieldDistance[seq] as number,
+          result.bestFieldVerbatim[seq] as number,
+          result.bestFieldWeight[seq] as number,
+          result.fieldsMatched[seq] as number,
+        );
+      }
       const score = result.scores[seq] as number;
       if (seen[seq] === 1 && (scores[seq] as number) >= score) continue;
       if (seen[seq] === 0) {
@@ -47,9 +67,10 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
       if (!previous || previous.cost > match.cost) matchedTerms.set(term, match);
     }
   };
-  absorb(first);
+  absorb(first, false);
   for (const words of alternatives) {
-    absorb(matchText(collection, { ...options, words, fields: synonymFields, dropTokensThreshold: 0 }));
+    // Alternatives are scored in full (no proximity cut): their scores are rescaled afterwards.
+    absorb(matchText(collection, { ...options, words, fields: synonymFields, dropTokensThreshold: 0, refineTop: undefined }), true);
   }
   return {
     seqs: Int32Array.from(seqs),

@@ -158,6 +158,16 @@ export interface TextMatchResult {
 }
 
 
+/**
+ * Packs Typesense's MAX_SCORE criteria into a sortable double (39 bits): words matched;
+ * best field: words in window, distinct words, cost, proximity, verbatim; its weight;
+ * number of fields matched.
+ */
+export function packScore(tokensMatched: number, words: number, unique: number, cost: number, distance: number, verbatim: number, weight: number, fields: number): number {
+  const fieldScore = (((Math.min(words, 31) * 32 + Math.min(unique, 31)) * 64 + (63 - Math.min(cost, 63))) * 128 + (100 - Math.min(distance, 100))) * 2 + verbatim;
+  return ((Math.min(tokensMatched, 15) * 2 ** 24 + fieldScore) * 256 + Math.min(weight, 255)) * 8 + Math.min(fields, 7);
+}
+
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);

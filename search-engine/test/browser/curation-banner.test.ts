@@ -57,7 +57,7 @@ describe('InstantSearch.js page: query rule banner from curation metadata, pinne
     expect(searches.some((body) => JSON.stringify(body).includes('"q":"kpi"'))).toBe(true);
 
     await page.locator('.ais-SearchBox-input').fill('stage fright');
-    await page.waitForFunction(() => document.querySelector('#hits article')?.getAttribute('data-id') === 'handling-stage-fright');
+    await page.waitForFunction(() => document.querySelector('#hits article[data-id="handling-stage-fright"]') !== null);
     expect(await page.locator('.banner').count()).toBe(0);
     expect(await page.locator('#hits article[data-curated="yes"]').count()).toBe(0);
   });
