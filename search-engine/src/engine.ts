@@ -1,7 +1,9 @@
 import { ApiError } from './api-error.js';
 import { Collection, type WriteAction } from './index/collection.js';
 import { CollectionStore, type LogEntry } from './persistence/collection-store.js';
-import { collectionSummary, parseCollectionSchema } from './schema/collection-schema.js';
+import { SetStore } from './sets/set-store.js';
+import { type CollectionSchema, collectionSummary, parseCollectionSchema } from './schema/collection-schema.js';
+import { SET_READ_OPERATIONS, SET_WRITE_OPERATIONS, SetRegistry, type SetReadOperation, type SetWriteOperation } from './sets/set-registry.js';
 import type { StoredDocument } from './schema/validate-document.js';
 
 /** Result line of an import, as Typesense writes it. */
@@ -14,9 +16,72 @@ export type ImportLineResult = Record<string, unknown>;
  */
 export class SearchEngine {
   private readonly collections = new Map<string, Collection>();
+  /** Server-wide synonym sets and curation sets (Typesense 30), stored beside the collections. */
+  readonly sets: SetRegistry;
 
   constructor(private readonly store: CollectionStore | undefined, log: (msg: string) => void = () => {}) {
-    if (store) for (const collection of store.loadAll(log)) this.collections.set(collection.name, collection);
+    this.sets = new SetRegistry(store ? new SetStore(store.dataDir, store.readOnly) : undefined, log);
+    if (store) {
+      for (const collection of store.loadAll(log)) {
+        collection.sets = this.sets;
+        this.collections.set(collection.name, collection);
+      }
+    }
+  }
+
+  /** Throws 404 like Typesense when a referenced set does not exist. */
+  private requireSets(schema: Pick<CollectionSchema, 'synonym_sets' | 'curation_sets'>): void {
+    for (const name of schema.synonym_sets) if (!this.sets.hasSynonymSet(name)) throw new ApiError(404, `Synonym set \`${name}\` not found.`);
+    for (const name of schema.curation_sets) if (!this.sets.hasCurationSet(name)) throw new ApiError(404, `Curation set \`${name}\` not found.`);
+  }
+
+  /**
+   * PATCH /collections/:name: attaches synonym sets and curation sets (the lists
+   * replace the old ones). Answers the request body, as Typesense does.
+   */
+  patchCollection(name: string, body: unknown): Record<string, unknown> {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
+    const patch = body as Record<string, unknown>;
+    if (Object.keys(patch).length === 0) throw new ApiError(400, 'Alter payload is empty.');
+    for (const key of Object.keys(patch)) {
+      if (!['metadata', 'fields', 'synonym_sets', 'curation_sets'].includes(key)) {
+        throw new ApiError(400, 'Only `fields`, `metadata` and `synonym_sets` can be updated at the moment.');
+      }
+    }
+    const collection = this.collections.get(name);
+    if (!collection) throw new ApiError(404, 'Collection not found');
+    if (patch.fields !== undefined) throw new ApiError(400, 'Altering `fields` is not supported by this server; recreate the collection.');
+    if (patch.metadata !== undefined && (typeof patch.metadata !== 'object' || patch.metadata === null || Array.isArray(patch.metadata))) {
+      throw new ApiError(400, 'The `metadata` value should be an object.');
+    }
+    const lists: Partial<Record<'synonym_sets' | 'curation_sets', string[]>> = {};
+    for (const key of ['synonym_sets', 'curation_sets'] as const) {
+      const value = patch[key];
+      if (value === undefined) continue;
+      if (!Array.isArray(value)) throw new ApiError(400, `The \`${key}\` value should be an array.`);
+      if (value.some((v) => typeof v !== 'string')) throw new ApiError(400, `The \`${key}\` value should be an array.`);
+      lists[key] = value as string[];
+    }
+    this.requireSets({ synonym_sets: lists.synonym_sets ?? [], curation_sets: lists.curation_sets ?? [] });
+    if (lists.synonym_sets) collection.schema.synonym_sets = [...lists.synonym_sets];
+    if (lists.curation_sets) collection.schema.curation_sets = [...lists.curation_sets];
+    this.store?.updateSchema(collection.schema);
+    return patch;
+  }
+
+  /** Answers a reading set route (`GET /synonym_sets…`, `GET /curation_sets…`). */
+  readSets(operation: SetReadOperation, args: unknown[]): unknown {
+    if (!SET_READ_OPERATIONS.includes(operation)) throw new ApiError(500, `Unknown set operation ${String(operation)}.`);
+    return (this.sets[operation] as (...values: unknown[]) => unknown).apply(this.sets, args);
+  }
+
+  /**
+   * Applies a changing set route (`PUT`/`DELETE` of a set or item). The search server's
+   * writer worker persists it; its reader workers (read-only store) apply the same call.
+   */
+  changeSets(operation: SetWriteOperation, args: unknown[]): unknown {
+    if (!SET_WRITE_OPERATIONS.includes(operation)) throw new ApiError(500, `Unknown set operation ${String(operation)}.`);
+    return (this.sets[operation] as (...values: unknown[]) => unknown).apply(this.sets, args);
   }
 
   get(name: string): Collection | undefined {
@@ -24,13 +89,15 @@ export class SearchEngine {
   }
 
   list(): Record<string, unknown>[] {
-    return [...this.collections.values()].map((c) => collectionSummary(c.schema, c.size));
+    return [...this.collections.values()].map((c) => collectionSummary(c.schema, c.size, c.discoveredFields));
   }
 
   createCollection(body: unknown): Record<string, unknown> {
     const schema = parseCollectionSchema(body);
     if (this.collections.has(schema.name)) throw new ApiError(409, `A collection with name \`${schema.name}\` already exists.`);
+    this.requireSets(schema);
     const collection = new Collection(schema);
+    collection.sets = this.sets;
     this.store?.create(schema);
     this.collections.set(schema.name, collection);
     return collectionSummary(schema, 0);
@@ -39,13 +106,13 @@ export class SearchEngine {
   retrieveCollection(name: string): Record<string, unknown> {
     const collection = this.collections.get(name);
     if (!collection) throw new ApiError(404, 'Collection not found');
-    return collectionSummary(collection.schema, collection.size);
+    return collectionSummary(collection.schema, collection.size, collection.discoveredFields);
   }
 
   dropCollection(name: string): Record<string, unknown> {
     const collection = this.collections.get(name);
     if (!collection) throw new ApiError(404, `No collection with name \`${name}\` found.`);
-    const summary = collectionSummary(collection.schema, collection.size);
+    const summary = collectionSummary(collection.schema, collection.size, collection.discoveredFields);
     this.collections.delete(name);
     this.store?.drop(name);
     return summary;

@@ -104,6 +104,34 @@ describe.runIf(embedded)('request limits: refused with a clear 4xx, nothing else
     await expectUnaffected();
   });
 
+  it('applies the same limits to a union multi_search (one worker task), errors answered as one {code,error}', async () => {
+    const postUnion = (searches: unknown[], query = '', extra: Record<string, unknown> = {}) =>
+      http(target.url, 'POST', `/multi_search${query}`, { key: target.searchKey, body: { union: true, searches, ...extra } });
+    const everything = { collection: articles, q: '*', query_by: 'title' };
+    const tooMany = await postUnion(Array.from({ length: 51 }, () => everything));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json).toEqual({ message: 'Number of multi searches exceeds `limit_multi_searches` parameter.' });
+    // The query string's per_page is merged into each search: 5 × 250 hits asked for.
+    const tooManyHits = await postUnion(Array.from({ length: 5 }, () => everything), '?per_page=250');
+    expect(tooManyHits.status).toBe(400);
+    expect(tooManyHits.json).toEqual({ message: 'The searches of one request ask for 1250 hits (sum of `per_page`); at most 1000 are allowed.' });
+    const longQuery = await postUnion([everything, { ...everything, q: 'word '.repeat(200) }]);
+    expect(longQuery.status).toBe(200);
+    expect(longQuery.json).toEqual({ code: 400, error: 'Parameter `q` is longer than 512 characters.' });
+    // 40 searches of all articles, duplicates kept, every field highlighted in full: over 32 KiB.
+    const tag = (name: string) => `<${name}${' x'.repeat(28)}>`;
+    const wide = { collection: articles, q: 'the', query_by: 'title,headline,intro,content', highlight_full_fields: 'title,headline,intro,content', highlight_start_tag: tag('mark'), highlight_end_tag: tag('/mark') };
+    const tooBig = await postUnion(Array.from({ length: 40 }, () => wide), '?per_page=25', { remove_duplicates: false });
+    expect(tooBig.status).toBe(200);
+    expect(tooBig.json).toEqual({ code: 422, error: 'The result would exceed the response limit of 32768 bytes; ask for fewer hits, fields or highlights.' });
+    const fits = await postUnion([everything, everything], '?per_page=3');
+    expect(fits.status).toBe(200);
+    expect(fits.json.hits).toHaveLength(3);
+    // Both searches find the same documents: each shown once (remove_duplicates).
+    expect(new Set(fits.json.hits.map((hit: { document: { id: string } }) => hit.document.id)).size).toBe(3);
+    await expectUnaffected();
+  });
+
   it('refuses a search body over 1 MiB with 413', async () => {
     const response = await http(target.url, 'POST', '/multi_search', {
       key: target.searchKey,

@@ -7,7 +7,8 @@ import { ApiError } from '../api-error.js';
 import { type SearchTask, WorkerPool } from '../pool/worker-pool.js';
 import { type KeyAccess, resolveKey } from './auth.js';
 import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
-import { mergeSearchParams, planMultiSearch } from '../search/multi-search.js';
+import { mergeSearchParams, planMultiSearch, type UnionRequest } from '../search/multi-search.js';
+import { routeSetRequest, type SetOperations } from './set-routes.js';
 
 /** Options of `startSearchServer`. */
 export interface SearchServerOptions {
@@ -180,8 +181,14 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
   const counters = { requests: 0, responses: {} as Record<string, number>, errors: 0, abortedUploads: 0 };
   const stats = (): SearchServerStats => ({ ...counters, responses: { ...counters.responses }, ...pool.counters, workers: pool.size, queued: pool.queueLength });
 
-  /** Runs searches on the pool and writes `{"results":[…]}` (or one search's result) within the response limit. */
-  const respondWithSearches = async (res: ServerResponse, searches: Record<string, string>[], single: boolean): Promise<void> => {
+  /**
+   * Runs searches on the pool and writes `{"results":[…]}` (or one search's result) within the
+   * response limit. With `union` the searches run together in one worker and the answer is the
+   * merged result; the same limits apply (searches per request were checked when planning, the
+   * sum of `per_page`, each search's parameters, the response size), and as in Typesense any
+   * error of a union answers 200 with `{ "code", "error" }`.
+   */
+  const respondWithSearches = async (res: ServerResponse, searches: Record<string, string>[], single: boolean, union?: UnionRequest, unionPaging: Record<string, string> = {}): Promise<void> => {
     checkHitsPerRequest(searches, limits);
     const tasks: SearchTask[] = [];
     const slots: (string | undefined)[] = searches.map((params) => {
@@ -194,6 +201,8 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       tasks.push({ collection: params.collection, params, maxResultBytes: limits.maxResponseBytes });
       return undefined;
     });
+    const refused = slots.find((slot) => slot !== undefined);
+    if (union && refused !== undefined) return sendText(res, 200, refused, JSON_TYPE);
     if (single && slots[0] !== undefined) {
       const { code, error } = JSON.parse(slots[0]) as { code: number; error: string };
       throw new ApiError(code, error);
@@ -203,14 +212,16 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       if (!res.writableFinished) gone.abort();
     };
     res.on('close', onClose);
-    const outcomes = tasks.length > 0 ? await pool.search(tasks, gone.signal) : [];
+    const planned: SearchTask[] = union ? [{ collection: undefined, params: unionPaging, maxResultBytes: limits.maxResponseBytes, union: { searches, removeDuplicates: union.removeDuplicates } }] : tasks;
+    const outcomes = planned.length > 0 ? await pool.search(planned, gone.signal) : [];
     res.off('close', onClose);
     if (gone.signal.aborted) return;
-    if (single) {
+    if (single || union) {
       const outcome = outcomes[0];
       if (!outcome) throw new ApiError(500, 'Internal error.');
-      if (!outcome.ok) throw new ApiError(outcome.status, outcome.message);
-      return sendText(res, 200, outcome.json, JSON_TYPE);
+      if (outcome.ok) return sendText(res, 200, outcome.json, JSON_TYPE);
+      if (union) return sendJson(res, 200, { code: outcome.status, error: outcome.message });
+      throw new ApiError(outcome.status, outcome.message);
     }
     let next = 0;
     const parts = slots.map((slot) => {
@@ -224,6 +235,13 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       throw new ApiError(422, `The response would exceed the limit of ${limits.maxResponseBytes} bytes; ask for fewer searches, hits, fields or highlights.`);
     }
     sendText(res, 200, `{"results":[${parts.join(',')}]}`, JSON_TYPE);
+  };
+
+  /** Set routes (issue 15) reach the sets through the pool: reads on one worker, changes as pool writes. */
+  const setOperations: SetOperations = {
+    read: (operation, args) => pool.read('readSets', [operation, args]),
+    write: (operation, args) => pool.write('changeSets', [operation, args]),
+    patchCollection: (collection, body) => pool.write('patchCollection', [collection, body]),
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -259,8 +277,19 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       const embedded = requireSearch(keyAccess);
       const limit = multiSearchLimit(keyAccess.kind === 'admin', embedded, query, limits);
       const body = parseJson(await readBody(req, limits.maxSearchBodyBytes));
-      return respondWithSearches(res, planMultiSearch(body, query, embedded, limit), false);
+      const plan = planMultiSearch(body, query, embedded, limit);
+      return respondWithSearches(res, plan.searches, false, plan.union, query);
     }
+
+    // Issue 15: synonym sets, curation sets and PATCH /collections/:name live in set-routes.ts.
+    const routed = await routeSetRequest(setOperations, {
+      method,
+      segments,
+      query,
+      requireAdmin: () => requireAdmin(access()),
+      readJson: async () => parseJson(await readBody(req, bodyLimit)),
+    });
+    if (routed) return sendJson(res, routed.status, routed.body);
 
     if (first === 'collections') {
       if (segments.length === 1) {

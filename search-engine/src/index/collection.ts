@@ -1,8 +1,11 @@
 import { ApiError } from '../api-error.js';
 import { type CollectionSchema, type FieldDefinition, isArrayType, isNumericType } from '../schema/collection-schema.js';
-import { documentIdOf, type StoredDocument, validateDocument } from '../schema/validate-document.js';
+import { flattenDocument } from '../schema/nested-fields.js';
+import { coerceField, documentIdOf, type StoredDocument, validateDocument } from '../schema/validate-document.js';
 import { foldedKey, tokenize } from '../text/tokenize.js';
+import type { SetRegistry } from '../sets/set-registry.js';
 import { PostingList } from './posting-list.js';
+import { TokenSequences } from './token-sequences.js';
 import { TermDictionary } from './term-dictionary.js';
 
 /** Import actions Typesense supports. */
@@ -18,6 +21,8 @@ export interface TextFieldIndex {
    * 65535; lets ranking spot a field that consists of exactly the query words.
    */
   wordCounts: Uint16Array;
+  /** Each document's words in order (term ids), for word proximity. */
+  sequences: TokenSequences;
 }
 
 /** Distinct values of a string facet field and, per document, the ids of its values. */
@@ -53,20 +58,40 @@ export class Collection {
   private liveCount = 0;
   /** Bumped on every write; lets callers cache per-version data. */
   version = 0;
+  /** The server's synonym and curation sets (set by the engine); searches read the ones the schema names. */
+  sets: SetRegistry | undefined;
+  /**
+   * With `enable_nested_fields`: per sequence id, the document's dotted fields
+   * (`hierarchicalCategories.lvl0` → value); stored documents keep their nesting.
+   */
+  readonly flat: (Record<string, unknown> | undefined)[] = [];
+  /** Child fields of `object` / `object[]` fields found in documents (Typesense adds them to the schema). */
+  readonly discoveredFields: FieldDefinition[] = [];
 
   constructor(readonly schema: CollectionSchema) {
-    for (const field of schema.fields) {
-      this.fieldsByName.set(field.name, field);
-      if (!field.index) continue;
-      if (field.type === 'string' || field.type === 'string[]') {
-        this.textFields.set(field.name, { field, postings: [], wordCounts: new Uint16Array(1024) });
-        if (field.facet) {
-          this.stringFacets.set(field.name, { field, values: [], foldedValues: [], valueIds: new Map(), perDocument: [], valueDocuments: [] });
-        }
-      } else if ((isNumericType(field.type) || field.type === 'bool') && !isArrayType(field.type)) {
-        this.numericColumns.set(field.name, new Float64Array(1024).fill(Number.NaN));
+    for (const field of schema.fields) this.addField(field);
+  }
+
+  /** Registers a field and creates its index structures (also for nested fields found later). */
+  private addField(field: FieldDefinition): void {
+    this.fieldsByName.set(field.name, field);
+    if (!field.index) return;
+    const capacity = Math.max(1024, this.nextSeq);
+    if (field.type === 'string' || field.type === 'string[]') {
+      this.textFields.set(field.name, { field, postings: [], wordCounts: new Uint16Array(capacity), sequences: new TokenSequences() });
+      if (field.facet) {
+        this.stringFacets.set(field.name, { field, values: [], foldedValues: [], valueIds: new Map(), perDocument: [], valueDocuments: [] });
       }
+    } else if ((isNumericType(field.type) || field.type === 'bool') && !isArrayType(field.type)) {
+      this.numericColumns.set(field.name, new Float64Array(capacity).fill(Number.NaN));
     }
+  }
+
+  /** A field's value for a document: its dotted (nested) value or its top-level value. */
+  valueOf(seq: number, name: string): unknown {
+    const flat = this.flat[seq];
+    if (flat && name in flat) return flat[name];
+    return this.documents[seq]?.[name];
   }
 
   get name(): string {
@@ -105,14 +130,23 @@ export class Collection {
     if (existing && (action === 'update' || action === 'emplace')) merged = { ...existing, ...raw };
     const id = givenId ?? this.freshId();
     const document = validateDocument(this.schema, merged, id);
+    let flat: Record<string, unknown> | undefined;
+    if (this.schema.enable_nested_fields) {
+      const flattened = flattenDocument(this.schema, this.fieldsByName, document, coerceField);
+      flat = flattened.values;
+      for (const field of flattened.discovered) {
+        this.discoveredFields.push(field);
+        this.addField(field);
+      }
+    }
     if (existingSeq !== undefined && existing) {
       this.unindex(existingSeq, existing);
-      this.index(existingSeq, document);
+      this.index(existingSeq, document, flat);
     } else {
       const seq = this.nextSeq++;
       this.seqById.set(id, seq);
       this.liveCount++;
-      this.index(seq, document);
+      this.index(seq, document, flat);
     }
     this.version++;
     return document;
@@ -126,6 +160,7 @@ export class Collection {
     if (!document) return undefined;
     this.unindex(seq, document);
     this.documents[seq] = undefined;
+    this.flat[seq] = undefined;
     this.seqById.delete(id);
     this.liveCount--;
     this.version++;
@@ -134,7 +169,10 @@ export class Collection {
 
   /** Frees spare capacity after a bulk load. */
   compact(): void {
-    for (const text of this.textFields.values()) for (const list of text.postings) list?.compact();
+    for (const text of this.textFields.values()) {
+      for (const list of text.postings) list?.compact();
+      text.sequences.compact();
+    }
   }
 
   private markLive(seq: number, isLive: boolean): void {
@@ -153,8 +191,8 @@ export class Collection {
     return String(candidate);
   }
 
-  private fieldTexts(document: StoredDocument, name: string): string[] {
-    const value = document[name];
+  private fieldTexts(document: StoredDocument, name: string, flat: Record<string, unknown> | undefined): string[] {
+    const value = flat && name in flat ? flat[name] : document[name];
     if (typeof value === 'string') return [value];
     if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
     return [];
@@ -179,19 +217,23 @@ export class Collection {
     this.documentStamp = documentStamp;
   }
 
-  private index(seq: number, document: StoredDocument): void {
+  private index(seq: number, document: StoredDocument, flat: Record<string, unknown> | undefined): void {
     this.documents[seq] = document;
+    if (flat || this.flat[seq]) this.flat[seq] = flat;
     this.markLive(seq, true);
     const documentMark = seq + 1;
     const touchedTerms: number[] = [];
     for (const [name, text] of this.textFields) {
       const fieldMark = ++this.stampCounter;
       let fewestWords = Number.POSITIVE_INFINITY;
-      for (const value of this.fieldTexts(document, name)) {
+      const sequence: number[] = [];
+      for (const value of this.fieldTexts(document, name, flat)) {
         const terms = tokenize(value);
         if (terms.length < fewestWords) fewestWords = terms.length;
+        if (sequence.length > 0) sequence.push(-1);
         for (const term of terms) {
           const termId = this.dictionary.intern(term);
+          sequence.push(termId);
           this.ensureStampCapacity();
           if (this.fieldStamp[termId] === fieldMark) continue;
           this.fieldStamp[termId] = fieldMark;
@@ -213,11 +255,13 @@ export class Collection {
         text.wordCounts = grown;
       }
       text.wordCounts[seq] = Number.isFinite(fewestWords) ? Math.min(fewestWords, 65535) : 0;
+      if (sequence.length > 0) text.sequences.set(seq, sequence);
+      else text.sequences.clear(seq);
     }
     for (const termId of touchedTerms) this.dictionary.adjustFrequency(termId, 1);
     for (const [name, facet] of this.stringFacets) {
       const ids: number[] = [];
-      for (const value of this.fieldTexts(document, name)) {
+      for (const value of this.fieldTexts(document, name, flat)) {
         let valueId = facet.valueIds.get(value);
         if (valueId === undefined) {
           valueId = facet.values.length;
@@ -240,17 +284,18 @@ export class Collection {
         target.set(column);
         this.numericColumns.set(name, target);
       }
-      const value = document[name];
+      const value = flat && name in flat ? flat[name] : document[name];
       target[seq] = typeof value === 'number' ? value : typeof value === 'boolean' ? (value ? 1 : 0) : Number.NaN;
     }
   }
 
   private unindex(seq: number, document: StoredDocument): void {
+    const flat = this.flat[seq];
     const documentMark = -(seq + 1);
     const touchedTerms: number[] = [];
     for (const [name, text] of this.textFields) {
       const fieldMark = ++this.stampCounter;
-      for (const value of this.fieldTexts(document, name)) {
+      for (const value of this.fieldTexts(document, name, flat)) {
         for (const term of tokenize(value)) {
           const termId = this.dictionary.lookup(term);
           if (termId === undefined || this.fieldStamp[termId] === fieldMark) continue;
@@ -264,6 +309,7 @@ export class Collection {
       }
     }
     for (const termId of touchedTerms) this.dictionary.adjustFrequency(termId, -1);
+    for (const text of this.textFields.values()) text.sequences.clear(seq);
     this.markLive(seq, false);
     for (const facet of this.stringFacets.values()) {
       for (const valueId of facet.perDocument[seq] ?? []) facet.valueDocuments[valueId]?.remove(seq);

@@ -1,6 +1,7 @@
 import Typesense from 'typesense';
 import type { SearchHit } from 'contracts';
 import { collectionSchema } from './article-schema.js';
+import { type ArticleSearchSets, loadContentSearchSets } from './search-sets.js';
 
 /** The article fields the index needs: a contracts `SearchHit` (or something richer). */
 export type IndexableArticle = SearchHit;
@@ -21,6 +22,12 @@ export interface IndexArticlesOptions {
   skipIfExists?: boolean;
   /** Documents per import request. Default 1000. */
   batchSize?: number;
+  /**
+   * Synonym and curation sets to upload (PUT, replacing earlier versions) and attach to the
+   * collection, also when the collection already exists. Default: the editors' files in
+   * `@khs/content` (`loadContentSearchSets()`); `false` leaves sets alone.
+   */
+  searchSets?: ArticleSearchSets | false;
 }
 
 function errorStatus(error: unknown): number | undefined {
@@ -41,7 +48,7 @@ function toDocument(article: IndexableArticle): Record<string, unknown> {
  * the articles in batches through the official `typesense` client, so the
  * same call indexes the embedded server or a real Typesense cluster.
  */
-export async function indexArticles(options: IndexArticlesOptions): Promise<{ imported: number; failed: number }> {
+export async function indexArticles(options: IndexArticlesOptions): Promise<{ imported: number; failed: number; searchSets?: 'applied' | 'unsupported' }> {
   const client = new Typesense.Client({
     nodes: [{ url: options.url.replace(/\/+$/, '') } as never],
     apiKey: options.apiKey,
@@ -50,6 +57,23 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
     logLevel: 'warn',
   });
   const collection = client.collections(options.collectionName);
+  let searchSets = options.searchSets === undefined ? loadContentSearchSets() : options.searchSets;
+  let setsOutcome: 'applied' | 'unsupported' | undefined;
+  if (searchSets) {
+    try {
+      for (const set of searchSets.synonymSets) await client.apiCall.put(`/synonym_sets/${encodeURIComponent(set.name)}`, { items: set.items });
+      for (const set of searchSets.curationSets) await client.apiCall.put(`/curation_sets/${encodeURIComponent(set.name)}`, { items: set.items });
+      setsOutcome = 'applied';
+    } catch (error) {
+      // A server before Typesense 30 has no set routes: index the articles anyway and say so.
+      if (errorStatus(error) !== 404) throw error;
+      searchSets = false;
+      setsOutcome = 'unsupported';
+    }
+  }
+  const setLists = searchSets
+    ? { synonym_sets: searchSets.synonymSets.map((s) => s.name), curation_sets: searchSets.curationSets.map((s) => s.name) }
+    : {};
   let exists = true;
   try {
     await collection.retrieve();
@@ -61,8 +85,10 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
     await collection.delete();
     exists = false;
   }
-  if (exists && options.skipIfExists) return { imported: 0, failed: 0 };
-  if (!exists) await client.collections().create(collectionSchema(options.collectionName) as never);
+  // Editors' set changes apply on every run, also to a collection that is not re-imported.
+  if (exists && searchSets) await client.apiCall.patch(`/collections/${encodeURIComponent(options.collectionName)}`, setLists);
+  if (exists && options.skipIfExists) return setsOutcome ? { imported: 0, failed: 0, searchSets: setsOutcome } : { imported: 0, failed: 0 };
+  if (!exists) await client.collections().create({ ...collectionSchema(options.collectionName), ...setLists } as never);
 
   const batchSize = options.batchSize ?? 1000;
   let imported = 0;
@@ -88,5 +114,5 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
     if (batch.length >= batchSize) await flush();
   }
   await flush();
-  return { imported, failed };
+  return setsOutcome ? { imported, failed, searchSets: setsOutcome } : { imported, failed };
 }

@@ -34,7 +34,8 @@ export class CollectionStore {
    *   workers load the folder their writer keeps). Default false.
    */
   constructor(
-    private readonly dataDir: string,
+    /** Folder holding `collections/` (and `sets/`, see SetStore). */
+    readonly dataDir: string,
     private readonly compactAfterBytes = 64 * 1024 * 1024,
     readonly readOnly = false,
   ) {
@@ -56,6 +57,9 @@ export class CollectionStore {
       if (!existsSync(schemaPath)) continue;
       try {
         const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as CollectionSchema;
+        // Schemas written before synonym/curation sets existed lack the lists.
+        schema.synonym_sets ??= [];
+        schema.curation_sets ??= [];
         const collection = new Collection(schema);
         const started = Date.now();
         this.replayLines(join(folder, SNAPSHOT_FILE), (line) => collection.write(JSON.parse(line) as Record<string, unknown>, 'upsert'));
@@ -104,6 +108,14 @@ export class CollectionStore {
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, SCHEMA_FILE), JSON.stringify(schema));
+  }
+
+  /** Rewrites a collection's schema (after PATCH /collections/:name), atomically. */
+  updateSchema(schema: CollectionSchema): void {
+    if (this.readOnly) return;
+    const path = join(this.folder(schema.name), SCHEMA_FILE);
+    writeFileSync(`${path}.tmp`, JSON.stringify(schema));
+    renameSync(`${path}.tmp`, path);
   }
 
   drop(name: string): void {

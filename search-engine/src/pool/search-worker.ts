@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
 import { SearchEngine } from '../engine.js';
 import { runSearch } from '../search/multi-search.js';
+import { runUnion } from '../search/union.js';
 import { CollectionStore } from '../persistence/collection-store.js';
 import type { WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 
@@ -29,7 +30,10 @@ function failure(id: number, error: unknown): WorkerResponse {
 port.on('message', (request: WorkerRequest) => {
   try {
     if (request.type === 'search') {
-      const json = JSON.stringify(runSearch(engine, request.collection, request.params));
+      const result = request.union
+        ? runUnion(engine, request.union.searches, request.params, request.union.removeDuplicates)
+        : runSearch(engine, request.collection, request.params);
+      const json = JSON.stringify(result);
       if (json.length > request.maxResultBytes) {
         throw new ApiError(422, `The result would exceed the response limit of ${request.maxResultBytes} bytes; ask for fewer hits, fields or highlights.`);
       }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
-import type { EngineMethod, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
+import type { EngineMethod, UnionTask, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 
 /** Outcome of one search: its JSON text, or the error for its slot. */
 export type SearchOutcome = { ok: true; json: string } | { ok: false; status: number; message: string };
@@ -14,6 +14,8 @@ export interface SearchTask {
   collection: string | undefined;
   params: Record<string, string>;
   maxResultBytes: number;
+  /** A union runs all its searches in one worker (then `params` is the request's paging). */
+  union?: UnionTask;
 }
 
 /** Counters the pool keeps (read by `/stats.json`). */
@@ -197,7 +199,9 @@ export class WorkerPool {
       this.counters.rejectedBusy++;
       throw new ApiError(503, 'Not Ready or Lagging: all search workers are busy and the queue is full; retry shortly.');
     }
-    const lane: Lane = { tasks: [], started: 0, bulk: tasks.length > BULK_REQUEST_SEARCHES };
+    // A union's searches run in one slot but cost as many searches.
+    const weight = tasks.reduce((sum, task) => sum + (task.union?.searches.length ?? 1), 0);
+    const lane: Lane = { tasks: [], started: 0, bulk: weight > BULK_REQUEST_SEARCHES };
     const outcomes = tasks.map(
       (task) =>
         new Promise<SearchOutcome>((resolve) => {
@@ -393,7 +397,7 @@ export class WorkerPool {
       if (best.bulk) worker.bulkStartedAt = now;
       // runningBulk is cleared where the result arrives, before the next pump.
       const finished = (outcome: SearchOutcome): void => queued.resolve(outcome);
-      this.call(worker, { type: 'search', id: 0, collection: task.collection, params: task.params, maxResultBytes: task.maxResultBytes }, this.options.searchBudgetMs).then(
+      this.call(worker, { type: 'search', id: 0, collection: task.collection, params: task.params, maxResultBytes: task.maxResultBytes, union: task.union }, this.options.searchBudgetMs).then(
         (json) => finished({ ok: true, json: json as string }),
         (error: unknown) =>
           finished(error instanceof ApiError ? { ok: false, status: error.status, message: error.message } : { ok: false, status: 500, message: 'Internal error.' }),

@@ -12,6 +12,12 @@ export type EngineMethod = {
   [K in keyof SearchEngine]: SearchEngine[K] extends (...args: never[]) => unknown ? K : never;
 }[keyof SearchEngine];
 
+/** The searches of one union, run together in one worker and merged into one result. */
+export interface UnionTask {
+  searches: Record<string, string>[];
+  removeDuplicates: boolean;
+}
+
 /** What a worker is started with (`workerData`). */
 export interface WorkerStartData {
   dataDir: string;
@@ -29,6 +35,8 @@ export type WorkerRequest =
       params: Record<string, string>;
       /** A result serialised larger than this becomes a 422 error in its slot. */
       maxResultBytes: number;
+      /** Set for a `"union": true` multi_search: `params` are the request's paging, these the merged searches. */
+      union?: UnionTask;
     }
   | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
   | { type: 'flush'; id: number };

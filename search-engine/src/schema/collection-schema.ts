@@ -33,6 +33,10 @@ export interface CollectionSchema {
   symbols_to_index: string[];
   enable_nested_fields: boolean;
   created_at: number;
+  /** Names of the synonym sets this collection uses (Typesense 30). */
+  synonym_sets: string[];
+  /** Names of the curation sets this collection uses (Typesense 30). */
+  curation_sets: string[];
 }
 
 const NUMERIC_TYPES = new Set<FieldType>(['int32', 'int64', 'float', 'int32[]', 'int64[]', 'float[]']);
@@ -111,6 +115,9 @@ export function parseCollectionSchema(body: unknown, now: () => number = () => M
   if (body.fields === undefined) throw new ApiError(400, 'Parameter `fields` is required.');
   if (!Array.isArray(body.fields)) throw new ApiError(400, 'Wrong format for `fields`. It should be an array of objects.');
   const fields = body.fields.map(parseField);
+  if (body.enable_nested_fields !== true && fields.some((f) => f.type === 'object' || f.type === 'object[]')) {
+    throw new ApiError(400, 'Type `object` or `object[]` can be used only when nested fields are enabled by setting` enable_nested_fields` to true.');
+  }
   const seen = new Set<string>();
   for (const field of fields) {
     if (seen.has(field.name)) throw new ApiError(400, `There are duplicate field names in the schema.`);
@@ -134,6 +141,13 @@ export function parseCollectionSchema(body: unknown, now: () => number = () => M
     }
     return value as string[];
   };
+  const setNames = (key: 'synonym_sets' | 'curation_sets', label: string): string[] => {
+    const value = body[key];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) throw new ApiError(400, `\`${key}\` should be an array of ${label}.`);
+    if (value.some((v) => typeof v !== 'string' || v === '')) throw new ApiError(400, `\`${key}\` should be an array of non-empty strings.`);
+    return [...(value as string[])];
+  };
   return {
     name,
     fields,
@@ -142,21 +156,23 @@ export function parseCollectionSchema(body: unknown, now: () => number = () => M
     symbols_to_index: stringList('symbols_to_index'),
     enable_nested_fields: body.enable_nested_fields === true,
     created_at: now(),
+    synonym_sets: setNames('synonym_sets', 'synonym sets'),
+    curation_sets: setNames('curation_sets', 'curation sets'),
   };
 }
 
 /** The collection summary Typesense returns from create/retrieve/delete. */
-export function collectionSummary(schema: CollectionSchema, numDocuments: number): Record<string, unknown> {
+export function collectionSummary(schema: CollectionSchema, numDocuments: number, discoveredFields: FieldDefinition[] = []): Record<string, unknown> {
   return {
     created_at: schema.created_at,
-    curation_sets: [],
+    curation_sets: [...(schema.curation_sets ?? [])],
     default_sorting_field: schema.default_sorting_field,
     enable_nested_fields: schema.enable_nested_fields,
-    fields: schema.fields.map((f) => ({ ...f })),
+    fields: [...schema.fields, ...discoveredFields].map((f) => ({ ...f })),
     name: schema.name,
     num_documents: numDocuments,
     symbols_to_index: schema.symbols_to_index,
-    synonym_sets: [],
+    synonym_sets: [...(schema.synonym_sets ?? [])],
     token_separators: schema.token_separators,
   };
 }

@@ -53,12 +53,19 @@ function coerceScalar(value: unknown, baseType: string): unknown {
   }
 }
 
-function coerceField(field: FieldDefinition, value: unknown): unknown {
+/** Coerces a field value to its declared type (Typesense's default `coerce_or_reject`); throws 400. */
+export function coerceField(field: FieldDefinition, value: unknown): unknown {
   const type: FieldType = field.type;
   if (type === 'string*' || type === 'auto' || type === 'object' || type === 'object[]' || type === 'image' || type === 'geopolygon') {
     return value;
   }
-  if (type === 'geopoint' || type === 'geopoint[]') return value;
+  if (type === 'geopoint' || type === 'geopoint[]') {
+    const isPoint = (v: unknown): boolean =>
+      Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === 'number' && Number.isFinite(n)) && Math.abs(v[0] as number) <= 90 && Math.abs(v[1] as number) <= 180;
+    if (type === 'geopoint' && !isPoint(value)) throw new ApiError(400, `Field \`${field.name}\` must be a 2 element array: [lat, lng].`);
+    if (type === 'geopoint[]' && !(Array.isArray(value) && value.every(isPoint))) throw new ApiError(400, `Field \`${field.name}\` must be an array of geopoint.`);
+    return value;
+  }
   if (type.endsWith('[]')) {
     const baseType = type.slice(0, -2);
     if (!Array.isArray(value)) throw new ApiError(400, `Field \`${field.name}\` must be an array.`);
@@ -81,6 +88,8 @@ export function validateDocument(schema: CollectionSchema, raw: Record<string, u
   const document: StoredDocument = { ...raw, id };
   for (const field of schema.fields) {
     if (field.name.includes('*') || field.type === 'auto') continue;
+    // Dotted (nested) fields are read along their path when the document is flattened.
+    if (schema.enable_nested_fields && field.name.includes('.')) continue;
     const value = document[field.name];
     if (value === undefined || value === null) {
       if (!field.optional) {
@@ -90,6 +99,12 @@ export function validateDocument(schema: CollectionSchema, raw: Record<string, u
       continue;
     }
     if (field.name === 'id') continue;
+    if (field.type === 'object' || field.type === 'object[]') {
+      const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+      const valid = field.type === 'object' ? isObject(value) : Array.isArray(value) && value.every(isObject);
+      if (!valid) throw new ApiError(400, `Field \`${field.name}\` has an incorrect type.`);
+      continue;
+    }
     document[field.name] = coerceField(field, value);
   }
   return document;

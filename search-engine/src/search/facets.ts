@@ -38,12 +38,34 @@ export function parseFacetQuery(raw: string, facetBy: string[]): FacetQuery | un
   return { field, words };
 }
 
-/** Validates `facet_by` fields: each must exist with `facet: true`. */
-export function validateFacetFields(collection: Collection, facetBy: string[]): void {
-  for (const name of facetBy) {
-    const field = collection.fieldsByName.get(name);
-    if (!field || !field.facet) throw new ApiError(404, `Could not find a facet field named \`${name}\` in the schema.`);
+/**
+ * Resolves `facet_by`: plain names must be facet fields; `*` and `prefix*` expand to the
+ * facet fields whose names start with the prefix (schema order; Typesense reports
+ * 404 only when no field at all has the prefix). Wildcard entries are flagged so empty
+ * ones can be left out of the answer, as Typesense does.
+ */
+export function expandFacetBy(collection: Collection, facetBy: string[]): { name: string; wildcard: boolean }[] {
+  const out: { name: string; wildcard: boolean }[] = [];
+  const seen = new Set<string>();
+  for (const entry of facetBy) {
+    const star = entry.indexOf('*');
+    if (star >= 0) {
+      if (star !== entry.length - 1) throw new ApiError(404, 'Only prefix matching with a wildcard is allowed.');
+      const prefix = entry.slice(0, -1);
+      const withPrefix = [...collection.schema.fields, ...collection.discoveredFields].filter((f) => f.name.startsWith(prefix) && !f.name.includes('*'));
+      if (withPrefix.length === 0) throw new ApiError(404, `Could not find a facet field for \`${entry}\` in the schema.`);
+      for (const field of withPrefix) {
+        if (!field.facet || seen.has(field.name)) continue;
+        seen.add(field.name);
+        out.push({ name: field.name, wildcard: true });
+      }
+      continue;
+    }
+    const field = collection.fieldsByName.get(entry);
+    if (!field || !field.facet) throw new ApiError(404, `Could not find a facet field named \`${entry}\` in the schema.`);
+    out.push({ name: entry, wildcard: false });
   }
+  return out;
 }
 
 /**
@@ -109,6 +131,7 @@ function compareCounts(a: FacetCount, b: FacetCount): number {
 /**
  * Facet counts over all matched documents, one entry per `facet_by` field in
  * order, with stats; `facet_query` keeps only matching values, highlighted.
+ * With `groupOf` (group_by), a value counts the distinct groups holding it, as Typesense does.
  */
 export function computeFacets(
   collection: Collection,
@@ -118,7 +141,24 @@ export function computeFacets(
   facetQuery: FacetQuery | undefined,
   startTag: string,
   endTag: string,
+  groupOf?: Int32Array,
 ): FacetResult[] {
+  // Counts distinct groups per value key instead of documents.
+  const groupCounter = () => {
+    const groups = new Map<number | string, Set<number>>();
+    return {
+      add: (key: number | string, seq: number): boolean => {
+        let set = groups.get(key);
+        if (!set) {
+          set = new Set();
+          groups.set(key, set);
+        }
+        const before = set.size;
+        set.add(groupOf?.[seq] ?? seq);
+        return set.size > before;
+      },
+    };
+  };
   return facetBy.map((name) => {
     const field = collection.fieldsByName.get(name);
     const column = collection.stringFacets.get(name);
@@ -126,9 +166,11 @@ export function computeFacets(
     let stats: Record<string, number>;
     if (column) {
       const perValue = new Int32Array(column.values.length);
+      const groups = groupOf ? groupCounter() : undefined;
       for (let i = 0; i < matched.length; i++) {
-        const ids = column.perDocument[matched[i] as number];
-        if (ids) for (const id of ids) perValue[id] = (perValue[id] as number) + 1;
+        const seq = matched[i] as number;
+        const ids = column.perDocument[seq];
+        if (ids) for (const id of ids) if (!groups || groups.add(id, seq)) perValue[id] = (perValue[id] as number) + 1;
       }
       let distinct = 0;
       perValue.forEach((count, id) => {
@@ -144,11 +186,14 @@ export function computeFacets(
       let max = Number.NEGATIVE_INFINITY;
       let sum = 0;
       const numeric = field !== undefined && isNumericType(field.type);
+      const groups = groupOf ? groupCounter() : undefined;
       for (let i = 0; i < matched.length; i++) {
-        const raw = collection.documents[matched[i] as number]?.[name];
+        const seq = matched[i] as number;
+        const raw = collection.valueOf(seq, name);
         const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
         for (const item of list) {
           const key = String(item);
+          if (groups && !groups.add(key, seq)) continue;
           perValue.set(key, (perValue.get(key) ?? 0) + 1);
           if (numeric && typeof item === 'number') {
             if (item < min) min = item;

@@ -3,6 +3,7 @@ import type { Collection } from '../index/collection.js';
 import { isNumericType } from '../schema/collection-schema.js';
 import { foldedKey, tokenize } from '../text/tokenize.js';
 import { type FilterNode, type FilterOperator, type FilterValue, parseFilter } from './filter-parser.js';
+import { evaluateGeoClause, extractGeoClauses, type GeoShape } from './geo.js';
 
 const PARSE_ERROR = 'Could not parse the filter query.';
 
@@ -11,14 +12,22 @@ const PARSE_ERROR = 'Could not parse the filter query.';
  * (1 = live document that passes). Throws ApiError 400/404 like Typesense.
  */
 export function evaluateFilter(collection: Collection, filterBy: string): Uint8Array {
-  const tree = parseFilter(filterBy);
-  return evaluateNode(collection, tree);
+  // Geo clauses (`location:(lat, lng, 5 km)`, polygons) are taken out before parsing (geo.ts).
+  const geo = extractGeoClauses(filterBy);
+  const tree = parseFilter(geo.filterBy);
+  return evaluateNode(collection, tree, geo.clauses);
 }
 
-function evaluateNode(collection: Collection, node: FilterNode): Uint8Array {
-  if (node.kind === 'clause') return evaluateClause(collection, node.field, node.operator, node.values);
-  const left = evaluateNode(collection, node.left);
-  const right = evaluateNode(collection, node.right);
+type GeoClauses = Map<string, { field: string; shapes: GeoShape[] }>;
+
+function evaluateNode(collection: Collection, node: FilterNode, geo: GeoClauses): Uint8Array {
+  if (node.kind === 'clause') {
+    const geoClause = geo.get(node.field);
+    if (geoClause) return evaluateGeoClause(collection, geoClause.field, geoClause.shapes);
+    return evaluateClause(collection, node.field, node.operator, node.values);
+  }
+  const left = evaluateNode(collection, node.left, geo);
+  const right = evaluateNode(collection, node.right, geo);
   if (node.kind === 'and') for (let i = 0; i < left.length; i++) left[i] = (left[i] as number) & (right[i] as number);
   else for (let i = 0; i < left.length; i++) left[i] = (left[i] as number) | (right[i] as number);
   return left;
@@ -64,7 +73,7 @@ function evaluateClause(collection: Collection, fieldName: string, operator: Fil
         const v = column[seq] as number;
         matched = v === v && inside(v); // v === v excludes NaN (missing)
       } else {
-        const raw = collection.documents[seq]?.[fieldName];
+        const raw = collection.valueOf(seq, fieldName);
         const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
         matched = list.some((item) => {
           const v = typeof item === 'boolean' ? (item ? 1 : 0) : typeof item === 'number' ? item : Number.NaN;
@@ -140,7 +149,7 @@ function exactStringMatches(collection: Collection, fieldName: string, values: F
     return hits;
   }
   for (let seq = 0; seq < limit; seq++) {
-    const raw = collection.documents[seq]?.[fieldName];
+    const raw = collection.valueOf(seq, fieldName);
     const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
     if (list.some((item) => typeof item === 'string' && wanted.has(foldedKey(item)))) hits[seq] = 1;
   }

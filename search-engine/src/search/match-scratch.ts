@@ -12,12 +12,24 @@ export class MatchScratch {
   /** Words a document matched only through a prefix expansion (ranked below whole-word matches). */
   prefixOnly: Uint8Array;
   tokenCost: Uint8Array;
+  /**
+   * Per (document, query word): which of the word's applied terms first matched it (index
+   * into the query's list of applied terms per word; 255 = beyond the list). One byte keeps
+   * this as cache-friendly as `tokenCost`.
+   */
+  tokenChoice: Uint8Array;
   fieldTokenMask: Uint32Array;
   scores: Float64Array;
   tokensMatched: Uint8Array;
   bestFieldTokens: Uint8Array;
   bestFieldWeight: Uint8Array;
   fieldsMatched: Uint8Array;
+  /** Typesense's candidate cost per document (2 per typo + 1 per prefix-only word). */
+  cost: Uint8Array;
+  /** Best field's distinct query words, word distance and verbatim flag (Typesense's field score parts). */
+  bestFieldUnique: Uint8Array;
+  bestFieldDistance: Uint8Array;
+  bestFieldVerbatim: Uint8Array;
   touched: number[] = [];
   matched = new Int32Array(1024);
   private stride = { tokens: 1, fields: 1 };
@@ -31,12 +43,17 @@ export class MatchScratch {
     this.typoCost = new Uint8Array(capacity);
     this.prefixOnly = new Uint8Array(capacity);
     this.tokenCost = new Uint8Array(capacity * maxTokens);
+    this.tokenChoice = new Uint8Array(capacity * maxTokens);
     this.fieldTokenMask = new Uint32Array(capacity * maxFields);
     this.scores = new Float64Array(capacity);
     this.tokensMatched = new Uint8Array(capacity);
     this.bestFieldTokens = new Uint8Array(capacity);
     this.bestFieldWeight = new Uint8Array(capacity);
     this.fieldsMatched = new Uint8Array(capacity);
+    this.cost = new Uint8Array(capacity);
+    this.bestFieldUnique = new Uint8Array(capacity);
+    this.bestFieldDistance = new Uint8Array(capacity);
+    this.bestFieldVerbatim = new Uint8Array(capacity);
   }
 
   /** Clears what the previous query wrote and records this query's strides. */
@@ -53,6 +70,10 @@ export class MatchScratch {
       this.bestFieldTokens[seq] = 0;
       this.bestFieldWeight[seq] = 0;
       this.fieldsMatched[seq] = 0;
+      this.cost[seq] = 0;
+      this.bestFieldUnique[seq] = 0;
+      this.bestFieldDistance[seq] = 0;
+      this.bestFieldVerbatim[seq] = 0;
     }
     this.touched.length = 0;
     this.stride = { tokens, fields };

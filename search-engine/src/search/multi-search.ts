@@ -34,18 +34,32 @@ export function runSearch(engine: SearchEngine, collectionName: string | undefin
   return executeSearch(collection, parsed);
 }
 
+/** A union request's own options (`"union": true` in the body). */
+export interface UnionRequest {
+  /** Drop a document found by two searches of one collection (body `remove_duplicates`, default true). */
+  removeDuplicates: boolean;
+}
+
+/** The planned searches of a `POST /multi_search`, and its union options when `"union": true`. */
+export interface MultiSearchPlan {
+  searches: Record<string, string>[];
+  union?: UnionRequest;
+}
+
 /**
  * Reads a `POST /multi_search` body into the merged parameters of each
  * search (scoped-key params, then the query string, then the search's own).
  * Request-level problems throw ApiError(400); per-search checks happen later
- * so their errors land in the search's slot.
+ * so their errors land in the search's slot. `"union": true` (issue 15) asks
+ * for one merged result instead of `results` (run by `runUnion` in a worker).
  */
-export function planMultiSearch(body: unknown, query: Record<string, string>, embedded: Record<string, string>, limit: number): Record<string, string>[] {
+export function planMultiSearch(body: unknown, query: Record<string, string>, embedded: Record<string, string>, limit: number): MultiSearchPlan {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
-  const searches = (body as Record<string, unknown>).searches;
+  const request = body as Record<string, unknown>;
+  const searches = request.searches;
   if (!Array.isArray(searches)) throw new ApiError(400, 'Missing `searches` array.');
   if (searches.length > limit) throw new ApiError(400, 'Number of multi searches exceeds `limit_multi_searches` parameter.');
-  return searches.map((search) => {
+  const planned = searches.map((search) => {
     if (typeof search !== 'object' || search === null || Array.isArray(search)) {
       throw new ApiError(400, 'One or more search parameters are malformed.');
     }
@@ -56,4 +70,5 @@ export function planMultiSearch(body: unknown, query: Record<string, string>, em
     }
     return mergeSearchParams([embedded, query, params]);
   });
+  return request.union === true ? { searches: planned, union: { removeDuplicates: request.remove_duplicates !== false } } : { searches: planned };
 }

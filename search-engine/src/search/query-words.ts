@@ -35,10 +35,10 @@ function containsPhrase(terms: string[], phrase: string[]): boolean {
 }
 
 /** True when one of the searched fields of the document contains every phrase. */
-export function documentHasPhrases(document: Record<string, unknown>, fields: string[], phrases: string[][]): boolean {
+export function documentHasPhrases(valueOf: (field: string) => unknown, fields: string[], phrases: string[][]): boolean {
   const fieldTerms: string[][] = [];
   for (const field of fields) {
-    const value = document[field];
+    const value = valueOf(field);
     const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
     for (const text of values) fieldTerms.push(tokenize(text));
   }

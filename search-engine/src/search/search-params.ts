@@ -1,4 +1,5 @@
 import { ApiError } from '../api-error.js';
+import { splitSortBy } from './sort.js';
 
 /** Maximum hits per page, as in Typesense. */
 export const MAX_PER_PAGE = 250;
@@ -33,7 +34,35 @@ export interface SearchParams {
   prioritizeExactMatch: boolean;
   includeFields: string[] | undefined;
   excludeFields: string[];
+  /**
+   * Apply the collection's curation sets (`enable_curations`, default true). Typesense 30
+   * renamed `enable_overrides` to this and ignores the old name, as we do.
+   */
+  enableCurations: boolean;
+  /** `curation_tags` (Typesense 30's name for `override_tags`): only curation items with these tags apply. */
+  curationTags: string[];
+  /** `filter_curated_hits`: pinned hits must pass `filter_by` too (default false). */
+  filterCuratedHits: boolean;
+  /** `pinned_hits` (`id:position,…`) and `hidden_hits` (`id,…`), applied like a curation. */
+  pinnedHits: { id: string; position: number }[];
+  hiddenHits: string[];
+  /** Expand the query with synonyms (`enable_synonyms`, default true). */
+  enableSynonyms: boolean;
+  /** `synonym_prefix` (default false) and `synonym_num_typos` (default 0) for synonym words. */
+  synonymPrefix: boolean;
+  synonymNumTypos: number;
+  /** Extra synonym sets for this search (`synonym_sets`), besides the collection's. */
+  synonymSets: string[];
+  /** `group_by` fields (facet fields); empty = no grouping. */
+  groupBy: string[];
+  /** Hits per group (`group_limit`, default 3, 1–99 with group_by). */
+  groupLimit: number;
+  /** Documents missing a group field form one group (`group_missing_values`, default true). */
+  groupMissingValues: boolean;
 }
+
+/** Typesense's default `max_group_limit`. */
+export const MAX_GROUP_LIMIT = 99;
 
 function splitList(value: string | undefined): string[] {
   if (value === undefined) return [];
@@ -101,9 +130,20 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
   );
 
   const sortBy = params.sort_by ?? '';
-  const sortKeys = splitList(sortBy);
+  const sortKeys = splitSortBy(sortBy);
   if (sortKeys.length > 3) throw new ApiError(400, 'Only upto 3 sort fields are allowed.');
 
+  const pinnedHits = splitList(params.pinned_hits).map((entry) => {
+    const colon = entry.lastIndexOf(':');
+    const position = colon < 0 ? Number.NaN : Number(entry.slice(colon + 1));
+    if (colon <= 0 || !Number.isInteger(position) || position < 1) throw new ApiError(400, 'Parameter `pinned_hits` is malformed.');
+    return { id: entry.slice(0, colon), position };
+  });
+  const groupBy = splitList(params.group_by);
+  const groupLimit = unsigned(params, 'group_limit', 3);
+  if (groupBy.length > 0 && (groupLimit === 0 || groupLimit > MAX_GROUP_LIMIT)) {
+    throw new ApiError(400, `Value of \`group_limit\` must be between 1 and ${MAX_GROUP_LIMIT}.`);
+  }
   const highlightFieldsRaw = params.highlight_fields;
   return {
     q,
@@ -133,5 +173,17 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
     prioritizeExactMatch: bool(params.prioritize_exact_match, true),
     includeFields: params.include_fields ? splitList(params.include_fields) : undefined,
     excludeFields: splitList(params.exclude_fields),
+    enableCurations: bool(params.enable_curations, true),
+    curationTags: splitList(params.curation_tags),
+    filterCuratedHits: bool(params.filter_curated_hits, false),
+    pinnedHits,
+    hiddenHits: splitList(params.hidden_hits),
+    enableSynonyms: bool(params.enable_synonyms, true),
+    synonymPrefix: bool(params.synonym_prefix, false),
+    synonymNumTypos: Math.min(unsigned(params, 'synonym_num_typos', 0), 2),
+    synonymSets: splitList(params.synonym_sets),
+    groupBy,
+    groupLimit,
+    groupMissingValues: bool(params.group_missing_values, true),
   };
 }

@@ -1,11 +1,31 @@
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import { isArrayType } from '../schema/collection-schema.js';
+import { type GeoPoint, nearestDistance } from './geo.js';
 
 /** One effective sort key. */
 export interface SortKey {
   field: string;
   descending: boolean;
+  /** For `field(lat, lng):asc` on a geopoint field: the reference point (sorts by distance). */
+  geo?: GeoPoint;
+}
+
+/** Splits `sort_by` on commas outside parentheses (`location(48.8, 2.3):asc,price:desc`). */
+export function splitSortBy(sortBy: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of sortBy) {
+    if (char === '(') depth++;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    if (char === ',' && depth === 0) {
+      if (current.trim()) parts.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  if (current.trim()) parts.push(current.trim());
+  return parts;
 }
 
 /**
@@ -15,10 +35,26 @@ export interface SortKey {
  */
 export function effectiveSortKeys(collection: Collection, sortBy: string, wildcard: boolean): SortKey[] {
   const keys: SortKey[] = [];
-  for (const part of sortBy.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of splitSortBy(sortBy)) {
     const colon = part.lastIndexOf(':');
-    const field = (colon < 0 ? part : part.slice(0, colon)).trim();
+    let field = (colon < 0 ? part : part.slice(0, colon)).trim();
     const order = colon < 0 ? '' : part.slice(colon + 1).trim().toLowerCase();
+    const geoMatch = /^([^(]+)\(([^()]*)\)$/.exec(field);
+    if (geoMatch) {
+      // Geo sort: `location(48.85, 2.34):asc` (Typesense's exclude_radius / precision options are not supported).
+      field = (geoMatch[1] as string).trim();
+      const definition = collection.fieldsByName.get(field);
+      if (!definition || (definition.type !== 'geopoint' && definition.type !== 'geopoint[]')) {
+        throw new ApiError(404, `Could not find a field named \`${field}\` in the schema for sorting.`);
+      }
+      const coordinates = (geoMatch[2] as string).split(',').map((v) => v.trim());
+      if (coordinates.length !== 2 || coordinates.some((v) => !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(v))) {
+        throw new ApiError(400, `Bad syntax for sorting field \`${field}\``);
+      }
+      if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `Order for field \`${field}\` should be either ASC or DESC.`);
+      keys.push({ field, descending: order === 'desc', geo: [Number(coordinates[0]), Number(coordinates[1])] });
+      continue;
+    }
     if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `Order for field \`${field}\` should be either ASC or DESC.`);
     if (field !== '_text_match' && field !== '_seq_id') {
       const definition = collection.fieldsByName.get(field);
@@ -47,6 +83,15 @@ export function makeComparator(collection: Collection, keys: SortKey[], scores: 
       return (a: number, b: number): number => (scores ? sign * ((scores[a] as number) - (scores[b] as number)) : 0);
     }
     if (key.field === '_seq_id') return (a: number, b: number): number => sign * (a - b);
+    const geo = key.geo;
+    if (geo) {
+      const distances = new Map<number, number | undefined>();
+      const distanceOf = (seq: number): number | undefined => {
+        if (!distances.has(seq)) distances.set(seq, nearestDistance(collection, seq, key.field, geo));
+        return distances.get(seq);
+      };
+      return (a: number, b: number): number => compareSortValues(distanceOf(a), distanceOf(b), key.descending);
+    }
     const column = collection.numericColumns.get(key.field);
     if (column) {
       return (a: number, b: number): number => {
@@ -59,8 +104,8 @@ export function makeComparator(collection: Collection, keys: SortKey[], scores: 
       };
     }
     return (a: number, b: number): number => {
-      const x = collection.documents[a]?.[key.field];
-      const y = collection.documents[b]?.[key.field];
+      const x = collection.valueOf(a, key.field);
+      const y = collection.valueOf(b, key.field);
       if (typeof x !== 'string') return typeof y !== 'string' ? 0 : 1;
       if (typeof y !== 'string') return -1;
       return sign * (x < y ? -1 : x > y ? 1 : 0);
@@ -113,4 +158,36 @@ export function topK(items: ArrayLike<number>, k: number, compare: (a: number, b
     }
   }
   return heap.sort(compare);
+}
+
+/** The value a document sorts by for one key (undefined = missing, sorts last), for comparing across collections. */
+export function sortValue(collection: Collection, key: SortKey, seq: number, scores: Float64Array | undefined): number | string | undefined {
+  if (key.field === '_text_match') return scores ? (scores[seq] as number) : 0;
+  if (key.field === '_seq_id') return seq;
+  if (key.geo) return nearestDistance(collection, seq, key.field, key.geo);
+  const column = collection.numericColumns.get(key.field);
+  if (column) {
+    const value = column[seq] as number;
+    return Number.isNaN(value) ? undefined : value;
+  }
+  const value = collection.valueOf(seq, key.field);
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Compares two sort values under one key: negative when `x` ranks first; missing values last. */
+export function compareSortValues(x: number | string | undefined, y: number | string | undefined, descending: boolean): number {
+  if (x === undefined) return y === undefined ? 0 : 1;
+  if (y === undefined) return -1;
+  const sign = descending ? -1 : 1;
+  if (typeof x === 'number' && typeof y === 'number') return sign * (x - y);
+  const a = String(x);
+  const b = String(y);
+  return sign * (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** What kind of value a sort key compares (union searches must agree on it). */
+export function sortKeyKind(collection: Collection, key: SortKey): string {
+  if (key.field === '_text_match') return 'text_match';
+  if (key.field === '_seq_id') return 'int64';
+  return collection.fieldsByName.get(key.field)?.type ?? 'string';
 }

@@ -1,0 +1,85 @@
+import { ApiError } from '../api-error.js';
+import type { Collection } from '../index/collection.js';
+import { applyCurations, type CurationOutcome } from '../sets/curation-set.js';
+import type { CompiledSynonym } from '../sets/synonym-set.js';
+import type { SearchParams } from './search-params.js';
+
+/** The curation outcome for this search, or undefined when curation does not apply. */
+export function curationFor(collection: Collection, params: SearchParams): CurationOutcome | undefined {
+  const names = collection.schema.curation_sets;
+  if (!params.enableCurations || !collection.sets || names.length === 0) return undefined;
+  return applyCurations(collection.sets.curationsOf(names), params.q, params.filterBy, params.curationTags, Math.floor(Date.now() / 1000));
+}
+
+/** Synonym items of the collection's sets and of the request's `synonym_sets` (unknown request sets → 404). */
+export function synonymsFor(collection: Collection, params: SearchParams): CompiledSynonym[] {
+  const sets = collection.sets;
+  if (!sets) return [];
+  for (const name of params.synonymSets) if (!sets.hasSynonymSet(name)) throw new ApiError(404, 'Synonym index not found');
+  return sets.synonymsOf([...collection.schema.synonym_sets, ...params.synonymSets]);
+}
+
+export function combineFilters(filters: string[]): string {
+  const present = filters.filter((f) => f.trim() !== '');
+  return present.length <= 1 ? (present[0] ?? '') : present.map((f) => `(${f})`).join(' && ');
+}
+
+/** A pinned document and its 1-based position. */
+export interface PinnedSeq {
+  seq: number;
+  position: number;
+}
+
+/**
+ * Pinned documents: curation `includes`, then `pinned_hits`; hidden ones, unknown ids and
+ * repeats are skipped; with `filter_curated_hits` they must pass the filter. Ordered by
+ * position (stable), as Typesense's curated topster orders them.
+ */
+export function pinnedSeqs(collection: Collection, curation: CurationOutcome | undefined, params: SearchParams, filter: Uint8Array | undefined): PinnedSeq[] {
+  const hidden = new Set([...params.hiddenHits, ...(curation?.excludes ?? [])]);
+  const checkFilter = filter !== undefined && (params.filterCuratedHits || curation?.filterCuratedHits === true);
+  const out: PinnedSeq[] = [];
+  const taken = new Set<number>();
+  for (const include of [...(curation?.includes ?? []), ...params.pinnedHits]) {
+    if (hidden.has(include.id)) continue;
+    const seq = collection.seqById.get(include.id);
+    if (seq === undefined || taken.has(seq)) continue;
+    if (checkFilter && filter[seq] !== 1) continue;
+    taken.add(seq);
+    out.push({ seq, position: include.position });
+  }
+  return out.sort((a, b) => a.position - b.position);
+}
+
+/** Documents taken out of the ranked list: hidden ones and the pinned ones. */
+export function removedSeqs(collection: Collection, curation: CurationOutcome | undefined, params: SearchParams, pinned: PinnedSeq[]): Set<number> {
+  const removed = new Set<number>(pinned.map((p) => p.seq));
+  for (const id of [...params.hiddenHits, ...(curation?.excludes ?? [])]) {
+    const seq = collection.seqById.get(id);
+    if (seq !== undefined) removed.add(seq);
+  }
+  return removed;
+}
+
+/**
+ * Puts pinned documents at their positions among the ranked ones, like Typesense's merge
+ * of curated and raw results: a pinned document takes the slot equal to its position when
+ * the list reaches it; pinned documents not placed by the end of the ranked list follow it.
+ */
+export function mergePinned(ranked: number[], pinned: PinnedSeq[], limit: number): { seq: number; curated: boolean }[] {
+  const out: { seq: number; curated: boolean }[] = [];
+  let p = 0;
+  let r = 0;
+  while (r < ranked.length && out.length < limit) {
+    const next = pinned[p];
+    if (next && next.position === out.length + 1) {
+      out.push({ seq: next.seq, curated: true });
+      p++;
+      continue;
+    }
+    out.push({ seq: ranked[r++] as number, curated: false });
+  }
+  while (p < pinned.length && out.length < limit) out.push({ seq: (pinned[p++] as PinnedSeq).seq, curated: true });
+  return out;
+}
+

@@ -1,0 +1,64 @@
+import { listArticles } from '@khs/content';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexArticles } from '../../src/index.js';
+import { http, type Target, startTarget, uniqueName } from '../support/target.js';
+import { InstantSearchHarness } from './instantsearch-page.js';
+
+describe('InstantSearch.js page: query rule banner from curation metadata, pinned hit first (Chromium)', () => {
+  let target: Target;
+  let harness: InstantSearchHarness;
+  let collection: string;
+  beforeAll(async () => {
+    target = await startTarget();
+    collection = uniqueName('articles_banner');
+    await indexArticles({ url: target.url, apiKey: target.adminKey, collectionName: collection, articles: listArticles() });
+    harness = new InstantSearchHarness(target.url, target.searchKey);
+    await harness.start();
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await http(target.url, 'DELETE', `/collections/${collection}`, { key: target.adminKey });
+    await target.close();
+  });
+
+  it('shows the banner and the pinned article for "kpi", and neither for another query', async () => {
+    const { page, searches } = await harness.open('banner', {
+      adapterOptions: { additionalSearchParameters: { query_by: 'title,headline,intro,content' } },
+      body: '<div id="searchbox"></div><div id="banner"></div><div id="hits"></div>',
+      script: `
+        const search = instantsearch({ indexName: ${JSON.stringify(collection)}, searchClient });
+        search.addWidgets([
+          instantsearch.widgets.searchBox({ container: '#searchbox', searchAsYouType: true }),
+          instantsearch.widgets.queryRuleCustomData({
+            container: '#banner',
+            templates: {
+              default: ({ items }, { html }) => items.map((item) => html\`<aside class="banner" aria-label="Editors' pick"><a href="\${item.url}">\${item.title}</a><p>\${item.text}</p></aside>\`),
+            },
+          }),
+          instantsearch.widgets.hits({
+            container: '#hits',
+            templates: { item: (hit, { html }) => html\`<article data-id="\${hit.id}" data-curated="\${hit.curated ? 'yes' : 'no'}">\${hit.title}</article>\` },
+          }),
+        ]);
+        search.start();
+      `,
+    });
+    await page.locator('#hits article').first().waitFor();
+    expect(await page.locator('.banner').count()).toBe(0);
+
+    await page.locator('.ais-SearchBox-input').fill('kpi');
+    const banner = page.locator('.banner');
+    await banner.waitFor();
+    expect(await banner.locator('a').textContent()).toBe('Measuring what matters');
+    expect(await banner.locator('a').getAttribute('href')).toBe('/articles/kpis-that-matter');
+    const first = page.locator('#hits article').first();
+    expect(await first.getAttribute('data-id')).toBe('kpis-that-matter');
+    expect(await first.getAttribute('data-curated')).toBe('yes');
+    expect(searches.some((body) => JSON.stringify(body).includes('"q":"kpi"'))).toBe(true);
+
+    await page.locator('.ais-SearchBox-input').fill('stage fright');
+    await page.waitForFunction(() => document.querySelector('#hits article[data-id="handling-stage-fright"]') !== null);
+    expect(await page.locator('.banner').count()).toBe(0);
+    expect(await page.locator('#hits article[data-curated="yes"]').count()).toBe(0);
+  });
+});

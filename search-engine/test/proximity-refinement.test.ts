@@ -1,0 +1,33 @@
+import { generateArticles } from '@khs/content';
+import { describe, expect, it } from 'vitest';
+import { SearchEngine } from '../src/engine.js';
+import { collectionSchema } from '../src/indexing/article-schema.js';
+import { executeSearch } from '../src/search/execute-search.js';
+import { parseSearchParams } from '../src/search/search-params.js';
+import { unionSearch } from '../src/search/union-search.js';
+
+// Embedded only: checks an optimisation (word proximity computed only where it can change the
+// page) against the full computation (a union search computes proximity for every document).
+describe('word proximity refinement gives the same page as scoring every document', () => {
+  it('matches the fully scored order for two- and three-word queries', () => {
+    const articles = generateArticles(3000, { seed: 11 });
+    const engine = new SearchEngine(undefined);
+    engine.createCollection(collectionSchema('articles'));
+    const lines = articles.map(({ id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta }) =>
+      JSON.stringify({ id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta }),
+    );
+    engine.importDocuments('articles', lines.join('\n'), 'upsert', false, false);
+    const collection = engine.get('articles');
+    if (!collection) throw new Error('no collection');
+    const queries = articles.slice(0, 12).map((a, i) => a.title.toLowerCase().split(/\s+/).filter((w) => w.length > 3).slice(0, 2 + (i % 2)).join(' '));
+    let compared = 0;
+    for (const q of queries) {
+      const base = { q, query_by: 'title,headline,intro,content', per_page: '5' };
+      const page = executeSearch(collection, parseSearchParams(base)) as { hits: { document: { id: string } }[] };
+      const full = unionSearch([{ collection, params: parseSearchParams(base) }], { page: 1, perPage: 5, offset: 0, limitHits: 1_000_000 }, true) as { hits: { document: { id: string } }[] };
+      expect(page.hits.map((h) => h.document.id), q).toEqual(full.hits.map((h) => h.document.id));
+      compared += page.hits.length;
+    }
+    expect(compared).toBeGreaterThan(30);
+  });
+});
