@@ -45,8 +45,10 @@ describe.runIf(embedded)('isolation: heavy requests do not hold ordinary ones', 
     await target.close();
   });
 
-  it('while three heavy multi_search requests run, an ordinary search answers in under 200 ms and /health stays fast', async () => {
+  it('while three heavy multi_search requests run, an ordinary search answers in under 200 ms and /health stays fast', { timeout: 120_000, retry: 1 }, async () => {
     const ordinary = { q: 'leadership', query_by: FIELDS, highlight_full_fields: FIELDS, per_page: 12, facet_by: 'topic' };
+    // Counted from here, so that a retry on a loaded machine starts from its own count.
+    const searchesBefore: number = (await http(target.url, 'GET', '/stats.json', { key: target.adminKey })).json.searches;
     // Warm both workers' code paths for this query (a cold first search is several times slower).
     const warm = await Promise.all([0, 1, 2, 3].map(() => search(target, generated, ordinary)));
     const expectedFound = warm[0].found;
@@ -103,8 +105,10 @@ describe.runIf(embedded)('isolation: heavy requests do not hold ordinary ones', 
       stats = (await http(target.url, 'GET', '/stats.json', { key: target.adminKey })).json;
     }
     expect(stats.queued).toBe(0);
-    expect(stats.searches).toBeLessThan(150 + 20);
-  }, 120_000);
+    expect(stats.searches - searchesBefore).toBeLessThan(150 + 20);
+    // One retry: the bound is relative to the same run, but a shared 2-core machine can still stall
+    // a single sample run; a missing isolation fails every attempt (seconds, not milliseconds).
+  });
 });
 
 describe.runIf(embedded)('back-pressure', () => {
