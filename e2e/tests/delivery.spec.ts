@@ -127,3 +127,48 @@ test.describe('compressed, cacheable delivery', () => {
     expect(chunkResponse.headers.get('content-encoding')).toBe('br');
   });
 });
+
+test.describe('islands hydrate when needed', () => {
+  test('the survey below the fold loads only when scrolled to, and hydrates the server HTML in place', async ({ page, stack }) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    });
+    const surveyRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(stack.remotes['mf-survey'])) surveyRequests.push(request.url());
+    });
+    const url = new URL(articleWithSurvey().url, stack.url).href;
+    // The shell renders the survey on the server once it has loaded the survey's server build.
+    await expect.poll(async () => (await (await fetch(url)).text()).includes('survey--interactive'), { timeout: 15_000 }).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(url);
+    const survey = page.locator('[data-island="mf-survey/Survey"]');
+    await expect(survey).toHaveAttribute('data-island-hydrate', 'visible');
+    // Above the fold: the header controls hydrate at once.
+    await expect(page.locator('[data-island="mf-watchlist/WatchlistLink"]')).toHaveAttribute('data-island-state', 'mounted');
+    await expect(page.locator('[data-island="mf-search/HeaderSearch"]')).toHaveAttribute('data-island-state', 'mounted');
+    await page.waitForTimeout(500);
+    expect(await survey.getAttribute('data-island-state')).toBeNull();
+    expect(surveyRequests.filter((url) => url.endsWith('.js'))).toEqual([]);
+    // The server's form is the node the browser hydrates: marked now, still there after mounting.
+    await survey.locator('form.survey--interactive').evaluate((form) => form.setAttribute('data-test-server-node', ''));
+    await survey.scrollIntoViewIfNeeded();
+    await expect(survey).toHaveAttribute('data-island-state', 'mounted');
+    await expect(survey.locator('form.survey--interactive[data-test-server-node]')).toHaveCount(1);
+    expect(surveyRequests.some((url) => url.endsWith('/remoteEntry.js'))).toBe(true);
+    await survey.getByRole('radio').first().check();
+    await expect(survey.getByRole('radio').first()).toBeChecked();
+    // No preload went unused, no hydration mismatch.
+    expect(warnings).toEqual([]);
+  });
+
+  test('the first view\'s remote manifests are preloaded in the page head', async ({ stack }) => {
+    const html = await (await fetch(new URL('/search?q=leadership', stack.url))).text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    for (const name of ['mf-search', 'mf-watchlist'] as const) {
+      expect(head).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${stack.remotes[name]}/mf-manifest.json"/>`);
+    }
+    expect(head).not.toContain(`href="${stack.remotes['mf-survey']}/mf-manifest.json"/>`);
+  });
+});

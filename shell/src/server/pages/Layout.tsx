@@ -16,6 +16,13 @@ export interface LayoutProps {
   children: ReactNode;
 }
 
+/**
+ * Remotes of the islands every page shows at once (the header's search box and watchlist link):
+ * their manifests are preloaded so the runtime finds them in the cache instead of asking only
+ * after the page is parsed. `crossOrigin="anonymous"` matches the runtime's own `fetch`.
+ */
+const FIRST_VIEW_REMOTES = ['mf-search', 'mf-watchlist'];
+
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
 export function Layout({ title, config, runtimeUrl, query = '', pageClass, children }: LayoutProps) {
   const { calls, i18n } = config;
@@ -33,6 +40,11 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
           dangerouslySetInnerHTML={{ __html: serializeJsonForHtml(config) }}
         />
         <script src={runtimeUrl} defer />
+        {config.remotes
+          .filter((remote) => FIRST_VIEW_REMOTES.includes(remote.name))
+          .map((remote) => (
+            <link key={remote.name} rel="preload" as="fetch" crossOrigin="anonymous" href={remote.entry} />
+          ))}
       </head>
       <body className={pageClass}>
         <a className="skip-link" href="#main">
@@ -78,7 +90,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
           </p>
         </footer>
         <ConsentPanel />
-        <Island name="mf-widgets/PageWidgets" className="page-widgets" />
+        <Island name="mf-widgets/PageWidgets" className="page-widgets" hydrate="idle" />
       </body>
     </html>
   );
