@@ -163,11 +163,12 @@ test.describe('islands hydrate when needed', () => {
     expect(warnings).toEqual([]);
   });
 
-  test('the first view\'s remote manifests are preloaded in the page head', async ({ stack }) => {
+  test('the first view\'s remote manifests and entries are preloaded in the page head', async ({ stack }) => {
     const html = await (await fetch(new URL('/search?q=leadership', stack.url))).text();
     const head = html.slice(0, html.indexOf('</head>'));
     for (const name of ['mf-search', 'mf-watchlist'] as const) {
       expect(head).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${stack.remotes[name]}/mf-manifest.json"/>`);
+      expect(head).toContain(`<link rel="preload" as="script" href="${stack.remotes[name]}/remoteEntry.js"/>`);
     }
     expect(head).not.toContain(`href="${stack.remotes['mf-survey']}/mf-manifest.json"/>`);
   });
