@@ -142,7 +142,12 @@ async function measureRemoteBytes(browser: Browser): Promise<void> {
     // An article page: the header search alone, before and after the visitor uses it.
     const article = await trackScripts(browser);
     await article.page.goto(new URL(listArticles()[0]!.url, stack.url).href);
-    await article.page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.hasAttribute('data-island-state')));
+    // Every island of the first view (those waiting to be scrolled to stay as they are).
+    await article.page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLElement>('[data-island]')]
+        .filter((el) => el.getAttribute('data-island-hydrate') !== 'visible' || el.getBoundingClientRect().top < window.innerHeight)
+        .every((el) => el.hasAttribute('data-island-state')),
+    );
     await article.page.waitForLoadState('networkidle');
     const beforeUse = await article.files();
     report(`on ${listArticles()[0]!.url} before the header search is used`, beforeUse);
@@ -171,7 +176,8 @@ async function trackScripts(browser: Browser): Promise<{ page: Page; files(): Pr
   const bodies: Array<Promise<ScriptFile>> = [];
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
-    bodies.push(response.body().then((body) => ({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length })));
+    // A script still arriving when the page closes (a late island) counts as empty.
+    bodies.push(response.body().catch(() => Buffer.alloc(0)).then((body) => ({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length })));
   });
   return { page, files: () => Promise.all(bodies) };
 }
