@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench`: the foundation benchmark; `npm run bench -- --all` also runs every
+// `npm run bench`: the foundation and page-weight benchmarks (the latter A/B against a built
+// checkout named by BENCH_BASELINE_ROOT, when set); `npm run bench -- --all` also runs every
 // package's own `bench` script. Figures are printed, never asserted.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { ROOT, run } from './lib.mjs';
 
 let failed = 0;
 failed += (await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/bench-foundation.ts'])) === 0 ? 0 : 1;
+failed += (await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/bench-page-weight.ts'])) === 0 ? 0 : 1;
 if (process.argv.includes('--all')) {
   for (const workspace of JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces) {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8'));

@@ -105,6 +105,24 @@ export const ISLAND_PROPS_ATTRIBUTE = 'data-props';
 /** Set by the shell once an island mounted, or failed (its fallback then stays). */
 export const ISLAND_STATE_ATTRIBUTE = 'data-island-state';
 
+/**
+ * When the browser hydrates (or mounts) an island, declared by the page on its element
+ * (`data-island-hydrate`); absent means `immediate`:
+ * - `immediate`: as soon as the runtime starts (above-the-fold controls);
+ * - `idle`: when the browser is idle (page-wide enhancements);
+ * - `visible`: when the island comes near the viewport (below-the-fold content);
+ * - `interaction`: on the first pointer, touch or focus on the island.
+ * Until then the island keeps its server HTML, which is what hydration reuses.
+ */
+export const ISLAND_HYDRATE_ATTRIBUTE = 'data-island-hydrate';
+export const ISLAND_HYDRATE_TRIGGERS = ['immediate', 'idle', 'visible', 'interaction'] as const;
+export type IslandHydrateTrigger = (typeof ISLAND_HYDRATE_TRIGGERS)[number];
+
+/** The trigger an attribute value names; `immediate` for none or an unknown one. */
+export function parseHydrateTrigger(value: string | null | undefined): IslandHydrateTrigger {
+  return (ISLAND_HYDRATE_TRIGGERS as readonly string[]).includes(value ?? '') ? (value as IslandHydrateTrigger) : 'immediate';
+}
+
 /** Id of the `<script type="application/json">` element holding the page config. */
 export const PAGE_CONFIG_ELEMENT_ID = 'khs-page-config';
 

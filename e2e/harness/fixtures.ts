@@ -44,9 +44,29 @@ export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
 
 export { expect };
 
-/** Waits until every island on the page mounted or gave up (kept its fallback). */
+/**
+ * Waits until every island on the page mounted or gave up (kept its fallback). Islands that
+ * hydrate only when seen (`data-island-hydrate="visible"`) wait for a reader: this scrolls to each
+ * like one, then back to where the page was.
+ */
 export async function islandsSettled(page: Page): Promise<void> {
+  await scrollToWaitingIslands(page);
   await page.waitForFunction(() =>
     [...document.querySelectorAll('[data-island]')].every((element) => element.hasAttribute('data-island-state')),
   );
+}
+
+/** Scrolls each island still waiting to be seen into view (two frames each), then back. */
+export async function scrollToWaitingIslands(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const waiting = [...document.querySelectorAll('[data-island-hydrate="visible"]')].filter((element) => !element.hasAttribute('data-island-state'));
+    if (waiting.length === 0) return;
+    const [x, y] = [window.scrollX, window.scrollY];
+    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    for (const element of waiting) {
+      element.scrollIntoView({ block: 'center' });
+      await frames();
+    }
+    window.scrollTo(x, y);
+  });
 }

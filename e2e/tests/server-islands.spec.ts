@@ -40,6 +40,8 @@ function copyBuild(remote: string, change: (dir: string) => void): string {
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   manifest.metaData.buildInfo.buildVersion = path.basename(dir);
   writeFileSync(manifestFile, JSON.stringify(manifest));
+  // The build's precompressed copies of the manifest would still be served: drop them.
+  for (const encoded of ['.br', '.gz']) rmSync(`${manifestFile}${encoded}`, { force: true });
   change(dir);
   return dir;
 }

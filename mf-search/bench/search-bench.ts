@@ -19,6 +19,8 @@ import { startSeededSearchServer, type SeededSearchServer } from '../src/testing
 const BUILT_DIST = path.resolve(import.meta.dirname, '../dist');
 /** `BENCH_DIST=<a copy of an older dist>` measures that build's latency instead (A/B at the same machine load). */
 const DIST = process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST) : BUILT_DIST;
+/** The standalone page: `dist/standalone/` since the remote is built against the page's runtime (older builds: `dist/`). */
+const STANDALONE_PATH = existsSync(path.join(DIST, 'standalone', 'index.html')) ? '/standalone/' : '/';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const LARGE_CORPUS = Number(process.env.BENCH_ARTICLES ?? 10_000);
@@ -73,7 +75,7 @@ async function measureLatency(browser: Browser, server: SeededSearchServer, labe
   // tsx (esbuild keepNames) wraps functions in `__name(...)`; the page needs it to run ours.
   await page.addInitScript('window.__name = (fn) => fn;');
   const { apiKey } = server.pageConfig().search.server;
-  await page.goto(`${pageUrl}/?server=${encodeURIComponent(server.url)}&key=${encodeURIComponent(apiKey)}`);
+  await page.goto(`${pageUrl}${STANDALONE_PATH}?server=${encodeURIComponent(server.url)}&key=${encodeURIComponent(apiKey)}`);
   await page.locator('.search-list[data-status="idle"][data-query]').waitFor();
   const box = page.locator('.search-list').getByRole('combobox');
   // Bodies of the search answers (the multi_search responses), as the browser received them.
@@ -140,7 +142,12 @@ async function measureRemoteBytes(browser: Browser): Promise<void> {
     // An article page: the header search alone, before and after the visitor uses it.
     const article = await trackScripts(browser);
     await article.page.goto(new URL(listArticles()[0]!.url, stack.url).href);
-    await article.page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.hasAttribute('data-island-state')));
+    // Every island of the first view (those waiting to be scrolled to stay as they are).
+    await article.page.waitForFunction(() =>
+      [...document.querySelectorAll<HTMLElement>('[data-island]')]
+        .filter((el) => el.getAttribute('data-island-hydrate') !== 'visible' || el.getBoundingClientRect().top < window.innerHeight)
+        .every((el) => el.hasAttribute('data-island-state')),
+    );
     await article.page.waitForLoadState('networkidle');
     const beforeUse = await article.files();
     report(`on ${listArticles()[0]!.url} before the header search is used`, beforeUse);
@@ -169,7 +176,8 @@ async function trackScripts(browser: Browser): Promise<{ page: Page; files(): Pr
   const bodies: Array<Promise<ScriptFile>> = [];
   page.on('response', (response) => {
     if (response.request().resourceType() !== 'script') return;
-    bodies.push(response.body().then((body) => ({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length })));
+    // A script still arriving when the page closes (a late island) counts as empty.
+    bodies.push(response.body().catch(() => Buffer.alloc(0)).then((body) => ({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length })));
   });
   return { page, files: () => Promise.all(bodies) };
 }
@@ -179,7 +187,7 @@ const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' /
 async function main(): Promise<void> {
   // Latency figures depend on how busy the machine is: print it with them.
   console.log(`load average (1/5/15 min) at start: ${loadAverage()} on ${os.cpus().length} cores`);
-  if (!existsSync(path.join(DIST, 'index.html'))) throw new Error('Build first: npm run build -w mf-search');
+  if (!existsSync(path.join(DIST, STANDALONE_PATH, 'index.html'))) throw new Error('Build first: npm run build -w mf-search');
   // A copy, so a rebuild running meanwhile (it cleans dist/) cannot pull files from under the page.
   const copy = mkdtempSync(path.join(os.tmpdir(), 'mf-search-bench-'));
   cpSync(DIST, copy, { recursive: true });

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
+import { PrecompressPlugin } from './precompress.mjs';
 
 /** Reads a package.json as JSON. */
 function readPackage(dir) {
@@ -115,20 +116,68 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
 }
 
 /**
- * Config of a federated remote: emits `mf-manifest.json` + `remoteEntry.js` and a standalone
- * page (`src/standalone/index.html` booting `src/index.ts`); with `serverExposes`, also a Node
- * build of the same expose names in `dist/server/` (see `createRemoteServerConfig`).
+ * Config of a federated remote. A production build is a multi-compiler:
+ * - `browser`: `mf-manifest.json` + `remoteEntry.js`, built against the page's one federation
+ *   runtime (`externalRuntime`: the shell, or the standalone host, provides it);
+ * - `standalone`: the remote's standalone page in `dist/standalone/` (a tiny host that provides
+ *   the runtime and loads the remote's `./Standalone` module from `src/standalone/bootstrap`);
+ * - `server` (with `serverExposes`): a Node build of the same expose names in `dist/server/`.
+ * `rspack serve` (local development) builds one self-contained browser build with its own runtime
+ * and the standalone page at `/`, as before.
  * @param {{ dir: string, name: string, exposes: Record<string,string>, serverExposes?: Record<string,string>, devPort: number }} options
  */
 export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort }) {
-  const browser = createRemoteBrowserConfig({ dir, name, exposes, devPort, withServer: Boolean(serverExposes) });
-  if (!serverExposes) return browser;
-  // A multi-compiler: `rspack build` builds both; `rspack serve` (the standalone page) only the browser one.
   return (env, argv) => {
-    const browserConfig = browser(env, argv);
-    if (env?.RSPACK_SERVE || env?.WEBPACK_SERVE) return browserConfig;
-    return [browserConfig, createRemoteServerConfig({ dir, name, exposes: serverExposes, mode: argv.mode ?? process.env.NODE_ENV })];
+    const mode = argv.mode ?? process.env.NODE_ENV;
+    if (env?.RSPACK_SERVE || env?.WEBPACK_SERVE) {
+      return createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime: false, withServer: false });
+    }
+    const configs = [
+      createRemoteBrowserConfig({ dir, name, exposes: { ...exposes, './Standalone': STANDALONE_EXPOSE }, devPort, mode, externalRuntime: true, withServer: Boolean(serverExposes) }),
+      createStandaloneHostConfig({ dir, name, mode }),
+    ];
+    if (serverExposes) configs.push(createRemoteServerConfig({ dir, name, exposes: serverExposes, mode }));
+    return configs;
   };
+}
+
+/** The module each remote's standalone page runs (mounts the demo islands). */
+const STANDALONE_EXPOSE = './src/standalone/bootstrap';
+
+/**
+ * Recipe A of toolchain-notes ("Standalone boot with the external runtime"): a pure consumer that
+ * provides the runtime, registers the remote from `../mf-manifest.json` and loads `./Standalone`.
+ * Built after the browser build (whose `clean` would otherwise remove it).
+ */
+function createStandaloneHostConfig({ dir, name, mode }) {
+  const config = baseConfig({
+    dir,
+    mode,
+    entry: require.resolve('./standalone/index.mjs'),
+    publicPath: 'auto',
+    outDir: path.join(dir, 'dist', 'standalone'),
+    devPort: 0,
+    html: './src/standalone/index.html',
+  });
+  config.name = 'standalone';
+  config.dependencies = ['browser'];
+  config.output.clean = false;
+  config.output.uniqueName = `${readPackage(dir).name}-standalone`;
+  delete config.devServer;
+  config.plugins.push(
+    new rspack.DefinePlugin({ __KHS_REMOTE_NAME__: JSON.stringify(name) }),
+    new ModuleFederationPlugin({
+      name: `${name}_standalone`,
+      remotes: {},
+      shared: sharedSingletons(dir),
+      shareStrategy: 'loaded-first',
+      dts: false,
+      manifest: false,
+      experiments: { optimization: { target: 'web' }, provideExternalRuntime: true },
+    }),
+    new PrecompressPlugin(),
+  );
+  return config;
 }
 
 /**
@@ -178,36 +227,37 @@ export function createRemoteServerConfig({ dir, name, exposes, mode }) {
   return config;
 }
 
-function createRemoteBrowserConfig({ dir, name, exposes, devPort, withServer }) {
-  return (_env, argv) => {
-    const config = baseConfig({
-      dir,
-      mode: argv.mode ?? process.env.NODE_ENV,
-      entry: './src/index.ts',
-      publicPath: 'auto',
-      outDir: path.join(dir, 'dist'),
-      devPort: Number(process.env.PORT ?? devPort),
-      html: './src/standalone/index.html',
-    });
-    config.plugins.push(
-      new ModuleFederationPlugin({
-        name,
-        filename: 'remoteEntry.js',
-        exposes,
-        shared: sharedSingletons(dir),
-        // Use a shared module another remote already loaded instead of racing to load our own.
-        shareStrategy: 'loaded-first',
-        dts: false,
-        manifest: true,
-        experiments: { optimization: { target: 'web' } },
-      }),
-    );
-    if (withServer) {
-      config.name = 'browser';
-      config.plugins.push(new SsrRemoteEntryManifestPlugin());
-    }
-    return config;
-  };
+function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime, withServer }) {
+  const config = baseConfig({
+    dir,
+    mode,
+    entry: './src/index.ts',
+    publicPath: 'auto',
+    outDir: path.join(dir, 'dist'),
+    devPort: Number(process.env.PORT ?? devPort),
+    html: externalRuntime ? undefined : './src/standalone/index.html',
+  });
+  // Built against the external runtime, the remote cannot boot its own `main` entry: the
+  // standalone page is a separate host (createStandaloneHostConfig).
+  if (externalRuntime) config.entry = {};
+  config.name = 'browser';
+  config.plugins.push(
+    new ModuleFederationPlugin({
+      name,
+      filename: 'remoteEntry.js',
+      exposes,
+      shared: sharedSingletons(dir),
+      // Use a shared module another remote already loaded instead of racing to load our own.
+      shareStrategy: 'loaded-first',
+      dts: false,
+      manifest: true,
+      experiments: { optimization: { target: 'web' }, ...(externalRuntime ? { externalRuntime: true } : {}) },
+    }),
+  );
+  if (withServer) config.plugins.push(new SsrRemoteEntryManifestPlugin());
+  // Last: compresses what the plugins above wrote (the manifest is patched after emit).
+  if (externalRuntime) config.plugins.push(new PrecompressPlugin());
+  return config;
 }
 
 /**
@@ -227,8 +277,10 @@ export function createHostConfig({ dir, entry, outDir, publicPath }) {
         shareStrategy: 'loaded-first',
         dts: false,
         manifest: false,
-        experiments: { optimization: { target: 'web' } },
+        // The one federation runtime of the page: remotes built with `externalRuntime` use it.
+        experiments: { optimization: { target: 'web' }, provideExternalRuntime: true },
       }),
+      new PrecompressPlugin(),
     );
     return config;
   };

@@ -7,5 +7,8 @@ export interface ServedDirectory {
   close(): Promise<void>;
 }
 
+/** Content-hashed build outputs (`name.0123abcd.js|css`), served `immutable`. */
+export const HASHED_FILE: RegExp;
+
 /** Serves `dir` with CORS as a remote's CDN would; port 0 picks a free port. */
 export function serveDirectory(options: { dir: string; host?: string; port?: number }): Promise<ServedDirectory>;

@@ -1,8 +1,11 @@
+import { whenTriggered } from './hydrationTriggers.js';
 import {
   ISLAND_ATTRIBUTE,
+  ISLAND_HYDRATE_ATTRIBUTE,
   ISLAND_PROPS_ATTRIBUTE,
   ISLAND_SERVER_STATE_ATTRIBUTE,
   ISLAND_STATE_ATTRIBUTE,
+  parseHydrateTrigger,
   parseIslandName,
   type IslandContext,
   type IslandHydration,
@@ -25,7 +28,10 @@ export interface IslandRuntimeOptions {
 }
 
 export interface IslandRuntime {
-  /** Settles when every island mounted or kept its fallback. */
+  /**
+   * Settles when every island mounted or kept its fallback; an island waiting for its trigger
+   * (`data-island-hydrate`) counts once it is triggered.
+   */
   ready: Promise<void>;
   /** Unmounts every mounted island. */
   unmountAll(): void;
@@ -127,10 +133,19 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
     }
   };
 
-  const ready = Promise.all(elements.map(mountOne)).then(() => undefined);
+  const cancels: Array<() => void> = [];
+  const ready = Promise.all(
+    elements.map(
+      (element) =>
+        new Promise<void>((resolve) => {
+          cancels.push(whenTriggered(element, parseHydrateTrigger(element.getAttribute(ISLAND_HYDRATE_ATTRIBUTE)), () => void mountOne(element).then(resolve)));
+        }),
+    ),
+  ).then(() => undefined);
   return {
     ready,
     unmountAll() {
+      for (const cancel of cancels.splice(0)) cancel();
       for (const unmount of unmounts.splice(0)) {
         try {
           unmount();

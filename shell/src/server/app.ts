@@ -11,6 +11,7 @@ import type { ContentStore } from './content/contentStore.js';
 import type { RateLimitCounterRepository } from './database/index.js';
 import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
 import type { ReactElement } from 'react';
+import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
 import { renderPageWithIslands } from './federation/islandCollector.js';
 import type { ServerIslands } from './federation/serverIslands.js';
 import { renderPage } from './pages/renderPage.js';
@@ -109,6 +110,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);
   await registerRateLimiting(app, deps.rateLimitCounters && databaseRateLimitStore(deps.rateLimitCounters));
+  await registerCompression(app);
 
   await app.register(fastifyStatic, {
     root: clientAssetsDir,
@@ -116,6 +118,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     maxAge: '1y',
     immutable: true,
     decorateReply: false,
+    ...precompressedStaticOptions,
   });
   await app.register(fastifyStatic, { root: path.join(SHELL_ROOT, 'public'), prefix: '/static/', decorateReply: false });
   await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });

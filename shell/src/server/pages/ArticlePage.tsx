@@ -38,11 +38,12 @@ export function ArticlePage({ article, survey }: ArticlePageProps) {
           ))}
         </div>
         {/* The widget markup is mf-widgets' (rendered on the server from the article, enhanced in the browser). */}
-        <Island name="mf-widgets/ArticleWidgets" serverProps={articleWidgetsProps(article)} className="article__widgets" />
+        <Island name="mf-widgets/ArticleWidgets" serverProps={articleWidgetsProps(article)} className="article__widgets" hydrate="visible" />
         {survey ? (
           <section className="article__survey" aria-label="Survey">
             <Island
               name="mf-survey/Survey"
+              hydrate="visible"
               props={{ formHandle: survey.formHandle, question: survey.question, answers: survey.answers }}
             />
           </section>

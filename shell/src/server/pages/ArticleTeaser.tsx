@@ -23,7 +23,7 @@ export function ArticleTeaser({ article, headingLevel = 2 }: ArticleTeaserProps)
         <p className="teaser__intro">{article.intro}</p>
         <TopicTags topics={article.topic} />
         <ArticleMeta className="teaser__meta" date={article.date} readingTime={article.readingTime} />
-        <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="teaser__watchlist" />
+        <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="teaser__watchlist" hydrate="visible" />
       </div>
     </article>
   );

@@ -16,6 +16,16 @@ export interface LayoutProps {
   children: ReactNode;
 }
 
+/**
+ * Remotes of the islands every page shows at once (the header's search box and watchlist link):
+ * their manifests and entries are preloaded so the runtime finds them in the cache instead of
+ * asking only after the page is parsed. The manifest as the runtime's own `fetch` asks for it
+ * (`crossOrigin="anonymous"`); the entry as the classic script the runtime adds next to it
+ * (`remoteEntry.js` beside the manifest: every remote is built by tooling/rspack-preset).
+ */
+const FIRST_VIEW_REMOTES = ['mf-search', 'mf-watchlist'];
+const REMOTE_ENTRY_FILE = 'remoteEntry.js';
+
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
 export function Layout({ title, config, runtimeUrl, query = '', pageClass, children }: LayoutProps) {
   const { calls, i18n } = config;
@@ -33,6 +43,12 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
           dangerouslySetInnerHTML={{ __html: serializeJsonForHtml(config) }}
         />
         <script src={runtimeUrl} defer />
+        {config.remotes
+          .filter((remote) => FIRST_VIEW_REMOTES.includes(remote.name))
+          .flatMap((remote) => [
+            <link key={`${remote.name}-manifest`} rel="preload" as="fetch" crossOrigin="anonymous" href={remote.entry} />,
+            <link key={`${remote.name}-entry`} rel="preload" as="script" href={new URL(REMOTE_ENTRY_FILE, remote.entry).href} />,
+          ])}
       </head>
       <body className={pageClass}>
         <a className="skip-link" href="#main">
@@ -78,7 +94,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
           </p>
         </footer>
         <ConsentPanel />
-        <Island name="mf-widgets/PageWidgets" className="page-widgets" />
+        <Island name="mf-widgets/PageWidgets" className="page-widgets" hydrate="idle" />
       </body>
     </html>
   );

@@ -1,0 +1,175 @@
+// Page weight (issue 14): one federation runtime per page, every remote still boots alone on its
+// standalone page, and what goes over the wire is compressed and cached the right way.
+import { listArticles, listSurveys } from '@khs/content';
+import { expect, islandsSettled, test, watchPage } from '../harness/fixtures.js';
+import { REMOTE_NAMES, SEARCH_API_KEY } from '../harness/stack.js';
+
+function articleWithSurvey() {
+  const surveys = new Set(listSurveys().map((survey) => survey.formHandle));
+  const article = listArticles().find((candidate) => candidate.surveyHandle && surveys.has(candidate.surveyHandle));
+  if (!article) throw new Error('no article with a survey in the seeded content');
+  return article;
+}
+
+const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
+
+test.describe('one federation runtime per page', () => {
+  test('the article page loads the runtime once: remote entries are built against the shell\'s', async ({ page, stack, problems }) => {
+    const scripts: Array<{ url: string; body: string }> = [];
+    page.on('response', async (response) => {
+      if (response.request().resourceType() === 'script') scripts.push({ url: response.url(), body: await response.text().catch(() => '') });
+    });
+    await page.goto(new URL(articleWithSurvey().url, stack.url).href);
+    await islandsSettled(page);
+    const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
+    expect(states.length).toBeGreaterThan(3);
+    expect(states.every((state) => state === 'mounted')).toBe(true);
+    const entries = scripts.filter((script) => new URL(script.url).pathname === '/remoteEntry.js');
+    expect(entries.map((entry) => new URL(entry.url).origin).sort()).toEqual(REMOTE_NAMES.map((name) => stack.remotes[name]).sort());
+    for (const entry of entries) {
+      // The runtime-core is taken from the page (the global the shell's runtime provides)...
+      expect(entry.body).toContain('_FEDERATION_RUNTIME_CORE');
+      // ...so a remote entry is a container, not a second copy of the runtime (about 110 KB raw before).
+      expect(entry.body.length).toBeLessThan(60_000);
+    }
+    // Still one React for every island: a click in one remote reaches another.
+    await page.getByRole('button', { name: /watchlist/i }).first().click();
+    await expect(page.locator('.watchlist-link__badge')).toHaveText('1');
+    expect(problems.errors).toEqual([]);
+    expect(problems.failedResponses).toEqual([]);
+  });
+});
+
+test.describe('standalone pages boot each remote alone', () => {
+  const checks: Record<(typeof REMOTE_NAMES)[number], { query?: (searchUrl: string) => string; ready: string }> = {
+    'mf-search': {
+      query: (searchUrl) => `?server=${encodeURIComponent(searchUrl)}&key=${SEARCH_API_KEY}`,
+      ready: '#header-search input[role="combobox"]',
+    },
+    'mf-survey': { ready: '#survey-from-props form.survey--interactive input[type="radio"]' },
+    'mf-watchlist': { ready: '#watchlist-button-1 button' },
+    'mf-widgets': { ready: '[role="tablist"] [role="tab"]' },
+  };
+  for (const name of REMOTE_NAMES) {
+    test(`${name}: /standalone/ provides the runtime and mounts the remote's islands`, async ({ browser, stack }) => {
+      const page = await browser.newPage();
+      const problems = watchPage(page);
+      const origin = stack.remotes[name];
+      const scripts: string[] = [];
+      page.on('request', (request) => {
+        if (request.resourceType() === 'script') scripts.push(request.url());
+      });
+      await page.goto(`${origin}/standalone/${checks[name].query?.(stack.searchUrl) ?? ''}`);
+      await expect(page.locator(checks[name].ready).first()).toBeVisible();
+      // The page's own host runtime, then the remote's entry from its manifest (one folder up).
+      expect(scripts).toContain(`${origin}/remoteEntry.js`);
+      expect(scripts.some((url) => url.startsWith(`${origin}/standalone/`))).toBe(true);
+      // Every script, style and manifest arrived (the demo pages have no shell for images and calls).
+      expect(problems.failedResponses.filter((line) => /\.(js|css|json)$/.test(line))).toEqual([]);
+      // (The watchlist demo's product calls need a shell: their 404s are logged, as before.)
+      expect(problems.errors.filter((error) => !error.startsWith('Failed to load resource') && !/request failed with status 404/.test(error))).toEqual([]);
+      await page.close();
+    });
+  }
+});
+
+test.describe('compressed, cacheable delivery', () => {
+  const get = (url: string, encoding = 'br, gzip') => fetch(url, { headers: { 'accept-encoding': encoding } });
+
+  test('the page HTML is compressed on the fly, brotli or gzip as the browser accepts', async ({ stack }) => {
+    const url = new URL(articleWithSurvey().url, stack.url).href;
+    const br = await get(url, 'br');
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    expect(await br.text()).toContain('<html');
+    const gzip = await get(url, 'gzip');
+    expect(gzip.headers.get('content-encoding')).toBe('gzip');
+    const plain = await get(url, 'identity');
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    // The same page, whatever the encoding.
+    expect((await gzip.text()).length).toBe((await plain.text()).length);
+  });
+
+  test("the shell's runtime is sent precompressed and cached for good (its URL changes with its content)", async ({ stack }) => {
+    const html = await (await fetch(new URL(articleWithSurvey().url, stack.url))).text();
+    const runtimePath = /src="(\/assets\/shell-runtime\.js\?v=[0-9a-f]+)"/.exec(html)?.[1];
+    expect(runtimePath).toBeDefined();
+    const response = await get(new URL(runtimePath!, stack.url).href);
+    expect(response.headers.get('content-encoding')).toBe('br');
+    expect(response.headers.get('vary')?.toLowerCase()).toContain('accept-encoding');
+    expect(response.headers.get('cache-control')).toContain('immutable');
+    const body = await response.text();
+    expect(body).toContain('provide');
+    const raw = await get(new URL(runtimePath!, stack.url).href, 'identity');
+    expect(raw.headers.get('content-encoding')).toBeNull();
+    expect((await raw.text()).length).toBe(body.length);
+  });
+
+  test('a remote\'s CDN: hashed chunks immutable and precompressed, manifest and entry revalidated with an ETag', async ({ stack }) => {
+    const origin = stack.remotes['mf-watchlist'];
+    const manifestResponse = await get(`${origin}/mf-manifest.json`);
+    expect(manifestResponse.headers.get('content-encoding')).toBe('br');
+    expect(manifestResponse.headers.get('vary')).toBe('Accept-Encoding');
+    expect(manifestResponse.headers.get('cache-control')).toBe('no-cache');
+    const manifest = (await manifestResponse.json()) as { exposes: Array<{ assets: { js: { sync: string[] } } }> };
+    const entry = await get(`${origin}/remoteEntry.js`, 'gzip');
+    expect(entry.headers.get('content-encoding')).toBe('gzip');
+    expect(entry.headers.get('cache-control')).toBe('no-cache');
+    const etag = entry.headers.get('etag');
+    expect(etag).toBeTruthy();
+    await entry.arrayBuffer();
+    const again = await fetch(`${origin}/remoteEntry.js`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    const chunk = manifest.exposes.flatMap((expose) => expose.assets.js.sync).find((file) => HASHED.test(file));
+    expect(chunk).toBeDefined();
+    const chunkResponse = await get(`${origin}/${chunk}`);
+    expect(chunkResponse.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(chunkResponse.headers.get('content-encoding')).toBe('br');
+  });
+});
+
+test.describe('islands hydrate when needed', () => {
+  test('the survey below the fold loads only when scrolled to, and hydrates the server HTML in place', async ({ page, stack }) => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    });
+    const surveyRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(stack.remotes['mf-survey'])) surveyRequests.push(request.url());
+    });
+    const url = new URL(articleWithSurvey().url, stack.url).href;
+    // The shell renders the survey on the server once it has loaded the survey's server build.
+    await expect.poll(async () => (await (await fetch(url)).text()).includes('survey--interactive'), { timeout: 15_000 }).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(url);
+    const survey = page.locator('[data-island="mf-survey/Survey"]');
+    await expect(survey).toHaveAttribute('data-island-hydrate', 'visible');
+    // Above the fold: the header controls hydrate at once.
+    await expect(page.locator('[data-island="mf-watchlist/WatchlistLink"]')).toHaveAttribute('data-island-state', 'mounted');
+    await expect(page.locator('[data-island="mf-search/HeaderSearch"]')).toHaveAttribute('data-island-state', 'mounted');
+    await page.waitForTimeout(500);
+    expect(await survey.getAttribute('data-island-state')).toBeNull();
+    expect(surveyRequests.filter((url) => url.endsWith('.js'))).toEqual([]);
+    // The server's form is the node the browser hydrates: marked now, still there after mounting.
+    await survey.locator('form.survey--interactive').evaluate((form) => form.setAttribute('data-test-server-node', ''));
+    await survey.scrollIntoViewIfNeeded();
+    await expect(survey).toHaveAttribute('data-island-state', 'mounted');
+    await expect(survey.locator('form.survey--interactive[data-test-server-node]')).toHaveCount(1);
+    expect(surveyRequests.some((url) => url.endsWith('/remoteEntry.js'))).toBe(true);
+    await survey.getByRole('radio').first().check();
+    await expect(survey.getByRole('radio').first()).toBeChecked();
+    // No preload went unused, no hydration mismatch.
+    expect(warnings).toEqual([]);
+  });
+
+  test('the first view\'s remote manifests and entries are preloaded in the page head', async ({ stack }) => {
+    const html = await (await fetch(new URL('/search?q=leadership', stack.url))).text();
+    const head = html.slice(0, html.indexOf('</head>'));
+    for (const name of ['mf-search', 'mf-watchlist'] as const) {
+      expect(head).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${stack.remotes[name]}/mf-manifest.json"/>`);
+      expect(head).toContain(`<link rel="preload" as="script" href="${stack.remotes[name]}/remoteEntry.js"/>`);
+    }
+    expect(head).not.toContain(`href="${stack.remotes['mf-survey']}/mf-manifest.json"/>`);
+  });
+});

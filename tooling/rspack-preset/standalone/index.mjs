@@ -1,0 +1,2 @@
+// Async boundary: the shared singletons are negotiated before the bootstrap runs.
+import('./bootstrap.mjs');
