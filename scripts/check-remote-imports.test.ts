@@ -1,28 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCheck, tree as writeTree } from './testing/checkScriptHarness.js';
 
 const script = path.join(import.meta.dirname, 'check-remote-imports.mjs');
-
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'remote-imports-'));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
-  return root;
-}
-
-function run(root: string): { code: number; output: string } {
-  try {
-    return { code: 0, output: execFileSync('node', [script, root], { encoding: 'utf8', stdio: 'pipe' }) };
-  } catch (error) {
-    const failure = error as { status: number; stderr: string };
-    return { code: failure.status, output: failure.stderr };
-  }
-}
+const tree = (files: Record<string, string>) => writeTree(files, 'remote-imports-');
+const run = (root: string) => runCheck(script, root);
 
 const pkg = (name: string, deps: Record<string, string> = {}) => JSON.stringify({ name, dependencies: deps });
 

@@ -1,28 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCheck, tree as writeTree } from './testing/checkScriptHarness.js';
 
 const script = path.join(import.meta.dirname, 'check-remote-styles.mjs');
-
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'remote-styles-'));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    writeFileSync(path.join(root, file), text);
-  }
-  return root;
-}
-
-function run(root: string): { code: number; output: string } {
-  try {
-    return { code: 0, output: execFileSync('node', [script, root], { encoding: 'utf8', stdio: 'pipe' }) };
-  } catch (error) {
-    const failure = error as { status: number; stderr: string };
-    return { code: failure.status, output: failure.stderr };
-  }
-}
+const tree = (files: Record<string, string>) => writeTree(files, 'remote-styles-');
+const run = (root: string) => runCheck(script, root);
 
 const goodShell = `@layer khs-shell-base, khs-shell, khs-remote;
 @layer khs-shell-base { :root { --ink: #111; } button { color: red; } }
