@@ -1,9 +1,9 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { axeViolations } from '../harness/axe.js';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { REPO_ROOT } from '../harness/stack.js';
+import { remoteBuildVariant } from '../harness/remoteVariant.js';
 
 
 /** A small file that starts like a PDF (the server checks the first bytes). */
@@ -156,14 +156,9 @@ test.describe('contact form', () => {
 test.describe('contact form without mf-widgets on the server', () => {
   test('its server build throwing: the page keeps plain placeholder fields and the form still sends a file', async ({ browser, stack }) => {
     // A new release of mf-widgets whose server entry throws when loaded.
-    mkdirSync(path.join(REPO_ROOT, '.e2e-variants'), { recursive: true });
-    const broken = mkdtempSync(path.join(REPO_ROOT, '.e2e-variants', 'mf-widgets-build-'));
-    cpSync(path.join(REPO_ROOT, 'mf-widgets', 'dist'), broken, { recursive: true });
-    const manifestFile = path.join(broken, 'mf-manifest.json');
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
-    manifest.metaData.buildInfo.buildVersion = path.basename(broken);
-    writeFileSync(manifestFile, JSON.stringify(manifest));
-    writeFileSync(path.join(broken, 'server', 'remoteEntry.js'), "throw new Error('broken server build');");
+    const broken = remoteBuildVariant('mf-widgets', (dir) =>
+      writeFileSync(path.join(dir, 'server', 'remoteEntry.js'), "throw new Error('broken server build');"),
+    );
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {
       await openContactPage(context.pages()[0] ?? (await context.newPage()), stack.url);

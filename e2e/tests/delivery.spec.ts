@@ -34,7 +34,7 @@ test.describe('one federation runtime per page', () => {
     }
     // Still one React for every island: a click in one remote reaches another.
     await page.getByRole('button', { name: /watchlist/i }).first().click();
-    await expect(page.locator('.watchlist-link__badge')).toHaveText('1');
+    await expect(page.locator('.khs-watchlist-link__badge')).toHaveText('1');
     expect(problems.errors).toEqual([]);
     expect(problems.failedResponses).toEqual([]);
   });
@@ -46,7 +46,7 @@ test.describe('standalone pages boot each remote alone', () => {
       query: (searchUrl) => `?server=${encodeURIComponent(searchUrl)}&key=${SEARCH_API_KEY}`,
       ready: '#header-search input[role="combobox"]',
     },
-    'mf-survey': { ready: '#survey-from-props form.survey--interactive input[type="radio"]' },
+    'mf-survey': { ready: '#survey-from-props form.khs-survey--interactive input[type="radio"]' },
     'mf-watchlist': { ready: '#watchlist-button-1 button' },
     'mf-widgets': { ready: '[role="tablist"] [role="tab"]' },
   };
@@ -140,7 +140,7 @@ test.describe('islands hydrate when needed', () => {
     });
     const url = new URL(articleWithSurvey().url, stack.url).href;
     // The shell renders the survey on the server once it has loaded the survey's server build.
-    await expect.poll(async () => (await (await fetch(url)).text()).includes('survey--interactive'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await (await fetch(url)).text()).includes('khs-survey--interactive'), { timeout: 15_000 }).toBe(true);
     await page.setViewportSize({ width: 1280, height: 720 });
     await page.goto(url);
     const survey = page.locator('[data-island="mf-survey/Survey"]');
@@ -152,10 +152,10 @@ test.describe('islands hydrate when needed', () => {
     expect(await survey.getAttribute('data-island-state')).toBeNull();
     expect(surveyRequests.filter((url) => url.endsWith('.js'))).toEqual([]);
     // The server's form is the node the browser hydrates: marked now, still there after mounting.
-    await survey.locator('form.survey--interactive').evaluate((form) => form.setAttribute('data-test-server-node', ''));
+    await survey.locator('form.khs-survey--interactive').evaluate((form) => form.setAttribute('data-test-server-node', ''));
     await survey.scrollIntoViewIfNeeded();
     await expect(survey).toHaveAttribute('data-island-state', 'mounted');
-    await expect(survey.locator('form.survey--interactive[data-test-server-node]')).toHaveCount(1);
+    await expect(survey.locator('form.khs-survey--interactive[data-test-server-node]')).toHaveCount(1);
     expect(surveyRequests.some((url) => url.endsWith('/remoteEntry.js'))).toBe(true);
     await survey.getByRole('radio').first().check();
     await expect(survey.getByRole('radio').first()).toBeChecked();

@@ -19,7 +19,7 @@ test('the article page\'s initial scripts stay within the byte budget', async ({
   const article = listArticles().find((candidate) => candidate.surveyHandle && surveys.has(candidate.surveyHandle)) ?? listArticles()[0]!;
   const url = new URL(article.url, stack.url).href;
   // Server-rendered (the survey's server build loaded), as a reader gets it.
-  await expect.poll(async () => (await (await fetch(url)).text()).includes('survey--interactive'), { timeout: 15_000 }).toBe(true);
+  await expect.poll(async () => (await (await fetch(url)).text()).includes('khs-survey--interactive'), { timeout: 15_000 }).toBe(true);
 
   const scripts = new Map<string, number>();
   page.on('response', async (response) => {

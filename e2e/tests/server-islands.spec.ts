@@ -6,11 +6,11 @@ import { examplePageConfig } from 'contracts';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
 import { REPO_ROOT } from '../harness/stack.js';
+import { remoteBuildVariant, VARIANTS_DIR } from '../harness/remoteVariant.js';
 
 const { i18n, search: searchConfig } = examplePageConfig();
 const HITS_PER_PAGE = searchConfig.limit;
 const QUERY = 'work';
-const VARIANTS_DIR = path.join(REPO_ROOT, '.e2e-variants');
 
 /** An article with a survey: every island kind is on its page. */
 function articleWithSurvey() {
@@ -33,19 +33,6 @@ function consoleProblems(page: Page): string[] {
 }
 
 /** A copy of a remote's build whose manifest differs (a new release), changed by `change`. */
-function copyBuild(remote: string, change: (dir: string) => void): string {
-  const dir = mkdtempSync(path.join(VARIANTS_DIR, `${remote}-build-`));
-  cpSync(path.join(REPO_ROOT, remote, 'dist'), dir, { recursive: true });
-  const manifestFile = path.join(dir, 'mf-manifest.json');
-  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
-  manifest.metaData.buildInfo.buildVersion = path.basename(dir);
-  writeFileSync(manifestFile, JSON.stringify(manifest));
-  // The build's precompressed copies of the manifest would still be served: drop them.
-  for (const encoded of ['.br', '.gz']) rmSync(`${manifestFile}${encoded}`, { force: true });
-  change(dir);
-  return dir;
-}
-
 test.beforeAll(() => {
   execFileSync('mkdir', ['-p', VARIANTS_DIR]);
 });
@@ -172,8 +159,8 @@ test.describe('server-rendered islands', () => {
   test("a remote's server entry missing or throwing: the page is 200 within budget and the island mounts in the browser", async ({ page, stack }) => {
     const article = articleWithSurvey();
     const broken = {
-      missing: copyBuild('mf-survey', (dir) => rmSync(path.join(dir, 'server', 'remoteEntry.js'))),
-      throwing: copyBuild('mf-survey', (dir) => writeFileSync(path.join(dir, 'server', 'remoteEntry.js'), "throw new Error('broken server build');")),
+      missing: remoteBuildVariant('mf-survey', (dir) => rmSync(path.join(dir, 'server', 'remoteEntry.js'))),
+      throwing: remoteBuildVariant('mf-survey', (dir) => writeFileSync(path.join(dir, 'server', 'remoteEntry.js'), "throw new Error('broken server build');")),
     };
     try {
       for (const [kind, dir] of Object.entries(broken)) {

@@ -48,7 +48,7 @@ interface QueryTiming {
 
 function paintedAfterQuery([query, markName]: readonly [string, string]): Promise<QueryTiming> {
   return new Promise((resolve) => {
-    const section = document.querySelector<HTMLElement>('.search-list')!;
+    const section = document.querySelector<HTMLElement>('.khs-search-list')!;
     const answered = () => section.dataset.query === query && section.dataset.status === 'idle';
     const finish = () => {
       observer.disconnect();
@@ -76,8 +76,8 @@ async function measureLatency(browser: Browser, server: SeededSearchServer, labe
   await page.addInitScript('window.__name = (fn) => fn;');
   const { apiKey } = server.pageConfig().search.server;
   await page.goto(`${pageUrl}${STANDALONE_PATH}?server=${encodeURIComponent(server.url)}&key=${encodeURIComponent(apiKey)}`);
-  await page.locator('.search-list[data-status="idle"][data-query]').waitFor();
-  const box = page.locator('.search-list').getByRole('combobox');
+  await page.locator('.khs-search-list[data-status="idle"][data-query]').waitFor();
+  const box = page.locator('.khs-search-list').getByRole('combobox');
   // Bodies of the search answers (the multi_search responses), as the browser received them.
   const answers: Array<Promise<number>> = [];
   page.on('response', (response) => {
@@ -135,7 +135,7 @@ async function measureRemoteBytes(browser: Browser): Promise<void> {
 
     const searchPage = await trackScripts(browser);
     await searchPage.page.goto(new URL('/search', stack.url).href);
-    await searchPage.page.locator('.search-list[data-status="idle"][data-query]').waitFor();
+    await searchPage.page.locator('.khs-search-list[data-status="idle"][data-query]').waitFor();
     report('on /search', await searchPage.files());
     await searchPage.page.close();
 
