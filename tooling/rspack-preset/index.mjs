@@ -52,14 +52,22 @@ export function serverSharedSingletons(dir) {
 /**
  * Names the server entry in the browser build's `mf-manifest.json` (`metaData.ssrRemoteEntry`),
  * so one manifest URL serves both: Node loads the server entry, browsers ignore it. The entry
- * name is fixed, so the patch needs nothing from the server compilation.
+ * name is fixed, so the patch needs nothing from the server compilation. It also lists the
+ * modules the server build exposes (`metaData.serverExposes`): the browser build has more (its
+ * standalone page's), and a host that warms up server modules must not ask for those.
  */
 class SsrRemoteEntryManifestPlugin {
+  /** @param {string[]} serverExposes expose names as the manifest writes them (no `./`) */
+  constructor(serverExposes) {
+    this.serverExposes = serverExposes;
+  }
+
   apply(compiler) {
     compiler.hooks.afterEmit.tap('SsrRemoteEntryManifestPlugin', () => {
       const file = path.join(compiler.options.output.path, 'mf-manifest.json');
       const manifest = JSON.parse(readFileSync(file, 'utf8'));
       manifest.metaData.ssrRemoteEntry = { path: `${SERVER_DIR}/`, name: SERVER_ENTRY, type: 'commonjs-module' };
+      manifest.metaData.serverExposes = this.serverExposes;
       writeFileSync(file, JSON.stringify(manifest, null, 2));
     });
   }
@@ -130,10 +138,10 @@ export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort 
   return (env, argv) => {
     const mode = argv.mode ?? process.env.NODE_ENV;
     if (env?.RSPACK_SERVE || env?.WEBPACK_SERVE) {
-      return createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime: false, withServer: false });
+      return createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime: false });
     }
     const configs = [
-      createRemoteBrowserConfig({ dir, name, exposes: { ...exposes, './Standalone': STANDALONE_EXPOSE }, devPort, mode, externalRuntime: true, withServer: Boolean(serverExposes) }),
+      createRemoteBrowserConfig({ dir, name, exposes: { ...exposes, './Standalone': STANDALONE_EXPOSE }, devPort, mode, externalRuntime: true, serverExposes }),
       createStandaloneHostConfig({ dir, name, mode }),
     ];
     if (serverExposes) configs.push(createRemoteServerConfig({ dir, name, exposes: serverExposes, mode }));
@@ -227,7 +235,7 @@ export function createRemoteServerConfig({ dir, name, exposes, mode }) {
   return config;
 }
 
-function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime, withServer }) {
+function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime, serverExposes }) {
   const config = baseConfig({
     dir,
     mode,
@@ -254,7 +262,7 @@ function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, external
       experiments: { optimization: { target: 'web' }, ...(externalRuntime ? { externalRuntime: true } : {}) },
     }),
   );
-  if (withServer) config.plugins.push(new SsrRemoteEntryManifestPlugin());
+  if (serverExposes) config.plugins.push(new SsrRemoteEntryManifestPlugin(Object.keys(serverExposes).map((key) => key.replace(/^\.\//, ''))));
   // Last: compresses what the plugins above wrote (the manifest is patched after emit).
   if (externalRuntime) config.plugins.push(new PrecompressPlugin());
   return config;

@@ -11,8 +11,9 @@ const MANIFEST_URL = 'http://remote.test/mf-manifest.json';
 
 function manifest(build: string, css: string[] = []): string {
   return JSON.stringify({
-    metaData: { publicPath: 'auto', buildInfo: { buildVersion: build }, ssrRemoteEntry: { path: 'server/', name: 'remoteEntry.js' } },
-    exposes: [{ name: 'Hello', assets: { css: { sync: css, async: [] } } }],
+    metaData: { publicPath: 'auto', buildInfo: { buildVersion: build }, ssrRemoteEntry: { path: 'server/', name: 'remoteEntry.js' }, serverExposes: ['Hello'] },
+    // The browser build also exposes its standalone page's module, which the server build has not.
+    exposes: [{ name: 'Hello', assets: { css: { sync: css, async: [] } } }, { name: 'Standalone' }],
   });
 }
 
@@ -95,10 +96,12 @@ describe('ServerFederation', () => {
     expect(remote.disposed).toEqual(['v1', 'v2']);
   });
 
-  it('preloads every exposed module, so the first page after a start or a redeploy does not wait for a cold load', async () => {
+  it('preloads every module the server build exposes, so the first page after a start or a redeploy does not wait for a cold load', async () => {
     const remote = fakeRemote();
     const federation = federationFor(remote);
-    await federation.preload();
+    const errors: string[] = [];
+    await federation.preload((name, error) => errors.push(`${name}: ${String(error)}`));
+    expect(errors).toEqual([]);
     expect(remote.runtime.loads).toBe(1);
     await federation.load('mf-hello', 'Hello');
     expect(remote.runtime.loads).toBe(1);

@@ -50,7 +50,13 @@ interface ParsedManifest {
 }
 
 interface ManifestJson {
-  metaData?: { publicPath?: string; buildInfo?: { buildVersion?: string }; ssrRemoteEntry?: { name?: string } };
+  metaData?: {
+    publicPath?: string;
+    buildInfo?: { buildVersion?: string };
+    ssrRemoteEntry?: { name?: string };
+    /** Names of the modules the server build exposes (written by tooling/rspack-preset). */
+    serverExposes?: string[];
+  };
   exposes?: { name: string; assets?: { css?: { sync?: string[]; async?: string[] } } }[];
 }
 
@@ -163,7 +169,9 @@ export class ServerFederation {
         const name = state.definition.name;
         try {
           if (!state.manifest) await this.firstManifest(state);
-          const exposes = (state.manifest!.json.exposes ?? []).map((expose) => expose.name);
+          // Only what the server build exposes (the browser build has more, e.g. its standalone page).
+          const manifest = state.manifest!.json;
+          const exposes = manifest.metaData?.serverExposes ?? (manifest.exposes ?? []).map((expose) => expose.name);
           await Promise.all(exposes.map((expose) => this.load(name, expose)));
         } catch (error) {
           onError?.(name, error);
