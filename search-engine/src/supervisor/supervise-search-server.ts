@@ -96,6 +96,8 @@ export async function superviseSearchServer(options: SupervisorOptions): Promise
       SEARCH_DATA_DIR: options.dataDir,
       TYPESENSE_API_KEY: options.adminApiKey,
       TYPESENSE_SEARCH_API_KEY: options.searchApiKey,
+      // The server stops by itself when this process is gone (see cli/start.ts).
+      SEARCH_SUPERVISOR_PID: String(process.pid),
     };
     const process_ = spawn(process.execPath, serverCommand(), { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child = process_;
