@@ -25,16 +25,14 @@ function* sourceFiles(dir) {
 }
 
 /**
- * May `file` of `from` (a remote or the shell) import `target` (a top-level folder or package)?
- * A remote's `bench/` is a harness that composes the real page, like `e2e/`: it may use the
- * shell's page components, never another remote.
+ * May a file of `from` (a remote, a service or the shell) import `target` (a top-level folder or
+ * package)? No remote or service imports another remote or the shell, benches included (a bench
+ * that needs the page starts the site), and the shell imports no remote.
  */
-function forbidden(from, target, file = '') {
+function forbidden(from, target) {
   if (target === from) return false;
   if (from === SHELL) return remotes.includes(target);
-  if (services.includes(from)) return remotes.includes(target) || target === SHELL;
-  const harness = path.relative(path.join(root, from), file).split(path.sep)[0] === 'bench';
-  return remotes.includes(target) || (target === SHELL && !harness);
+  return remotes.includes(target) || target === SHELL;
 }
 
 const importPattern = /(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
@@ -92,7 +90,7 @@ for (const part of [...remotes, ...services, ...(hasShell ? [SHELL] : [])]) {
       const target = specifier.startsWith('.')
         ? path.relative(root, path.resolve(path.dirname(file), specifier)).split(path.sep)[0]
         : specifier.split('/')[0];
-      if (forbidden(part, target, file)) {
+      if (forbidden(part, target)) {
         violations.push(`${path.relative(root, file)} imports "${specifier}" (${target})`);
       }
     }

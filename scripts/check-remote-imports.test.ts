@@ -56,6 +56,18 @@ describe('check-remote-imports', () => {
     expect(result.output).toContain('(shell)');
   });
 
+  it("fails when a remote's bench imports the shell (a bench that needs the page starts the site)", () => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/bench/page-bench.ts': "import { ArticlePage } from '../../shell/src/server/pages/ArticlePage.js';",
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/pages/ArticlePage.ts': 'export const ArticlePage = 1;',
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('mf-a/bench/page-bench.ts');
+  });
+
   it.each([
     ['a package import', "import { render } from 'mf-a/src/islands/A.server.js';"],
     ['a relative import', "import { render } from '../../../mf-a/src/islands/A.server.js';"],

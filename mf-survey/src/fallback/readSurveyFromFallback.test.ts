@@ -8,7 +8,7 @@ function island(html: string): HTMLElement {
   return element;
 }
 
-// The markup shell/src/server/pages/ArticlePage.tsx renders.
+// The markup this remote's server build renders (src/islands/Survey.server.tsx).
 const SERVER_FALLBACK = `<form class="khs-survey" aria-disabled="true"><fieldset disabled><legend>How do you take your coffee?</legend>
   <label class="khs-survey__answer"><input type="radio" name="survey-coffee" value="1"/> Black</label>
   <label class="khs-survey__answer"><input type="radio" name="survey-coffee" value="2"/> With <em>milk</em></label>

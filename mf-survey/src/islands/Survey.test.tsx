@@ -10,7 +10,7 @@ const context: IslandContext = {
   getConsent: () => ({ insights: false, tracking: false }),
 };
 
-// The fallback shell/src/server/pages/ArticlePage.tsx renders inside the island.
+// The server markup this remote renders inside the island (src/islands/Survey.server.tsx).
 const FALLBACK = `<form class="khs-survey" aria-disabled="true"><fieldset disabled><legend>Which day suits you?</legend>
   <label class="khs-survey__answer"><input type="radio" name="survey-days" value="1"> Monday</label>
   <label class="khs-survey__answer"><input type="radio" name="survey-days" value="2"> Friday</label>
