@@ -153,6 +153,22 @@ export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort 
 const STANDALONE_EXPOSE = './src/standalone/bootstrap';
 
 /**
+ * The federation plugin of a page's host (the shell, or a remote's standalone page): a pure
+ * consumer that provides the page's one federation runtime to remotes built with `externalRuntime`.
+ */
+function runtimeProvidingHost(name, dir) {
+  return new ModuleFederationPlugin({
+    name,
+    remotes: {},
+    shared: sharedSingletons(dir),
+    shareStrategy: 'loaded-first',
+    dts: false,
+    manifest: false,
+    experiments: { optimization: { target: 'web' }, provideExternalRuntime: true },
+  });
+}
+
+/**
  * Recipe A of toolchain-notes ("Standalone boot with the external runtime"): a pure consumer that
  * provides the runtime, registers the remote from `../mf-manifest.json` and loads `./Standalone`.
  * Built after the browser build (whose `clean` would otherwise remove it).
@@ -174,15 +190,7 @@ function createStandaloneHostConfig({ dir, name, mode }) {
   delete config.devServer;
   config.plugins.push(
     new rspack.DefinePlugin({ __KHS_REMOTE_NAME__: JSON.stringify(name) }),
-    new ModuleFederationPlugin({
-      name: `${name}_standalone`,
-      remotes: {},
-      shared: sharedSingletons(dir),
-      shareStrategy: 'loaded-first',
-      dts: false,
-      manifest: false,
-      experiments: { optimization: { target: 'web' }, provideExternalRuntime: true },
-    }),
+    runtimeProvidingHost(`${name}_standalone`, dir),
     new PrecompressPlugin(),
   );
   return config;
@@ -278,16 +286,7 @@ export function createHostConfig({ dir, entry, outDir, publicPath }) {
     const config = baseConfig({ dir, mode: argv.mode ?? process.env.NODE_ENV, entry, publicPath, outDir, devPort: 0 });
     config.output.filename = 'shell-runtime.js';
     config.plugins.push(
-      new ModuleFederationPlugin({
-        name: 'shell',
-        remotes: {},
-        shared: sharedSingletons(dir),
-        shareStrategy: 'loaded-first',
-        dts: false,
-        manifest: false,
-        // The one federation runtime of the page: remotes built with `externalRuntime` use it.
-        experiments: { optimization: { target: 'web' }, provideExternalRuntime: true },
-      }),
+      runtimeProvidingHost('shell', dir),
       new PrecompressPlugin(),
     );
     return config;

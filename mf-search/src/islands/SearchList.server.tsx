@@ -4,15 +4,14 @@ import { ISLAND_API_VERSION, type IslandRender, type SearchConfiguration } from 
 import { renderReactIsland } from '@khs/react-island/server';
 import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
 import { SearchList } from '../components/SearchList.js';
-import { validateChipOptions } from '../config/chipOptions.js';
 import { createSearchClient, type SearchSetup } from '../config/createSearchClient.js';
-import { validateFacetOptions } from '../config/facetOptions.js';
 import { createMemoryHitsCache } from '../hits/memoryHitsCache.js';
 import type { SearchListServerState } from './searchListServerState.js';
 import { createServerRenderCache } from './serverRenderCache.js';
 import { disposeServerSearchTransport, serverSearchTransport } from './serverSearchTransport.js';
 import type { SearchListIslandProps } from './SearchList.js';
 import { serverIslandContext } from './serverIslandContext.js';
+import { searchListOptions } from './searchListOptions.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
 export const dispose = disposeServerSearchTransport;
@@ -59,8 +58,8 @@ export const render: IslandRender<SearchListIslandProps> = (props, context) =>
 const renderList: IslandRender<SearchListIslandProps> = async (props, { config, url }) => {
   const search = config.search;
   const setup = setupFor(search);
-  const facets = (Array.isArray(search.facets) ? search.facets : []).map(validateFacetOptions);
-  const chips = validateChipOptions(props?.chips);
+  const options = searchListOptions(search, props);
+  const { facets } = options;
   const address = new URL(url, 'http://shell.invalid/');
   const lastPage = requestedPage(address);
   const context = serverIslandContext(config);
@@ -72,10 +71,7 @@ const renderList: IslandRender<SearchListIslandProps> = async (props, { config, 
   const app = (pageUrl: string, tags?: string[]) => (
     <SearchList
       setup={setup}
-      facets={facets}
-      chips={chips}
-      hideResults={typeof props?.hideResults === 'boolean' ? props.hideResults : search.hideResults === true}
-      resultsHidden={props?.resultsHidden === true}
+      {...options}
       context={context}
       serverUrl={pageUrl}
       createHitsCache={() => cache}

@@ -2,23 +2,15 @@ import type { IslandMount } from 'contracts';
 import { mountReactIsland } from '@khs/react-island';
 import '../styles/search.css';
 import { SearchList } from '../components/SearchList.js';
-import { validateChipOptions, type ChipOptions } from '../config/chipOptions.js';
 import { createSearchClient } from '../config/createSearchClient.js';
-import { validateFacetOptions } from '../config/facetOptions.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
 import { InstantSearchSSRProvider } from 'react-instantsearch';
 import { createPageSessionHitsCache } from '../hits/pageSessionHitsCache.js';
 import { isSearchListServerState } from './searchListServerState.js';
+import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
 
 /** Island props the server renders into `data-props`. */
-export interface SearchListIslandProps {
-  /** Results stay hidden until a query exists. Default: `config.search.hideResults`. */
-  hideResults?: boolean;
-  /** Results-hidden flag at start. Default `false`. */
-  resultsHidden?: boolean;
-  /** Which applied filters get chips. Default: all. */
-  chips?: ChipOptions;
-}
+export type SearchListIslandProps = SearchListOptionProps;
 
 /**
  * Mounts the search list screen. A configuration error (no usable search client, no index name,
@@ -29,17 +21,13 @@ const mount: IslandMount<SearchListIslandProps> = (element, props, context) => {
   const search = context.config.search;
   try {
     const setup = createSearchClient(search);
-    const facets = (Array.isArray(search.facets) ? search.facets : []).map(validateFacetOptions);
-    const chips = validateChipOptions(props?.chips);
+    const options = searchListOptions(search, props);
     // Server-rendered: start from the server's answers, pages and tags (nothing is searched for them).
     const server = isSearchListServerState(context.hydration?.state) ? context.hydration.state : undefined;
     const list = (
       <SearchList
         setup={setup}
-        facets={facets}
-        chips={chips}
-        hideResults={typeof props?.hideResults === 'boolean' ? props.hideResults : search.hideResults === true}
-        resultsHidden={props?.resultsHidden === true}
+        {...options}
         context={context}
         createHitsCache={server ? () => createPageSessionHitsCache(window, server.hitsCache) : undefined}
         initialTags={server?.tags}
