@@ -7,3 +7,4 @@ export * from './bus.js';
 export * from './island.js';
 export * from './guards.js';
 export * from './example-config.js';
+export * from './islandErrorCodes.js';

@@ -1,0 +1,23 @@
+// Stable error codes for island loading and rendering. Browsers report them in failure beacons, the
+// server logs them, and `/health/remotes` counts them, so a code keeps its meaning once published:
+// add new codes, never renumber or reuse one.
+
+/** Every island failure code, with what it means for the people reading logs and the health view. */
+export const ISLAND_ERROR_CODES = Object.freeze({
+  'KHS-ISLAND-001': 'The remote manifest could not be fetched or is not a valid manifest.',
+  'KHS-ISLAND-002': 'The remote entry or one of its chunks failed to load.',
+  'KHS-ISLAND-003': 'Loading the remote took longer than the load timeout and was aborted.',
+  'KHS-ISLAND-004': 'The remote was built against an incompatible contracts major version.',
+  'KHS-ISLAND-005': 'The remote implements another island API version.',
+  'KHS-ISLAND-006': 'The remote does not expose the requested island module.',
+  'KHS-ISLAND-007': 'Mounting or hydrating the island threw in the browser.',
+  'KHS-ISLAND-008': 'Rendering the island on the server failed.',
+} as const);
+
+/** One of the stable island failure codes. */
+export type IslandErrorCode = keyof typeof ISLAND_ERROR_CODES;
+
+/** Whether `value` is one of the published island failure codes. */
+export function isIslandErrorCode(value: unknown): value is IslandErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ISLAND_ERROR_CODES, value);
+}
