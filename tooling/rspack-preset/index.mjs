@@ -2,6 +2,7 @@
 // one place for the Module Federation share policy and the rspack settings proven in
 // ../shared/toolchain-notes.md.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { BuildVersionPlugin } from './buildVersion.mjs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { rspack } from '@rspack/core';
@@ -145,6 +146,8 @@ export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort 
       createStandaloneHostConfig({ dir, name, mode }),
     ];
     if (serverExposes) configs.push(createRemoteServerConfig({ dir, name, exposes: serverExposes, mode }));
+    // The last compilation (it runs after the browser build): the manifest gets the build's version.
+    configs.at(-1).plugins.push(new BuildVersionPlugin(dir));
     return configs;
   };
 }
@@ -260,7 +263,9 @@ function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, external
   config.plugins.push(
     new ModuleFederationPlugin({
       name,
-      filename: 'remoteEntry.js',
+      // Content-hashed like every other file of the build, so it is cached for good; the manifest
+      // (revalidated on every use) names it.
+      filename: 'remoteEntry.[contenthash:8].js',
       exposes,
       shared: sharedSingletons(dir),
       // Use a shared module another remote already loaded instead of racing to load our own.

@@ -16,14 +16,24 @@ const MIN_BYTES = 1024;
 /** Files the federation plugin writes itself (not always compilation assets). */
 const EXTRA_FILES = ['mf-manifest.json', 'mf-stats.json'];
 
-/** Writes `.br` (quality 11) and `.gz` (level 9) copies of one file, if it is worth it. */
-export async function precompressFile(file) {
-  const body = readFileSync(file);
-  if (body.length < MIN_BYTES) return;
+/**
+ * The brotli (quality 11) and gzip (level 9) copies of `body`, or undefined when it is too small to
+ * be worth it. Also used by tooling/deploy for the manifest it switches.
+ */
+export async function compressedCopies(body) {
+  if (body.length < MIN_BYTES) return undefined;
   const [br, gz] = await Promise.all([
     brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     gzip(body, { level: 9 }),
   ]);
+  return { br, gz };
+}
+
+/** Writes `.br` and `.gz` copies of one file, if it is worth it. */
+export async function precompressFile(file) {
+  const copies = await compressedCopies(readFileSync(file));
+  if (!copies) return;
+  const { br, gz } = copies;
   writeFileSync(`${file}.br`, br);
   writeFileSync(`${file}.gz`, gz);
 }
