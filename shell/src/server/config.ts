@@ -37,6 +37,8 @@ export interface ShellConfig {
   cookieSecret: string;
   /** True when `COOKIE_SECRET` is unset and the public development secret is used. */
   usesDevelopmentCookieSecret: boolean;
+  /** `OPERATOR_TOKEN` (at least 16 characters): opens `/health/remotes`. Unset: that view is off (404). */
+  operatorToken: string | undefined;
   search: {
     /** `TYPESENSE_HOST`: a real Typesense; unset starts the embedded search server. */
     externalHost: string | undefined;
@@ -98,6 +100,9 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   const cookieSecret = text('COOKIE_SECRET', DEV_COOKIE_SECRET);
   if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
 
+  const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined;
+  if (operatorToken !== undefined && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
+
   const publicBaseUrl = env.PUBLIC_BASE_URL?.trim() ? normalizePublicBaseUrl(env.PUBLIC_BASE_URL.trim()) : undefined;
   const allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
@@ -119,6 +124,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     cookieSecret,
     usesDevelopmentCookieSecret: cookieSecret === DEV_COOKIE_SECRET,
+    operatorToken,
     search: {
       externalHost: env[SEARCH_SERVICE.hostEnv]?.trim() || undefined,
       port: integer(SEARCH_SERVICE.portEnv, SEARCH_SERVICE.defaultPort, 0, 65535),

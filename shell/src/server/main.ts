@@ -7,6 +7,9 @@ import { repositoryContentStore as content } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
 import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
+import { healthRoutes } from './health/healthRoutes.js';
+import { IslandFailureCounts } from './health/islandFailureCounts.js';
+import { serverFailureCode } from './health/serverFailureCode.js';
 import { ensureArticlesIndexed, startSearchService } from './search/searchService.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
 
@@ -30,7 +33,11 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl ?? (() => listeningOrigin),
     allowedHosts: config.allowedHosts,
   });
-  const islands = createServerIslands(config.remotes, readServerIslandSettings());
+  // Island failures from browsers' beacons and from server renders, for /health/remotes.
+  const failureCounts = new IslandFailureCounts();
+  const islands = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) =>
+    failureCounts.record(remote, 'server', serverFailureCode(stage, error)),
+  );
   const { app } = await buildShellApp({
     config,
     content,
@@ -38,7 +45,18 @@ async function main(): Promise<void> {
     islands,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     rateLimitCounters: database.rateLimitCounters,
-    features: productFeatures({ config, content, database, linkOrigin }),
+    features: [
+      ...productFeatures({ config, content, database, linkOrigin }),
+      {
+        plugin: healthRoutes,
+        options: {
+          remotes: config.remotes,
+          operatorToken: config.operatorToken,
+          failureCounts,
+          ...(islands ? { pollStates: () => islands.federation.pollStates() } : {}),
+        },
+      },
+    ],
   });
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
@@ -54,6 +72,7 @@ async function main(): Promise<void> {
       (config.publicBaseUrl ? ' (PUBLIC_BASE_URL)' : ' (the listening address: set PUBLIC_BASE_URL for a public site)') +
       (config.allowedHosts.length > 0 ? `, or the request's host when it is one of ALLOWED_HOSTS (${config.allowedHosts.join(', ')})` : ''),
   );
+  log(config.operatorToken ? `operators' view of the remotes: ${url}health/remotes (OPERATOR_TOKEN)` : '/health/remotes is off: set OPERATOR_TOKEN to open it');
   if (config.trustProxy !== false) log(`trusting X-Forwarded-* from: ${[config.trustProxy].flat().join(', ')} (TRUST_PROXY)`);
 
   let stopping = false;

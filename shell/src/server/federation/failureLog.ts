@@ -6,6 +6,8 @@ export interface FailureLogOptions {
   intervalMs?: number;
   log?: Pick<Console, 'error'>;
   now?: () => number;
+  /** Called for every failure, also those the log leaves out (the health view counts them). Default none. */
+  onFailure?: (remote: string, stage: ServerIslandStage, error: unknown) => void;
 }
 
 /**
@@ -18,14 +20,17 @@ export class FailureLog {
   private readonly intervalMs: number;
   private readonly log: Pick<Console, 'error'>;
   private readonly now: () => number;
+  private readonly onFailure: FailureLogOptions['onFailure'];
 
   constructor(options: FailureLogOptions = {}) {
+    this.onFailure = options.onFailure;
     this.intervalMs = options.intervalMs ?? 60_000;
     this.log = options.log ?? console;
     this.now = options.now ?? Date.now;
   }
 
   report(remote: string, stage: ServerIslandStage, error: unknown): void {
+    this.onFailure?.(remote, stage, error);
     const now = this.now();
     const entry = this.last.get(remote);
     if (entry && now - entry.at < this.intervalMs) {

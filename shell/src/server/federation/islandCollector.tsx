@@ -13,6 +13,12 @@ export class IslandCollector {
   readonly requests: IslandRequest[] = [];
   readonly placeholders: ReactNode[] = [];
 
+  /**
+   * @param remoteEntryUrl the browser entry URL of a remote's current build, when the server
+   * knows it (entries are content-hashed, so only the loaded manifest names them). Default none.
+   */
+  constructor(readonly remoteEntryUrl: (remote: string) => string | undefined = () => undefined) {}
+
   add(request: IslandRequest, placeholder: ReactNode): string {
     this.requests.push(request);
     this.placeholders.push(placeholder);
@@ -50,7 +56,7 @@ export async function renderPageWithIslands(
   context: { config: PageConfig; url: string },
   onTimings?: (timings: IslandTiming[]) => void,
 ): Promise<string> {
-  const collector = new IslandCollector();
+  const collector = new IslandCollector((remote) => islands.federation.browserEntryUrl(remote));
   const html = `<!doctype html>${renderToString(<IslandCollectorContext.Provider value={collector}>{page}</IslandCollectorContext.Provider>)}`;
   const outcomes = await islands.renderAll(collector.requests, context);
   onTimings?.(

@@ -53,6 +53,12 @@ interface ManifestJson {
   metaData?: {
     publicPath?: string;
     buildInfo?: { buildVersion?: string };
+    /** The deployed build's version (written by tooling/rspack-preset, used by tooling/deploy). */
+    buildVersion?: string;
+    /** The contracts version the remote was built against, when the manifest says. */
+    contractsVersion?: string;
+    /** The browser entry, beside the manifest unless `path` says otherwise (a deployed version's folder). */
+    remoteEntry?: { path?: string; name?: string };
     ssrRemoteEntry?: { name?: string };
     /** Names of the modules the server build exposes (written by tooling/rspack-preset). */
     serverExposes?: string[];
@@ -71,6 +77,28 @@ interface RemoteState {
   modules: Map<string, Promise<IslandServerModule>>;
   /** Stylesheet URLs per module and manifest hash. */
   stylesheetCache: Map<string, string[]>;
+  /** The last manifest fetch (first load or revalidation), for the health view. */
+  lastPoll?: { at: number; ok: boolean; error?: string };
+  /** When the loaded manifest was first seen (first load or a swap). */
+  changedAt?: number;
+}
+
+/** What the loader knows of one remote: its manifest URL, the last poll, the build it renders with. */
+export interface RemotePollState {
+  remote: string;
+  manifestUrl: string;
+  /** The last manifest fetch; undefined before the first. `ok: false` keeps the loaded build. */
+  lastPoll?: { at: number; ok: boolean; error?: string };
+  /** `metaData.buildVersion` of the loaded manifest (else `buildInfo.buildVersion`). */
+  buildVersion?: string;
+  /** `metaData.contractsVersion` of the loaded manifest, when it has one. */
+  contractsVersion?: string;
+  /** When the loaded manifest was first seen (ms since the epoch). */
+  changedAt?: number;
+  /** How many builds replaced the first one. */
+  generation: number;
+  /** URL of the loaded build's browser entry (`metaData.remoteEntry`). */
+  browserEntryUrl?: string;
 }
 
 /** Loaded-version facts, for logs and tests. */
@@ -207,6 +235,29 @@ export class ServerFederation {
     return this.states.get(remote)?.generation ?? 0;
   }
 
+  /** URL of the browser entry of `remote`'s loaded build (for a preload); undefined before its manifest is loaded. */
+  browserEntryUrl(remote: string): string | undefined {
+    const manifest = this.states.get(remote)?.manifest;
+    return manifest ? browserEntryUrl(manifest) : undefined;
+  }
+
+  /** Read-only: each remote's manifest URL, last poll and loaded build (the health view, entry preloads). */
+  pollStates(): RemotePollState[] {
+    return [...this.states.values()].map((state) => {
+      const metaData = state.manifest?.json.metaData;
+      return {
+        remote: state.definition.name,
+        manifestUrl: state.definition.entry,
+        ...(state.lastPoll ? { lastPoll: { ...state.lastPoll } } : {}),
+        ...(metaData ? { buildVersion: metaData.buildVersion ?? metaData.buildInfo?.buildVersion } : {}),
+        ...(metaData?.contractsVersion ? { contractsVersion: metaData.contractsVersion } : {}),
+        ...(state.changedAt !== undefined ? { changedAt: state.changedAt } : {}),
+        generation: state.generation,
+        ...(state.manifest ? { browserEntryUrl: browserEntryUrl(state.manifest) } : {}),
+      };
+    });
+  }
+
   /** The build each remote currently renders with. */
   versions(): RemoteVersion[] {
     return [...this.states.values()].map((state) => ({
@@ -244,6 +295,7 @@ export class ServerFederation {
   private swap(state: RemoteState, fresh: ParsedManifest): void {
     const old = state.modules;
     state.manifest = fresh;
+    state.changedAt = this.now();
     state.modules = new Map();
     state.stylesheetCache = new Map();
     state.generation += 1;
@@ -274,7 +326,10 @@ export class ServerFederation {
     state.manifestLoading ??= this.fetchManifest(state).finally(() => (state.manifestLoading = undefined));
     try {
       const manifest = await state.manifestLoading;
-      state.manifest ??= manifest;
+      if (!state.manifest) {
+        state.manifest = manifest;
+        state.changedAt = this.now();
+      }
       state.manifestFailedAt = undefined;
     } catch (error) {
       state.manifestFailedAt = this.now();
@@ -288,8 +343,10 @@ export class ServerFederation {
       const response = await fetchWithTimeout(this.fetchImpl, entry, this.options.hopTimeoutMs, { cache: 'no-store' });
       const body = await response.text();
       const json = JSON.parse(body) as ManifestJson;
+      state.lastPoll = { at: this.now(), ok: true };
       return { hash: createHash('sha256').update(body).digest('hex'), url: entry, json };
     } catch (error) {
+      state.lastPoll = { at: this.now(), ok: false, error: String((error as Error)?.message ?? error).slice(0, 300) };
       throw new ServerIslandError(name, 'manifest', `manifest of "${name}": ${(error as Error)?.message ?? error}`, { cause: error });
     }
   }
@@ -325,6 +382,15 @@ export class ServerFederation {
     }
     return loaded;
   }
+}
+
+/** Where the manifest's browser entry is (`publicPath: auto`: relative to the manifest). */
+function browserEntryUrl(manifest: ParsedManifest): string | undefined {
+  const { publicPath, remoteEntry } = manifest.json.metaData ?? {};
+  if (!remoteEntry?.name) return undefined;
+  const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
+  const folder = (remoteEntry.path ?? '').replace(/^\.?\//, '');
+  return new URL(`${folder && !folder.endsWith('/') ? `${folder}/` : folder}${remoteEntry.name}`, base).href;
 }
 
 async function disposeAll(modules: Map<string, Promise<IslandServerModule>>, log: Pick<Console, 'error'>): Promise<void> {

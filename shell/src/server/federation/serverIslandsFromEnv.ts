@@ -39,10 +39,17 @@ export function readServerIslandSettings(env: NodeJS.ProcessEnv = process.env): 
   };
 }
 
-/** The process's server islands from the configured manifest URLs; undefined when turned off. */
-export function createServerIslands(remotes: RemoteDefinition[], settings: ServerIslandSettings): ServerIslands | undefined {
+/**
+ * The process's server islands from the configured manifest URLs; undefined when turned off.
+ * `onFailure` hears of every server-side failure of a remote (the health view counts them).
+ */
+export function createServerIslands(
+  remotes: RemoteDefinition[],
+  settings: ServerIslandSettings,
+  onFailure?: (remote: string, stage: ServerIslandStage, error: unknown) => void,
+): ServerIslands | undefined {
   if (!settings.enabled) return undefined;
-  const failures = new FailureLog({ intervalMs: settings.failureLogIntervalMs });
+  const failures = new FailureLog({ intervalMs: settings.failureLogIntervalMs, ...(onFailure ? { onFailure } : {}) });
   const federation = new ServerFederation({
     remotes,
     runtime: createFederationRuntime({ hopTimeoutMs: settings.hopTimeoutMs }),

@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { useContext, type ReactNode } from 'react';
 import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import { ConsentPanel } from './ConsentPanel.js';
 import { Island } from './Island.js';
+import { IslandCollectorContext } from '../federation/islandCollector.js';
 import { serializeJsonForHtml } from '../federation/serializeJsonForHtml.js';
 
 export interface LayoutProps {
@@ -20,15 +21,16 @@ export interface LayoutProps {
  * Remotes of the islands every page shows at once (the header's search box and watchlist link):
  * their manifests and entries are preloaded so the runtime finds them in the cache instead of
  * asking only after the page is parsed. The manifest as the runtime's own `fetch` asks for it
- * (`crossOrigin="anonymous"`); the entry as the classic script the runtime adds next to it
- * (`remoteEntry.js` beside the manifest: every remote is built by tooling/rspack-preset).
+ * (`crossOrigin="anonymous"`); the entry as the classic script the runtime adds next to it. Entry
+ * names are content-hashed: the entry is preloaded only when the server has loaded the manifest
+ * that names it (server islands on), never guessed.
  */
 const FIRST_VIEW_REMOTES = ['mf-search', 'mf-watchlist'];
-const REMOTE_ENTRY_FILE = 'remoteEntry.js';
 
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
 export function Layout({ title, config, runtimeUrl, query = '', pageClass, children }: LayoutProps) {
   const { calls, i18n } = config;
+  const entryUrl = useContext(IslandCollectorContext)?.remoteEntryUrl ?? (() => undefined);
   return (
     <html lang="en">
       <head>
@@ -45,10 +47,13 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
         <script src={runtimeUrl} defer />
         {config.remotes
           .filter((remote) => FIRST_VIEW_REMOTES.includes(remote.name))
-          .flatMap((remote) => [
-            <link key={`${remote.name}-manifest`} rel="preload" as="fetch" crossOrigin="anonymous" href={remote.entry} />,
-            <link key={`${remote.name}-entry`} rel="preload" as="script" href={new URL(REMOTE_ENTRY_FILE, remote.entry).href} />,
-          ])}
+          .flatMap((remote) => {
+            const entry = entryUrl(remote.name);
+            return [
+              <link key={`${remote.name}-manifest`} rel="preload" as="fetch" crossOrigin="anonymous" href={remote.entry} />,
+              ...(entry ? [<link key={`${remote.name}-entry`} rel="preload" as="script" href={entry} />] : []),
+            ];
+          })}
       </head>
       <body className={pageClass}>
         <a className="skip-link" href="#main">

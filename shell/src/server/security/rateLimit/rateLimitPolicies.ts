@@ -20,3 +20,10 @@ export const SURVEY_VOTE_LIMIT: RateLimitPolicy = { max: 20, windowMs: 60 * 60 *
 export const INSIGHTS_LIMIT: RateLimitPolicy = { max: 60, windowMs: 60 * 1000 };
 /** Contact form posts per client address (a visitor correcting a form a few times included). */
 export const CONTACT_LIMIT: RateLimitPolicy = { max: 10, windowMs: 10 * 60 * 1000 };
+/**
+ * Failure beacons per client address: a page has at most a dozen islands and the browser reports
+ * each failure once, so a visitor on a broken page for a minute stays well below this.
+ */
+export const ISLAND_FAILURE_LIMIT: RateLimitPolicy = { max: 30, windowMs: 60 * 1000 };
+/** Requests to the operators' view per client address (a monitor polling every few seconds fits). */
+export const OPERATOR_LIMIT: RateLimitPolicy = { max: 60, windowMs: 60 * 1000 };

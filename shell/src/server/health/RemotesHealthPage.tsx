@@ -1,0 +1,125 @@
+import { ISLAND_ERROR_CODES, type IslandErrorCode } from 'contracts';
+import type { RemoteHealth, RemotesHealth } from './remotesHealth.js';
+
+/** Readable on its own: no site styles or scripts (the page is for operators, behind a token). */
+const STYLES = `
+body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}
+main{max-width:72rem;margin:0 auto;padding:1.5rem}
+h1{font-size:1.6rem;margin:0 0 .25rem}
+table{border-collapse:collapse;width:100%;margin:1rem 0}
+caption{text-align:left;font-weight:600;padding:.25rem 0}
+th,td{border:1px solid #8a8a8a;padding:.4rem .6rem;text-align:left;vertical-align:top}
+thead th{background:#ececec}
+code{font-size:.9em;overflow-wrap:anywhere}
+.ok{color:#0b5d1e;font-weight:600}.down{color:#a00000;font-weight:600}.unknown{color:#4a4a4a}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0}
+`;
+
+function when(iso: string | null): string {
+  return iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '—';
+}
+
+function Reachability({ remote }: { remote: RemoteHealth }) {
+  if (remote.reachable === null) return <span className="unknown">not polled yet</span>;
+  return remote.reachable ? (
+    <span className="ok">reachable</span>
+  ) : (
+    <>
+      <span className="down">unreachable</span>: {remote.lastPollError}
+    </>
+  );
+}
+
+function Failures({ counts }: { counts: Record<string, number | undefined> }) {
+  const entries = Object.entries(counts).filter((entry): entry is [IslandErrorCode, number] => Boolean(entry[1]));
+  if (entries.length === 0) return <>none</>;
+  return (
+    <ul>
+      {entries.map(([code, count]) => (
+        <li key={code}>
+          <abbr title={ISLAND_ERROR_CODES[code]}>{code}</abbr>: {count}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The HTML of `/health/remotes`: one row per remote, then what each failure code means. */
+export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
+  const minutes = Math.round(health.failureWindowSeconds / 60);
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>Remotes · health</title>
+        <style dangerouslySetInnerHTML={{ __html: STYLES }} />
+      </head>
+      <body>
+        <main>
+          <h1>Remotes</h1>
+          <p>
+            As of {when(health.generatedAt)}. Failures are counted over the last {minutes} minutes, from browsers (failure beacons) and
+            from this server&apos;s own renders.
+            {health.serverIslands ? '' : ' Server islands are off (SERVER_ISLANDS=off): this server polls no manifests, so versions and reachability are unknown.'}
+          </p>
+          <table>
+            <caption>Deployed remotes</caption>
+            <thead>
+              <tr>
+                <th scope="col">Remote</th>
+                <th scope="col">Manifest</th>
+                <th scope="col">Last poll</th>
+                <th scope="col">Build version</th>
+                <th scope="col">Contracts version</th>
+                <th scope="col">Live since</th>
+                <th scope="col">Browser failures</th>
+                <th scope="col">Server failures</th>
+              </tr>
+            </thead>
+            <tbody>
+              {health.remotes.map((remote) => (
+                <tr key={remote.name}>
+                  <th scope="row">{remote.name}</th>
+                  <td>
+                    <code>{remote.manifestUrl}</code>
+                  </td>
+                  <td>
+                    <Reachability remote={remote} />
+                    <br />
+                    {when(remote.lastPollAt)}
+                  </td>
+                  <td>{remote.buildVersion ? <code>{remote.buildVersion}</code> : '—'}</td>
+                  <td>{remote.contractsVersion ? <code>{remote.contractsVersion}</code> : 'not stated'}</td>
+                  <td>
+                    {when(remote.changedAt)}
+                    {remote.buildChanges > 0 ? ` (build ${remote.buildChanges + 1} since the shell started)` : ''}
+                  </td>
+                  <td>
+                    <Failures counts={remote.failures.browser} />
+                  </td>
+                  <td>
+                    <Failures counts={remote.failures.server} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h2>Failure codes</h2>
+          <dl>
+            {Object.entries(ISLAND_ERROR_CODES).map(([code, meaning]) => (
+              <div key={code} style={{ display: 'contents' }}>
+                <dt>{code}</dt>
+                <dd>{meaning}</dd>
+              </div>
+            ))}
+          </dl>
+          <p>
+            For machines: <code>GET /health/remotes.json</code> (or <code>Accept: application/json</code>) with the same token.
+          </p>
+        </main>
+      </body>
+    </html>
+  );
+}

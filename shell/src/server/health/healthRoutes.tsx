@@ -1,0 +1,123 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { RemoteDefinition } from 'contracts';
+import { ISLAND_FAILURE_REPORT_PATH } from '../../shared/islandFailureReport.js';
+import type { RemotePollState } from '../federation/serverFederation.js';
+import { ISLAND_FAILURE_LIMIT, OPERATOR_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
+import type { IslandFailureCounts } from './islandFailureCounts.js';
+import { RemotesHealthPage } from './RemotesHealthPage.js';
+import { remotesHealth } from './remotesHealth.js';
+import { validateIslandFailureReport } from './validateIslandFailureReport.js';
+
+/** Paths of the operators' view of the remotes (HTML; JSON by `Accept` or the `.json` path). */
+export const REMOTES_HEALTH_PATH = '/health/remotes';
+export const REMOTES_HEALTH_JSON_PATH = '/health/remotes.json';
+/** Largest beacon body: a full report is about 250 bytes. */
+export const ISLAND_FAILURE_BODY_LIMIT_BYTES = 2048;
+
+export interface HealthRoutesOptions {
+  /** The configured remotes (beacons for other names are refused). */
+  remotes: RemoteDefinition[];
+  /** `OPERATOR_TOKEN`; undefined turns `/health/remotes` off (404). */
+  operatorToken: string | undefined;
+  /** The server loader's poll state (`ServerFederation.pollStates`); undefined with server islands off. */
+  pollStates?: () => RemotePollState[];
+  /** Recent failures, shared with the server islands' failure log. */
+  failureCounts: IslandFailureCounts;
+  now?: () => number;
+}
+
+function parseBody(body: unknown): unknown {
+  // navigator.sendBeacon(url, string) sends text/plain: the JSON is in the text.
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A machine asking for JSON (`Accept: application/json`); browsers ask for HTML first. */
+function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * The token a request presents: `Authorization: Bearer <token>` (scripts, monitoring), or HTTP
+ * Basic with the token as the password (a person's browser asks for it after a 401).
+ */
+function presentedToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, value = ''] = header.split(/\s+/, 2);
+  if (/^bearer$/i.test(scheme ?? '')) return value;
+  if (/^basic$/i.test(scheme ?? '')) {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The failure beacon (`POST /api/island-failures`, counted per remote and code) and the operators'
+ * view of the remotes (`GET /health/remotes`, `/health/remotes.json`), see shell README.
+ */
+export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
+  const knownRemotes = new Set(options.remotes.map((remote) => remote.name));
+  const now = options.now ?? Date.now;
+  const expected = options.operatorToken === undefined ? undefined : digest(options.operatorToken);
+
+  app.post(
+    ISLAND_FAILURE_REPORT_PATH,
+    {
+      // No CSRF token on purpose: navigator.sendBeacon cannot set a header, and the beacon only
+      // adds one to an in-memory counter of a configured remote and a published code — it reads
+      // and changes no visitor's data. A forged request can at most add noise to the counts, and
+      // that is bounded per client address by the rate limit below.
+      config: { csrfExempt: true, ...rateLimitConfig(ISLAND_FAILURE_LIMIT) },
+      bodyLimit: ISLAND_FAILURE_BODY_LIMIT_BYTES,
+    },
+    async (request, reply) => {
+      const validation = validateIslandFailureReport(parseBody(request.body), knownRemotes);
+      if (!validation.ok) {
+        return reply.code(400).header('cache-control', 'no-store').send({ error: validation.error, code: 'invalid-island-failure-report' });
+      }
+      options.failureCounts.record(validation.report.remote, 'browser', validation.report.code);
+      return reply.code(204).header('cache-control', 'no-store').send();
+    },
+  );
+
+  const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (!expected) {
+      // Off unless configured: answer as if there were no such page.
+      void reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found', code: 'not-found' });
+      return false;
+    }
+    const token = presentedToken(request);
+    if (token !== undefined && timingSafeEqual(digest(token), expected)) return true;
+    void reply
+      .code(401)
+      .header('cache-control', 'no-store')
+      .header('www-authenticate', ['Bearer realm="khs-operator"', 'Basic realm="khs-operator", charset="UTF-8"'])
+      .send({ error: token === undefined ? 'An operator token is required' : 'The operator token is wrong', code: 'operator-token-required' });
+    return false;
+  };
+
+  const view = (json: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!authorized(request, reply)) return reply;
+    const health = remotesHealth(options.remotes, options.pollStates?.(), options.failureCounts, now());
+    reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
+    if (json || wantsJson(request)) return reply.send(health);
+    return reply.type('text/html; charset=utf-8').send(`<!doctype html>${renderToStaticMarkup(<RemotesHealthPage health={health} />)}`);
+  };
+  // Rate-limited per address: a token cannot be guessed at speed.
+  const limited = { config: rateLimitConfig(OPERATOR_LIMIT) };
+  app.get(REMOTES_HEALTH_PATH, limited, view(false));
+  app.get(REMOTES_HEALTH_JSON_PATH, limited, view(true));
+}

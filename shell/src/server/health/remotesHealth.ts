@@ -1,0 +1,66 @@
+import type { RemoteDefinition } from 'contracts';
+import type { RemotePollState } from '../federation/serverFederation.js';
+import type { IslandFailureCounts, RemoteFailureCounts } from './islandFailureCounts.js';
+
+/** One remote in `/health/remotes`. Times are ISO strings; `null` where the shell does not know. */
+export interface RemoteHealth {
+  name: string;
+  manifestUrl: string;
+  /** The last manifest poll succeeded; `null` before the first poll (or with server islands off). */
+  reachable: boolean | null;
+  lastPollAt: string | null;
+  /** Why the last poll failed. */
+  lastPollError: string | null;
+  /** `metaData.buildVersion` of the manifest the shell's server renders with. */
+  buildVersion: string | null;
+  /** `metaData.contractsVersion` of that manifest. */
+  contractsVersion: string | null;
+  /** When the shell first saw that manifest (its start, or the switch to this build). */
+  changedAt: string | null;
+  /** How many builds replaced the first one since the shell started. */
+  buildChanges: number;
+  /** Failures within the window, per source (browser beacons, server renders) and code. */
+  failures: RemoteFailureCounts;
+}
+
+/** The JSON of `/health/remotes`. */
+export interface RemotesHealth {
+  generatedAt: string;
+  /** Whether the shell renders islands on the server (its manifest polls feed this view). */
+  serverIslands: boolean;
+  /** Length of the failure counts' sliding window, seconds. */
+  failureWindowSeconds: number;
+  remotes: RemoteHealth[];
+}
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+/** What the health view shows, from the configuration, the loader's poll state and the counts. */
+export function remotesHealth(
+  remotes: RemoteDefinition[],
+  pollStates: RemotePollState[] | undefined,
+  counts: IslandFailureCounts,
+  now: number,
+): RemotesHealth {
+  const states = new Map((pollStates ?? []).map((state) => [state.remote, state]));
+  return {
+    generatedAt: new Date(now).toISOString(),
+    serverIslands: pollStates !== undefined,
+    failureWindowSeconds: Math.round(counts.windowMs / 1000),
+    remotes: remotes.map((remote) => {
+      const state = states.get(remote.name);
+      return {
+        name: remote.name,
+        manifestUrl: state?.manifestUrl ?? remote.entry,
+        reachable: state?.lastPoll ? state.lastPoll.ok : null,
+        lastPollAt: iso(state?.lastPoll?.at),
+        lastPollError: state?.lastPoll && !state.lastPoll.ok ? (state.lastPoll.error ?? 'failed') : null,
+        buildVersion: state?.buildVersion ?? null,
+        contractsVersion: state?.contractsVersion ?? null,
+        changedAt: iso(state?.changedAt),
+        buildChanges: state?.generation ?? 0,
+        failures: counts.recent(remote.name),
+      };
+    }),
+  };
+}
