@@ -5,8 +5,12 @@
 // points at a real Typesense), then the shell (with SQLite in .data unless DATA_DIR/DATABASE_URL
 // say otherwise). Each part takes its default port from the registry (tooling/stack/registry.mjs)
 // when free. Prints the URL and the base URL of sharing/PDF links.
+// Each remote's origin is its deploy target in .origins/<remote> (tooling/deploy): the fresh build is
+// deployed there first, and `npm run deploy -w <remote>` / `npm run rollback -w <remote>` switch
+// what the running site loads, without a restart.
 // `npm start -- --no-build` skips the build.
 import path from 'node:path';
+import { LOCAL_ORIGINS_DIR } from '@khs/deploy';
 import { startStack } from '@khs/stack';
 import { ROOT, run } from './lib.mjs';
 
@@ -17,6 +21,7 @@ if (!process.argv.includes('--no-build')) {
 
 const stack = await startStack({
   preferDefaultPorts: true,
+  deployedOrigins: LOCAL_ORIGINS_DIR,
   dataDir: path.resolve(ROOT, process.env.DATA_DIR ?? '.data'),
   env: { ...process.env },
   log: (line) => console.log(line),

@@ -19,6 +19,7 @@ export function remoteBuildVariant(remote: string, change: (dir: string) => void
   const manifestFile = path.join(dir, 'mf-manifest.json');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   manifest.metaData.buildInfo.buildVersion = path.basename(dir);
+  manifest.metaData.buildVersion = path.basename(dir);
   writeFileSync(manifestFile, JSON.stringify(manifest));
   change(dir);
   dropStalePrecompressedCopies(dir, copiedAt);

@@ -12,6 +12,8 @@ function articleWithSurvey() {
 }
 
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
+/** A remote's browser entry: content-hashed, named by its manifest. */
+const REMOTE_ENTRY = /\/remoteEntry\.[0-9a-f]{8}\.js$/;
 
 test.describe('one federation runtime per page', () => {
   test('the article page loads the runtime once: remote entries are built against the shell\'s', async ({ page, stack, problems }) => {
@@ -24,7 +26,7 @@ test.describe('one federation runtime per page', () => {
     const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
     expect(states.length).toBeGreaterThan(3);
     expect(states.every((state) => state === 'mounted')).toBe(true);
-    const entries = scripts.filter((script) => new URL(script.url).pathname === '/remoteEntry.js');
+    const entries = scripts.filter((script) => REMOTE_ENTRY.test(new URL(script.url).pathname));
     expect(entries.map((entry) => new URL(entry.url).origin).sort()).toEqual(REMOTE_NAMES.map((name) => stack.remotes[name]).sort());
     for (const entry of entries) {
       // The runtime-core is taken from the page (the global the shell's runtime provides)...
@@ -62,7 +64,7 @@ test.describe('standalone pages boot each remote alone', () => {
       await page.goto(`${origin}/standalone/${checks[name].query?.(stack.searchUrl) ?? ''}`);
       await expect(page.locator(checks[name].ready).first()).toBeVisible();
       // The page's own host runtime, then the remote's entry from its manifest (one folder up).
-      expect(scripts).toContain(`${origin}/remoteEntry.js`);
+      expect(scripts.some((url) => url.startsWith(`${origin}/`) && REMOTE_ENTRY.test(url))).toBe(true);
       expect(scripts.some((url) => url.startsWith(`${origin}/standalone/`))).toBe(true);
       // Every script, style and manifest arrived (the demo pages have no shell for images and calls).
       expect(problems.failedResponses.filter((line) => /\.(js|css|json)$/.test(line))).toEqual([]);
@@ -105,21 +107,24 @@ test.describe('compressed, cacheable delivery', () => {
     expect((await raw.text()).length).toBe(body.length);
   });
 
-  test('a remote\'s CDN: hashed chunks immutable and precompressed, manifest and entry revalidated with an ETag', async ({ stack }) => {
+  test('a remote\'s CDN: the manifest revalidated with an ETag, the hashed entry and chunks immutable and precompressed', async ({ stack }) => {
     const origin = stack.remotes['mf-watchlist'];
     const manifestResponse = await get(`${origin}/mf-manifest.json`);
     expect(manifestResponse.headers.get('content-encoding')).toBe('br');
     expect(manifestResponse.headers.get('vary')).toBe('Accept-Encoding');
     expect(manifestResponse.headers.get('cache-control')).toBe('no-cache');
-    const manifest = (await manifestResponse.json()) as { exposes: Array<{ assets: { js: { sync: string[] } } }> };
-    const entry = await get(`${origin}/remoteEntry.js`, 'gzip');
-    expect(entry.headers.get('content-encoding')).toBe('gzip');
-    expect(entry.headers.get('cache-control')).toBe('no-cache');
-    const etag = entry.headers.get('etag');
+    const etag = manifestResponse.headers.get('etag');
     expect(etag).toBeTruthy();
-    await entry.arrayBuffer();
-    const again = await fetch(`${origin}/remoteEntry.js`, { headers: { 'accept-encoding': 'gzip', 'if-none-match': etag! } });
+    const manifest = (await manifestResponse.json()) as {
+      metaData: { remoteEntry: { path: string; name: string } };
+      exposes: Array<{ assets: { js: { sync: string[] } } }>;
+    };
+    const again = await fetch(`${origin}/mf-manifest.json`, { headers: { 'accept-encoding': 'br', 'if-none-match': etag! } });
     expect(again.status).toBe(304);
+    expect(`/${manifest.metaData.remoteEntry.name}`).toMatch(REMOTE_ENTRY);
+    const entry = await get(`${origin}/${manifest.metaData.remoteEntry.path}${manifest.metaData.remoteEntry.name}`, 'gzip');
+    expect(entry.headers.get('content-encoding')).toBe('gzip');
+    expect(entry.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const chunk = manifest.exposes.flatMap((expose) => expose.assets.js.sync).find((file) => HASHED.test(file));
     expect(chunk).toBeDefined();
     const chunkResponse = await get(`${origin}/${chunk}`);
@@ -156,7 +161,7 @@ test.describe('islands hydrate when needed', () => {
     await survey.scrollIntoViewIfNeeded();
     await expect(survey).toHaveAttribute('data-island-state', 'mounted');
     await expect(survey.locator('form.khs-survey--interactive[data-test-server-node]')).toHaveCount(1);
-    expect(surveyRequests.some((url) => url.endsWith('/remoteEntry.js'))).toBe(true);
+    expect(surveyRequests.some((url) => REMOTE_ENTRY.test(url))).toBe(true);
     await survey.getByRole('radio').first().check();
     await expect(survey.getByRole('radio').first()).toBeChecked();
     // No preload went unused, no hydration mismatch.
@@ -164,12 +169,18 @@ test.describe('islands hydrate when needed', () => {
   });
 
   test('the first view\'s remote manifests and entries are preloaded in the page head', async ({ stack }) => {
-    const html = await (await fetch(new URL('/search?q=leadership', stack.url))).text();
-    const head = html.slice(0, html.indexOf('</head>'));
+    // The hashed entry is named by the manifest the shell's server has loaded (after its warm-up).
+    const head = async () => {
+      const html = await (await fetch(new URL('/search?q=leadership', stack.url))).text();
+      return html.slice(0, html.indexOf('</head>'));
+    };
+    await expect.poll(async () => (await head()).includes('as="script"'), { timeout: 15_000 }).toBe(true);
     for (const name of ['mf-search', 'mf-watchlist'] as const) {
-      expect(head).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${stack.remotes[name]}/mf-manifest.json"/>`);
-      expect(head).toContain(`<link rel="preload" as="script" href="${stack.remotes[name]}/remoteEntry.js"/>`);
+      const manifest = (await (await fetch(`${stack.remotes[name]}/mf-manifest.json`)).json()) as { metaData: { remoteEntry: { path: string; name: string } } };
+      const { path, name: file } = manifest.metaData.remoteEntry;
+      expect(await head()).toContain(`<link rel="preload" as="fetch" crossorigin="anonymous" href="${stack.remotes[name]}/mf-manifest.json"/>`);
+      expect(await head()).toContain(`<link rel="preload" as="script" href="${stack.remotes[name]}/${path}${file}"/>`);
     }
-    expect(head).not.toContain(`href="${stack.remotes['mf-survey']}/mf-manifest.json"/>`);
+    expect(await head()).not.toContain(`href="${stack.remotes['mf-survey']}/mf-manifest.json"/>`);
   });
 });

@@ -14,6 +14,11 @@ export interface StackOptions {
   env?: Record<string, string | undefined>;
   /** Extra environment for the search server process (limits, workers). */
   searchEnv?: Record<string, string>;
+  /**
+   * Serve each remote from a deploy target `<deployedOrigins>/<remote>` (tooling/deploy) instead of
+   * its `dist`, deploying the current build there first (`npm start`: `.origins`). Default: `dist`.
+   */
+  deployedOrigins?: string;
   /** Receives every output line of the processes and the stack's own messages. Default: kept quiet (shown only if a process fails to start). */
   log?: (line: string) => void;
 }
@@ -23,6 +28,8 @@ export interface Stack {
   url: string;
   /** Origin of each remote's static server. */
   remotes: Record<RemoteName, string>;
+  /** The folder each remote's origin serves (its deploy target, or its `dist`). */
+  originDirs: Record<RemoteName, string>;
   /** Base URL of the search server. */
   searchUrl: string;
   /** Origin sharing URLs and PDF links use (`PUBLIC_BASE_URL`, else the shell's own address). */
@@ -36,7 +43,7 @@ export interface Stack {
   stopSearch(): Promise<void>;
   /** Kills the search server process (SIGKILL); resolves once the supervisor has it listening again. */
   killSearchServer(): Promise<{ pid: number; restartMs: number }>;
-  /** Redeploys a remote: its origin serves `dir` from now on (its own `dist` again when omitted). */
+  /** Points a remote's origin at `dir` from now on (its own folder, `originDirs`, again when omitted). */
   serveRemote(name: RemoteName, dir?: string): void;
   /** Stops the shell, the search server and the remotes' servers (and removes a temporary data folder). */
   close(): Promise<void>;

@@ -2,7 +2,9 @@
 // both start the site through `startStack`, so the two cannot drift apart. It serves each remote's
 // dist from its own origin (as its CDN would), starts the embedded search server as its own
 // supervised process (unless TYPESENSE_HOST points at a real Typesense), then the shell pointed at
-// both, and resolves once the shell reports `listening`.
+// both, and resolves once the shell reports `listening`. With `deployedOrigins` each remote's origin
+// is a deploy target (tooling/deploy): its current build is deployed there first, and
+// `npm run deploy` / `npm run rollback` switch what the running site loads.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -10,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { deploy } from '@khs/deploy';
 import { serveDirectory } from '@khs/static-server';
 import { defaultManifestUrl, REMOTES, SERVICES, SHELL_DEFAULT_PORT } from './registry.mjs';
 
@@ -150,12 +153,20 @@ export async function startStack(options = {}) {
 
   try {
     const servers = new Map();
+    const originDirs = new Map();
     for (const remote of REMOTES) {
-      const dir = path.join(REPO_ROOT, remote.name, 'dist');
-      if (!existsSync(dir)) throw new Error(`${remote.name} is not built (${dir}): run npm run build`);
+      const dist = path.join(REPO_ROOT, remote.name, 'dist');
+      if (!existsSync(dist)) throw new Error(`${remote.name} is not built (${dist}): run npm run build`);
+      let dir = dist;
+      if (options.deployedOrigins) {
+        dir = path.join(options.deployedOrigins, remote.name);
+        const deployed = await deploy({ from: dist, target: dir });
+        log?.(`[stack] ${remote.name} ${deployed.version} ${deployed.changed ? `deployed to ${dir}` : `already live in ${dir}`}`);
+      }
       const server = await serveDirectory({ dir, port: await port(remote.defaultPort) });
       cleanups.push(() => server.close());
       servers.set(remote.name, server);
+      originDirs.set(remote.name, dir);
       log?.(`[stack] ${remote.name} served at ${server.url}/`);
     }
 
@@ -198,6 +209,7 @@ export async function startStack(options = {}) {
     return {
       url: shell.status.url,
       remotes: Object.fromEntries([...servers].map(([name, server]) => [name, server.url])),
+      originDirs: Object.fromEntries(originDirs),
       searchUrl: shell.status.searchUrl,
       baseUrl: shell.status.baseUrl,
       dataDir,
@@ -207,7 +219,7 @@ export async function startStack(options = {}) {
       }),
       searchPid: () => embeddedSearch().pid,
       serveRemote(name, dir) {
-        servers.get(name).serve(dir ?? path.join(REPO_ROOT, name, 'dist'));
+        servers.get(name).serve(dir ?? originDirs.get(name));
       },
       async stopSearch() {
         await stopProcess(embeddedSearch().child);
