@@ -228,12 +228,16 @@ describe('GET /health/remotes (operators)', () => {
     }
   });
 
-  it('is off (404, as if it did not exist) when no OPERATOR_TOKEN is configured, while the beacon still counts', async () => {
+  it('is off (the site\'s own 404, as for any unknown URL) when no OPERATOR_TOKEN is configured, while the beacon still counts', async () => {
     const { app } = await start({ operatorToken: undefined });
+    const unknown = await app.inject({ method: 'GET', url: '/health/no-such-page' });
+    expect(unknown.statusCode).toBe(404);
     for (const url of [REMOTES_HEALTH_PATH, REMOTES_HEALTH_JSON_PATH]) {
       const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${TOKEN}` } });
       expect(response.statusCode).toBe(404);
-      expect(response.body).not.toContain('mf-search');
+      expect(response.headers['content-type']).toBe(unknown.headers['content-type']);
+      expect(response.body.replaceAll(url, '')).toBe(unknown.body.replaceAll('/health/no-such-page', ''));
+      expect(response.body).not.toContain('buildVersion');
     }
     expect((await beacon(app, report())).statusCode).toBe(204);
   });

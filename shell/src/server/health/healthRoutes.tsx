@@ -93,12 +93,11 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
     },
   );
 
+  // Off unless configured: the paths are not registered, so they answer the site's own 404, as
+  // any unknown URL does (nothing tells a scanner that an operators' view exists).
+  if (!expected) return;
+
   const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    if (!expected) {
-      // Off unless configured: answer as if there were no such page.
-      void reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found', code: 'not-found' });
-      return false;
-    }
     const token = presentedToken(request);
     if (token !== undefined && timingSafeEqual(digest(token), expected)) return true;
     void reply
