@@ -98,6 +98,14 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
                   </td>
                   <td>
                     <Failures counts={remote.failures.browser} />
+                    {Object.keys(remote.failures.browserVersions).length > 0 ? (
+                      <p>
+                        Reported by browsers running:{' '}
+                        {Object.entries(remote.failures.browserVersions)
+                          .map(([version, count]) => `${version} (${count})`)
+                          .join(', ')}
+                      </p>
+                    ) : null}
                   </td>
                   <td>
                     <Failures counts={remote.failures.server} />

@@ -92,6 +92,7 @@ describe('POST /api/island-failures (the failure beacon)', () => {
       total: 2,
       browser: { 'KHS-ISLAND-002': 1, 'KHS-ISLAND-007': 1 },
       server: {},
+      browserVersions: { '0.1.0+ba9876543210': 2 },
     });
   });
 
@@ -164,7 +165,7 @@ describe('GET /health/remotes (operators)', () => {
         contractsVersion: '1.1.0',
         changedAt: '2026-11-22T10:00:00.000Z',
         buildChanges: 2,
-        failures: { total: 3, browser: { 'KHS-ISLAND-003': 1 }, server: { 'KHS-ISLAND-008': 2 } },
+        failures: { total: 3, browser: { 'KHS-ISLAND-003': 1 }, server: { 'KHS-ISLAND-008': 2 }, browserVersions: { '0.1.0+ba9876543210': 1 } },
       },
       {
         name: 'mf-watchlist',
@@ -176,7 +177,7 @@ describe('GET /health/remotes (operators)', () => {
         contractsVersion: null,
         changedAt: '2026-11-22T09:59:00.000Z',
         buildChanges: 0,
-        failures: { total: 0, browser: {}, server: {} },
+        failures: { total: 0, browser: {}, server: {}, browserVersions: {} },
       },
       expect.objectContaining({ name: 'mf-survey', reachable: null, lastPollAt: null, buildVersion: null, changedAt: null }),
       expect.objectContaining({ name: 'mf-widgets', reachable: null, manifestUrl: remotes[3]!.entry }),
@@ -194,9 +195,9 @@ describe('GET /health/remotes (operators)', () => {
     const counts = () => asOperator(app).then((response) => (response.json() as RemotesHealth).remotes[1]!.failures);
     expect(await counts()).toMatchObject({ total: 2 });
     advance(2 * 60_000 + 1);
-    expect(await counts()).toEqual({ total: 1, browser: { 'KHS-ISLAND-001': 1 }, server: {} });
+    expect(await counts()).toEqual({ total: 1, browser: { 'KHS-ISLAND-001': 1 }, server: {}, browserVersions: { '0.1.0+ba9876543210': 1 } });
     advance(15 * 60_000);
-    expect(await counts()).toEqual({ total: 0, browser: {}, server: {} });
+    expect(await counts()).toEqual({ total: 0, browser: {}, server: {}, browserVersions: {} });
   });
 
   it('answers HTML for people: a token as the password of HTTP Basic works too', async () => {
@@ -280,5 +281,20 @@ describe('server-side failures', () => {
     expect(serverFailureCode('timeout', new Error('x'))).toBe('KHS-ISLAND-008');
     expect(serverFailureCode('load', Object.assign(new Error('x'), { code: 'KHS-ISLAND-004' }))).toBe('KHS-ISLAND-004');
     expect(serverFailureCode('load', Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe('KHS-ISLAND-002');
+  });
+});
+
+describe('failure counts per reported version', () => {
+  it('tells apart at most a few versions per remote (browsers choose the string), the rest count as other', async () => {
+    const { IslandFailureCounts: Counts, MAX_VERSIONS_PER_REMOTE } = await import('./islandFailureCounts.js');
+    const counts = new Counts({ now: () => T0 });
+    for (let index = 0; index < MAX_VERSIONS_PER_REMOTE + 5; index += 1) counts.record('mf-search', 'browser', 'KHS-ISLAND-002', `1.0.${index}`);
+    counts.record('mf-search', 'browser', 'KHS-ISLAND-002');
+    counts.record('mf-search', 'server', 'KHS-ISLAND-008');
+    const recent = counts.recent('mf-search');
+    expect(Object.keys(recent.browserVersions)).toHaveLength(MAX_VERSIONS_PER_REMOTE + 1);
+    expect(recent.browserVersions.other).toBe(6);
+    expect(recent.browserVersions['1.0.0']).toBe(1);
+    expect(recent.total).toBe(MAX_VERSIONS_PER_REMOTE + 7);
   });
 });

@@ -88,7 +88,8 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
       if (!validation.ok) {
         return reply.code(400).header('cache-control', 'no-store').send({ error: validation.error, code: 'invalid-island-failure-report' });
       }
-      options.failureCounts.record(validation.report.remote, 'browser', validation.report.code);
+      const { remote, code, remoteVersion } = validation.report;
+      options.failureCounts.record(remote, 'browser', code, remoteVersion);
       return reply.code(204).header('cache-control', 'no-store').send();
     },
   );

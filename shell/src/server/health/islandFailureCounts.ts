@@ -8,6 +8,11 @@ export interface RemoteFailureCounts {
   total: number;
   browser: Partial<Record<IslandErrorCode, number>>;
   server: Partial<Record<IslandErrorCode, number>>;
+  /**
+   * Browser failures per build version the browser reported (`remoteVersion`; `unknown` when it
+   * sent none). At most `MAX_VERSIONS_PER_REMOTE` versions are told apart, the rest count as `other`.
+   */
+  browserVersions: Record<string, number>;
 }
 
 export interface IslandFailureCountsOptions {
@@ -21,20 +26,29 @@ export interface IslandFailureCountsOptions {
 /** Default sliding window of `/health/remotes`: the last 15 minutes, in 1-minute steps. */
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 const BUCKET_MS = 60_000;
+/** Versions told apart per remote within the window (browsers choose the string: memory stays bounded). */
+export const MAX_VERSIONS_PER_REMOTE = 8;
+const UNKNOWN_VERSION = 'unknown';
+const OTHER_VERSIONS = 'other';
+
+/** Counts per time bucket. */
+type Series = Map<number, number>;
 
 /**
  * Island failures per remote, source and code over a sliding window, in this process's memory.
- * Counts are bucketed by time (`bucketMs`), so memory is bounded by remotes × codes × sources ×
- * buckets whatever the traffic; callers pass only validated remotes and codes. Memory, not the
- * database: these are operational signals of one instance (lost on restart, like its logs), and a
- * beacon must not cost a database write.
+ * Counts are bucketed by time (`bucketMs`), so memory is bounded by remotes × (codes × sources +
+ * versions) × buckets whatever the traffic; callers pass only validated remotes and codes. Memory,
+ * not the database: these are operational signals of one instance (lost on restart, like its
+ * logs), and a beacon must not cost a database write.
  */
 export class IslandFailureCounts {
   readonly windowMs: number;
   private readonly bucketMs: number;
   private readonly now: () => number;
-  /** `remote\nsource\ncode` → bucket start → count. */
-  private readonly buckets = new Map<string, Map<number, number>>();
+  /** `remote\nsource\ncode` → series. */
+  private readonly byCode = new Map<string, Series>();
+  /** remote → reported version → series (browser failures). */
+  private readonly byVersion = new Map<string, Map<string, Series>>();
 
   constructor(options: IslandFailureCountsOptions = {}) {
     this.windowMs = options.windowMs ?? FAILURE_WINDOW_MS;
@@ -42,32 +56,61 @@ export class IslandFailureCounts {
     this.now = options.now ?? Date.now;
   }
 
-  record(remote: string, source: IslandFailureSource, code: IslandErrorCode): void {
+  /** One failure; `version` is the remote's build version a browser reported. */
+  record(remote: string, source: IslandFailureSource, code: IslandErrorCode, version?: string): void {
     const key = `${remote}\n${source}\n${code}`;
-    let series = this.buckets.get(key);
-    if (!series) this.buckets.set(key, (series = new Map()));
+    let series = this.byCode.get(key);
+    if (!series) this.byCode.set(key, (series = new Map()));
+    this.add(series);
+    if (source === 'browser') this.addVersion(remote, version ?? UNKNOWN_VERSION);
+  }
+
+  /** Counts within the window for `remote` (zeros when none). */
+  recent(remote: string): RemoteFailureCounts {
+    const counts: RemoteFailureCounts = { total: 0, browser: {}, server: {}, browserVersions: {} };
+    for (const [key, series] of this.byCode) {
+      const [name, source, code] = key.split('\n') as [string, IslandFailureSource, IslandErrorCode];
+      if (name !== remote) continue;
+      const sum = this.sum(series);
+      if (sum === 0) continue;
+      counts[source][code] = sum;
+      counts.total += sum;
+    }
+    for (const [version, series] of this.byVersion.get(remote) ?? []) {
+      const sum = this.sum(series);
+      if (sum > 0) counts.browserVersions[version] = sum;
+    }
+    return counts;
+  }
+
+  private addVersion(remote: string, version: string): void {
+    let versions = this.byVersion.get(remote);
+    if (!versions) this.byVersion.set(remote, (versions = new Map()));
+    let series = versions.get(version);
+    if (!series) {
+      // Versions whose failures all left the window make room for new ones.
+      for (const [name, old] of versions) if (this.sum(old) === 0) versions.delete(name);
+      if (versions.size >= MAX_VERSIONS_PER_REMOTE) version = OTHER_VERSIONS;
+      series = versions.get(version);
+      if (!series) versions.set(version, (series = new Map()));
+    }
+    this.add(series);
+  }
+
+  private add(series: Series): void {
     const bucket = Math.floor(this.now() / this.bucketMs) * this.bucketMs;
     series.set(bucket, (series.get(bucket) ?? 0) + 1);
     this.prune(series);
   }
 
-  /** Counts within the window for `remote` (zeros when none). */
-  recent(remote: string): RemoteFailureCounts {
-    const counts: RemoteFailureCounts = { total: 0, browser: {}, server: {} };
-    for (const [key, series] of this.buckets) {
-      const [name, source, code] = key.split('\n') as [string, IslandFailureSource, IslandErrorCode];
-      if (name !== remote) continue;
-      this.prune(series);
-      let sum = 0;
-      for (const count of series.values()) sum += count;
-      if (sum === 0) continue;
-      counts[source][code] = sum;
-      counts.total += sum;
-    }
-    return counts;
+  private sum(series: Series): number {
+    this.prune(series);
+    let sum = 0;
+    for (const count of series.values()) sum += count;
+    return sum;
   }
 
-  private prune(series: Map<number, number>): void {
+  private prune(series: Series): void {
     // A bucket counts while any part of it is inside the window.
     const oldest = this.now() - this.windowMs - this.bucketMs;
     for (const bucket of series.keys()) if (bucket <= oldest) series.delete(bucket);
