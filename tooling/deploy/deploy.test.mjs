@@ -99,6 +99,7 @@ describe('switch', () => {
     const manifest = liveManifest();
     expect(manifest.metaData.buildVersion).toBe('1.0.0+aaaa');
     expect(manifest.metaData.publicPath).toBe('auto');
+    expect(manifest.metaData.deployedAt).toBe('2026-01-02T03:04:05.000Z');
     expect(manifest.metaData.remoteEntry.path).toBe('versions/1.0.0+aaaa/');
     expect(manifest.metaData.ssrRemoteEntry.path).toBe('versions/1.0.0+aaaa/server/');
     expect(manifest.exposes[0].assets.js.sync).toEqual(['versions/1.0.0+aaaa/expose.0badc0de.js']);

@@ -209,6 +209,9 @@ async function switchLocked(target, record, version, action, now) {
   const previous = record.current ?? null;
   if (previous === version && action === 'deploy') return { version, previous, changed: false };
   const manifest = rebaseManifest(await readManifest(manifestFile, target), version);
+  // When this version went live at this origin: what /health/remotes shows as "live since".
+  const at = now().toISOString();
+  manifest.metaData.deployedAt = at;
   const body = Buffer.from(JSON.stringify(manifest, null, 2));
   const copies = await compressedCopies(body);
   const root = path.join(target, MANIFEST_FILE);
@@ -223,7 +226,7 @@ async function switchLocked(target, record, version, action, now) {
   await replaceFile(root, body);
   const next = {
     current: version,
-    history: [...record.history, { action, version, previous, at: now().toISOString() }],
+    history: [...record.history, { action, version, previous, at }],
   };
   await replaceFile(path.join(target, DEPLOYMENTS_FILE), Buffer.from(JSON.stringify(next, null, 2) + '\n'));
   return { version, previous, changed: true };

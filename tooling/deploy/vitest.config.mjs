@@ -1,3 +1,4 @@
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({ test: { include: ['*.test.mjs'] } });
+// Some tests start Node processes (the CLI): generous on a busy machine.
+export default defineConfig({ test: { include: ['*.test.mjs'], testTimeout: 30_000 } });

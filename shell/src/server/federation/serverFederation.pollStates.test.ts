@@ -12,6 +12,7 @@ function deployedManifest(version: string): string {
       publicPath: 'auto',
       buildVersion: version,
       contractsVersion: '1.1.0',
+      deployedAt: '2026-11-22T10:00:00.000Z',
       buildInfo: { buildVersion: '0.1.0' },
       remoteEntry: { path: `versions/${version}/`, name: 'remoteEntry.0123abcd.js' },
       ssrRemoteEntry: { path: `versions/${version}/server/`, name: 'remoteEntry.js' },
@@ -49,6 +50,7 @@ describe("the loader's poll state (read by /health/remotes and the entry preload
       buildVersion: '0.1.0+aaaa',
       contractsVersion: '1.1.0',
       changedAt: 1_000,
+      deployedAt: '2026-11-22T10:00:00.000Z',
       generation: 0,
       browserEntryUrl: 'http://remote.test/versions/0.1.0+aaaa/remoteEntry.0123abcd.js',
     });

@@ -57,6 +57,8 @@ interface ManifestJson {
     buildVersion?: string;
     /** The contracts version the remote was built against, when the manifest says. */
     contractsVersion?: string;
+    /** When tooling/deploy switched the origin to this build (ISO date). */
+    deployedAt?: string;
     /** The browser entry, beside the manifest unless `path` says otherwise (a deployed version's folder). */
     remoteEntry?: { path?: string; name?: string };
     ssrRemoteEntry?: { name?: string };
@@ -95,6 +97,8 @@ export interface RemotePollState {
   contractsVersion?: string;
   /** When the loaded manifest was first seen (ms since the epoch). */
   changedAt?: number;
+  /** `metaData.deployedAt`: when the origin was switched to this build (ISO date), if deployed by tooling/deploy. */
+  deployedAt?: string;
   /** How many builds replaced the first one. */
   generation: number;
   /** URL of the loaded build's browser entry (`metaData.remoteEntry`). */
@@ -252,6 +256,7 @@ export class ServerFederation {
         ...(metaData ? { buildVersion: metaData.buildVersion ?? metaData.buildInfo?.buildVersion } : {}),
         ...(metaData?.contractsVersion ? { contractsVersion: metaData.contractsVersion } : {}),
         ...(state.changedAt !== undefined ? { changedAt: state.changedAt } : {}),
+        ...(typeof metaData?.deployedAt === 'string' ? { deployedAt: metaData.deployedAt } : {}),
         generation: state.generation,
         ...(state.manifest ? { browserEntryUrl: browserEntryUrl(state.manifest) } : {}),
       };
@@ -301,7 +306,7 @@ export class ServerFederation {
     state.generation += 1;
     this.register(state, true);
     this.log.info?.(
-      `[shell] remote "${state.definition.name}" has a new build (${fresh.json.metaData?.buildInfo?.buildVersion ?? 'unknown version'}, manifest ${fresh.hash.slice(0, 12)}); the next pages render with it`,
+      `[shell] remote "${state.definition.name}" has a new build (${fresh.json.metaData?.buildVersion ?? fresh.json.metaData?.buildInfo?.buildVersion ?? 'unknown version'}, manifest ${fresh.hash.slice(0, 12)}); the next pages render with it`,
     );
     // Renders that started with the old build may still be running: release its resources later.
     const timer = setTimeout(() => {

@@ -93,8 +93,9 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
                   <td>{remote.buildVersion ? <code>{remote.buildVersion}</code> : '—'}</td>
                   <td>{remote.contractsVersion ? <code>{remote.contractsVersion}</code> : 'not stated'}</td>
                   <td>
-                    {when(remote.changedAt)}
-                    {remote.buildChanges > 0 ? ` (build ${remote.buildChanges + 1} since the shell started)` : ''}
+                    {remote.deployedAt ? `deployed ${when(remote.deployedAt)}; ` : ''}
+                    seen by this server {when(remote.changedAt)}
+                    {remote.buildChanges > 0 ? ` (build ${remote.buildChanges + 1} since it started)` : ''}
                   </td>
                   <td>
                     <Failures counts={remote.failures.browser} />

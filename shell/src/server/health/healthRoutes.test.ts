@@ -22,6 +22,7 @@ const POLL_STATES: RemotePollState[] = [
     buildVersion: '0.1.0+0123456789ab',
     contractsVersion: '1.1.0',
     changedAt: T0,
+    deployedAt: '2026-11-22T09:58:30.000Z',
     generation: 2,
   },
   {
@@ -163,6 +164,7 @@ describe('GET /health/remotes (operators)', () => {
         lastPollError: null,
         buildVersion: '0.1.0+0123456789ab',
         contractsVersion: '1.1.0',
+        deployedAt: '2026-11-22T09:58:30.000Z',
         changedAt: '2026-11-22T10:00:00.000Z',
         buildChanges: 2,
         failures: { total: 3, browser: { 'KHS-ISLAND-003': 1 }, server: { 'KHS-ISLAND-008': 2 }, browserVersions: { '0.1.0+ba9876543210': 1 } },
@@ -175,6 +177,7 @@ describe('GET /health/remotes (operators)', () => {
         lastPollError: 'manifest of "mf-watchlist": fetch failed',
         buildVersion: '0.1.0+ba9876543210',
         contractsVersion: null,
+        deployedAt: null,
         changedAt: '2026-11-22T09:59:00.000Z',
         buildChanges: 0,
         failures: { total: 0, browser: {}, server: {}, browserVersions: {} },

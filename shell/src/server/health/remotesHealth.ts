@@ -15,7 +15,9 @@ export interface RemoteHealth {
   buildVersion: string | null;
   /** `metaData.contractsVersion` of that manifest. */
   contractsVersion: string | null;
-  /** When the shell first saw that manifest (its start, or the switch to this build). */
+  /** When the origin was switched to this build (`metaData.deployedAt`, written by tooling/deploy). */
+  deployedAt: string | null;
+  /** When this shell first saw that manifest (its start, or its poll after the switch). */
   changedAt: string | null;
   /** How many builds replaced the first one since the shell started. */
   buildChanges: number;
@@ -57,6 +59,7 @@ export function remotesHealth(
         lastPollError: state?.lastPoll && !state.lastPoll.ok ? (state.lastPoll.error ?? 'failed') : null,
         buildVersion: state?.buildVersion ?? null,
         contractsVersion: state?.contractsVersion ?? null,
+        deployedAt: state?.deployedAt ?? null,
         changedAt: iso(state?.changedAt),
         buildChanges: state?.generation ?? 0,
         failures: counts.recent(remote.name),
