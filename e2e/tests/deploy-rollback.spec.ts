@@ -26,6 +26,7 @@ interface RemoteHealthJson {
   name: string;
   buildVersion: string | null;
   reachable: boolean | null;
+  deployedAt: string | null;
   changedAt: string | null;
   failures: { total: number; browser: Record<string, number>; server: Record<string, number> };
 }
@@ -151,8 +152,10 @@ test('deploy v2 of a remote: the running site shows it on the server and in the 
 
   // Both versions stay published; the shell process is the one that started (no restart).
   expect(existsSync(path.join(target, 'versions', v2, 'mf-manifest.json'))).toBe(true);
-  const record = JSON.parse(readFileSync(path.join(target, 'deployments.json'), 'utf8')) as { history: { action: string; version: string }[] };
+  const record = JSON.parse(readFileSync(path.join(target, 'deployments.json'), 'utf8')) as { history: { action: string; version: string; at: string }[] };
   expect(record.history.map((entry) => `${entry.action} ${entry.version}`)).toEqual([`deploy ${v1}`, `deploy ${v2}`, `rollback ${v1}`]);
+  // The operators' view says when the live build went live: the rollback's switch.
+  expect((await health()).deployedAt).toBe(record.history.at(-1)!.at);
   expect(await Promise.race([stack.shellExit.then(() => 'exited'), new Promise((resolve) => setTimeout(() => resolve('running'), 10))])).toBe('running');
 });
 

@@ -4,13 +4,15 @@ import type { RemoteHealth, RemotesHealth } from './remotesHealth.js';
 /** Readable on its own: no site styles or scripts (the page is for operators, behind a token). */
 const STYLES = `
 body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1a1a1a;background:#fff}
-main{max-width:72rem;margin:0 auto;padding:1.5rem}
+main{max-width:84rem;margin:0 auto;padding:1.5rem}
 h1{font-size:1.6rem;margin:0 0 .25rem}
 table{border-collapse:collapse;width:100%;margin:1rem 0}
 caption{text-align:left;font-weight:600;padding:.25rem 0}
 th,td{border:1px solid #8a8a8a;padding:.4rem .6rem;text-align:left;vertical-align:top}
 thead th{background:#ececec}
 code{font-size:.9em;overflow-wrap:anywhere}
+tbody th,abbr,.version{white-space:nowrap}
+td ul{list-style:none;margin:0;padding:0}td p{margin:.5rem 0 0}
 .ok{color:#0b5d1e;font-weight:600}.down{color:#a00000;font-weight:600}.unknown{color:#4a4a4a}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0}
 `;
@@ -90,11 +92,11 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
                     <br />
                     {when(remote.lastPollAt)}
                   </td>
-                  <td>{remote.buildVersion ? <code>{remote.buildVersion}</code> : '—'}</td>
+                  <td className="version">{remote.buildVersion ? <code>{remote.buildVersion}</code> : '—'}</td>
                   <td>{remote.contractsVersion ? <code>{remote.contractsVersion}</code> : 'not stated'}</td>
                   <td>
                     {remote.deployedAt ? `deployed ${when(remote.deployedAt)}; ` : ''}
-                    seen by this server {when(remote.changedAt)}
+                    {remote.changedAt ? `seen by this server ${when(remote.changedAt)}` : '—'}
                     {remote.buildChanges > 0 ? ` (build ${remote.buildChanges + 1} since it started)` : ''}
                   </td>
                   <td>
