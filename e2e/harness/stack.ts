@@ -8,7 +8,7 @@ export const REMOTE_NAMES: readonly RemoteName[] = REMOTES.map((remote) => remot
 export const SEARCH_API_KEY = 'khs-search-dev-key';
 export const ADMIN_API_KEY = 'khs-admin-dev-key';
 
-export interface StackOptions extends Pick<SharedStackOptions, 'searchEnv'> {
+export interface StackOptions extends Pick<SharedStackOptions, 'searchEnv' | 'log'> {
   /** Kept for older tests: the search server always runs as its own supervised process. */
   separateSearchServer?: boolean;
   /** Extra environment for the shell. */
@@ -20,5 +20,6 @@ export function startStack(options: StackOptions = {}): Promise<Stack> {
   return startSharedStack({
     env: { TYPESENSE_API_KEY: ADMIN_API_KEY, TYPESENSE_SEARCH_API_KEY: SEARCH_API_KEY, ...options.env },
     ...(options.searchEnv ? { searchEnv: options.searchEnv } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
 }
