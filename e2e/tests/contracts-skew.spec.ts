@@ -46,6 +46,7 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   // N−1: an older contracts, and the remote as it was then (no `source` in watchlist-added yet).
   const older = contractsCopy(VERSIONS.older);
+  cleanup.push(older);
   fixtures.older = fixture(
     buildRemoteAgainst('mf-watchlist', older, (dir) => {
       markBuild(dir, VERSIONS.older);
@@ -60,6 +61,7 @@ test.beforeAll(async () => {
     replaceInFile(path.join(dir, 'src/events.ts'), "'watchlist-added': { source: '' },", "'watchlist-added': { source: '', origin: 'unknown' },");
     replaceInFile(path.join(dir, 'src/eventPayloads.ts'), 'optional: { source: isString }', 'optional: { source: isString, origin: isString }');
   });
+  cleanup.push(newer);
   fixtures.newer = fixture(
     buildRemoteAgainst('mf-watchlist', newer, (dir) => {
       markBuild(dir, VERSIONS.newer);
@@ -67,7 +69,9 @@ test.beforeAll(async () => {
     }),
   );
   // Next major: the same source, built against a contracts that says it is the next major.
-  fixtures.nextMajor = fixture(buildRemoteAgainst('mf-watchlist', contractsCopy(VERSIONS.nextMajor)));
+  const nextMajor = contractsCopy(VERSIONS.nextMajor);
+  cleanup.push(nextMajor);
+  fixtures.nextMajor = fixture(buildRemoteAgainst('mf-watchlist', nextMajor));
   for (const entry of Object.values(fixtures)) cleanup.push(path.dirname(entry.dist));
   // Every server failure line is written (no once-a-minute limit), so each scenario sees its own.
   stack = await startStack({ log: (line) => shellLog.push(line), env: { REMOTE_FAILURE_LOG_INTERVAL_MS: '1' } });
