@@ -20,7 +20,7 @@ describe('page bus', () => {
     });
     bus.on('watchlist-added', after);
     bus.emit('watchlist-added', { id: '1', title: 'T', added: true });
-    expect(after).toHaveBeenCalledWith({ id: '1', title: 'T', added: true });
+    expect(after).toHaveBeenCalledWith({ id: '1', title: 'T', added: true, source: '' });
     expect(logger.error).toHaveBeenCalledTimes(1);
     expect(String(logger.error.mock.calls[0]![0])).toContain('watchlist-added');
   });
@@ -48,6 +48,55 @@ describe('page bus', () => {
     copy.getPageBus(page).on('search-submitted', received);
     getPageBus(page).emit('search-submitted', { query: 'q', hitCount: 1 });
     expect(received).toHaveBeenCalledTimes(1);
-    expect(copy.getPageBus(page)).toBe(getPageBus(page));
+    // One view per copy (each reads payloads as its version defines them), one transport behind them.
+    expect(copy.getPageBus(page)).toBe(copy.getPageBus(page));
+    expect(copy.getPageBus(page)).not.toBe(getPageBus(page));
+  });
+});
+
+describe('page bus across contracts versions', () => {
+  it("gives listeners the payload as their version reads it: a newer producer's extras dropped, missing optional fields defaulted", () => {
+    const bus = createPageBus();
+    const seen: unknown[] = [];
+    bus.on('watchlist-added', (event) => seen.push(event));
+    bus.emit('watchlist-added', { id: '1', title: 'T', added: true, origin: 'screen' } as never);
+    bus.emit('watchlist-added', { id: '2', title: 'U', added: false });
+    expect(seen).toEqual([
+      { id: '1', title: 'T', added: true, source: '' },
+      { id: '2', title: 'U', added: false, source: '' },
+    ]);
+  });
+
+  it('logs and does not deliver a payload missing a required field; the next event still arrives', () => {
+    const logger = { error: vi.fn() };
+    const bus = createPageBus(logger);
+    const handler = vi.fn();
+    bus.on('search-submitted', handler);
+    bus.emit('search-submitted', { query: 'x' } as never);
+    bus.emit('search-submitted', { query: 'y', hitCount: 2 });
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(handler).toHaveBeenCalledWith({ query: 'y', hitCount: 2 });
+    expect(String(logger.error.mock.calls[0]![0])).toMatch(/search-submitted.*hitCount/);
+  });
+
+  it('shares one transport with a copy of contracts built before 1.2.0 (it uses the global bus directly)', () => {
+    const scope = {};
+    const bus = getPageBus(scope);
+    // What an older copy finds under the same registry key: a plain PageBus, payloads as sent.
+    const older = (scope as Record<symbol, { on: Function; emit: Function }>)[Symbol.for('khs.contracts.page-bus.v1')]!;
+    const olderSeen: unknown[] = [];
+    older.on('watchlist-added', (payload: unknown) => olderSeen.push(payload));
+    const newerSeen: unknown[] = [];
+    bus.on('watchlist-added', (payload) => newerSeen.push(payload));
+    older.emit('watchlist-added', { id: '1', title: 'T', added: true });
+    bus.emit('watchlist-added', { id: '2', title: 'U', added: true, source: 'mf-x/Y' });
+    expect(olderSeen).toEqual([
+      { id: '1', title: 'T', added: true },
+      { id: '2', title: 'U', added: true, source: 'mf-x/Y' },
+    ]);
+    expect(newerSeen).toEqual([
+      { id: '1', title: 'T', added: true, source: '' },
+      { id: '2', title: 'U', added: true, source: 'mf-x/Y' },
+    ]);
   });
 });

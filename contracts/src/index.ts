@@ -8,3 +8,5 @@ export * from './island.js';
 export * from './guards.js';
 export * from './example-config.js';
 export * from './islandErrorCodes.js';
+export * from './contractsVersion.js';
+export * from './eventPayloads.js';

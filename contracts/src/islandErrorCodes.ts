@@ -12,6 +12,7 @@ export const ISLAND_ERROR_CODES = Object.freeze({
   'KHS-ISLAND-006': 'The remote does not expose the requested island module.',
   'KHS-ISLAND-007': 'Mounting or hydrating the island threw in the browser.',
   'KHS-ISLAND-008': 'Rendering the island on the server failed.',
+  'KHS-ISLAND-009': 'The page names an island of a remote it has not configured, or gives it props that are not JSON.',
 } as const);
 
 /** One of the stable island failure codes. */

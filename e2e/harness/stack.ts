@@ -8,7 +8,7 @@ export const REMOTE_NAMES: readonly RemoteName[] = REMOTES.map((remote) => remot
 export const SEARCH_API_KEY = 'khs-search-dev-key';
 export const ADMIN_API_KEY = 'khs-admin-dev-key';
 
-export interface StackOptions extends Pick<SharedStackOptions, 'searchEnv' | 'deployedOrigins'> {
+export interface StackOptions extends Pick<SharedStackOptions, 'searchEnv' | 'deployedOrigins' | 'log'> {
   /** Kept for older tests: the search server always runs as its own supervised process. */
   separateSearchServer?: boolean;
   /** Extra environment for the shell. */
@@ -21,5 +21,6 @@ export function startStack(options: StackOptions = {}): Promise<Stack> {
     env: { TYPESENSE_API_KEY: ADMIN_API_KEY, TYPESENSE_SEARCH_API_KEY: SEARCH_API_KEY, ...options.env },
     ...(options.searchEnv ? { searchEnv: options.searchEnv } : {}),
     ...(options.deployedOrigins ? { deployedOrigins: options.deployedOrigins } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
 }

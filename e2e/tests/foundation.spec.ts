@@ -66,7 +66,7 @@ test.describe('federated foundation', () => {
     await expect(page.locator('.site-header').getByRole('link', { name: 'Watchlist' })).toHaveAttribute('href', '/watchlist');
     const others = page.locator('[data-island]:not([data-island^="mf-watchlist/"])');
     for (const island of await others.all()) await expect(island).toHaveAttribute('data-island-state', 'mounted');
-    expect(errors.filter((text) => text.includes('"mf-watchlist" failed'))).toHaveLength(1);
+    expect(errors.filter((text) => text.includes('"mf-watchlist" failed'))).toEqual([expect.stringContaining('KHS-ISLAND-001 remote "mf-watchlist" failed (stage: manifest)')]);
   });
 
   test('a module that throws while mounting keeps its fallback; the other islands work', async ({ page, stack }) => {
@@ -91,7 +91,7 @@ test.describe('federated foundation', () => {
     await expect(broken.getByRole('button')).toBeDisabled();
     await expect(page.locator('.site-header__watchlist')).toHaveAttribute('data-island-state', 'mounted');
     await expect(page.locator('.site-header .khs-watchlist-link__badge')).toHaveText('0');
-    expect(problems.errors.some((text) => text.includes('"mf-watchlist" failed (mount)'))).toBe(true);
+    expect(problems.errors.some((text) => text.includes('KHS-ISLAND-007 remote "mf-watchlist" failed (stage: hydrate)'))).toBe(true);
   });
 
   test('only the remotes a page uses are fetched', async ({ page, stack }) => {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { PrecompressPlugin } from './precompress.mjs';
+import { contractsPackage, ContractsVersionManifestPlugin } from './contractsVersion.mjs';
 
 /** Reads a package.json as JSON. */
 function readPackage(dir) {
@@ -15,19 +16,30 @@ function readPackage(dir) {
 }
 
 /**
- * Modules every build shares as singletons: one React and one contracts per page.
+ * Modules every build shares: one React per page (singletons), and contracts by semver: a build
+ * uses the page's copy when its minor is at least the one it was built against (`^version`), and
+ * brings its own otherwise (a remote built against a newer minor may use what that minor added).
+ * All copies share the page's one bus (contracts `getPageBus`). Usually one copy per page.
  * `react/jsx-runtime` stays unshared on purpose (about 1 KB, inlined per chunk).
+ * @param {string} dir
+ * @param {string} [contractsDir] see `createRemoteConfig`
  */
-export function sharedSingletons(dir) {
+export function sharedSingletons(dir, contractsDir) {
   const pkg = readPackage(dir);
   const deps = { ...pkg.dependencies };
   const share = (name, version) => ({ singleton: true, requiredVersion: version });
+  const contracts = contractsPackage(dir, contractsDir);
   return {
     react: share('react', deps.react),
     'react-dom': share('react-dom', deps['react-dom']),
     'react-dom/client': share('react-dom/client', deps['react-dom']),
-    contracts: share('contracts', deps.contracts ?? '^1.0.0'),
+    contracts: { singleton: false, version: contracts.version, requiredVersion: `^${contracts.version}` },
   };
+}
+
+/** Builds against another contracts package (a skew fixture): resolves `contracts` to it. */
+function useContracts(config, contractsDir) {
+  if (contractsDir) config.resolve.alias = { ...config.resolve.alias, contracts: contractsDir };
 }
 
 const require = createRequire(import.meta.url);
@@ -133,19 +145,21 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
  * - `server` (with `serverExposes`): a Node build of the same expose names in `dist/server/`.
  * `rspack serve` (local development) builds one self-contained browser build with its own runtime
  * and the standalone page at `/`, as before.
- * @param {{ dir: string, name: string, exposes: Record<string,string>, serverExposes?: Record<string,string>, devPort: number }} options
+ * `contractsDir` builds against another contracts package than the workspace's (the contracts
+ * skew fixtures of the e2e suite); its version is what the manifest records.
+ * @param {{ dir: string, name: string, exposes: Record<string,string>, serverExposes?: Record<string,string>, devPort: number, contractsDir?: string }} options
  */
-export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort }) {
+export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort, contractsDir }) {
   return (env, argv) => {
     const mode = argv.mode ?? process.env.NODE_ENV;
     if (env?.RSPACK_SERVE || env?.WEBPACK_SERVE) {
-      return createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime: false });
+      return createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime: false, contractsDir });
     }
     const configs = [
-      createRemoteBrowserConfig({ dir, name, exposes: { ...exposes, './Standalone': STANDALONE_EXPOSE }, devPort, mode, externalRuntime: true, serverExposes }),
-      createStandaloneHostConfig({ dir, name, mode }),
+      createRemoteBrowserConfig({ dir, name, exposes: { ...exposes, './Standalone': STANDALONE_EXPOSE }, devPort, mode, externalRuntime: true, serverExposes, contractsDir }),
+      createStandaloneHostConfig({ dir, name, mode, contractsDir }),
     ];
-    if (serverExposes) configs.push(createRemoteServerConfig({ dir, name, exposes: serverExposes, mode }));
+    if (serverExposes) configs.push(createRemoteServerConfig({ dir, name, exposes: serverExposes, mode, contractsDir }));
     // The last compilation (it runs after the browser build): the manifest gets the build's version.
     configs.at(-1).plugins.push(new BuildVersionPlugin(dir));
     return configs;
@@ -159,11 +173,11 @@ const STANDALONE_EXPOSE = './src/standalone/bootstrap';
  * The federation plugin of a page's host (the shell, or a remote's standalone page): a pure
  * consumer that provides the page's one federation runtime to remotes built with `externalRuntime`.
  */
-function runtimeProvidingHost(name, dir) {
+function runtimeProvidingHost(name, dir, contractsDir) {
   return new ModuleFederationPlugin({
     name,
     remotes: {},
-    shared: sharedSingletons(dir),
+    shared: sharedSingletons(dir, contractsDir),
     shareStrategy: 'loaded-first',
     dts: false,
     manifest: false,
@@ -176,7 +190,7 @@ function runtimeProvidingHost(name, dir) {
  * provides the runtime, registers the remote from `../mf-manifest.json` and loads `./Standalone`.
  * Built after the browser build (whose `clean` would otherwise remove it).
  */
-function createStandaloneHostConfig({ dir, name, mode }) {
+function createStandaloneHostConfig({ dir, name, mode, contractsDir }) {
   const config = baseConfig({
     dir,
     mode,
@@ -193,9 +207,10 @@ function createStandaloneHostConfig({ dir, name, mode }) {
   delete config.devServer;
   config.plugins.push(
     new rspack.DefinePlugin({ __KHS_REMOTE_NAME__: JSON.stringify(name) }),
-    runtimeProvidingHost(`${name}_standalone`, dir),
+    runtimeProvidingHost(`${name}_standalone`, dir, contractsDir),
     new PrecompressPlugin(),
   );
+  useContracts(config, contractsDir);
   return config;
 }
 
@@ -207,7 +222,7 @@ function createStandaloneHostConfig({ dir, name, mode }) {
  * shell's server as one set of singletons. Built after the browser build (whose `clean` would
  * otherwise remove it).
  */
-export function createRemoteServerConfig({ dir, name, exposes, mode }) {
+export function createRemoteServerConfig({ dir, name, exposes, mode, contractsDir }) {
   const production = mode !== 'development';
   const config = baseConfig({
     dir,
@@ -243,10 +258,11 @@ export function createRemoteServerConfig({ dir, name, exposes, mode }) {
       manifest: true,
     }),
   );
+  useContracts(config, contractsDir);
   return config;
 }
 
-function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime, serverExposes }) {
+function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime, serverExposes, contractsDir }) {
   const config = baseConfig({
     dir,
     mode,
@@ -267,7 +283,7 @@ function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, external
       // (revalidated on every use) names it.
       filename: 'remoteEntry.[contenthash:8].js',
       exposes,
-      shared: sharedSingletons(dir),
+      shared: sharedSingletons(dir, contractsDir),
       // Use a shared module another remote already loaded instead of racing to load our own.
       shareStrategy: 'loaded-first',
       dts: false,
@@ -276,6 +292,8 @@ function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, external
     }),
   );
   if (serverExposes) config.plugins.push(new SsrRemoteEntryManifestPlugin(Object.keys(serverExposes).map((key) => key.replace(/^\.\//, ''))));
+  if (externalRuntime) config.plugins.push(new ContractsVersionManifestPlugin(contractsPackage(dir, contractsDir).version));
+  useContracts(config, contractsDir);
   // Last: compresses what the plugins above wrote (the manifest is patched after emit).
   if (externalRuntime) config.plugins.push(new PrecompressPlugin());
   return config;

@@ -15,7 +15,7 @@ describe('WatchlistButton and WatchlistLink', () => {
     const bus = createPageBus();
     const events: string[] = [];
     bus.on('watchlist-updated', (e: SiteEvents['watchlist-updated']) => events.push(`updated:${e.count}`));
-    bus.on('watchlist-added', (e: SiteEvents['watchlist-added']) => events.push(`added:${e.id}:${e.added}`));
+    bus.on('watchlist-added', (e: SiteEvents['watchlist-added']) => events.push(`added:${e.id}:${e.added}:${e.source}`));
     render(
       <>
         <WatchlistLink bus={bus} href="/watchlist" label="Watchlist" />
@@ -33,7 +33,7 @@ describe('WatchlistButton and WatchlistLink', () => {
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove from watchlist' }));
     expect(screen.getByRole('link').textContent).toContain('(0)');
-    expect(events).toEqual(['updated:1', 'added:a1:true', 'updated:0', 'added:a1:false']);
+    expect(events).toEqual(['updated:1', 'added:a1:true:mf-watchlist/WatchlistButton', 'updated:0', 'added:a1:false:mf-watchlist/WatchlistButton']);
   });
 
   it('follows changes made in another tab', () => {

@@ -37,7 +37,7 @@ export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failure
     }
     setFailed(false);
     bus.emit('watchlist-updated', { watchlist: result.watchlist, count: watchlistCount(result.watchlist) });
-    bus.emit('watchlist-added', { id, title, added: result.added });
+    bus.emit('watchlist-added', { id, title, added: result.added, source: 'mf-watchlist/WatchlistButton' });
   };
 
   return (

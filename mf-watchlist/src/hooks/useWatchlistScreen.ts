@@ -132,7 +132,7 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
       }
       dispatch({ type: 'storageSucceeded' });
       bus.emit('watchlist-updated', { watchlist: result.watchlist, count: watchlistCount(result.watchlist) });
-      bus.emit('watchlist-added', { id: teaser.id, title: teaser.title, added: result.added });
+      bus.emit('watchlist-added', { id: teaser.id, title: teaser.title, added: result.added, source: 'mf-watchlist/WatchlistScreen' });
     },
     [bus, load, services],
   );

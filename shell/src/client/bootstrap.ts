@@ -1,6 +1,8 @@
 import { containerName, getPageBus, type IslandContext, type IslandModule } from 'contracts';
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { readConsent, startConsentPanel } from './consent.js';
+import { createFailureBeacon } from './failureBeacon.js';
+import { contractsCompatibilityPlugin, failureReportPlugin, loadTimeoutPlugin, retryPlugin } from './federationPlugins/index.js';
 import { readPageConfig } from './readPageConfig.js';
 import { startIslandRuntime } from './islandRuntime.js';
 import { startSiteSearchTracking } from './siteSearchTracking.js';
@@ -11,10 +13,18 @@ if (config) {
   const context: IslandContext = { bus, config, getConsent: readConsent };
   startConsentPanel(document, bus);
   startSiteSearchTracking(bus, readConsent);
+  const reportFailure = createFailureBeacon();
+  // Order matters where hooks chain: the deadline plugin owns `fetch`, retries go through it.
+  registerPlugins([
+    loadTimeoutPlugin({ timeoutMs: config.remoteTimeoutMs }),
+    retryPlugin(),
+    contractsCompatibilityPlugin(),
+    failureReportPlugin(reportFailure),
+  ]);
   const runtime = startIslandRuntime({
     root: document,
     context,
-    timeoutMs: config.remoteTimeoutMs,
+    reportFailure,
     registerRemotes: (remotes) =>
       registerRemotes(remotes.map((remote) => ({ name: containerName(remote.name), alias: remote.name, entry: remote.entry }))),
     loadModule: (id) => loadRemote<IslandModule>(id),

@@ -128,7 +128,7 @@ describe('island runtime with hydration triggers', () => {
         },
       };
     };
-    const runtime = startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, timeoutMs: 1000 });
+    const runtime = startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule });
     await flush();
     expect(loaded).toEqual(['mf-a/Top']);
     const below = root.querySelector<HTMLElement>('[data-island="mf-a/Below"]')!;

@@ -2,6 +2,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createPageBus, examplePageConfig, type IslandContext, type IslandModule } from 'contracts';
 import { startIslandRuntime, type ModuleLoader } from './islandRuntime.js';
+import { IslandLoadError } from './federationPlugins/islandLoadError.js';
 
 function page(html: string): HTMLElement {
   const root = document.createElement('div');
@@ -37,7 +38,7 @@ describe('island runtime', () => {
       <div data-island="mf-b/Two">fallback b</div>`);
     const registerRemotes = vi.fn();
     const loadModule: ModuleLoader = async (id) => mountingModule(id);
-    const runtime = startIslandRuntime({ root, context, registerRemotes, loadModule, timeoutMs: 1000 });
+    const runtime = startIslandRuntime({ root, context, registerRemotes, loadModule });
     await runtime.ready;
     expect(registerRemotes).toHaveBeenCalledWith([context.config.remotes[0], context.config.remotes[1]]);
     const [a, b] = root.querySelectorAll('[data-island]');
@@ -58,7 +59,7 @@ describe('island runtime', () => {
       if (id.startsWith('mf-a/')) throw new Error('manifest answered 404');
       return mountingModule(id);
     };
-    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, timeoutMs: 1000, log }).ready;
+    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, log }).ready;
     const islands = root.querySelectorAll('[data-island]');
     expect(islands[0]!.innerHTML).toBe('<b>fallback 1</b>');
     expect(islands[1]!.innerHTML).toBe('<b>fallback 2</b>');
@@ -68,26 +69,45 @@ describe('island runtime', () => {
     expect(String(log.error.mock.calls[0]![0])).toContain('"mf-a"');
   });
 
-  it('keeps the fallback when a remote does not answer in time', async () => {
-    vi.useFakeTimers();
-    try {
-      const root = page('<div data-island="mf-a/Slow">fallback</div>');
-      const log = { error: vi.fn() };
-      const runtime = startIslandRuntime({
-        root,
-        context,
-        registerRemotes: () => {},
-        loadModule: () => new Promise(() => {}),
-        timeoutMs: 500,
-        log,
-      });
-      await vi.advanceTimersByTimeAsync(600);
-      await runtime.ready;
-      expect(root.textContent).toBe('fallback');
-      expect(String(log.error.mock.calls[0]![0])).toContain('timeout');
-    } finally {
-      vi.useRealTimers();
-    }
+  it('logs a failed load with its stable code and leaves reporting it to the loader (the federation plugins)', async () => {
+    const root = page('<div data-island="mf-a/Slow">fallback</div>');
+    const log = { error: vi.fn() };
+    const reportFailure = vi.fn();
+    const loadModule: ModuleLoader = async () => {
+      throw new IslandLoadError('KHS-ISLAND-003', 'manifest', 'no answer within 500 ms (request aborted)');
+    };
+    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, log, reportFailure }).ready;
+    expect(root.textContent).toBe('fallback');
+    expect(String(log.error.mock.calls[0]![0])).toBe('[shell] KHS-ISLAND-003 remote "mf-a" failed (stage: manifest); its islands keep their server markup');
+    expect(reportFailure).not.toHaveBeenCalled();
+  });
+
+  it('reports what only it sees: a mount or hydration that threw (007), a missing mount export (006), a page naming an unknown remote (009)', async () => {
+    const root = page(`
+      <div data-island="mf-a/Throws">a</div>
+      <div data-island="mf-a/Hydrates">b</div><script type="application/json" data-island-ssr>{"state":1}</script>
+      <div data-island="mf-b/NoExport">c</div>
+      <div data-island="mf-nowhere/X">d</div>`);
+    const reportFailure = vi.fn();
+    const loadModule: ModuleLoader = async (id) =>
+      id === 'mf-b/NoExport'
+        ? ({} as IslandModule)
+        : {
+            default: () => {
+              throw new Error(`${id} broke`);
+            },
+          };
+    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, log: { error: () => {} }, reportFailure }).ready;
+    const reports = reportFailure.mock.calls.map(([report]) => report);
+    expect(reports).toHaveLength(4);
+    expect(reports).toEqual(
+      expect.arrayContaining([
+        { remote: 'mf-a', module: './Throws', stage: 'mount', code: 'KHS-ISLAND-007' },
+        { remote: 'mf-a', module: './Hydrates', stage: 'hydrate', code: 'KHS-ISLAND-007' },
+        { remote: 'mf-b', module: './NoExport', stage: 'expose', code: 'KHS-ISLAND-006' },
+        { remote: 'mf-nowhere', stage: 'mount', code: 'KHS-ISLAND-009' },
+      ]),
+    );
   });
 
   it('restores the fallback when mount throws after touching the element', async () => {
@@ -102,10 +122,10 @@ describe('island runtime', () => {
             },
           }
         : mountingModule(id);
-    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, timeoutMs: 1000, log }).ready;
+    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, log }).ready;
     expect(root.querySelector('[data-island="mf-a/Broken"]')!.innerHTML).toBe('<i>server markup</i>');
     expect(root.querySelector('[data-island="mf-b/Ok"]')!.textContent).toBe('mf-b/Ok:{}');
-    expect(String(log.error.mock.calls[0]![0])).toContain('(mount)');
+    expect(String(log.error.mock.calls[0]![0])).toContain('KHS-ISLAND-007 remote "mf-a" failed (stage: mount)');
   });
 
   it('keeps islands with malformed props, missing exports or unknown remotes as they are', async () => {
@@ -116,7 +136,7 @@ describe('island runtime', () => {
       <div data-island="not a name">d</div>`);
     const log = { error: vi.fn() };
     const loadModule: ModuleLoader = async () => ({}) as IslandModule;
-    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, timeoutMs: 1000, log }).ready;
+    await startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, log }).ready;
     expect([...root.querySelectorAll('[data-island]')].map((el) => el.textContent)).toEqual(['a', 'b', 'c', 'd']);
     expect(log.error).toHaveBeenCalledTimes(4);
   });

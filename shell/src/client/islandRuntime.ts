@@ -1,4 +1,6 @@
 import { whenTriggered } from './hydrationTriggers.js';
+import { islandLoadFailure, type IslandFailureKind } from './federationPlugins/islandLoadError.js';
+import type { IslandFailureReport } from '../shared/islandFailureReport.js';
 import {
   ISLAND_ATTRIBUTE,
   ISLAND_HYDRATE_ATTRIBUTE,
@@ -14,7 +16,10 @@ import {
   type Unmount,
 } from 'contracts';
 
-/** Loads an exposed module, e.g. `mf-watchlist/WatchlistButton`. */
+/**
+ * Loads an exposed module, e.g. `mf-watchlist/WatchlistButton`. Deadlines, retries and reporting
+ * of load failures belong to the loader (the federation runtime's plugins, `federationPlugins/`).
+ */
 export type ModuleLoader = (id: string) => Promise<IslandModule | null | undefined>;
 
 export interface IslandRuntimeOptions {
@@ -23,7 +28,12 @@ export interface IslandRuntimeOptions {
   /** Registers the remotes this page uses (nothing else is fetched). */
   registerRemotes: (remotes: RemoteDefinition[]) => void;
   loadModule: ModuleLoader;
-  timeoutMs: number;
+  /**
+   * Receives the failures the runtime itself sees: a module without a mount function, a mount or
+   * hydration that threw, an island the page cannot name. (Load failures are the loader's to report.)
+   * Default: none.
+   */
+  reportFailure?: (report: IslandFailureReport) => void;
   log?: Pick<Console, 'error'>;
 }
 
@@ -37,24 +47,8 @@ export interface IslandRuntime {
   unmountAll(): void;
 }
 
-/** Why an island kept its fallback: the stage that failed, for one log line per remote. */
-type FailureStage = 'load' | 'timeout' | 'mount' | 'props' | 'unknown-remote';
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { stage: 'timeout' })), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
+/** An island the page itself gets wrong (unknown remote, props that are not JSON). */
+const PAGE_MARKUP_FAILURE: IslandFailureKind = { code: 'KHS-ISLAND-009', stage: 'mount' };
 
 /**
  * The hydration data of an island the remote rendered on the server: the JSON script the shell
@@ -76,18 +70,20 @@ export function readIslandHydration(element: HTMLElement): IslandHydration | und
  * fails alone: its server fallback stays, the remote is logged once, the others go on.
  */
 export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime {
-  const { root, context, timeoutMs, log = console } = options;
+  const { root, context, log = console } = options;
   const elements = [...root.querySelectorAll<HTMLElement>(`[${ISLAND_ATTRIBUTE}]`)];
   const known = new Map(context.config.remotes.map((remote) => [remote.name, remote]));
   const failedRemotes = new Set<string>();
   const unmounts: Unmount[] = [];
 
-  const fail = (element: HTMLElement, remote: string, stage: FailureStage, error: unknown, fallbackHtml: string) => {
+  /** Restores the fallback; logs one line per remote (stable code first); reports unless the loader did. */
+  const fail = (element: HTMLElement, island: { remote: string; module?: string }, kind: IslandFailureKind, error: unknown, fallbackHtml: string, report: boolean) => {
     element.innerHTML = fallbackHtml;
     element.setAttribute(ISLAND_STATE_ATTRIBUTE, 'failed');
-    if (failedRemotes.has(remote)) return;
-    failedRemotes.add(remote);
-    log.error(`[shell] remote "${remote}" failed (${stage}); its islands keep their server markup`, error);
+    if (report) options.reportFailure?.({ remote: island.remote, ...(island.module ? { module: `./${island.module}` } : {}), stage: kind.stage, code: kind.code });
+    if (failedRemotes.has(island.remote)) return;
+    failedRemotes.add(island.remote);
+    log.error(`[shell] ${kind.code} remote "${island.remote}" failed (stage: ${kind.stage}); its islands keep their server markup`, error);
   };
 
   const used = new Map<string, RemoteDefinition>();
@@ -103,33 +99,35 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
     const parsed = parseIslandName(name);
     const fallbackHtml = element.innerHTML;
     if (!parsed || !known.has(parsed.remote)) {
-      fail(element, parsed?.remote ?? name, 'unknown-remote', new Error(`no remote configured for island "${name}"`), fallbackHtml);
+      fail(element, { remote: parsed?.remote ?? name }, PAGE_MARKUP_FAILURE, new Error(`no remote configured for island "${name}"`), fallbackHtml, true);
       return;
     }
     let props: Record<string, unknown>;
     try {
       props = JSON.parse(element.getAttribute(ISLAND_PROPS_ATTRIBUTE) || '{}') as Record<string, unknown>;
     } catch (error) {
-      fail(element, parsed.remote, 'props', error, fallbackHtml);
+      fail(element, parsed, PAGE_MARKUP_FAILURE, error, fallbackHtml, true);
       return;
     }
     let module: IslandModule | null | undefined;
     try {
-      module = await withTimeout(options.loadModule(`${parsed.remote}/${parsed.module}`), timeoutMs);
-      if (typeof module?.default !== 'function') throw new Error(`"${name}" has no default mount export`);
+      module = await options.loadModule(`${parsed.remote}/${parsed.module}`);
     } catch (error) {
-      const stage = (error as { stage?: FailureStage })?.stage === 'timeout' ? 'timeout' : 'load';
-      fail(element, parsed.remote, stage, error, fallbackHtml);
+      fail(element, parsed, islandLoadFailure(error), error, fallbackHtml, false);
       return;
     }
+    if (typeof module?.default !== 'function') {
+      fail(element, parsed, { code: 'KHS-ISLAND-006', stage: 'expose' }, new Error(`"${name}" has no default mount export`), fallbackHtml, true);
+      return;
+    }
+    // Server-rendered islands are hydrated by their mount (same props, the server's state).
+    const hydration = readIslandHydration(element);
     try {
-      // Server-rendered islands are hydrated by their mount (same props, the server's state).
-      const hydration = readIslandHydration(element);
       const unmount = await module.default(element, props, hydration ? { ...context, hydration } : context);
       unmounts.push(unmount);
       element.setAttribute(ISLAND_STATE_ATTRIBUTE, 'mounted');
     } catch (error) {
-      fail(element, parsed.remote, 'mount', error, fallbackHtml);
+      fail(element, parsed, { code: 'KHS-ISLAND-007', stage: hydration ? 'hydrate' : 'mount' }, error, fallbackHtml, true);
     }
   };
 

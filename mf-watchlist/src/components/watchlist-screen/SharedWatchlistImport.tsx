@@ -73,7 +73,7 @@ export function SharedWatchlistImport({
       }
       added += 1;
       bus.emit('watchlist-updated', { watchlist: result.watchlist, count: watchlistCount(result.watchlist) });
-      bus.emit('watchlist-added', { id, title, added: true });
+      bus.emit('watchlist-added', { id, title, added: true, source: 'mf-watchlist/SharedWatchlistImport' });
     }
     setOutcome(added > 0 ? { kind: 'imported', count: added } : { kind: 'alreadySaved' });
   };

@@ -1,5 +1,23 @@
+import { isIslandErrorCode, type IslandErrorCode } from 'contracts';
+
 /** Where a remote failed on the server. */
-export type ServerIslandStage = 'manifest' | 'load' | 'version' | 'render' | 'timeout';
+export type ServerIslandStage = 'manifest' | 'load' | 'version' | 'compatibility' | 'render' | 'timeout';
+
+/** The stable code of a failure at `stage` (contracts `ISLAND_ERROR_CODES`), when the error names none. */
+export const SERVER_STAGE_CODES: Record<ServerIslandStage, IslandErrorCode> = {
+  manifest: 'KHS-ISLAND-001',
+  load: 'KHS-ISLAND-002',
+  timeout: 'KHS-ISLAND-003',
+  compatibility: 'KHS-ISLAND-004',
+  version: 'KHS-ISLAND-005',
+  render: 'KHS-ISLAND-008',
+};
+
+/** The code of a server-side failure: the error's own stable code when it has one, else its stage's. */
+export function serverFailureCode(stage: ServerIslandStage, error: unknown): IslandErrorCode {
+  const own = (error as { code?: unknown } | null)?.code;
+  return isIslandErrorCode(own) ? own : SERVER_STAGE_CODES[stage];
+}
 
 export interface FailureLogOptions {
   /** One line per remote per this many milliseconds. Default 60 000. */
@@ -12,8 +30,9 @@ export interface FailureLogOptions {
 
 /**
  * Logs a remote's server-side failures once per remote per interval (a page with twelve
- * watchlist buttons, or a hundred requests a second, must not write a line per island), with
- * the remote's name, the stage and how many failures the previous lines left out.
+ * watchlist buttons, or a hundred requests a second, must not write a line per island), as one
+ * line with the stable code first, the remote, the stage, and how many failures the previous
+ * lines left out: `[shell] KHS-ISLAND-004 remote "mf-x" failed on the server (stage: compatibility): …`.
  */
 export class FailureLog {
   private readonly last = new Map<string, { at: number; suppressed: number }>();
@@ -31,6 +50,7 @@ export class FailureLog {
 
   report(remote: string, stage: ServerIslandStage, error: unknown): void {
     this.onFailure?.(remote, stage, error);
+    const stableCode = serverFailureCode(stage, error);
     const now = this.now();
     const entry = this.last.get(remote);
     if (entry && now - entry.at < this.intervalMs) {
@@ -40,6 +60,6 @@ export class FailureLog {
     const more = entry?.suppressed ? ` (${entry.suppressed} more failures since the last line)` : '';
     this.last.set(remote, { at: now, suppressed: 0 });
     const message = error instanceof Error ? error.message : String(error);
-    this.log.error(`[shell] remote "${remote}" failed on the server (stage: ${stage}): ${message}; its islands render placeholders${more}`);
+    this.log.error(`[shell] ${stableCode} remote "${remote}" failed on the server (stage: ${stage}): ${message}; its islands render placeholders${more}`);
   }
 }

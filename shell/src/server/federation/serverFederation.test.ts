@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ISLAND_API_VERSION, examplePageConfig, type IslandServerModule } from 'contracts';
+import { CONTRACTS_VERSION, ISLAND_API_VERSION, examplePageConfig, type IslandServerModule } from 'contracts';
 import { FailureLog } from './failureLog.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
 import { ServerFederation, type FederationRuntime } from './serverFederation.js';
@@ -9,9 +9,15 @@ import { ServerIslands } from './serverIslands.js';
 
 const MANIFEST_URL = 'http://remote.test/mf-manifest.json';
 
-function manifest(build: string, css: string[] = []): string {
+function manifest(build: string, css: string[], contractsVersion: string | undefined): string {
   return JSON.stringify({
-    metaData: { publicPath: 'auto', buildInfo: { buildVersion: build }, ssrRemoteEntry: { path: 'server/', name: 'remoteEntry.js' }, serverExposes: ['Hello'] },
+    metaData: {
+      publicPath: 'auto',
+      buildInfo: { buildVersion: build },
+      ssrRemoteEntry: { path: 'server/', name: 'remoteEntry.js' },
+      serverExposes: ['Hello'],
+      contractsVersion,
+    },
     // The browser build also exposes its standalone page's module, which the server build has not.
     exposes: [{ name: 'Hello', assets: { css: { sync: css, async: [] } } }, { name: 'Standalone' }],
   });
@@ -19,12 +25,12 @@ function manifest(build: string, css: string[] = []): string {
 
 /** A remote origin whose manifest can be redeployed, and a runtime that "loads" the current build. */
 function fakeRemote() {
-  const origin = { build: 'v1', manifestCalls: 0, down: false };
+  const origin = { build: 'v1', manifestCalls: 0, down: false, contractsVersion: CONTRACTS_VERSION as string | undefined };
   const fetchFake = vi.fn(async (url: string | URL | Request) => {
     origin.manifestCalls += 1;
     if (origin.down) throw new TypeError('fetch failed (ECONNREFUSED)');
     expect(String(url)).toBe(MANIFEST_URL);
-    return new Response(manifest(origin.build, [`hello.${origin.build}.css`]));
+    return new Response(manifest(origin.build, [`hello.${origin.build}.css`], origin.contractsVersion));
   }) as unknown as typeof fetch;
   const disposed: string[] = [];
   const runtime = {
@@ -249,7 +255,57 @@ describe('ServerIslands', () => {
   });
 });
 
+describe('ServerFederation: contracts versions', () => {
+  const [major, minor] = CONTRACTS_VERSION.split('.').map(Number) as [number, number];
+
+  it.each([`${major}.0.0`, `${major}.${minor + 1}.0`])('renders a remote built against contracts %s (same major)', async (version) => {
+    const remote = fakeRemote();
+    remote.origin.contractsVersion = version;
+    expect((await (await federationFor(remote).load('mf-hello', 'Hello')).render({}, page)).html).toBe('<p>v1</p>');
+  });
+
+  it.each([`${major + 1}.0.0`, undefined])('refuses a remote built against contracts %s before loading its code (KHS-ISLAND-004)', async (version) => {
+    const remote = fakeRemote();
+    remote.origin.contractsVersion = version;
+    await expect(federationFor(remote).load('mf-hello', 'Hello')).rejects.toMatchObject({
+      stage: 'compatibility',
+      code: 'KHS-ISLAND-004',
+      remote: 'mf-hello',
+    });
+    expect(remote.runtime.loads).toBe(0);
+  });
+
+  it('refuses a redeployed build of another major; the shell logs one coded line and renders placeholders', async () => {
+    const remote = fakeRemote();
+    const federation = federationFor(remote);
+    const log: string[] = [];
+    const islands = new ServerIslands({ federation, budgetMs: 1000, failures: new FailureLog({ log: { error: (line: string) => log.push(line) } }) });
+    const request = [{ name: 'mf-hello/Hello', props: {} }];
+    expect((await islands.renderAll(request, { config: examplePageConfig(), url: '/' }))[0]!.ok).toBe(true);
+    remote.origin.build = 'v2';
+    remote.origin.contractsVersion = `${major + 1}.0.0`;
+    await federation.revalidate();
+    const [outcome] = await islands.renderAll(request, { config: examplePageConfig(), url: '/' });
+    expect(outcome).toMatchObject({ ok: false, stage: 'compatibility' });
+    expect(remote.runtime.loads).toBe(1);
+    expect(log).toEqual([expect.stringMatching(new RegExp(`^\\[shell\\] KHS-ISLAND-004 remote "mf-hello" failed on the server \\(stage: compatibility\\): .*contracts ${major + 1}\\.0\\.0`))]);
+  });
+});
+
 describe('FailureLog', () => {
+  it('starts each line with the stable code: the error\'s own, else the one of its stage', () => {
+    const lines: string[] = [];
+    const failures = new FailureLog({ log: { error: (line: string) => lines.push(line) } });
+    failures.report('mf-a', 'render', new Error('x'));
+    failures.report('mf-b', 'load', Object.assign(new Error('y'), { code: 'KHS-ISLAND-006' }));
+    failures.report('mf-c', 'timeout', new Error('z'));
+    expect(lines.map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual([
+      '[shell] KHS-ISLAND-008 remote',
+      '[shell] KHS-ISLAND-006 remote',
+      '[shell] KHS-ISLAND-003 remote',
+    ]);
+  });
+
   it('writes again after the interval, counting what it left out', () => {
     let now = 0;
     const lines: string[] = [];

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import {
   ISLAND_API_VERSION,
   containerName,
+  contractsCompatibility,
+  type IslandErrorCode,
   type IslandServerModule,
   type RemoteDefinition,
 } from 'contracts';
-import type { ServerIslandStage } from './failureLog.js';
+import { SERVER_STAGE_CODES, type ServerIslandStage } from './failureLog.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
 
 /** The part of the Module Federation runtime instance the loader uses (a fake in unit tests). */
@@ -14,16 +16,19 @@ export interface FederationRuntime {
   loadRemote<T>(id: string): Promise<T | null>;
 }
 
-/** A failure of one remote on the server, with the stage it happened in. */
+/** A failure of one remote on the server, with the stage it happened in and its stable code. */
 export class ServerIslandError extends Error {
+  readonly code: IslandErrorCode;
+
   constructor(
     readonly remote: string,
     readonly stage: ServerIslandStage,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: IslandErrorCode },
   ) {
     super(message, options);
     this.name = 'ServerIslandError';
+    this.code = options?.code ?? SERVER_STAGE_CODES[stage];
   }
 }
 
@@ -62,6 +67,8 @@ interface ManifestJson {
     /** The browser entry, beside the manifest unless `path` says otherwise (a deployed version's folder). */
     remoteEntry?: { path?: string; name?: string };
     ssrRemoteEntry?: { name?: string };
+    /** The contracts version the remote was built against (written by tooling/rspack-preset). */
+    contractsVersion?: string;
     /** Names of the modules the server build exposes (written by tooling/rspack-preset). */
     serverExposes?: string[];
   };
@@ -172,6 +179,11 @@ export class ServerFederation {
     if (!state.manifest!.json.metaData?.ssrRemoteEntry?.name) {
       // Never run a browser build in the server process.
       throw new ServerIslandError(remote, 'manifest', `the manifest of "${remote}" names no server build (metaData.ssrRemoteEntry)`);
+    }
+    // Never run a build made against contracts this shell does not speak (another major, or unknown).
+    const compatibility = contractsCompatibility(state.manifest!.json.metaData?.contractsVersion);
+    if (!compatibility.compatible) {
+      throw new ServerIslandError(remote, 'compatibility', `"${remote}" refused: ${compatibility.reason}`);
     }
     if (!state.registered) {
       this.register(state, false);
@@ -371,12 +383,16 @@ export class ServerFederation {
         }),
       ]);
     } catch (error) {
-      throw new ServerIslandError(name, 'load', `"${name}/${module}": ${(error as Error)?.message ?? error}`, { cause: error });
+      const timedOut = (error as Error)?.message === `not loaded within ${deadlineMs} ms`;
+      throw new ServerIslandError(name, 'load', `"${name}/${module}": ${(error as Error)?.message ?? error}`, {
+        cause: error,
+        ...(timedOut ? { code: 'KHS-ISLAND-003' as const } : {}),
+      });
     } finally {
       clearTimeout(timer);
     }
     if (!loaded || typeof loaded.render !== 'function') {
-      throw new ServerIslandError(name, 'load', `"${name}/${module}" has no server render`);
+      throw new ServerIslandError(name, 'load', `"${name}/${module}" has no server render`, { code: 'KHS-ISLAND-006' });
     }
     if (loaded.islandApiVersion !== ISLAND_API_VERSION) {
       throw new ServerIslandError(

@@ -276,12 +276,13 @@ void _typed;
 
 describe('server-side failures', () => {
   it('count under the stable code of their stage, or the code the error carries', async () => {
-    const { serverFailureCode } = await import('./serverFailureCode.js');
+    const { serverFailureCode } = await import('../federation/failureLog.js');
     expect(serverFailureCode('manifest', new Error('x'))).toBe('KHS-ISLAND-001');
     expect(serverFailureCode('load', new Error('x'))).toBe('KHS-ISLAND-002');
     expect(serverFailureCode('version', new Error('x'))).toBe('KHS-ISLAND-005');
     expect(serverFailureCode('render', new Error('x'))).toBe('KHS-ISLAND-008');
-    expect(serverFailureCode('timeout', new Error('x'))).toBe('KHS-ISLAND-008');
+    expect(serverFailureCode('timeout', new Error('x'))).toBe('KHS-ISLAND-003');
+    expect(serverFailureCode('compatibility', new Error('x'))).toBe('KHS-ISLAND-004');
     expect(serverFailureCode('load', Object.assign(new Error('x'), { code: 'KHS-ISLAND-004' }))).toBe('KHS-ISLAND-004');
     expect(serverFailureCode('load', Object.assign(new Error('x'), { code: 'ECONNREFUSED' }))).toBe('KHS-ISLAND-002');
   });

@@ -1,0 +1,225 @@
+// Contracts skew: mf-watchlist built against the previous minor (N−1), the next minor (N+1, which
+// adds an optional event field and sends it) and the next major of contracts, each deployed next to
+// the current shell and remotes. The minors must work (hydration, badge, events across remotes);
+// the major must be refused cleanly, on the server and in the browser, with KHS-ISLAND-004.
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { listArticles } from '@khs/content';
+import { CONTRACTS_VERSION, examplePageConfig } from 'contracts';
+import type { Page, Request } from '@playwright/test';
+import { expect, islandsSettled, test } from '../harness/fixtures.js';
+import { startStack, type Stack } from '../harness/stack.js';
+import { buildRemoteAgainst, contractsCopy, replaceInFile } from '../harness/contractsFixtures.js';
+import { ISLAND_FAILURE_REPORT_PATH } from '../../shell/src/shared/islandFailureReport.js';
+
+const { i18n } = examplePageConfig();
+const [major, minor] = CONTRACTS_VERSION.split('.').map(Number) as [number, number];
+const VERSIONS = { older: `${major}.${minor - 1}.0`, newer: `${major}.${minor + 1}.0`, nextMajor: `${major + 1}.0.0` };
+const article = listArticles()[0]!;
+const PAGE_BUS_KEY = 'khs.contracts.page-bus.v1';
+
+/** Marks a fixture's watchlist button (server and browser build), so a test sees which build rendered it. */
+function markBuild(dir: string, version: string): void {
+  replaceInFile(path.join(dir, 'src/components/WatchlistButton.tsx'), '<span className="khs-watchlist-button">', `<span className="khs-watchlist-button" data-contracts-fixture="${version}">`);
+}
+
+interface Fixture {
+  dist: string;
+  /** The file of the fixture's own copy of contracts (its shared fallback chunk). */
+  contractsChunk: string;
+}
+
+const fixtures: Partial<Record<keyof typeof VERSIONS, Fixture>> = {};
+const cleanup: string[] = [];
+const shellLog: string[] = [];
+let stack: Stack;
+
+function fixture(dist: string): Fixture {
+  const manifest = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8'));
+  const shared = manifest.shared.find((entry: { name: string }) => entry.name === 'contracts');
+  return { dist, contractsChunk: shared.assets.js.sync[0] };
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  // N−1: an older contracts, and the remote as it was then (no `source` in watchlist-added yet).
+  const older = contractsCopy(VERSIONS.older);
+  cleanup.push(older);
+  fixtures.older = fixture(
+    buildRemoteAgainst('mf-watchlist', older, (dir) => {
+      markBuild(dir, VERSIONS.older);
+      for (const file of ['src/components/WatchlistButton.tsx', 'src/components/watchlist-screen/SharedWatchlistImport.tsx', 'src/hooks/useWatchlistScreen.ts']) {
+        replaceInFile(path.join(dir, file), /, source: 'mf-watchlist\/\w+'/, '');
+      }
+    }),
+  );
+  // N+1: contracts adds an optional `origin` to watchlist-added (with a default), the remote sends it.
+  const newer = contractsCopy(VERSIONS.newer, (dir) => {
+    replaceInFile(path.join(dir, 'src/events.ts'), '    source?: string;\n  };', "    source?: string;\n    /** Where the visitor toggled it (since the next minor). */\n    origin?: string;\n  };");
+    replaceInFile(path.join(dir, 'src/events.ts'), "'watchlist-added': { source: '' },", "'watchlist-added': { source: '', origin: 'unknown' },");
+    replaceInFile(path.join(dir, 'src/eventPayloads.ts'), 'optional: { source: isString }', 'optional: { source: isString, origin: isString }');
+  });
+  cleanup.push(newer);
+  fixtures.newer = fixture(
+    buildRemoteAgainst('mf-watchlist', newer, (dir) => {
+      markBuild(dir, VERSIONS.newer);
+      replaceInFile(path.join(dir, 'src/components/WatchlistButton.tsx'), "source: 'mf-watchlist/WatchlistButton'", "source: 'mf-watchlist/WatchlistButton', origin: 'button'");
+    }),
+  );
+  // Next major: the same source, built against a contracts that says it is the next major.
+  const nextMajor = contractsCopy(VERSIONS.nextMajor);
+  cleanup.push(nextMajor);
+  fixtures.nextMajor = fixture(buildRemoteAgainst('mf-watchlist', nextMajor));
+  for (const entry of Object.values(fixtures)) cleanup.push(path.dirname(entry.dist));
+  // Every server failure line is written (no once-a-minute limit), so each scenario sees its own.
+  stack = await startStack({ log: (line) => shellLog.push(line), env: { REMOTE_FAILURE_LOG_INTERVAL_MS: '1' } });
+});
+
+test.afterAll(async () => {
+  // SKEW_DEBUG=1 prints what the stack logged (the shell's failure lines), to see why a scenario failed.
+  if (process.env.SKEW_DEBUG) console.log(shellLog.join('\n'));
+  await stack?.close();
+  for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
+});
+
+const articleHtml = async () => (await fetch(new URL(article.url, stack.url))).text();
+
+/**
+ * Serves `dist` as mf-watchlist (its own `dist` when undefined) and waits until the shell's
+ * server renders with it: `rendered` holds for the article's HTML (pages are requested meanwhile,
+ * which also makes a remote the shell could not reach at start load again).
+ */
+async function deploy(dist: string | undefined, rendered: (html: string) => boolean): Promise<void> {
+  stack.serveRemote('mf-watchlist', dist);
+  await expect.poll(async () => rendered(await articleHtml()), { timeout: 30_000, intervals: [500] }).toBe(true);
+}
+
+/** What a page did over the wire and in its console. */
+function watch(page: Page) {
+  const seen = { requests: [] as string[], beacons: [] as Request[], errors: [] as string[] };
+  page.on('request', (request) => {
+    seen.requests.push(request.url());
+    if (new URL(request.url()).pathname === ISLAND_FAILURE_REPORT_PATH) seen.beacons.push(request);
+  });
+  page.on('console', (message) => {
+    if (message.type() === 'error') seen.errors.push(message.text());
+  });
+  page.on('pageerror', (error) => seen.errors.push(String(error)));
+  return seen;
+}
+
+/** Records every watchlist-added payload as sent, on the page's one bus (the transport every copy shares). */
+async function recordWatchlistAdded(page: Page): Promise<void> {
+  await page.evaluate((key) => {
+    const bus = (globalThis as unknown as Record<symbol, { on(type: string, handler: (payload: unknown) => void): void }>)[Symbol.for(key)]!;
+    const seen: unknown[] = [];
+    (window as unknown as { watchlistAdded: unknown[] }).watchlistAdded = seen;
+    bus.on('watchlist-added', (payload) => seen.push(payload));
+  }, PAGE_BUS_KEY);
+}
+
+/** The minors: the article works as with the current build, and the event reaches mf-search. */
+async function worksOnTheArticlePage(page: Page, which: 'older' | 'newer'): Promise<unknown[]> {
+  // Insights consent: mf-search reports saving an article as a conversion (a cross-remote event).
+  await page.addInitScript(() => localStorage.setItem('khs:consent', JSON.stringify({ insights: true, tracking: false })));
+  const seen = watch(page);
+  await page.goto(new URL(article.url, stack.url).href);
+  await islandsSettled(page);
+  const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
+  expect(states.every((state) => state === 'mounted')).toBe(true);
+  // Server-rendered by the fixture's server build, then hydrated by its browser build.
+  await expect(page.locator(`.article__watchlist [data-contracts-fixture="${VERSIONS[which]}"]`)).toHaveCount(1);
+  const button = page.locator('.article__watchlist').getByRole('button', { name: i18n.watchlistAdd });
+  await expect(button).toBeEnabled();
+  await recordWatchlistAdded(page);
+  const conversion = page.waitForRequest(
+    (request) => new URL(request.url()).pathname === '/api/insights/events' && (request.postData() ?? '').includes('Article Saved'),
+  );
+  await button.click();
+  await expect(page.locator('.article__watchlist').getByRole('button', { name: i18n.watchlistRemove })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.site-header .khs-watchlist-link__badge')).toHaveText('1');
+  const events = ((await conversion).postDataJSON() as { events: Array<{ eventType: string; objectIDs: string[] }> }).events;
+  expect(events.find((event) => event.eventType === 'conversion')?.objectIDs).toEqual([article.id]);
+  // Semver sharing: the older build uses the page's newer contracts; the newer brings its own copy.
+  const ownCopy = seen.requests.some((url) => url.startsWith(stack.remotes['mf-watchlist']) && url.endsWith(`/${fixtures[which]!.contractsChunk}`));
+  expect(ownCopy).toBe(which === 'newer');
+  expect(seen.errors).toEqual([]);
+  expect(seen.beacons).toEqual([]);
+  return page.evaluate(() => (window as unknown as { watchlistAdded: unknown[] }).watchlistAdded);
+}
+
+test.describe('contracts skew of a remote (mf-watchlist)', () => {
+  test(`built against contracts N−1 (${VERSIONS.older}): hydrates, the badge counts, its events reach mf-search`, async ({ page }) => {
+    await deploy(fixtures.older!.dist, (html) => html.includes(`data-contracts-fixture="${VERSIONS.older}"`));
+    const sent = await worksOnTheArticlePage(page, 'older');
+    // The older producer sends no `source` (listeners on the current contracts get the default).
+    expect(sent).toEqual([{ id: article.id, title: article.title, added: true }]);
+  });
+
+  test(`built against contracts N+1 (${VERSIONS.newer}, an extra optional event field): works next to the current remotes`, async ({ page }) => {
+    await deploy(fixtures.newer!.dist, (html) => html.includes(`data-contracts-fixture="${VERSIONS.newer}"`));
+    const sent = await worksOnTheArticlePage(page, 'newer');
+    expect(sent).toEqual([{ id: article.id, title: article.title, added: true, source: 'mf-watchlist/WatchlistButton', origin: 'button' }]);
+  });
+
+  test(`built against the next major (${VERSIONS.nextMajor}): refused on the server and in the browser, fallback shown, KHS-ISLAND-004 reported`, async ({ page }) => {
+    const from = shellLog.length;
+    await deploy(fixtures.nextMajor!.dist, (html) => !html.includes('khs-watchlist-button__toggle'));
+    // The server logged the refusal with its code, and rendered the others (the watchlist's placeholders).
+    await expect
+      .poll(() => shellLog.slice(from).find((line) => line.includes('KHS-ISLAND-004')), { timeout: 10_000 })
+      .toMatch(new RegExp(`^\\[shell\\] KHS-ISLAND-004 remote "mf-watchlist" failed on the server \\(stage: compatibility\\): "mf-watchlist" refused: .*contracts ${VERSIONS.nextMajor.replace(/\./g, '\\.')}`));
+    const html = await articleHtml();
+    expect(html).toContain('khs-search-header');
+    expect(html).toContain(`href="/watchlist"`);
+
+    const seen = watch(page);
+    // The beacon's body as it goes over the wire (sendBeacon bodies are only visible to a route).
+    const reports: unknown[] = [];
+    await page.route(`**${ISLAND_FAILURE_REPORT_PATH}`, async (route) => {
+      reports.push(JSON.parse(route.request().postDataBuffer()?.toString() ?? 'null'));
+      await route.fulfill({ status: 204 });
+    });
+    await page.goto(new URL(article.url, stack.url).href);
+    await islandsSettled(page);
+    await expect.poll(() => reports.length).toBe(1);
+    const [report] = reports as Array<Record<string, unknown>>;
+    expect(report).toMatchObject({ remote: 'mf-watchlist', stage: 'compatibility', code: 'KHS-ISLAND-004', contractsVersion: VERSIONS.nextMajor });
+    expect(report!.module).toMatch(/^\.\/Watchlist(Link|Button)$/);
+    expect(seen.beacons.map((request) => request.method())).toEqual(['POST']);
+
+    // The watchlist's islands keep their fallback: the header link without a badge, no button.
+    const header = page.locator('.site-header__watchlist');
+    await expect(header).toHaveAttribute('data-island-state', 'failed');
+    await expect(header.getByRole('link', { name: i18n.watchlistLink })).toHaveAttribute('href', '/watchlist');
+    await expect(page.locator('.khs-watchlist-link__badge')).toHaveCount(0);
+    await expect(page.locator('.article__watchlist')).toHaveAttribute('data-island-state', 'failed');
+    await expect(page.locator('.article__watchlist').getByRole('button')).toHaveCount(0);
+    // Its code never ran in the browser (refused at the manifest, before the entry executes).
+    expect(await page.evaluate(() => typeof (window as unknown as Record<string, unknown>).mf_watchlist)).toBe('undefined');
+    // The rest of the page is fine: every other island mounted; the search box works.
+    const others = await page
+      .locator('[data-island]:not([data-island^="mf-watchlist/"])')
+      .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.every((state) => state === 'mounted')).toBe(true);
+    await page.locator('.site-header').getByRole('combobox').fill('work');
+    await expect(page.getByRole('listbox')).toBeVisible();
+    // One report per remote and code per page, although several watchlist islands failed.
+    await page.waitForTimeout(300);
+    expect(reports).toHaveLength(1);
+    // The one console line says which code and which remote.
+    expect(seen.errors.filter((line) => line.startsWith('[shell]'))).toEqual([
+      expect.stringMatching(/^\[shell\] KHS-ISLAND-004 remote "mf-watchlist" failed \(stage: compatibility\)/),
+    ]);
+  });
+
+  test('back on the current build, the watchlist works again', async ({ page }) => {
+    await deploy(undefined, (html) => html.includes('khs-watchlist-button__toggle') && !html.includes('data-contracts-fixture'));
+    await page.goto(new URL(article.url, stack.url).href);
+    await islandsSettled(page);
+    await expect(page.locator('.article__watchlist')).toHaveAttribute('data-island-state', 'mounted');
+  });
+});
