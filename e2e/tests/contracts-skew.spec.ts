@@ -74,7 +74,7 @@ test.beforeAll(async () => {
   fixtures.nextMajor = fixture(buildRemoteAgainst('mf-watchlist', nextMajor));
   for (const entry of Object.values(fixtures)) cleanup.push(path.dirname(entry.dist));
   // Every server failure line is written (no once-a-minute limit), so each scenario sees its own.
-  stack = await startStack({ log: (line) => shellLog.push(line), env: { REMOTE_FAILURE_LOG_INTERVAL_MS: '1' } });
+  stack = await startStack({ log: (line) => shellLog.push(line), env: { REMOTE_FAILURE_LOG_INTERVAL_MS: '1', OPERATOR_TOKEN } });
 });
 
 test.afterAll(async () => {
@@ -83,6 +83,9 @@ test.afterAll(async () => {
   await stack?.close();
   for (const dir of cleanup) rmSync(dir, { recursive: true, force: true });
 });
+
+/** Opens the operators' view (`/health/remotes`) for this stack. */
+const OPERATOR_TOKEN = 'skew-test-operator-token-0123456789';
 
 const articleHtml = async () => (await fetch(new URL(article.url, stack.url))).text();
 
@@ -180,7 +183,7 @@ test.describe('contracts skew of a remote (mf-watchlist)', () => {
     const reports: unknown[] = [];
     await page.route(`**${ISLAND_FAILURE_REPORT_PATH}`, async (route) => {
       reports.push(JSON.parse(route.request().postDataBuffer()?.toString() ?? 'null'));
-      await route.fulfill({ status: 204 });
+      await route.continue();
     });
     await page.goto(new URL(article.url, stack.url).href);
     await islandsSettled(page);
@@ -210,6 +213,16 @@ test.describe('contracts skew of a remote (mf-watchlist)', () => {
     // One report per remote and code per page, although several watchlist islands failed.
     await page.waitForTimeout(300);
     expect(reports).toHaveLength(1);
+    // The shell counted it: the operators' view shows the browser's refusal next to the server's.
+    const counted = async () => {
+      const response = await fetch(new URL('/health/remotes.json', stack.url), { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
+      const body = (await response.json()) as { remotes: Array<{ name: string; contractsVersion?: string; failures: Record<'browser' | 'server', Record<string, number>> }> };
+      return body.remotes.find((remote) => remote.name === 'mf-watchlist');
+    };
+    await expect.poll(async () => (await counted())?.failures.browser['KHS-ISLAND-004'] ?? 0).toBe(1);
+    const watchlistHealth = await counted();
+    expect(watchlistHealth?.failures.server['KHS-ISLAND-004'] ?? 0).toBeGreaterThan(0);
+    expect(watchlistHealth?.contractsVersion).toBe(VERSIONS.nextMajor);
     // The one console line says which code and which remote.
     expect(seen.errors.filter((line) => line.startsWith('[shell]'))).toEqual([
       expect.stringMatching(/^\[shell\] KHS-ISLAND-004 remote "mf-watchlist" failed \(stage: compatibility\)/),
