@@ -1,8 +1,9 @@
 // The one stack starter: `npm start` (scripts/start.mjs) and the e2e harness (e2e/harness/stack.ts)
 // both start the site through `startStack`, so the two cannot drift apart. It serves each remote's
 // dist from its own origin (as its CDN would), starts the embedded search server as its own
-// supervised process (unless TYPESENSE_HOST points at a real Typesense), then the shell pointed at
-// both, and resolves once the shell reports `listening`.
+// supervised process (unless TYPESENSE_HOST points at a real Typesense), each team service
+// (registry TEAM_SERVICES) as its own process, then the shell pointed at all of them, and resolves
+// once the shell reports `listening`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -11,7 +12,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { serveDirectory } from '@khs/static-server';
-import { defaultManifestUrl, REMOTES, SERVICES, SHELL_DEFAULT_PORT } from './registry.mjs';
+import { defaultManifestUrl, REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService } from './registry.mjs';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const TSX_CLI = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
@@ -116,6 +117,39 @@ function startSearchSupervisor(env, log) {
   });
 }
 
+/**
+ * Starts one team service (registry `TEAM_SERVICES`) as its own process: node with tsx's loader on
+ * the service's entry, from its slice folder — or from `sliceDir`, a changed copy of the slice
+ * (a redeploy) — and resolves once it reports `listening`.
+ * @param {import('./startStack.d.ts').TeamServiceName} name
+ * @param {import('./startStack.d.ts').TeamServiceStartOptions} options
+ * @returns {Promise<import('./startStack.d.ts').RunningTeamService>}
+ */
+export function startTeamService(name, options = {}) {
+  const service = teamService(name);
+  const sliceDir = options.sliceDir ?? path.join(REPO_ROOT, service.slice);
+  const env = { ...process.env, HOST: '127.0.0.1', ...options.env, PORT: String(options.port ?? 0) };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(sliceDir, service.entry)], { cwd: sliceDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let started = false;
+    const followed = follow(child, `the ${name} service`, options.log, (status) => {
+      if (status.event !== 'listening' || started) return;
+      started = true;
+      clearTimeout(timer);
+      options.log?.(`[stack] ${name} service (pid ${status.pid}) at ${status.url}`);
+      resolve({ name, url: status.url, port: status.port, pid: child.pid, exited: new Promise((done) => (child.exitCode !== null ? done() : child.once('exit', () => done()))), stop: () => stopProcess(child) });
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(followed.failure(`did not start within ${START_TIMEOUT_MS / 1000} s`));
+    }, START_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (!started) reject(followed.failure(`exited with ${code}`));
+    });
+  });
+}
+
 /** Starts the shell (from its own folder, so tsx compiles it with the shell's tsconfig). */
 function startShell(env, log) {
   return new Promise((resolve, reject) => {
@@ -188,6 +222,36 @@ export async function startStack(options = {}) {
       shellEnv.TYPESENSE_PROTOCOL = 'http';
     }
 
+    // Each team's service as its own process, on its own port, sharing the data folder (each keeps
+    // its own file there) or DATABASE_URL (each its own schema) and the cookie secret with the shell.
+    const teamServices = new Map();
+    const launchService = async (service, sliceDir) => {
+      const running = await startTeamService(service.name, {
+        env: { ...shellEnv, ...options.serviceEnv },
+        port: teamServicePorts.get(service.name),
+        ...(sliceDir ? { sliceDir } : {}),
+        log,
+      });
+      teamServicePorts.set(service.name, running.port);
+      teamServices.set(service.name, running);
+      return running;
+    };
+    const teamServicePorts = new Map();
+    for (const service of TEAM_SERVICES) {
+      if (shellEnv[service.urlEnv]) continue; // pointed at a service running elsewhere
+      teamServicePorts.set(service.name, await port(service.defaultPort));
+      const running = await launchService(service);
+      shellEnv[service.urlEnv] = running.url;
+    }
+    cleanups.push(async () => {
+      for (const running of teamServices.values()) await running.stop();
+    });
+    const runningService = (name) => {
+      const running = teamServices.get(name);
+      if (!running) throw new Error(`the ${name} service is external (${teamService(name).urlEnv}): the stack does not run it`);
+      return running;
+    };
+
     const shell = await startShell(shellEnv, log);
     cleanups.push(() => stopProcess(shell.child));
     const embeddedSearch = () => {
@@ -206,6 +270,17 @@ export async function startStack(options = {}) {
         else shell.child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
       }),
       searchPid: () => embeddedSearch().pid,
+      serviceUrl: (name) => runningService(name).url,
+      servicePid: (name) => runningService(name).pid,
+      async stopService(name) {
+        await runningService(name).stop();
+      },
+      async startService(name, sliceDir) {
+        const running = runningService(name);
+        await running.stop();
+        const restarted = await launchService(teamService(name), sliceDir);
+        return { pid: restarted.pid, url: restarted.url };
+      },
       serveRemote(name, dir) {
         servers.get(name).serve(dir ?? path.join(REPO_ROOT, name, 'dist'));
       },

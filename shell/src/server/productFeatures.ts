@@ -4,8 +4,8 @@ import { contactRoutes } from './contact/contactRoutes.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { Database } from './database/index.js';
 import { insightsRoutes } from './insights/insightsRoutes.js';
+import { teamServiceProxies } from './proxy/teamServiceProxies.js';
 import type { LinkOriginResolver } from './security/linkOrigin.js';
-import { surveyRoutes } from './surveys/surveyRoutes.js';
 import { watchlistRoutes } from './watchlist/watchlistRoutes.js';
 
 /** What the product calls need from the running server. */
@@ -18,13 +18,14 @@ export interface ProductFeatureDependencies {
 }
 
 /**
- * The product calls (surveys, insights, contact, watchlist) wired to the database, as `main.ts`
- * runs them; route tests build the same set. Pass `database.rateLimitCounters` to
+ * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey),
+ * and those still answered in the shell (insights, contact, watchlist) wired to the database; route
+ * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
 export function productFeatures({ config, content, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
-    { plugin: surveyRoutes, options: { content, surveys: database.surveys, cookieSecret: config.cookieSecret } },
+    ...teamServiceProxies({ config, content }),
     { plugin: insightsRoutes, options: { events: database.insightsEvents } },
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: contactRoutes,

@@ -11,7 +11,5 @@ export type {
   RateLimitHit,
   StoredContactRequest,
   SharedWatchlistArticles,
-  SurveyRepository,
-  VoteInput,
   WatchlistShareRepository,
 } from './types.js';

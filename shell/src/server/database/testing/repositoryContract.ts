@@ -33,49 +33,6 @@ export function describeRepositoryContract(label: string, target: ContractTarget
       await target.dispose?.();
     });
 
-    describe('surveys', () => {
-      it('counts votes per answer position, per survey', async () => {
-        await db.surveys.recordVote({ formHandle: 'count-a', answerPosition: 0, voterId: 'v1' });
-        await db.surveys.recordVote({ formHandle: 'count-a', answerPosition: 2, voterId: 'v2' });
-        await db.surveys.recordVote({ formHandle: 'count-a', answerPosition: 2, voterId: 'v3' });
-        await db.surveys.recordVote({ formHandle: 'count-b', answerPosition: 1, voterId: 'v1' });
-        expect(await db.surveys.countVotes('count-a')).toEqual({ 0: 1, 2: 2 });
-        expect(await db.surveys.countVotes('count-b')).toEqual({ 1: 1 });
-        expect(await db.surveys.countVotes('never-voted')).toEqual({});
-      });
-
-      it('counts only the first vote of a voter on a survey, whatever the answer', async () => {
-        expect(await db.surveys.recordVote({ formHandle: 'once', answerPosition: 1, voterId: 'same' })).toEqual({
-          counted: true,
-        });
-        expect(await db.surveys.recordVote({ formHandle: 'once', answerPosition: 3, voterId: 'same' })).toEqual({
-          counted: false,
-        });
-        expect(await db.surveys.countVotes('once')).toEqual({ 1: 1 });
-      });
-
-      it('counts exactly 500 of 500 parallel votes from 500 voters', async () => {
-        const results = await Promise.all(
-          Array.from({ length: 500 }, (_, i) =>
-            db.surveys.recordVote({ formHandle: 'parallel', answerPosition: i % 4, voterId: `voter-${i}` }),
-          ),
-        );
-        expect(results.filter((r) => r.counted)).toHaveLength(500);
-        expect(await db.surveys.countVotes('parallel')).toEqual({ 0: 125, 1: 125, 2: 125, 3: 125 });
-      });
-
-      it('counts exactly 1 of 50 parallel duplicate votes from one voter', async () => {
-        const results = await Promise.all(
-          Array.from({ length: 50 }, (_, i) =>
-            db.surveys.recordVote({ formHandle: 'duplicates', answerPosition: i % 3, voterId: 'eager' }),
-          ),
-        );
-        expect(results.filter((r) => r.counted)).toHaveLength(1);
-        const counts = await db.surveys.countVotes('duplicates');
-        expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(1);
-      });
-    });
-
     describe('watchlist shares', () => {
       it('stores a list under an unguessable id and returns it in order', async () => {
         const articles = { z9: { title: 'Zeta' }, a1: { title: 'Alpha "quoted" ü' }, m5: { title: 'Mu' } };

@@ -1,5 +1,5 @@
 import type { Survey, SurveyResults } from 'contracts';
-import type { SurveyRepository } from '../database/index.js';
+import type { SurveyRepository } from './storage/surveyRepository.js';
 import { largestRemainderPercentages } from './largestRemainderPercentages.js';
 
 /**

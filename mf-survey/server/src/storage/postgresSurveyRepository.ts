@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SurveyRepository } from '../types.js';
+import type { SurveyRepository } from './surveyRepository.js';
 
 /**
  * Survey votes in PostgreSQL. The primary key (form_handle, voter_id) makes one vote per

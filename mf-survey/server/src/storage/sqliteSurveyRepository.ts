@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SurveyRepository, VoteInput } from '../types.js';
+import type { SurveyRepository, VoteInput } from './surveyRepository.js';
 
 /**
  * Survey votes in SQLite. The primary key (form_handle, voter_id) makes one vote per voter;

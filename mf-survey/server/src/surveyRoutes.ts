@@ -1,24 +1,18 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { callRoutePattern, DEFAULT_CALL_URLS, type Survey, type SurveyResults } from 'contracts';
-import type { ContentStore } from '../content/contentStore.js';
-import type { SurveyRepository } from '../database/index.js';
-import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
-import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
-import { visitorIdOf } from '../security/visitorIdentity.js';
+import { trustedVisitorId } from '@khs/team-service/edge';
+import type { SurveyRepository } from './storage/surveyRepository.js';
 import { surveyResults } from './surveyResults.js';
 
 /** What the survey routes need. */
 export interface SurveyRoutesOptions {
-  /** Where surveys (question, answers) are defined. */
-  content: ContentStore;
+  /** Looks a survey (question, answers) up by its handle; undefined when there is none. */
+  getSurvey(formHandle: string): Survey | undefined;
   /** Where votes are stored. */
   surveys: SurveyRepository;
-  /** The shell's cookie secret (`COOKIE_SECRET`): keys the voter id derived from the visitor's CSRF secret. */
-  cookieSecret: string;
+  /** The edge key (`edgeKeyOf(COOKIE_SECRET)`): only requests carrying it may name a voter. */
+  edgeKey: string;
 }
-
-/** Purpose of the visitor id a vote is stored under (see `visitorIdOf`). */
-export const VOTER_ID_PURPOSE = 'survey-vote';
 
 /** Response of a submission: whether the vote counted, and the results after it. */
 export interface SurveySubmissionResponse {
@@ -54,24 +48,21 @@ function readAnswerPosition(body: unknown, survey: Survey): { position: number }
 }
 
 /**
- * Survey calls:
- * - `POST /api/surveys/:formHandle/submissions` body `{ answerPosition }` (CSRF-checked by the
- *   shell): one vote per browser — the voter id is derived from the visitor's CSRF secret cookie,
- *   the same identity its token is bound to — and at most `SURVEY_VOTE_LIMIT` submissions per
- *   client address and survey (429 beyond). 201 `{ counted: true, results }`, 200
- *   `{ counted: false, results }` when this browser already voted; 404 unknown survey; 415 not
- *   JSON; 422 bad answerPosition; 400 malformed JSON (global handler). Nothing is stored on error.
- * - `GET /api/survey-results/:formHandle`: `{ "<position>": percent }` for every answer,
- *   summing to 100 once anyone voted; never cached.
+ * Survey calls, reached by browsers through the shell's proxy (which checks the CSRF token and the
+ * per-address limit first, and names the voter):
+ * - `POST /api/surveys/:formHandle/submissions` body `{ answerPosition }`: one vote per voter — the
+ *   id the edge derived from the visitor's signed cookie (`x-khs-visitor-id`, believed only with the
+ *   edge key). 201 `{ counted: true, results }`, 200 `{ counted: false, results }` when this voter
+ *   already voted; 404 unknown survey; 415 not JSON; 422 bad answerPosition; 400 malformed JSON;
+ *   403 without a voter named by the edge. Nothing is stored on error.
+ * - `GET /api/survey-results/:formHandle`: `{ "<position>": percent }` for every answer, summing to
+ *   100 once anyone voted (largest remainder); never cached.
  */
 export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOptions): Promise<void> {
-  const { content, surveys, cookieSecret } = options;
-  const surveyOf = (formHandle: string) => (formHandle.length <= MAX_FORM_HANDLE_LENGTH ? content.getSurvey(formHandle) : undefined);
-  // Unknown handles share one counter per address, so made-up handles cannot mint counters.
-  const limitScope = (request: FastifyRequest) => `survey:${surveyOf((request.params as { formHandle: string }).formHandle)?.formHandle ?? '?'}`;
+  const { surveys, edgeKey } = options;
+  const surveyOf = (formHandle: string) => (formHandle.length <= MAX_FORM_HANDLE_LENGTH ? options.getSurvey(formHandle) : undefined);
 
-  const submitOptions = { bodyLimit: SURVEY_SUBMISSION_BODY_LIMIT_BYTES, config: rateLimitConfig(SURVEY_VOTE_LIMIT, limitScope) };
-  app.post<HandleParams>(SURVEY_SUBMIT_PATH, submitOptions, async (request, reply) => {
+  app.post<HandleParams>(SURVEY_SUBMIT_PATH, { bodyLimit: SURVEY_SUBMISSION_BODY_LIMIT_BYTES }, async (request, reply) => {
     const survey = surveyOf(request.params.formHandle);
     if (!survey) return sendError(reply, 404, 'Unknown survey');
     // Fastify also parses text/plain; the submission contract is JSON only.
@@ -81,14 +72,9 @@ export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOp
     const answer = readAnswerPosition(request.body, survey);
     if ('error' in answer) return sendError(reply, 422, answer.error);
 
-    const voterId = visitorIdOf(request, VOTER_ID_PURPOSE, cookieSecret);
-    // The shell's CSRF check already refused posts without a valid secret cookie.
+    const voterId = trustedVisitorId(request.headers, edgeKey);
     if (!voterId) return sendError(reply, 403, 'Missing visitor identity');
-    const { counted } = await surveys.recordVote({
-      formHandle: survey.formHandle,
-      answerPosition: answer.position,
-      voterId,
-    });
+    const { counted } = await surveys.recordVote({ formHandle: survey.formHandle, answerPosition: answer.position, voterId });
     const body: SurveySubmissionResponse = { counted, results: await surveyResults(survey, surveys) };
     return reply
       .code(counted ? 201 : 200)

@@ -1,0 +1,47 @@
+import type { FastifyRequest } from 'fastify';
+import { callRoutePattern, DEFAULT_CALL_URLS } from 'contracts';
+import type { ShellFeature } from '../app.js';
+import type { ShellConfig } from '../config.js';
+import type { ContentStore } from '../content/contentStore.js';
+import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { serviceProxy, type ServiceProxyOptions } from './serviceProxy.js';
+
+/** Purpose of the voter id the edge derives for the survey service (see `visitorIdOf`): kept from before the move, so earlier votes keep their voters. */
+export const VOTER_ID_PURPOSE = 'survey-vote';
+
+/** Longest survey handle looked up for the limit's scope; longer ones count as unknown. */
+const MAX_FORM_HANDLE_LENGTH = 100;
+
+/** What the proxies need. */
+export interface TeamServiceProxyDependencies {
+  config: Pick<ShellConfig, 'services' | 'cookieSecret'>;
+  /** Survey lookups for the vote limit's scope (unknown handles share one counter). */
+  content: Pick<ContentStore, 'getSurvey'>;
+}
+
+/**
+ * Each team service's calls, forwarded by the shell at the paths contracts name (DEFAULT_CALL_URLS):
+ * the survey service gets the survey submission (CSRF-checked, limited per address and survey,
+ * voter named by the edge) and the results call.
+ */
+export function teamServiceProxies({ config, content }: TeamServiceProxyDependencies): ShellFeature[] {
+  const common = (name: keyof ShellConfig['services']): Pick<ServiceProxyOptions, 'upstreams' | 'cookieSecret' | 'connectTimeoutMs' | 'responseTimeoutMs'> => ({
+    upstreams: config.services[name].upstreams,
+    cookieSecret: config.cookieSecret,
+    connectTimeoutMs: config.services[name].connectTimeoutMs,
+    responseTimeoutMs: config.services[name].responseTimeoutMs,
+  });
+  const surveyScope = (request: FastifyRequest) => {
+    const handle = (request.params as { formHandle?: string }).formHandle ?? '';
+    return `survey:${handle.length <= MAX_FORM_HANDLE_LENGTH && content.getSurvey(handle) ? handle : '?'}`;
+  };
+  const survey: ServiceProxyOptions = {
+    service: 'survey',
+    ...common('survey'),
+    routes: [
+      { method: 'POST', url: callRoutePattern(DEFAULT_CALL_URLS.surveySubmit), rateLimit: { policy: SURVEY_VOTE_LIMIT, scope: surveyScope }, visitorIdPurpose: VOTER_ID_PURPOSE },
+      { method: 'GET', url: callRoutePattern(DEFAULT_CALL_URLS.surveyResults) },
+    ],
+  };
+  return [{ plugin: serviceProxy, options: survey }];
+}
