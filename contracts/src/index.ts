@@ -8,3 +8,4 @@ export * from './island.js';
 export * from './guards.js';
 export * from './example-config.js';
 export * from './islandErrorCodes.js';
+export * from './servicePaths.js';

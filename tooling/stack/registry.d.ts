@@ -18,7 +18,7 @@ export interface ServiceEntry {
   readonly defaultPort: number;
 }
 
-export type TeamServiceName = 'survey';
+export type TeamServiceName = 'survey' | 'watchlist';
 
 export interface TeamServiceEntry {
   readonly name: TeamServiceName;

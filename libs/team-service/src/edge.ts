@@ -7,6 +7,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The visitor id the edge derived for the route's purpose (e.g. one voter per browser). */
 export const VISITOR_ID_HEADER = 'x-khs-visitor-id';
+/** Origin of absolute links the edge resolved for the request (`PUBLIC_BASE_URL` or an allowed host). */
+export const LINK_ORIGIN_HEADER = 'x-khs-link-origin';
 /** Proves a request came through the edge: `edgeKeyOf(COOKIE_SECRET)`. */
 export const EDGE_KEY_HEADER = 'x-khs-edge-key';
 
@@ -37,4 +39,21 @@ export function trustedVisitorId(headers: Record<string, string | string[] | und
   if (!isEdgeKey(headers[EDGE_KEY_HEADER], edgeKey)) return undefined;
   const id = headers[VISITOR_ID_HEADER];
   return typeof id === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(id) ? id : undefined;
+}
+
+/**
+ * The link origin a forwarded request carries (an http(s) origin, optionally with a path, no
+ * trailing slash), or undefined unless it came through the edge with a well-formed one.
+ */
+export function trustedLinkOrigin(headers: Record<string, string | string[] | undefined>, edgeKey: string): string | undefined {
+  if (!isEdgeKey(headers[EDGE_KEY_HEADER], edgeKey)) return undefined;
+  const origin = headers[LINK_ORIGIN_HEADER];
+  if (typeof origin !== 'string') return undefined;
+  try {
+    const url = new URL(origin);
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username) return undefined;
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
 }

@@ -6,7 +6,7 @@ import type { Database } from './database/index.js';
 import { insightsRoutes } from './insights/insightsRoutes.js';
 import { teamServiceProxies } from './proxy/teamServiceProxies.js';
 import type { LinkOriginResolver } from './security/linkOrigin.js';
-import { watchlistRoutes } from './watchlist/watchlistRoutes.js';
+import { sharedWatchlistRoutes } from './watchlist/sharedWatchlistRoutes.js';
 
 /** What the product calls need from the running server. */
 export interface ProductFeatureDependencies {
@@ -18,22 +18,22 @@ export interface ProductFeatureDependencies {
 }
 
 /**
- * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey),
- * and those still answered in the shell (insights, contact, watchlist) wired to the database; route
+ * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey, watchlist) and the shared-watchlist page composed from the watchlist service's data,
+ * and those still answered in the shell (insights, contact) wired to the database; route
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
 export function productFeatures({ config, content, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
-    ...teamServiceProxies({ config, content }),
+    ...teamServiceProxies({ config, content, linkOrigin }),
     { plugin: insightsRoutes, options: { events: database.insightsEvents } },
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: contactRoutes,
       options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl, renderIslandPage },
     }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
-      plugin: watchlistRoutes,
-      options: { content, shares: database.watchlistShares, siteName: config.siteName, linkOrigin, pageConfig, runtimeUrl, renderIslandPage },
+      plugin: sharedWatchlistRoutes,
+      options: { upstreams: config.services.watchlist.upstreams, timeoutMs: config.services.watchlist.responseTimeoutMs, pageConfig, runtimeUrl, renderIslandPage },
     }),
   ];
 }

@@ -10,6 +10,4 @@ export type {
   RateLimitCounterRepository,
   RateLimitHit,
   StoredContactRequest,
-  SharedWatchlistArticles,
-  WatchlistShareRepository,
 } from './types.js';

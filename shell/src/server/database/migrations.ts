@@ -2,20 +2,15 @@ import type { Migration } from './types.js';
 
 /**
  * Schema of both dialects, version by version. Append new versions; never edit an applied one
- * (versions 1 and 2 lost their survey tables when the survey became its own service: fresh
- * databases no longer create them, older ones keep them). Kept side by side so the two schemas
+ * (versions 1, 2 and 4 lost their survey and watchlist tables when those became their own
+ * services: fresh databases no longer create them, older ones keep them). Kept side by side so the two schemas
  * stay equivalent.
  */
 export const SQLITE_MIGRATIONS: Migration[] = [
   {
     version: 1,
-    name: 'watchlist shares, insights events (survey votes: now the survey service\'s own storage)',
+    name: 'insights events (survey votes and watchlist shares: now their services\' own storage)',
     sql: `
-      CREATE TABLE watchlist_shares (
-        id TEXT PRIMARY KEY,
-        articles_json TEXT NOT NULL,
-        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-      );
       CREATE TABLE insights_events (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
@@ -60,11 +55,10 @@ export const SQLITE_MIGRATIONS: Migration[] = [
   },
   {
     version: 4,
-    name: 'one share row per distinct list (the watchlist screen asks for a sharing URL on every load)',
-    sql: `
-      ALTER TABLE watchlist_shares ADD COLUMN content_hash TEXT;
-      CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
-    `,
+    // Was: the share content hash. Shares moved to the watchlist service (mf-watchlist/server, its own
+    // storage); databases that applied it keep their old watchlist_shares table, for a one-off copy.
+    name: 'watchlist share hash (moved to the watchlist service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 5,
@@ -101,13 +95,8 @@ export const SQLITE_MIGRATIONS: Migration[] = [
 export const POSTGRES_MIGRATIONS: Migration[] = [
   {
     version: 1,
-    name: 'watchlist shares, insights events (survey votes: now the survey service\'s own storage)',
+    name: 'insights events (survey votes and watchlist shares: now their services\' own storage)',
     sql: `
-      CREATE TABLE watchlist_shares (
-        id TEXT PRIMARY KEY,
-        articles_json TEXT NOT NULL,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-      );
       CREATE TABLE insights_events (
         id BIGSERIAL PRIMARY KEY,
         event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
@@ -152,11 +141,10 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
   },
   {
     version: 4,
-    name: 'one share row per distinct list (the watchlist screen asks for a sharing URL on every load)',
-    sql: `
-      ALTER TABLE watchlist_shares ADD COLUMN content_hash TEXT;
-      CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
-    `,
+    // Was: the share content hash. Shares moved to the watchlist service (mf-watchlist/server, its own
+    // storage); databases that applied it keep their old watchlist_shares table, for a one-off copy.
+    name: 'watchlist share hash (moved to the watchlist service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 5,

@@ -1,14 +1,3 @@
-/** Articles of a shared watchlist: article id -> title. */
-export type SharedWatchlistArticles = Record<string, { title: string }>;
-
-/** Watchlists shared by link. */
-export interface WatchlistShareRepository {
-  /** Stores the list under a new unguessable id (128 random bits, base64url) and returns it. */
-  create(articles: SharedWatchlistArticles): Promise<string>;
-  /** The stored list (same entries, same order), or undefined for an unknown or malformed id. */
-  get(id: string): Promise<SharedWatchlistArticles | undefined>;
-}
-
 /** One search-insights event as received from the browser (Algolia-insights shaped). */
 export interface InsightsEvent {
   eventType: 'click' | 'view' | 'conversion';
@@ -95,7 +84,6 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 
 /** The shell's persistent storage: one repository per concern. */
 export interface Database {
-  watchlistShares: WatchlistShareRepository;
   insightsEvents: InsightsEventRepository;
   contactRequests: ContactRequestRepository;
   rateLimitCounters: RateLimitCounterRepository;

@@ -13,7 +13,7 @@ import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
 import { SERVICE_TIMEOUT_CODE, SERVICE_UNAVAILABLE_CODE } from './serviceProxy.js';
-import { teamServiceProxies, VOTER_ID_PURPOSE } from './teamServiceProxies.js';
+import { EDGE_BODY_LIMITS, teamServiceProxies, VOTER_ID_PURPOSE } from './teamServiceProxies.js';
 
 interface Seen {
   method: string;
@@ -49,7 +49,7 @@ async function closedPort(): Promise<number> {
 
 async function shellWithSurveyAt(surveyServiceUrl: string, env: Record<string, string> = {}) {
   const config: ShellConfig = readShellConfig({ SURVEY_SERVICE_URL: surveyServiceUrl, ...env });
-  const { app } = await buildTestApp({ env: { SURVEY_SERVICE_URL: surveyServiceUrl, ...env }, features: teamServiceProxies({ config, content: { getSurvey: (handle) => (handle === 'coffee' ? { formHandle: 'coffee', question: 'Q', answers: [{ position: 1, label: 'A' }] } : undefined) } }) });
+  const { app } = await buildTestApp({ env: { SURVEY_SERVICE_URL: surveyServiceUrl, ...env }, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost', content: { getSurvey: (handle) => (handle === 'coffee' ? { formHandle: 'coffee', question: 'Q', answers: [{ position: 1, label: 'A' }] } : undefined) } }) });
   await app.ready();
   return app;
 }
@@ -130,6 +130,20 @@ describe('the shell proxy to a team service', () => {
     expect(VOTER_ID_PURPOSE).toBe('survey-vote'); // earlier votes keep their voters
   });
 
+  it('refuses a body declared larger than the route\'s edge cap with 413 JSON, forwarding nothing', async () => {
+    const browser = new BrowserSession(app);
+    const token = await browser.csrfToken();
+    const response = await browser.request({
+      method: 'POST',
+      url: '/api/surveys/coffee/submissions',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': token, 'content-length': String(EDGE_BODY_LIMITS.surveySubmission + 1) },
+      payload: '{"answerPosition":1}',
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ error: expect.any(String) });
+    expect(seen).toEqual([]);
+  });
+
   it(`limits submissions per address and survey at the edge: the ${SURVEY_VOTE_LIMIT.max + 1}th gets a 429 JSON and is not forwarded`, async () => {
     const address = uniqueClientAddress();
     const statuses: number[] = [];
@@ -171,7 +185,7 @@ describe('a team service that is down or slow', () => {
       const overSocket = await fetch(`${origin}/api/surveys/coffee/submissions`, {
         method: 'POST',
         headers: { cookie, 'x-csrf-token': await tokenResponse.text(), 'content-type': 'application/json' },
-        body: JSON.stringify({ answerPosition: 1, padding: 'x'.repeat(64 * 1024) }),
+        body: JSON.stringify({ answerPosition: 1, padding: 'x'.repeat(900) }),
       });
       expect(overSocket.status).toBe(503);
       expect(await overSocket.json()).toMatchObject({ code: SERVICE_UNAVAILABLE_CODE });

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
-import { EDGE_KEY_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
+import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
 import type { ApiError } from '../app.js';
 import type { RateLimitPolicy } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
@@ -19,6 +19,14 @@ export interface ProxiedRoute {
    * `x-khs-visitor-id` (e.g. `survey-vote`). Unset: no visitor id is forwarded.
    */
   visitorIdPurpose?: string;
+  /**
+   * Largest body the edge forwards (bytes): a larger declared `Content-Length` is refused here with
+   * 413 JSON before anything is forwarded, and a body that grows past it is cut off. The service
+   * applies its own limit too. Default: the shell's body limit.
+   */
+  bodyLimit?: number;
+  /** Forward the origin absolute links must use (`x-khs-link-origin`: PUBLIC_BASE_URL or an allowed host), e.g. for sharing URLs. */
+  forwardLinkOrigin?: boolean;
 }
 
 /** A team service behind the shell's reverse proxy. */
@@ -34,6 +42,8 @@ export interface ServiceProxyOptions {
   connectTimeoutMs: number;
   /** How long to wait for its response headers, and between body chunks (ms). */
   responseTimeoutMs: number;
+  /** Resolves a request's link origin, for routes with `forwardLinkOrigin`. */
+  linkOrigin?: (request: FastifyRequest) => string;
 }
 
 /** Error codes of a failed forward, in the JSON body. */
@@ -41,7 +51,7 @@ export const SERVICE_UNAVAILABLE_CODE = 'service-unavailable';
 export const SERVICE_TIMEOUT_CODE = 'service-timeout';
 
 /** Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers are the edge's to set. */
-const DROPPED_REQUEST_HEADERS = ['cookie', 'x-csrf-token', EDGE_KEY_HEADER, VISITOR_ID_HEADER, 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto'];
+const DROPPED_REQUEST_HEADERS = ['cookie', 'x-csrf-token', EDGE_KEY_HEADER, VISITOR_ID_HEADER, LINK_ORIGIN_HEADER, 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto'];
 
 /** Logs a service's failures at most once a minute (a dead service must not flood the log). */
 function failureLogger(service: string): (error: Error) => void {
@@ -75,6 +85,7 @@ function failureLogger(service: string): (error: Error) => void {
 export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOptions): Promise<void> {
   const { service, upstreams, cookieSecret } = options;
   if (upstreams.length === 0) throw new Error(`No upstream for the ${service} service`);
+  if (options.routes.some((route) => route.forwardLinkOrigin) && !options.linkOrigin) throw new Error(`The ${service} service's routes need a link origin resolver`);
   const edgeKey = edgeKeyOf(cookieSecret);
   const logFailure = failureLogger(service);
 
@@ -91,7 +102,8 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
   });
   // Bodies go to the service as they came: no parsing (nor a second size limit) at the edge.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => {
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const limit = request.routeOptions.bodyLimit;
     // Forwarded through a pass-through, not the request itself: a failed forward destroys the body
     // stream it was given, and must not take the visitor's connection with it (the 503 JSON must
     // still reach them). The rest of an unsent body is then read and dropped.
@@ -99,6 +111,12 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
     body.on('error', () => {
       payload.unpipe(body);
       payload.resume();
+    });
+    // A body longer than it said (or chunked past the limit) is cut off: the service gets a truncated one.
+    let received = 0;
+    payload.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) body.destroy(new Error('body over the limit'));
     });
     payload.pipe(body);
     done(null, body);
@@ -129,11 +147,23 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
         const visitorId = visitorIdOf(request as FastifyRequest, route.visitorIdPurpose, cookieSecret);
         if (visitorId) forwarded[VISITOR_ID_HEADER] = visitorId;
       }
+      if (route.forwardLinkOrigin && options.linkOrigin) forwarded[LINK_ORIGIN_HEADER] = options.linkOrigin(request as FastifyRequest);
       return forwarded;
     };
+    const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
     app.route({
       method: route.method,
       url: route.url,
+      bodyLimit,
+      onRequest: (request, reply, done) => {
+        const declared = Number(request.headers['content-length'] ?? 0);
+        if (declared > bodyLimit) {
+          const body: ApiError = { error: `The request body is larger than ${bodyLimit} bytes`, code: 'FST_ERR_CTP_BODY_TOO_LARGE' };
+          void reply.code(413).header('cache-control', 'no-store').send(body);
+          return;
+        }
+        done();
+      },
       ...(route.rateLimit ? { config: rateLimitConfig(route.rateLimit.policy, route.rateLimit.scope) } : {}),
       handler: (request, reply) => reply.from(request.url, { rewriteRequestHeaders, onError }),
     });

@@ -16,7 +16,7 @@ import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/tes
 import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
-import { startSurveyServiceForTest, type SurveyServiceUnderTest } from '../testing/surveyServiceUnderTest.js';
+import { startSurveyServiceForTest, type SurveyServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 import { teamServiceProxies } from './teamServiceProxies.js';
 
 const survey: Survey = listSurveys()[0]!;
@@ -41,7 +41,7 @@ describe.skipIf(!postgresUrl)('two survey service instances behind two shells (P
     const config = readShellConfig(env);
     shells = await Promise.all(
       [0, 1].map(async () => {
-        const { app } = await buildTestApp({ env, rateLimitCounters: shellDatabase.rateLimitCounters, features: teamServiceProxies({ config, content }) });
+        const { app } = await buildTestApp({ env, rateLimitCounters: shellDatabase.rateLimitCounters, features: teamServiceProxies({ config, content, linkOrigin: () => 'http://localhost' }) });
         await app.ready();
         return app;
       }),

@@ -3,11 +3,18 @@ import { callRoutePattern, DEFAULT_CALL_URLS } from 'contracts';
 import type { ShellFeature } from '../app.js';
 import type { ShellConfig } from '../config.js';
 import type { ContentStore } from '../content/contentStore.js';
+import type { LinkOriginResolver } from '../security/linkOrigin.js';
 import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { serviceProxy, type ServiceProxyOptions } from './serviceProxy.js';
 
 /** Purpose of the voter id the edge derives for the survey service (see `visitorIdOf`): kept from before the move, so earlier votes keep their voters. */
 export const VOTER_ID_PURPOSE = 'survey-vote';
+
+/**
+ * Largest bodies the edge forwards (bytes), per call: the edge's own cap, refused with 413 before a
+ * byte is forwarded. Each service applies its own limit as well (the same numbers today).
+ */
+export const EDGE_BODY_LIMITS = { surveySubmission: 1024, watchlist: 256 * 1024 } as const;
 
 /** Longest survey handle looked up for the limit's scope; longer ones count as unknown. */
 const MAX_FORM_HANDLE_LENGTH = 100;
@@ -17,14 +24,17 @@ export interface TeamServiceProxyDependencies {
   config: Pick<ShellConfig, 'services' | 'cookieSecret'>;
   /** Survey lookups for the vote limit's scope (unknown handles share one counter). */
   content: Pick<ContentStore, 'getSurvey'>;
+  /** Origin of absolute links (sharing URLs, PDF links), forwarded to the watchlist service. */
+  linkOrigin: LinkOriginResolver;
 }
 
 /**
  * Each team service's calls, forwarded by the shell at the paths contracts name (DEFAULT_CALL_URLS):
  * the survey service gets the survey submission (CSRF-checked, limited per address and survey,
- * voter named by the edge) and the results call.
+ * voter named by the edge) and the results call; the watchlist service the watchlist and download
+ * calls (CSRF-checked, with the link origin the edge resolved).
  */
-export function teamServiceProxies({ config, content }: TeamServiceProxyDependencies): ShellFeature[] {
+export function teamServiceProxies({ config, content, linkOrigin }: TeamServiceProxyDependencies): ShellFeature[] {
   const common = (name: keyof ShellConfig['services']): Pick<ServiceProxyOptions, 'upstreams' | 'cookieSecret' | 'connectTimeoutMs' | 'responseTimeoutMs'> => ({
     upstreams: config.services[name].upstreams,
     cookieSecret: config.cookieSecret,
@@ -39,9 +49,21 @@ export function teamServiceProxies({ config, content }: TeamServiceProxyDependen
     service: 'survey',
     ...common('survey'),
     routes: [
-      { method: 'POST', url: callRoutePattern(DEFAULT_CALL_URLS.surveySubmit), rateLimit: { policy: SURVEY_VOTE_LIMIT, scope: surveyScope }, visitorIdPurpose: VOTER_ID_PURPOSE },
+      { method: 'POST', url: callRoutePattern(DEFAULT_CALL_URLS.surveySubmit), rateLimit: { policy: SURVEY_VOTE_LIMIT, scope: surveyScope }, visitorIdPurpose: VOTER_ID_PURPOSE, bodyLimit: EDGE_BODY_LIMITS.surveySubmission },
       { method: 'GET', url: callRoutePattern(DEFAULT_CALL_URLS.surveyResults) },
     ],
   };
-  return [{ plugin: serviceProxy, options: survey }];
+  const watchlist: ServiceProxyOptions = {
+    service: 'watchlist',
+    ...common('watchlist'),
+    linkOrigin,
+    routes: [
+      { method: 'POST', url: callRoutePattern(DEFAULT_CALL_URLS.watchlist), forwardLinkOrigin: true, bodyLimit: EDGE_BODY_LIMITS.watchlist },
+      { method: 'POST', url: callRoutePattern(DEFAULT_CALL_URLS.download), forwardLinkOrigin: true, bodyLimit: EDGE_BODY_LIMITS.watchlist },
+    ],
+  };
+  return [
+    { plugin: serviceProxy, options: survey },
+    { plugin: serviceProxy, options: watchlist },
+  ];
 }

@@ -5,7 +5,6 @@ import { migratePostgres } from './migratePostgres.js';
 import { postgresContactRequestRepository } from './postgresContactRequestRepository.js';
 import { postgresInsightsEventRepository } from './postgresInsightsEventRepository.js';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
-import { postgresWatchlistShareRepository } from './postgresWatchlistShareRepository.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PostgresOptions {
@@ -34,7 +33,6 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
   let closed = false;
   return {
     dialect: 'postgres',
-    watchlistShares: postgresWatchlistShareRepository(pool),
     insightsEvents: postgresInsightsEventRepository(pool),
     contactRequests: postgresContactRequestRepository(pool),
     rateLimitCounters: postgresRateLimitCounterRepository(pool),

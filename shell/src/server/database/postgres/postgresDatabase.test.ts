@@ -38,11 +38,11 @@ if (!baseUrl) {
         Array.from({ length: 4 }, () => openDatabase({ dataDir: '/unused', databaseUrl: schema.url })),
       );
       expect(instances.every((db) => db.dialect === 'postgres')).toBe(true);
-      const shareId = await instances[0]!.watchlistShares.create({ keep: { title: 'Kept' } });
+      await instances[0]!.insightsEvents.store([{ eventType: 'view', eventName: 'Kept', index: 'i', userToken: 'u', objectIds: ['a'], timestamp: 1_763_000_000_000 }]);
       await Promise.all(instances.map((db) => db.close()));
 
       const reopened = await openDatabase({ dataDir: '/unused', databaseUrl: schema.url });
-      expect(await reopened.watchlistShares.get(shareId)).toEqual({ keep: { title: 'Kept' } });
+      expect(await reopened.insightsEvents.count()).toBe(1);
       await reopened.close();
 
       const client = new pg.Client({ connectionString: schema.url });

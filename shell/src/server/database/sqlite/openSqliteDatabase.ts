@@ -7,7 +7,6 @@ import { migrateSqlite } from './migrateSqlite.js';
 import { sqliteContactRequestRepository } from './sqliteContactRequestRepository.js';
 import { sqliteInsightsEventRepository } from './sqliteInsightsEventRepository.js';
 import { sqliteRateLimitCounterRepository } from './sqliteRateLimitCounterRepository.js';
-import { sqliteWatchlistShareRepository } from './sqliteWatchlistShareRepository.js';
 
 /** File name of the SQLite database inside the data directory. */
 export const SQLITE_FILE_NAME = 'khs.sqlite';
@@ -30,7 +29,6 @@ export async function openSqliteDatabase(dataDir: string): Promise<Database> {
   }
   return {
     dialect: 'sqlite',
-    watchlistShares: sqliteWatchlistShareRepository(db),
     insightsEvents: sqliteInsightsEventRepository(db),
     contactRequests: sqliteContactRequestRepository(db),
     rateLimitCounters: sqliteRateLimitCounterRepository(db),

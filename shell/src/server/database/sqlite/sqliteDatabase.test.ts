@@ -41,11 +41,11 @@ describe('SQLite database file and migrations', () => {
   it('keeps data across reopening and applies each migration once', async () => {
     const dataDir = temporaryDir();
     const first = await openDatabase({ dataDir });
-    const shareId = await first.watchlistShares.create({ keep: { title: 'Kept' } });
+    await first.insightsEvents.store([{ eventType: 'view', eventName: 'Kept', index: 'i', userToken: 'u', objectIds: ['a'], timestamp: 1_763_000_000_000 }]);
     await first.close();
 
     const second = await openDatabase({ dataDir });
-    expect(await second.watchlistShares.get(shareId)).toEqual({ keep: { title: 'Kept' } });
+    expect(await second.insightsEvents.count()).toBe(1);
     await second.close();
 
     const raw = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME));

@@ -33,41 +33,6 @@ export function describeRepositoryContract(label: string, target: ContractTarget
       await target.dispose?.();
     });
 
-    describe('watchlist shares', () => {
-      it('stores a list under an unguessable id and returns it in order', async () => {
-        const articles = { z9: { title: 'Zeta' }, a1: { title: 'Alpha "quoted" ü' }, m5: { title: 'Mu' } };
-        const id = await db.watchlistShares.create(articles);
-        expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
-        const stored = await db.watchlistShares.get(id);
-        expect(stored).toEqual(articles);
-        expect(Object.keys(stored ?? {})).toEqual(['z9', 'a1', 'm5']);
-      });
-
-      it('keeps one row per distinct list, even when 20 visitors share it at once', async () => {
-        const ids = await Promise.all(Array.from({ length: 20 }, () => db.watchlistShares.create({ a: { title: 'A' } })));
-        expect(new Set(ids).size).toBe(1);
-        const other = await db.watchlistShares.create({ b: { title: 'B' }, a: { title: 'A' } });
-        const reordered = await db.watchlistShares.create({ a: { title: 'A' }, b: { title: 'B' } });
-        expect(new Set([ids[0], other, reordered]).size).toBe(3);
-      });
-
-      it('stores only the title of each entry', async () => {
-        const id = await db.watchlistShares.create({ a: { title: 'A', extra: 'x' } as { title: string } });
-        expect(await db.watchlistShares.get(id)).toEqual({ a: { title: 'A' } });
-      });
-
-      it('stores an empty list', async () => {
-        const id = await db.watchlistShares.create({});
-        expect(await db.watchlistShares.get(id)).toEqual({});
-      });
-
-      it('gives undefined for unknown and malformed ids', async () => {
-        expect(await db.watchlistShares.get('AAAAAAAAAAAAAAAAAAAAAA')).toBeUndefined();
-        expect(await db.watchlistShares.get("x' OR '1'='1")).toBeUndefined();
-        expect(await db.watchlistShares.get('')).toBeUndefined();
-      });
-    });
-
     describe('insights events', () => {
       it('stores batches and counts them', async () => {
         const before = await db.insightsEvents.count();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Article } from '../content/contentStore.js';
+import type { Article } from '@khs/content';
 import { relatedArticles } from './relatedArticles.js';
 
 const article = (id: string, date: number, ...topic: string[]): Article => ({

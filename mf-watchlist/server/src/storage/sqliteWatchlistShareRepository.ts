@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { isShareId, newShareId } from '../shareId.js';
-import { sharedArticlesHash } from '../sharedArticlesHash.js';
-import { sharedArticlesFromJson, sharedArticlesToJson } from '../sharedArticlesJson.js';
-import type { WatchlistShareRepository } from '../types.js';
+import { isShareId, newShareId } from './shareId.js';
+import { sharedArticlesHash } from './sharedArticlesHash.js';
+import { sharedArticlesFromJson, sharedArticlesToJson } from './sharedArticlesJson.js';
+import type { WatchlistShareRepository } from './watchlistShareRepository.js';
 
 /** Shared watchlists in SQLite; one row per distinct list. */
 export function sqliteWatchlistShareRepository(db: BetterSqlite3.Database): WatchlistShareRepository {

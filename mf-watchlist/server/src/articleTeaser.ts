@@ -1,5 +1,5 @@
 import type { Teaser } from 'contracts';
-import type { Article } from '../content/contentStore.js';
+import type { Article } from '@khs/content';
 
 /** Labels of a teaser's watchlist button (the site's i18n add/remove texts). */
 export interface TeaserLabels {

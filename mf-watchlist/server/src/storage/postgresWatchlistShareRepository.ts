@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { isShareId, newShareId } from '../shareId.js';
-import { sharedArticlesHash } from '../sharedArticlesHash.js';
-import { sharedArticlesFromJson, sharedArticlesToJson } from '../sharedArticlesJson.js';
-import type { WatchlistShareRepository } from '../types.js';
+import { isShareId, newShareId } from './shareId.js';
+import { sharedArticlesHash } from './sharedArticlesHash.js';
+import { sharedArticlesFromJson, sharedArticlesToJson } from './sharedArticlesJson.js';
+import type { WatchlistShareRepository } from './watchlistShareRepository.js';
 
 /** Shared watchlists in PostgreSQL; one row per distinct list. */
 export function postgresWatchlistShareRepository(pool: pg.Pool): WatchlistShareRepository {

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import type { Article } from '../content/contentStore.js';
+import type { Article } from '@khs/content';
 import { winAnsiText } from './winAnsiText.js';
 
 export interface WatchlistPdfInput {

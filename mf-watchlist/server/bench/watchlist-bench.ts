@@ -1,28 +1,29 @@
-// Benchmark of the watchlist calls: endpoint latency for 1, 50 and 500 articles (real HTTP on a
-// free port, real SQLite share storage) and PDF generation time and size for 50 articles.
-// Run: cd shell && npx tsx src/server/watchlist/bench/watchlist-bench.ts
+// Benchmark of the watchlist service: endpoint latency for 1, 50 and 500 articles (real HTTP on a
+// free port, real SQLite share storage, requests as the shell's proxy forwards them) and PDF
+// generation time and size for 50 articles.
+// Run: npx tsx mf-watchlist/server/bench/watchlist-bench.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateArticles } from '@khs/content';
-import { buildShellApp } from '../../app.js';
-import { readShellConfig } from '../../config.js';
-import type { Article, ContentStore } from '../../content/contentStore.js';
-import { openDatabase } from '../../database/index.js';
-import { buildPageConfig } from '../../pageConfig.js';
-import { renderWatchlistPdf } from '../renderWatchlistPdf.js';
-import { watchlistRoutes, type WatchlistRoutesOptions } from '../watchlistRoutes.js';
-import { createLinkOriginResolver } from '../../security/linkOrigin.js';
+import { generateArticles, type Article } from '@khs/content';
+import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, edgeKeyOf } from '@khs/team-service/edge';
+import { buildWatchlistService } from '../src/buildWatchlistService.js';
+import { renderWatchlistPdf } from '../src/renderWatchlistPdf.js';
+import { openWatchlistStorage } from '../src/storage/openWatchlistStorage.js';
+import type { WatchlistContent } from '../src/watchlistContent.js';
 
 const CORPUS_SIZE = 2000;
 const WARMUP = 20;
 const ITERATIONS = 200;
 const PDF_ITERATIONS = 50;
 
-function contentStoreOf(articles: Article[]): ContentStore {
+const EDGE_KEY = edgeKeyOf('watchlist-bench-cookie-secret-0123456789abcdef');
+const SITE_NAME = 'KHS Competence';
+
+function contentStoreOf(articles: Article[]): WatchlistContent {
   const sorted = [...articles].sort((a, b) => b.date - a.date);
   const byId = new Map(sorted.map((article) => [article.id, article]));
-  return { listArticles: () => sorted, getArticle: (id) => byId.get(id), getSurvey: () => undefined };
+  return { listArticles: () => sorted, getArticle: (id) => byId.get(id) };
 }
 
 function stats(samples: number[]) {
@@ -45,35 +46,22 @@ async function timed(run: () => Promise<unknown>, iterations: number): Promise<n
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'watchlist-bench-'));
-  const database = await openDatabase({ dataDir });
+  const storage = await openWatchlistStorage({ dataDir });
   const articles = generateArticles(CORPUS_SIZE, { seed: 7 });
   const content = contentStoreOf(articles);
-  const config = readShellConfig({});
-  const search = { host: '127.0.0.1', port: 8108, protocol: 'http' as const };
-  const options: WatchlistRoutesOptions = {
-    content,
-    shares: database.watchlistShares,
-    siteName: config.siteName,
-    pageConfig: buildPageConfig(config, search),
-    runtimeUrl: '/assets/shell-runtime.js',
-    linkOrigin: createLinkOriginResolver({ publicBaseUrl: 'https://khs.example' }),
-  };
-  const { app } = await buildShellApp({ config, content, search, features: [{ plugin: watchlistRoutes, options }] });
+  const app = await buildWatchlistService({ storage, content, edgeKey: EDGE_KEY, siteName: SITE_NAME });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
   try {
-    const tokenResponse = await fetch(`${base}/actions/blitz/csrf/token`);
-    const token = await tokenResponse.text();
-    const cookie = tokenResponse.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
     const post = async (url: string, count: number) => {
       const body = JSON.stringify({
         storedWatchlist: { articles: Object.fromEntries(articles.slice(0, count).map((a) => [a.id, { title: a.title }])) },
       });
       const response = await fetch(`${base}${url}`, {
         method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/json', 'x-csrf-token': token, cookie },
+        headers: { accept: 'application/json', 'content-type': 'application/json', [EDGE_KEY_HEADER]: EDGE_KEY, [LINK_ORIGIN_HEADER]: 'https://khs.example' },
         body,
       });
       if (!response.ok) throw new Error(`${url} answered ${response.status}`);
@@ -91,22 +79,22 @@ async function main(): Promise<void> {
     console.log('\nPDF for 50 articles');
     const fifty = articles.slice(0, 50);
     const coldStart = performance.now();
-    const first = await renderWatchlistPdf({ siteName: config.siteName, articles: fifty, baseUrl: base });
+    const first = await renderWatchlistPdf({ siteName: SITE_NAME, articles: fifty, baseUrl: base });
     const cold = performance.now() - coldStart;
     const generation = stats(
-      await timed(() => renderWatchlistPdf({ siteName: config.siteName, articles: fifty, baseUrl: base }), PDF_ITERATIONS),
+      await timed(() => renderWatchlistPdf({ siteName: SITE_NAME, articles: fifty, baseUrl: base }), PDF_ITERATIONS),
     );
     console.log(`  generation (renderWatchlistPdf, ms): first ${cold.toFixed(2)}  mean ${generation.mean}  p50 ${generation.p50}  p95 ${generation.p95}  max ${generation.max}`);
     console.log(`  size: ${first.byteLength} bytes (${(first.byteLength / 1024).toFixed(1)} KiB)`);
     const endpoint = stats(await timed(() => post('/api/watchlist/pdf', 50), PDF_ITERATIONS));
     console.log(`  POST /api/watchlist/pdf (HTTP round trip, ms): mean ${endpoint.mean}  p50 ${endpoint.p50}  p95 ${endpoint.p95}  max ${endpoint.max}`);
     const largest = performance.now();
-    const big = await renderWatchlistPdf({ siteName: config.siteName, articles: articles.slice(0, 500), baseUrl: base });
+    const big = await renderWatchlistPdf({ siteName: SITE_NAME, articles: articles.slice(0, 500), baseUrl: base });
     console.log(`  (largest allowed list, 500 articles: ${(performance.now() - largest).toFixed(2)} ms, ${(big.byteLength / 1024).toFixed(1)} KiB)`);
     console.log(`  target: under 300 ms -> ${Number(generation.p95) < 300 ? 'met' : 'NOT met'} (p95 generation)`);
   } finally {
     await app.close();
-    await database.close();
+    await storage.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

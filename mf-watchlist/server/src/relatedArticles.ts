@@ -1,4 +1,4 @@
-import type { Article } from '../content/contentStore.js';
+import type { Article } from '@khs/content';
 
 /**
  * Articles related to the saved ones: those sharing at least one topic with a saved article,

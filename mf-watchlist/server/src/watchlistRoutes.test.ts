@@ -1,55 +1,53 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { examplePageConfig, WATCHLIST_PDF_FILE_NAME, type StoredWatchlist } from 'contracts';
-import { repositoryContentStore } from '../content/contentStore.js';
-import { createLinkOriginResolver } from '../security/linkOrigin.js';
-import { buildTestApp, fetchCsrf } from '../testing/buildTestApp.js';
+import pg from 'pg';
+import BetterSqlite3 from 'better-sqlite3';
+import { WATCHLIST_PDF_FILE_NAME, type StoredWatchlist } from 'contracts';
+import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, edgeKeyOf } from '@khs/team-service/edge';
+import { POSTGRES_TESTS_SKIPPED_MESSAGE, temporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
+import { buildWatchlistService } from './buildWatchlistService.js';
 import { pdfText } from './pdfText.testing.js';
 import { RELATED_ARTICLES_MAX, WATCHLIST_MAX_ARTICLES } from './limits.js';
-import { watchlistRoutes, type WatchlistRoutesOptions } from './watchlistRoutes.js';
-import type { WatchlistShareStore } from './watchlistShareStore.js';
-import { openTestShares } from './openTestShares.testing.js';
+import { openWatchlistStorage, type WatchlistStorage } from './storage/openWatchlistStorage.js';
+import type { SharedWatchlistBody } from './watchlistRoutes.js';
+import { repositoryContent } from './watchlistContent.js';
 
-const articles = repositoryContentStore.listArticles();
+const EDGE_KEY = edgeKeyOf('watchlist-service-test-cookie-secret-0123456789');
+const articles = repositoryContent.listArticles();
 const [first, second, third] = articles as [(typeof articles)[0], (typeof articles)[0], (typeof articles)[0]];
 const localList = (...ids: string[]) => ({ articles: Object.fromEntries(ids.map((id) => [id, { title: `saved ${id}` }])) });
 
-describe('watchlist routes', () => {
-  let app: FastifyInstance;
-  let shares: WatchlistShareStore & { count(): Promise<number> };
-  let closeShares: () => Promise<void>;
-  let dataDir: string;
-  let csrf: { token: string; cookie: string };
+interface Target {
+  open(): Promise<WatchlistStorage>;
+  /** Shares stored, counted with a separate connection (proves what was stored). */
+  count(): Promise<number>;
+  dispose(): Promise<void>;
+}
 
-  beforeEach(async () => {
-    dataDir = mkdtempSync(path.join(tmpdir(), 'watchlist-routes-'));
-    ({ shares, close: closeShares } = await openTestShares(dataDir));
-    const options: WatchlistRoutesOptions = {
-      content: repositoryContentStore,
-      shares,
-      siteName: 'KHS Competence',
-      pageConfig: examplePageConfig(),
-      runtimeUrl: '/assets/shell-runtime.js',
-      linkOrigin: createLinkOriginResolver({ publicBaseUrl: 'http://localhost' }),
-      now: () => new Date('2026-03-12T10:00:00Z'),
-    };
-    ({ app } = await buildTestApp({ features: [{ plugin: watchlistRoutes, options }] }));
-    csrf = await fetchCsrf(app);
+function describeWatchlistService(label: string, target: Target) {
+describe(`watchlist service routes (${label})`, () => {
+  let app: FastifyInstance;
+  let storage: WatchlistStorage;
+  const shares = { count: () => target.count(), get: (id: string) => storage.shares.get(id), create: (list: Record<string, { title: string }>) => storage.shares.create(list) };
+
+  beforeAll(async () => {
+    storage = await target.open();
+    app = await buildWatchlistService({ storage, edgeKey: EDGE_KEY, siteName: 'KHS Competence', now: () => new Date('2026-03-12T10:00:00Z') });
   });
-  afterEach(async () => {
-    await app.close();
-    await closeShares();
-    rmSync(dataDir, { recursive: true, force: true });
+  afterAll(async () => {
+    await app?.close();
+    await storage?.close();
+    await target.dispose();
   });
 
   const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
     app.inject({
       method: 'POST',
       url,
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrf.token, cookie: csrf.cookie, ...headers },
+      headers: { 'content-type': 'application/json', accept: 'application/json', [EDGE_KEY_HEADER]: EDGE_KEY, [LINK_ORIGIN_HEADER]: 'http://localhost', ...headers },
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
 
@@ -71,7 +69,6 @@ describe('watchlist routes', () => {
         labels: { add: 'Add to watchlist', remove: 'Remove from watchlist' },
       });
       expect(storedWatchlist.sharingUrl).toMatch(/^http:\/\/localhost(:\d+)?\/watchlist\/shared\/[A-Za-z0-9_-]{8,}$/);
-      expect(await shares.count()).toBe(1);
       const shareId = storedWatchlist.sharingUrl.split('/').at(-1)!;
       // Only known articles are shared, with the content store's titles (not the client's).
       expect(await shares.get(shareId)).toEqual({ [first.id]: { title: first.title }, [second.id]: { title: second.title } });
@@ -87,33 +84,24 @@ describe('watchlist routes', () => {
     });
 
     it('answers an empty list, no related articles and no sharing URL for an empty watchlist, storing nothing', async () => {
+      const before = await shares.count();
       const response = await post('/api/watchlist', { storedWatchlist: { articles: {} } });
       expect(response.json()).toEqual({ storedWatchlist: { articles: {}, relatedArticles: [], sharingUrl: '' } });
-      expect(await shares.count()).toBe(0);
+      expect(await shares.count()).toBe(before);
     });
 
-    it('uses the configured public base URL for sharing URLs', async () => {
-      await app.close();
-      ({ app } = await buildTestApp({
-        features: [
-          {
-            plugin: watchlistRoutes,
-            options: {
-              content: repositoryContentStore,
-              shares,
-              siteName: 'KHS',
-              linkOrigin: createLinkOriginResolver({ publicBaseUrl: 'https://khs.example/' }),
-              pageConfig: examplePageConfig(),
-              runtimeUrl: '/r.js',
-            } satisfies WatchlistRoutesOptions,
-          },
-        ],
-      }));
-      csrf = await fetchCsrf(app);
-      const response = await post('/api/watchlist', { storedWatchlist: localList(first.id) });
-      expect((response.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl).toMatch(
-        /^https:\/\/khs\.example\/watchlist\/shared\/[A-Za-z0-9_-]+$/,
-      );
+    it('keeps one share per distinct list', async () => {
+      const before = await shares.count();
+      const urls = await Promise.all(Array.from({ length: 10 }, () => post('/api/watchlist', { storedWatchlist: localList(third.id) })));
+      expect(new Set(urls.map((r) => (r.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl)).size).toBe(1);
+      expect(await shares.count()).toBe(before + 1);
+    });
+
+    it('points sharing URLs at the origin the edge names, and ignores one from a request that did not come through the edge', async () => {
+      const viaEdge = await post('/api/watchlist', { storedWatchlist: localList(first.id) }, { [LINK_ORIGIN_HEADER]: 'https://khs.example/' });
+      expect((viaEdge.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl).toMatch(/^https:\/\/khs\.example\/watchlist\/shared\/[A-Za-z0-9_-]+$/);
+      const forged = await post('/api/watchlist', { storedWatchlist: localList(first.id) }, { [EDGE_KEY_HEADER]: 'forged', [LINK_ORIGIN_HEADER]: 'https://evil.example' });
+      expect((forged.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl).toMatch(/^\/watchlist\/shared\/[A-Za-z0-9_-]+$/);
     });
   });
 
@@ -133,31 +121,20 @@ describe('watchlist routes', () => {
       ['more than 500 articles', tooMany, 422],
       ['an oversized body', oversized, 413],
     ])('refuses %s with a JSON 4xx and stores nothing', async (_label, payload, status) => {
+      const before = await shares.count();
       for (const url of ['/api/watchlist', '/api/watchlist/pdf']) {
         const response = await post(url, payload);
         expect(response.statusCode, url).toBe(status);
         expect(response.headers['content-type']).toMatch(/application\/json/);
         expect(response.json()).toMatchObject({ error: expect.any(String) });
       }
-      expect(await shares.count()).toBe(0);
+      expect(await shares.count()).toBe(before);
     });
 
     it('refuses a body that is not declared as JSON', async () => {
       const response = await post('/api/watchlist', 'storedWatchlist', { 'content-type': 'application/x-www-form-urlencoded' });
       expect(response.statusCode).toBe(415);
       expect(response.json()).toMatchObject({ error: expect.any(String) });
-    });
-
-    it.each([
-      ['without a CSRF token', { 'x-csrf-token': '' }],
-      ['with a wrong CSRF token', { 'x-csrf-token': 'forged-token' }],
-    ])('refuses a request %s with 403 JSON and stores nothing', async (_label, headers) => {
-      for (const url of ['/api/watchlist', '/api/watchlist/pdf']) {
-        const response = await post(url, { storedWatchlist: localList(first.id) }, headers);
-        expect(response.statusCode).toBe(403);
-        expect(response.json()).toMatchObject({ error: expect.any(String) });
-      }
-      expect(await shares.count()).toBe(0);
     });
 
     it('accepts exactly 500 articles', async () => {
@@ -188,46 +165,67 @@ describe('watchlist routes', () => {
     });
   });
 
-  describe('shared watchlist page', () => {
-    it('shows a shared list read-only with the import island, from the URL the watchlist call answered', async () => {
+  describe('GET /api/watchlist/shares/:shareId (read by the shell for its shared-watchlist page)', () => {
+    it('answers the shared list in shared order: teasers and the import island\'s map', async () => {
       const response = await post('/api/watchlist', { storedWatchlist: localList(second.id, first.id) });
-      const sharingUrl = new URL((response.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl);
-      const page = await app.inject({ method: 'GET', url: sharingUrl.pathname });
-      expect(page.statusCode).toBe(200);
-      expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.body).toContain('Shared watchlist');
-      expect(page.body.indexOf(escapeHtml(second.title))).toBeGreaterThan(0);
-      expect(page.body.indexOf(escapeHtml(second.title))).toBeLessThan(page.body.indexOf(escapeHtml(first.title)));
-      expect(page.body).not.toMatch(/data-island="mf-watchlist\/WatchlistButton"/);
-      const props = /data-island="mf-watchlist\/SharedWatchlistImport" data-props="([^"]*)"/.exec(page.body)?.[1];
-      expect(JSON.parse(unescapeHtml(props ?? ''))).toEqual({
-        articles: { [second.id]: { title: second.title }, [first.id]: { title: first.title } },
-      });
-      expect(page.body).toContain('needs JavaScript');
+      const shareId = (response.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl.split('/').at(-1)!;
+      const shared = await app.inject({ url: `/api/watchlist/shares/${shareId}` });
+      expect(shared.statusCode).toBe(200);
+      expect(shared.headers['cache-control']).toBe('no-store');
+      const body = shared.json() as SharedWatchlistBody;
+      expect(body.teasers.map((teaser) => teaser.id)).toEqual([second.id, first.id]);
+      expect(body.teasers[0]).toMatchObject({ title: second.title, href: second.url });
+      expect(body.importable).toEqual({ [second.id]: { title: second.title }, [first.id]: { title: first.title } });
+      expect(Object.keys(body.importable)).toEqual([second.id, first.id]);
     });
 
-    it('explains when the shared articles no longer exist', async () => {
+    it('answers an empty list when the shared articles no longer exist', async () => {
       const id = await shares.create({ 'deleted-article': { title: 'Gone' } });
-      const page = await app.inject({ method: 'GET', url: `/watchlist/shared/${id}` });
-      expect(page.statusCode).toBe(200);
-      expect(page.body).toContain('no longer available');
-      expect(page.body).not.toContain('SharedWatchlistImport');
+      const shared = await app.inject({ url: `/api/watchlist/shares/${id}` });
+      expect(shared.json()).toEqual({ teasers: [], importable: {} });
     });
 
-    it('answers 404 for an unknown or malformed share id', async () => {
-      for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'bad id!', '..%2F..%2Fetc']) {
-        const page = await app.inject({ method: 'GET', url: `/watchlist/shared/${id}` });
-        expect(page.statusCode, id).toBe(404);
-        expect(page.body).toContain('Page not found');
+    it('answers 404 JSON for an unknown or malformed share id', async () => {
+      for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'bad%20id!', '..%2F..%2Fetc']) {
+        const shared = await app.inject({ url: `/api/watchlist/shares/${id}` });
+        expect(shared.statusCode, id).toBe(404);
+        expect(shared.json()).toEqual({ error: expect.any(String) });
       }
     });
   });
 });
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 }
 
-function unescapeHtml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+let sqliteDir = '';
+describeWatchlistService('SQLite', {
+  open: () => openWatchlistStorage({ dataDir: (sqliteDir = mkdtempSync(path.join(tmpdir(), 'watchlist-service-'))) }),
+  count: async () => {
+    const reader = new BetterSqlite3(path.join(sqliteDir, 'watchlist.sqlite'), { readonly: true });
+    try {
+      return (reader.prepare('SELECT COUNT(*) AS n FROM watchlist_shares').get() as { n: number }).n;
+    } finally {
+      reader.close();
+    }
+  },
+  dispose: async () => rmSync(sqliteDir, { recursive: true, force: true }),
+});
+
+const postgresUrl = testDatabaseUrl();
+if (postgresUrl) {
+  const schema = temporaryPostgresSchema(postgresUrl);
+  describeWatchlistService('PostgreSQL', {
+    open: () => openWatchlistStorage({ dataDir: '', databaseUrl: postgresUrl, schema: schema.schema }),
+    count: async () => {
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      try {
+        return Number((await client.query<{ n: string }>(`SELECT COUNT(*) AS n FROM ${schema.schema}.watchlist_shares`)).rows[0]!.n);
+      } finally {
+        await client.end();
+      }
+    },
+    dispose: () => schema.drop(),
+  });
+} else {
+  console.warn(POSTGRES_TESTS_SKIPPED_MESSAGE);
 }

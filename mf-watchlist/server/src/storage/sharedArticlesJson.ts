@@ -1,5 +1,5 @@
 import { readLocalWatchlist } from 'contracts';
-import type { SharedWatchlistArticles } from './types.js';
+import type { SharedWatchlistArticles } from './watchlistShareRepository.js';
 
 /**
  * Serialises shared articles as JSON text. Text (not jsonb) keeps the entry order, which is
