@@ -18,7 +18,7 @@ export interface ServiceEntry {
   readonly defaultPort: number;
 }
 
-export type TeamServiceName = 'survey' | 'watchlist';
+export type TeamServiceName = 'survey' | 'watchlist' | 'insights';
 
 export interface TeamServiceEntry {
   readonly name: TeamServiceName;

@@ -237,15 +237,16 @@ export async function startStack(options = {}) {
       return running;
     };
     const teamServicePorts = new Map();
-    for (const service of TEAM_SERVICES) {
-      if (shellEnv[service.urlEnv]) continue; // pointed at a service running elsewhere
-      teamServicePorts.set(service.name, await port(service.defaultPort));
-      const running = await launchService(service);
-      shellEnv[service.urlEnv] = running.url;
-    }
+    const ownServices = TEAM_SERVICES.filter((service) => !shellEnv[service.urlEnv]); // others run elsewhere
+    for (const service of ownServices) teamServicePorts.set(service.name, await port(service.defaultPort));
     cleanups.push(async () => {
-      for (const running of teamServices.values()) await running.stop();
+      await Promise.all([...teamServices.values()].map((running) => running.stop()));
     });
+    // In parallel: each has its own port and its own storage.
+    const started = await Promise.allSettled(ownServices.map((service) => launchService(service)));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const service of ownServices) shellEnv[service.urlEnv] = teamServices.get(service.name).url;
     const runningService = (name) => {
       const running = teamServices.get(name);
       if (!running) throw new Error(`the ${name} service is external (${teamService(name).urlEnv}): the stack does not run it`);

@@ -187,7 +187,7 @@ function describeSurveyService(label: string, target: Target) {
           await second.close();
           await secondStorage.close();
         }
-      });
+      }, 30_000);
     });
 
     it('counts exactly 500 of 500 parallel submissions from 500 voters', async () => {

@@ -29,7 +29,7 @@ const PUBLIC_BASE_URL = 'https://khs.example';
 const ALLOWED_HOST = 'www.khs.example';
 const article = content.listArticles()[0]!;
 const survey = listSurveys()[0]!;
-const TABLES = ['contact_requests', 'insights_events'] as const;
+const TABLES = ['contact_requests'] as const;
 
 /** One malformed request: what it is, what it should get, and how to send it. */
 interface Attempt {
@@ -236,6 +236,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
   // The survey calls go through the shell's proxy to the survey service (its own process and storage).
   let surveyService: SurveyServiceUnderTest;
   let watchlistService: TeamServiceUnderTest;
+  let insightsService: TeamServiceUnderTest;
   interface Seen {
     tried: string[];
     statuses: Map<number, number>;
@@ -249,6 +250,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     counts.attachmentFiles = existsSync(folder) ? readdirSync(folder).length : 0;
     counts.surveyVotes = await surveyService.countVotes();
     counts.watchlistShares = await watchlistService.countRows('watchlist_shares');
+    counts.insightsEvents = await insightsService.countRows('insights_events');
     return counts;
   };
   const record = (attempt: Pick<Attempt, 'endpoint' | 'label'>, status: number) => {
@@ -265,12 +267,14 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     const postgresUrl = db.dialect === 'postgres' ? testDatabaseUrl() : undefined;
     surveyService = await startSurveyServiceForTest({ dataDir, cookieSecret, postgresUrl });
     watchlistService = await startTeamServiceForTest('watchlist', { dataDir, cookieSecret, postgresUrl });
+    insightsService = await startTeamServiceForTest('insights', { dataDir, cookieSecret, postgresUrl });
     const config = readShellConfig({
       PUBLIC_BASE_URL,
       ALLOWED_HOSTS: ALLOWED_HOST,
       DATA_DIR: dataDir,
       SURVEY_SERVICE_URL: surveyService.urls.join(','),
       WATCHLIST_SERVICE_URL: watchlistService.urls.join(','),
+      INSIGHTS_SERVICE_URL: insightsService.urls.join(','),
     });
     const linkOrigin = createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl!, allowedHosts: config.allowedHosts });
     ({ app } = await buildShellApp({
@@ -287,6 +291,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     await app?.close();
     await surveyService?.stop();
     await watchlistService?.stop();
+    await insightsService?.stop();
     const rows = [...seen].map(([endpoint, { tried, statuses, serverErrors }]) =>
       `  ${endpoint}: ${tried.length} tried, statuses ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}, 5xx: ${serverErrors}`,
     );

@@ -3,7 +3,6 @@ import type { ShellConfig } from './config.js';
 import { contactRoutes } from './contact/contactRoutes.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { Database } from './database/index.js';
-import { insightsRoutes } from './insights/insightsRoutes.js';
 import { teamServiceProxies } from './proxy/teamServiceProxies.js';
 import type { LinkOriginResolver } from './security/linkOrigin.js';
 import { sharedWatchlistRoutes } from './watchlist/sharedWatchlistRoutes.js';
@@ -18,15 +17,14 @@ export interface ProductFeatureDependencies {
 }
 
 /**
- * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey, watchlist) and the shared-watchlist page composed from the watchlist service's data,
- * and those still answered in the shell (insights, contact) wired to the database; route
+ * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey, watchlist, insights) and the shared-watchlist page composed from the watchlist service's data,
+ * and those still answered in the shell (contact) wired to the database; route
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
 export function productFeatures({ config, content, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
     ...teamServiceProxies({ config, content, linkOrigin }),
-    { plugin: insightsRoutes, options: { events: database.insightsEvents } },
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: contactRoutes,
       options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl, renderIslandPage },

@@ -45,7 +45,7 @@ function describeSurveyRepository(label: string, open: () => Promise<SurveyStora
         );
         expect(results.filter((r) => r.counted)).toHaveLength(500);
         expect(await storage.surveys.countVotes('parallel')).toEqual({ 0: 125, 1: 125, 2: 125, 3: 125 });
-      });
+      }, 30_000);
 
       it('counts exactly 1 of 50 parallel duplicate votes from one voter', async () => {
         const results = await Promise.all(

@@ -4,8 +4,6 @@ export type {
   ContactRequestRepository,
   Database,
   DatabaseDialect,
-  InsightsEvent,
-  InsightsEventRepository,
   NewContactRequest,
   RateLimitCounterRepository,
   RateLimitHit,

@@ -1,24 +1,3 @@
-/** One search-insights event as received from the browser (Algolia-insights shaped). */
-export interface InsightsEvent {
-  eventType: 'click' | 'view' | 'conversion';
-  eventName: string;
-  index: string;
-  userToken: string;
-  objectIds: string[];
-  positions?: number[];
-  queryId?: string;
-  /** Milliseconds since the epoch. */
-  timestamp: number;
-}
-
-/** Search-insights events. */
-export interface InsightsEventRepository {
-  /** Stores every event (all or none); returns how many were stored. */
-  store(events: InsightsEvent[]): Promise<number>;
-  /** How many events are stored. */
-  count(): Promise<number>;
-}
-
 /** Metadata of a contact request's attachment; the bytes live in a file named by `storageId`. */
 export interface ContactAttachmentRecord {
   /** Name of the stored file (random, chosen by the server), not the visitor's file name. */
@@ -84,7 +63,6 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 
 /** The shell's persistent storage: one repository per concern. */
 export interface Database {
-  insightsEvents: InsightsEventRepository;
   contactRequests: ContactRequestRepository;
   rateLimitCounters: RateLimitCounterRepository;
   dialect: DatabaseDialect;

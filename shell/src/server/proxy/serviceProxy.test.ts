@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellConfig } from '../config.js';
 import { readShellConfig } from '../config.js';
 import { CSRF_COOKIE_NAME } from '../security/csrf.js';
-import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { INSIGHTS_LIMIT, SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
 import { SERVICE_TIMEOUT_CODE, SERVICE_UNAVAILABLE_CODE } from './serviceProxy.js';
@@ -159,6 +159,28 @@ describe('the shell proxy to a team service', () => {
     expect(seen.filter((request) => request.method === 'POST')).toHaveLength(SURVEY_VOTE_LIMIT.max);
     // Another survey from the same address has its own allowance (unknown handles share one).
     expect((await new BrowserSession(app, address).submit('made-up', '{"answerPosition":1}')).statusCode).toBe(201);
+  });
+});
+
+describe('the insights collector behind the proxy: no CSRF token (beacons), limited per address at the edge', () => {
+  it(`forwards a beacon without a token, and refuses the (${INSIGHTS_LIMIT.max} + 1)th request of an address with 429 JSON, forwarding nothing more`, async () => {
+    const seen: Seen[] = [];
+    const upstream = await startUpstream('insights', seen);
+    const app = await shellWithSurveyAt(upstream.url, { INSIGHTS_SERVICE_URL: upstream.url });
+    try {
+      const address = uniqueClientAddress();
+      const send = () => app.inject({ method: 'POST', url: '/api/insights/events', remoteAddress: address, headers: { 'content-type': 'text/plain;charset=UTF-8' }, payload: '{"events":[]}' });
+      const statuses: number[] = [];
+      for (let i = 0; i <= INSIGHTS_LIMIT.max; i += 1) statuses.push((await send()).statusCode);
+      expect(statuses).toEqual([...Array(INSIGHTS_LIMIT.max).fill(201), 429]);
+      expect(seen).toHaveLength(INSIGHTS_LIMIT.max);
+      expect(seen[0]).toMatchObject({ url: '/api/insights/events', body: '{"events":[]}' });
+      // Another address is not affected.
+      expect((await app.inject({ method: 'POST', url: '/api/insights/events', remoteAddress: uniqueClientAddress(), headers: { 'content-type': 'application/json' }, payload: '{}' })).statusCode).toBe(201);
+    } finally {
+      await app.close();
+      await upstream.app.close();
+    }
   });
 });
 

@@ -20,6 +20,11 @@ export interface ProxiedRoute {
    */
   visitorIdPurpose?: string;
   /**
+   * No CSRF token needed (the app's `csrfExempt` route config): only for calls browsers send without
+   * one (beacons), which must then be rate-limited and validated strictly by the service.
+   */
+  csrfExempt?: boolean;
+  /**
    * Largest body the edge forwards (bytes): a larger declared `Content-Length` is refused here with
    * 413 JSON before anything is forwarded, and a body that grows past it is cut off. The service
    * applies its own limit too. Default: the shell's body limit.
@@ -164,7 +169,7 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
         }
         done();
       },
-      ...(route.rateLimit ? { config: rateLimitConfig(route.rateLimit.policy, route.rateLimit.scope) } : {}),
+      config: { ...(route.csrfExempt ? { csrfExempt: true } : {}), ...(route.rateLimit ? rateLimitConfig(route.rateLimit.policy, route.rateLimit.scope) : {}) },
       handler: (request, reply) => reply.from(request.url, { rewriteRequestHeaders, onError }),
     });
   }

@@ -3,7 +3,6 @@ import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migratePostgres } from './migratePostgres.js';
 import { postgresContactRequestRepository } from './postgresContactRequestRepository.js';
-import { postgresInsightsEventRepository } from './postgresInsightsEventRepository.js';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
 
 /** Options of the PostgreSQL connection pool. */
@@ -33,7 +32,6 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
   let closed = false;
   return {
     dialect: 'postgres',
-    insightsEvents: postgresInsightsEventRepository(pool),
     contactRequests: postgresContactRequestRepository(pool),
     rateLimitCounters: postgresRateLimitCounterRepository(pool),
     async close() {

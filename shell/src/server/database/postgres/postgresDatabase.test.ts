@@ -38,11 +38,11 @@ if (!baseUrl) {
         Array.from({ length: 4 }, () => openDatabase({ dataDir: '/unused', databaseUrl: schema.url })),
       );
       expect(instances.every((db) => db.dialect === 'postgres')).toBe(true);
-      await instances[0]!.insightsEvents.store([{ eventType: 'view', eventName: 'Kept', index: 'i', userToken: 'u', objectIds: ['a'], timestamp: 1_763_000_000_000 }]);
+      const requestId = await instances[0]!.contactRequests.create({ name: 'Kept', email: 'kept@example.org', message: 'Still here' });
       await Promise.all(instances.map((db) => db.close()));
 
       const reopened = await openDatabase({ dataDir: '/unused', databaseUrl: schema.url });
-      expect(await reopened.insightsEvents.count()).toBe(1);
+      expect(await reopened.contactRequests.get(requestId)).toMatchObject({ name: 'Kept', message: 'Still here' });
       await reopened.close();
 
       const client = new pg.Client({ connectionString: schema.url });

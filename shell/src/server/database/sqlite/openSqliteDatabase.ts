@@ -5,7 +5,6 @@ import { SQLITE_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migrateSqlite } from './migrateSqlite.js';
 import { sqliteContactRequestRepository } from './sqliteContactRequestRepository.js';
-import { sqliteInsightsEventRepository } from './sqliteInsightsEventRepository.js';
 import { sqliteRateLimitCounterRepository } from './sqliteRateLimitCounterRepository.js';
 
 /** File name of the SQLite database inside the data directory. */
@@ -29,7 +28,6 @@ export async function openSqliteDatabase(dataDir: string): Promise<Database> {
   }
   return {
     dialect: 'sqlite',
-    insightsEvents: sqliteInsightsEventRepository(db),
     contactRequests: sqliteContactRequestRepository(db),
     rateLimitCounters: sqliteRateLimitCounterRepository(db),
     async close() {

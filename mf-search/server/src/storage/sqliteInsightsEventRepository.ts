@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { InsightsEvent, InsightsEventRepository } from '../types.js';
+import type { InsightsEvent, InsightsEventRepository } from './insightsEventRepository.js';
 
 /** Search-insights events in SQLite; a batch is stored in one transaction. */
 export function sqliteInsightsEventRepository(db: BetterSqlite3.Database): InsightsEventRepository {

@@ -1,5 +1,5 @@
 import { INSIGHTS_EVENT_CHUNK } from 'contracts';
-import type { InsightsEvent } from '../database/index.js';
+import type { InsightsEvent } from './storage/insightsEventRepository.js';
 
 /**
  * Most events one request may carry. The site's client sends one user action per request (a

@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_CALL_URLS } from 'contracts';
-import type { InsightsEventRepository } from '../database/index.js';
-import { INSIGHTS_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
-import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
+import type { InsightsEventRepository } from './storage/insightsEventRepository.js';
 import { validateInsightsEvents } from './validateInsightsEvents.js';
 
 /** What the insights collector needs. */
@@ -38,20 +36,14 @@ function parseBody(body: unknown): unknown {
  * `{ events: [{ eventType, eventName, index, userToken, objectIDs, positions?, queryID?,
  * timestamp? }] }`. Valid batches are stored (all or none) and answered 200; anything else is
  * a 4xx JSON error and nothing is stored: 400 invalid, 413 over `INSIGHTS_BODY_LIMIT_BYTES`
- * (declared size checked before reading), 415 neither JSON nor text, 429 more than
- * `INSIGHTS_LIMIT` requests from one client address.
+ * (declared size checked before reading), 415 neither JSON nor text. Reached by browsers through
+ * the shell's proxy, which limits requests per client address (429) and lets this call through
+ * without a CSRF token (see there).
  */
 export async function insightsRoutes(app: FastifyInstance, options: InsightsRoutesOptions): Promise<void> {
   app.post(
     INSIGHTS_EVENTS_PATH,
-    {
-      // No CSRF token here on purpose: search-insights and beacons cannot send one, the route only
-      // stores anonymous analytics events (no visitor data is read or changed), and every event
-      // is validated strictly. A forged request can at most add analytics noise.
-      // Being exempt, it is rate-limited per client address instead (shared across instances).
-      config: { csrfExempt: true, ...rateLimitConfig(INSIGHTS_LIMIT) },
-      bodyLimit: INSIGHTS_BODY_LIMIT_BYTES,
-    },
+    { bodyLimit: INSIGHTS_BODY_LIMIT_BYTES },
     async (request, reply) => {
       const validation = validateInsightsEvents(parseBody(request.body));
       if (!validation.ok) {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { InsightsEvent, InsightsEventRepository } from '../types.js';
+import type { InsightsEvent, InsightsEventRepository } from './insightsEventRepository.js';
 
 /** Columns per event row; rows per INSERT stay far below PostgreSQL's 65535 parameters. */
 const COLUMNS = 8;

@@ -1,11 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSIGHTS_EVENT_CHUNK } from 'contracts';
-import { INSIGHTS_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
-import { uniqueClientAddress } from '../testing/browserSession.js';
-import { buildTestApp } from '../testing/buildTestApp.js';
-import { describeOnEachDatabase } from '../testing/eachDatabase.js';
-import { INSIGHTS_BODY_LIMIT_BYTES, INSIGHTS_EVENTS_PATH, insightsRoutes } from './insightsRoutes.js';
+import { POSTGRES_TESTS_SKIPPED_MESSAGE, temporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
+import { buildInsightsService } from './buildInsightsService.js';
+import { INSIGHTS_BODY_LIMIT_BYTES, INSIGHTS_EVENTS_PATH } from './insightsRoutes.js';
+import { openInsightsStorage, type InsightsStorage } from './storage/openInsightsStorage.js';
 import { MAX_EVENT_AGE_MS, MAX_EVENT_FUTURE_MS, MAX_EVENTS_PER_REQUEST } from './validateInsightsEvents.js';
 
 const ids = (count: number) => Array.from({ length: count }, (_, index) => `article-${index + 1}`);
@@ -21,27 +23,35 @@ function viewEvent(overrides: Record<string, unknown> = {}) {
   };
 }
 
-describeOnEachDatabase('insights collector', (current) => {
+interface Target {
+  open(): Promise<InsightsStorage>;
+  dispose(): Promise<void>;
+  /** The SQLite file, to read the stored column type (SQLite only). */
+  sqliteFile?: () => string;
+}
+
+function describeInsightsCollector(label: string, target: Target) {
+describe(`insights collector (${label})`, () => {
   let app: FastifyInstance;
-  const post = (payload: unknown, contentType = 'application/json', remoteAddress = uniqueClientAddress()) =>
+  let storage: InsightsStorage;
+  const post = (payload: unknown, contentType = 'application/json') =>
     app.inject({
       method: 'POST',
       url: INSIGHTS_EVENTS_PATH,
-      remoteAddress,
       headers: { 'content-type': contentType },
       payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
     });
-  const count = () => current().db.insightsEvents.count();
+  const count = () => storage.events.count();
 
   beforeAll(async () => {
-    const { db } = current();
-    ({ app } = await buildTestApp({
-      rateLimitCounters: db.rateLimitCounters,
-      features: [{ plugin: insightsRoutes, options: { events: db.insightsEvents } }],
-    }));
-    await app.ready();
+    storage = await target.open();
+    app = await buildInsightsService({ storage });
   });
-  afterAll(() => app?.close());
+  afterAll(async () => {
+    await app?.close();
+    await storage?.close();
+    await target.dispose();
+  });
 
   it('stores a valid batch without a CSRF token and answers 200 as search-insights expects', async () => {
     const before = await count();
@@ -65,10 +75,9 @@ describeOnEachDatabase('insights collector', (current) => {
   it('stores the timestamp as an integer, as the column says', async () => {
     const timestamp = Date.now() - 60_000;
     expect((await post({ events: [viewEvent({ objectIDs: ['typed'], timestamp })] })).statusCode).toBe(200);
-    const { db } = current();
-    if (db.dialect === 'sqlite') {
+    if (target.sqliteFile) {
       const { default: Sqlite } = await import('better-sqlite3');
-      const raw = new Sqlite(`${current().dataDir}/khs.sqlite`, { readonly: true });
+      const raw = new Sqlite(target.sqliteFile(), { readonly: true });
       const types = raw.prepare('SELECT DISTINCT typeof(event_timestamp) AS t FROM insights_events').all();
       const stored = raw.prepare("SELECT event_timestamp AS ts FROM insights_events WHERE object_ids_json = '[\"typed\"]'").get() as { ts: number };
       raw.close();
@@ -135,7 +144,6 @@ describeOnEachDatabase('insights collector', (current) => {
     const response = await app.inject({
       method: 'POST',
       url: INSIGHTS_EVENTS_PATH,
-      remoteAddress: uniqueClientAddress(),
       headers: { 'content-type': 'application/json', 'content-length': String(INSIGHTS_BODY_LIMIT_BYTES + 1) },
       payload: '{}',
     });
@@ -144,20 +152,23 @@ describeOnEachDatabase('insights collector', (current) => {
     expect(await count()).toBe(before);
   });
 
-  it(`stores at most ${INSIGHTS_LIMIT.max} requests per client address and window, then 429 JSON`, async () => {
-    const address = uniqueClientAddress();
-    const before = await count();
-    const statuses: number[] = [];
-    for (let i = 0; i < INSIGHTS_LIMIT.max + 15; i += 1) {
-      statuses.push((await post({ events: [viewEvent({ objectIDs: ['flood'] })] }, 'application/json', address)).statusCode);
-    }
-    expect(statuses.filter((status) => status === 200)).toHaveLength(INSIGHTS_LIMIT.max);
-    expect(statuses.slice(INSIGHTS_LIMIT.max)).toEqual(Array(15).fill(429));
-    expect(await count()).toBe(before + INSIGHTS_LIMIT.max);
-    const refused = await post({ events: [viewEvent()] }, 'application/json', address);
-    expect(refused.json()).toMatchObject({ code: 'rate-limited' });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    // Another address is not affected.
-    expect((await post({ events: [viewEvent()] })).statusCode).toBe(200);
-  });
 });
+}
+
+let sqliteDir = '';
+describeInsightsCollector('SQLite', {
+  open: () => openInsightsStorage({ dataDir: (sqliteDir = mkdtempSync(path.join(os.tmpdir(), 'khs-insights-'))) }),
+  dispose: async () => rmSync(sqliteDir, { recursive: true, force: true }),
+  sqliteFile: () => path.join(sqliteDir, 'insights.sqlite'),
+});
+
+const postgresUrl = testDatabaseUrl();
+if (postgresUrl) {
+  const schema = temporaryPostgresSchema(postgresUrl);
+  describeInsightsCollector('PostgreSQL', {
+    open: () => openInsightsStorage({ dataDir: '', databaseUrl: postgresUrl, schema: schema.schema }),
+    dispose: () => schema.drop(),
+  });
+} else {
+  console.warn(POSTGRES_TESTS_SKIPPED_MESSAGE);
+}
