@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Fails when a remote or a service imports another remote or the shell, or the shell imports a remote:
-// remotes talk only through contracts and the bus, and the shell reaches them only at run time
-// (their manifests), never through their source. Inside each part, the folders of its `src/server`
-// and `src/` must not import each other in a cycle (test files aside) (a folder is one unit of ownership: a cycle
-// means neither can move or ship without the other).
+// Fails when a team's slice (`mf-*`: its browser remote and its service under `server/`) or a service
+// imports another slice or the shell, when the shell imports a slice, or when shared code (`libs/*`,
+// `tooling/*`, `contracts`, `content`) imports a slice or the shell: slices talk only through
+// contracts and the bus, and the shell reaches them only at run time (their manifests, its proxy to
+// their services), never through their source. Inside each part, the folders of its `server/src`,
+// `src/server` and `src/` must not import each other in a cycle (test files aside) (a folder is one
+// unit of ownership: a cycle means neither can move or ship without the other).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,6 +16,13 @@ const hasShell = existsSync(path.join(root, SHELL, 'package.json'));
 /** Team services outside a remote's folder (deployed alone): they may import neither a remote nor the shell. */
 const SERVICE_FOLDERS = ['search-engine'];
 const services = SERVICE_FOLDERS.filter((name) => existsSync(path.join(root, name, 'package.json')));
+/** Code every part may use (infrastructure, contracts, content): it may import neither a slice nor the shell. */
+const sharedParts = [
+  ...['contracts', 'content'],
+  ...['libs', 'tooling'].flatMap((group) =>
+    existsSync(path.join(root, group)) ? readdirSync(path.join(root, group)).map((name) => path.join(group, name)) : [],
+  ),
+].filter((name) => existsSync(path.join(root, name, 'package.json')));
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -31,6 +40,7 @@ function* sourceFiles(dir) {
  */
 function forbidden(from, target) {
   if (target === from) return false;
+  if (sharedParts.includes(from)) return remotes.includes(target) || target === SHELL;
   if (from === SHELL) return remotes.includes(target);
   return remotes.includes(target) || target === SHELL;
 }
@@ -40,9 +50,9 @@ const violations = [];
 /** `dir` (e.g. `shell/src/server`) → edges between its top-level folders: `from` → Set of `to`. */
 const folderEdges = new Map();
 
-/** The top-level folder of `file` under `part/src/server` or `part/src`, with that base. */
+/** The top-level folder of `file` under `part/server/src`, `part/src/server` or `part/src`, with that base. */
 function folderOf(part, file) {
-  for (const base of [path.join(root, part, 'src', 'server'), path.join(root, part, 'src')]) {
+  for (const base of [path.join(root, part, 'server', 'src'), path.join(root, part, 'src', 'server'), path.join(root, part, 'src')]) {
     const relative = path.relative(base, file);
     if (relative.startsWith('..')) continue;
     const segments = relative.split(path.sep);
@@ -80,7 +90,7 @@ function folderCycles(edges) {
   return [...cycles];
 }
 
-for (const part of [...remotes, ...services, ...(hasShell ? [SHELL] : [])]) {
+for (const part of [...remotes, ...services, ...sharedParts, ...(hasShell ? [SHELL] : [])]) {
   for (const file of sourceFiles(path.join(root, part))) {
     const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(importPattern)) {
@@ -110,8 +120,10 @@ for (const [base, edges] of folderEdges) {
 
 if (violations.length > 0) {
   console.error(
-    `Remotes must not import each other or the shell (use contracts and the bus), the shell must not import a remote (it loads them at run time), and folders must not import each other in a cycle:\n- ${violations.join('\n- ')}`,
+    `Slices (remotes and their services) must not import each other or the shell (use contracts and the bus), the shell must not import a slice (it loads remotes at run time and proxies to services), shared code must import neither, and folders must not import each other in a cycle:\n- ${violations.join('\n- ')}`,
   );
   process.exit(1);
 }
-console.log(`remote independence: ${remotes.length} remotes${services.length ? `, ${services.length} services` : ''}${hasShell ? ' and the shell' : ''} checked, no imports across them and no import cycles between folders`);
+console.log(
+  `remote independence: ${remotes.length} remotes${services.length ? `, ${services.length} services` : ''}${sharedParts.length ? `, ${sharedParts.length} shared packages` : ''}${hasShell ? ' and the shell' : ''} checked, no imports across them and no import cycles between folders`,
+);

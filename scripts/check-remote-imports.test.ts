@@ -143,5 +143,82 @@ describe('check-remote-imports', () => {
     expect(result.output).toContain('search-engine/src/server.ts');
     expect(result.output).toContain(target);
   });
-});
 
+  it.each([
+    ['another slice (relative)', "import { x } from '../../../mf-b/server/src/x.js';", '(mf-b)'],
+    ['another slice (package)', "import { x } from 'mf-b/server/src/x.js';", '(mf-b)'],
+    ['the shell', "import { csrf } from '../../../shell/src/server/security/csrf.js';", '(shell)'],
+  ])("fails when a slice's service imports %s", (_label, line, target) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/server/src/routes.ts': line,
+      'mf-b/package.json': pkg('mf-b'),
+      'mf-b/server/src/x.ts': 'export const x = 1;',
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/security/csrf.ts': 'export const csrf = 1;',
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('mf-a/server/src/routes.ts');
+    expect(result.output).toContain(target);
+  });
+
+  it.each([
+    ['a package import', "import { surveyRoutes } from 'mf-a/server/src/surveyRoutes.js';"],
+    ['a relative import', "import { surveyRoutes } from '../../../mf-a/server/src/surveyRoutes.js';"],
+  ])("fails when the shell imports a slice's service through %s", (_label, line) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/server/src/surveyRoutes.ts': 'export const surveyRoutes = 1;',
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/productFeatures.ts': line,
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('shell/src/server/productFeatures.ts');
+    expect(result.output).toContain('(mf-a)');
+  });
+
+  it.each([
+    ['libs/kit', 'libs/kit/src/index.ts', "import { x } from '../../../mf-a/server/src/x.js';", '(mf-a)'],
+    ['tooling/stack', 'tooling/stack/start.mjs', "import { app } from '../../shell/src/server/app.js';", '(shell)'],
+    ['contracts', 'contracts/src/index.ts', "import { x } from 'mf-a/src/x.js';", '(mf-a)'],
+  ])('fails when shared code (%s) imports a slice or the shell', (_label, file, line, target) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/server/src/x.ts': 'export const x = 1;',
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/app.ts': 'export const app = 1;',
+      'libs/kit/package.json': pkg('@khs/kit'),
+      'tooling/stack/package.json': pkg('@khs/stack'),
+      'contracts/package.json': pkg('contracts'),
+      [file]: line,
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(file);
+    expect(result.output).toContain(target);
+  });
+
+  it("passes when a slice's service uses the shared kit and contracts, and names a cycle inside it", () => {
+    const clean = tree({
+      'mf-a/package.json': pkg('mf-a', { '@khs/kit': '0.1.0', contracts: '^1.0.0' }),
+      'mf-a/server/src/main.ts': "import { createServiceApp } from '@khs/kit';\nimport { routes } from './routes/routes.js';",
+      'mf-a/server/src/routes/routes.ts': "import { openStorage } from '../storage/open.js';\nimport { DEFAULT_CALL_URLS } from 'contracts';",
+      'mf-a/server/src/storage/open.ts': 'export const openStorage = 1;',
+      'libs/kit/package.json': pkg('@khs/kit'),
+      'libs/kit/src/index.ts': "import Fastify from 'fastify';",
+      'shell/package.json': pkg('shell', { '@khs/kit': '0.1.0' }),
+      'shell/src/server/proxy.ts': "import { EDGE_KEY_HEADER } from '@khs/kit/edge';",
+    });
+    const result = run(clean);
+    expect(result.code).toBe(0);
+    expect(result.output).toContain('1 shared packages');
+    const cyclic = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/server/src/routes/routes.ts': "import { openStorage } from '../storage/open.js';",
+      'mf-a/server/src/storage/open.ts': "import { routes } from '../routes/routes.js';",
+    });
+    expect(run(cyclic).output).toContain('import cycle between folders of mf-a/server/src: routes → storage → routes');
+  });
+});

@@ -3,7 +3,7 @@
 // alone), this test holds them to the registry.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REMOTES, SERVICES, SHELL_DEFAULT_PORT } from '@khs/stack/registry';
+import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES } from '@khs/stack/registry';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -16,7 +16,7 @@ describe('the stack registry', () => {
   });
 
   it('gives every part its own default port and manifest variable', () => {
-    const ports = [SHELL_DEFAULT_PORT, ...REMOTES.map((remote) => remote.defaultPort), ...SERVICES.map((service) => service.defaultPort)];
+    const ports = [SHELL_DEFAULT_PORT, ...REMOTES.map((remote) => remote.defaultPort), ...SERVICES.map((service) => service.defaultPort), ...TEAM_SERVICES.map((service) => service.defaultPort)];
     expect(new Set(ports).size).toBe(ports.length);
     for (const remote of REMOTES) expect(remote.manifestEnv).toBe(`REMOTE_${remote.name.replace('-', '_').toUpperCase()}_URL`);
   });
@@ -26,5 +26,12 @@ describe('the stack registry', () => {
     expect(rspackConfig).toMatch(new RegExp(`devPort:\\s*${port}\\b`));
     const pkg = JSON.parse(readFileSync(path.join(ROOT, name, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts.serve).toBe(`khs-serve-dist dist ${port}`);
+  });
+
+  it.each(TEAM_SERVICES.map((service) => [service.name, service] as const))('the %s service starts alone from its slice with `npm start`, on the entry the stack starter runs', (_name, service) => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, service.slice, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe(`tsx ${service.entry}`);
+    for (const script of ['build', 'test']) expect(pkg.scripts[script]).toBeTruthy();
+    expect(service.urlEnv).toBe(`${service.name.toUpperCase()}_SERVICE_URL`);
   });
 });

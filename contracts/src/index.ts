@@ -10,3 +10,4 @@ export * from './example-config.js';
 export * from './islandErrorCodes.js';
 export * from './contractsVersion.js';
 export * from './eventPayloads.js';
+export * from './servicePaths.js';

@@ -18,11 +18,30 @@ export interface ServiceEntry {
   readonly defaultPort: number;
 }
 
+export type TeamServiceName = 'survey' | 'watchlist' | 'insights';
+
+export interface TeamServiceEntry {
+  readonly name: TeamServiceName;
+  /** The slice folder (workspace) the service lives in. */
+  readonly slice: RemoteName;
+  /** The file its `npm start` runs, relative to the slice folder. */
+  readonly entry: string;
+  /** Environment variable with its URL (comma-separated for several instances) in the shell's configuration. */
+  readonly urlEnv: string;
+  readonly defaultPort: number;
+}
+
 /** Every federated remote, in a fixed order. */
 export const REMOTES: readonly RemoteEntry[];
 /** Every server-side service the shell reaches. */
 export const SERVICES: readonly ServiceEntry[];
+/** Every team's own service, reached through the shell's proxy. */
+export const TEAM_SERVICES: readonly TeamServiceEntry[];
 /** The shell's default port (`PORT`). */
 export const SHELL_DEFAULT_PORT: number;
 /** `${origin}/mf-manifest.json`; origin defaults to `http://127.0.0.1:<defaultPort>`. */
 export function defaultManifestUrl(remote: RemoteEntry, origin?: string): string;
+/** `http://127.0.0.1:<defaultPort>`. */
+export function defaultServiceUrl(service: TeamServiceEntry): string;
+/** The team service `name`; throws for a name the registry does not list. */
+export function teamService(name: TeamServiceName): TeamServiceEntry;

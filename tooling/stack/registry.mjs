@@ -20,10 +20,35 @@ export const SERVICES = Object.freeze([
   Object.freeze({ name: 'search', hostEnv: 'TYPESENSE_HOST', portEnv: 'TYPESENSE_PORT', defaultPort: 8108 }),
 ]);
 
+/**
+ * Each team's own service (its slice's server): the service's name, its slice folder, the entry its
+ * `npm start` runs (relative to the slice), the variable holding its URL in the shell's configuration
+ * (a comma-separated list balances over several instances) and its default port. The shell reaches
+ * it through its reverse proxy; the stack starter runs it as its own process.
+ */
+export const TEAM_SERVICES = Object.freeze([
+  Object.freeze({ name: 'survey', slice: 'mf-survey', entry: 'server/src/main.ts', urlEnv: 'SURVEY_SERVICE_URL', defaultPort: 4320 }),
+  Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321 }),
+  // The search team's insights collector (the search service itself is SERVICES' `search`).
+  Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322 }),
+]);
+
 /** The shell's own default port (`PORT`). */
 export const SHELL_DEFAULT_PORT = 4300;
 
 /** The manifest URL a remote has when served on loopback at `origin` (default: its default port). */
 export function defaultManifestUrl(remote, origin = `http://127.0.0.1:${remote.defaultPort}`) {
   return `${origin}/mf-manifest.json`;
+}
+
+/** The URL a team service has when it runs on loopback on its default port. */
+export function defaultServiceUrl(service) {
+  return `http://127.0.0.1:${service.defaultPort}`;
+}
+
+/** The team service `name`; throws for a name the registry does not list. */
+export function teamService(name) {
+  const service = TEAM_SERVICES.find((entry) => entry.name === name);
+  if (!service) throw new Error(`No team service named "${name}" in the stack registry`);
+  return service;
 }

@@ -1,6 +1,6 @@
-import type { RemoteName } from './registry.js';
+import type { RemoteName, TeamServiceName } from './registry.js';
 
-export type { RemoteName } from './registry.js';
+export type { RemoteName, TeamServiceName } from './registry.js';
 
 /** The repository root. */
 export const REPO_ROOT: string;
@@ -12,6 +12,8 @@ export interface StackOptions {
   preferDefaultPorts?: boolean;
   /** Environment of the shell, over `process.env` and the stack's own settings. */
   env?: Record<string, string | undefined>;
+  /** Extra environment for the team services' processes (over the shell's). */
+  serviceEnv?: Record<string, string>;
   /** Extra environment for the search server process (limits, workers). */
   searchEnv?: Record<string, string>;
   /**
@@ -43,12 +45,47 @@ export interface Stack {
   stopSearch(): Promise<void>;
   /** Kills the search server process (SIGKILL); resolves once the supervisor has it listening again. */
   killSearchServer(): Promise<{ pid: number; restartMs: number }>;
+  /** URL of a team service the stack runs. */
+  serviceUrl(name: TeamServiceName): string;
+  /** Process id of a team service the stack runs. */
+  servicePid(name: TeamServiceName): number;
+  /** Stops a team service (the shell keeps running); `startService` brings it back on the same port. */
+  stopService(name: TeamServiceName): Promise<void>;
+  /**
+   * (Re)starts a team service on its port — stopping it first if it runs — from its slice, or from
+   * `sliceDir` (a changed copy of the slice: a redeploy of that service alone).
+   */
+  startService(name: TeamServiceName, sliceDir?: string): Promise<{ pid: number; url: string }>;
   /** Points a remote's origin at `dir` from now on (its own folder, `originDirs`, again when omitted). */
   serveRemote(name: RemoteName, dir?: string): void;
   /** Stops the shell, the search server and the remotes' servers (and removes a temporary data folder). */
   close(): Promise<void>;
 }
 
+export interface TeamServiceStartOptions {
+  /** Environment over `process.env` (DATA_DIR, DATABASE_URL, DATABASE_SCHEMA, COOKIE_SECRET…). */
+  env?: Record<string, string | undefined>;
+  /** Port to listen on. Default 0: a free one. */
+  port?: number;
+  /** A copy of the service's slice folder to run instead of the slice itself. */
+  sliceDir?: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningTeamService {
+  name: TeamServiceName;
+  /** Origin without trailing slash, e.g. `http://127.0.0.1:41235`. */
+  url: string;
+  port: number;
+  pid: number;
+  /** Resolves once the process has exited. */
+  exited: Promise<void>;
+  /** SIGTERM (graceful), SIGKILL after 5 s; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+/** Starts one team service as its own process; resolves once it listens. */
+export function startTeamService(name: TeamServiceName, options?: TeamServiceStartOptions): Promise<RunningTeamService>;
 /** A free TCP port on `host` (default 127.0.0.1). */
 export function freePort(host?: string): Promise<number>;
 /** `preferred` when it is free on `host`, else any free port. */

@@ -1,10 +1,11 @@
 // The one stack starter: `npm start` (scripts/start.mjs) and the e2e harness (e2e/harness/stack.ts)
 // both start the site through `startStack`, so the two cannot drift apart. It serves each remote's
 // dist from its own origin (as its CDN would), starts the embedded search server as its own
-// supervised process (unless TYPESENSE_HOST points at a real Typesense), then the shell pointed at
-// both, and resolves once the shell reports `listening`. With `deployedOrigins` each remote's origin
-// is a deploy target (tooling/deploy): its current build is deployed there first, and
-// `npm run deploy` / `npm run rollback` switch what the running site loads.
+// supervised process (unless TYPESENSE_HOST points at a real Typesense), each team service
+// (registry TEAM_SERVICES) as its own process, then the shell pointed at all of them, and resolves
+// once the shell reports `listening`. With `deployedOrigins` each remote's origin is a deploy target
+// (tooling/deploy): its current build is deployed there first, and `npm run deploy` /
+// `npm run rollback` switch what the running site loads.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -14,7 +15,7 @@ import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { deploy } from '@khs/deploy';
 import { serveDirectory } from '@khs/static-server';
-import { defaultManifestUrl, REMOTES, SERVICES, SHELL_DEFAULT_PORT } from './registry.mjs';
+import { defaultManifestUrl, REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService } from './registry.mjs';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const TSX_CLI = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
@@ -119,6 +120,39 @@ function startSearchSupervisor(env, log) {
   });
 }
 
+/**
+ * Starts one team service (registry `TEAM_SERVICES`) as its own process: node with tsx's loader on
+ * the service's entry, from its slice folder — or from `sliceDir`, a changed copy of the slice
+ * (a redeploy) — and resolves once it reports `listening`.
+ * @param {import('./startStack.d.ts').TeamServiceName} name
+ * @param {import('./startStack.d.ts').TeamServiceStartOptions} options
+ * @returns {Promise<import('./startStack.d.ts').RunningTeamService>}
+ */
+export function startTeamService(name, options = {}) {
+  const service = teamService(name);
+  const sliceDir = options.sliceDir ?? path.join(REPO_ROOT, service.slice);
+  const env = { ...process.env, HOST: '127.0.0.1', ...options.env, PORT: String(options.port ?? 0) };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(sliceDir, service.entry)], { cwd: sliceDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let started = false;
+    const followed = follow(child, `the ${name} service`, options.log, (status) => {
+      if (status.event !== 'listening' || started) return;
+      started = true;
+      clearTimeout(timer);
+      options.log?.(`[stack] ${name} service (pid ${status.pid}) at ${status.url}`);
+      resolve({ name, url: status.url, port: status.port, pid: child.pid, exited: new Promise((done) => (child.exitCode !== null ? done() : child.once('exit', () => done()))), stop: () => stopProcess(child) });
+    });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(followed.failure(`did not start within ${START_TIMEOUT_MS / 1000} s`));
+    }, START_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (!started) reject(followed.failure(`exited with ${code}`));
+    });
+  });
+}
+
 /** Starts the shell (from its own folder, so tsx compiles it with the shell's tsconfig). */
 function startShell(env, log) {
   return new Promise((resolve, reject) => {
@@ -199,6 +233,37 @@ export async function startStack(options = {}) {
       shellEnv.TYPESENSE_PROTOCOL = 'http';
     }
 
+    // Each team's service as its own process, on its own port, sharing the data folder (each keeps
+    // its own file there) or DATABASE_URL (each its own schema) and the cookie secret with the shell.
+    const teamServices = new Map();
+    const launchService = async (service, sliceDir) => {
+      const running = await startTeamService(service.name, {
+        env: { ...shellEnv, ...options.serviceEnv },
+        port: teamServicePorts.get(service.name),
+        ...(sliceDir ? { sliceDir } : {}),
+        log,
+      });
+      teamServicePorts.set(service.name, running.port);
+      teamServices.set(service.name, running);
+      return running;
+    };
+    const teamServicePorts = new Map();
+    const ownServices = TEAM_SERVICES.filter((service) => !shellEnv[service.urlEnv]); // others run elsewhere
+    for (const service of ownServices) teamServicePorts.set(service.name, await port(service.defaultPort));
+    cleanups.push(async () => {
+      await Promise.all([...teamServices.values()].map((running) => running.stop()));
+    });
+    // In parallel: each has its own port and its own storage.
+    const started = await Promise.allSettled(ownServices.map((service) => launchService(service)));
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const service of ownServices) shellEnv[service.urlEnv] = teamServices.get(service.name).url;
+    const runningService = (name) => {
+      const running = teamServices.get(name);
+      if (!running) throw new Error(`the ${name} service is external (${teamService(name).urlEnv}): the stack does not run it`);
+      return running;
+    };
+
     const shell = await startShell(shellEnv, log);
     cleanups.push(() => stopProcess(shell.child));
     const embeddedSearch = () => {
@@ -218,6 +283,17 @@ export async function startStack(options = {}) {
         else shell.child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
       }),
       searchPid: () => embeddedSearch().pid,
+      serviceUrl: (name) => runningService(name).url,
+      servicePid: (name) => runningService(name).pid,
+      async stopService(name) {
+        await runningService(name).stop();
+      },
+      async startService(name, sliceDir) {
+        const running = runningService(name);
+        await running.stop();
+        const restarted = await launchService(teamService(name), sliceDir);
+        return { pid: restarted.pid, url: restarted.url };
+      },
       serveRemote(name, dir) {
         servers.get(name).serve(dir ?? originDirs.get(name));
       },

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, defaultManifestUrl } from '@khs/stack/registry';
+import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, type TeamServiceName } from '@khs/stack/registry';
+import { DEVELOPMENT_COOKIE_SECRET } from '@khs/team-service/edge';
 import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition } from 'contracts';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
@@ -27,6 +28,13 @@ export interface ShellConfig {
   trustProxy: TrustProxySetting;
   /** `REMOTE_MF_*_URL`: each remote's `mf-manifest.json` URL. */
   remotes: RemoteDefinition[];
+  /**
+   * Each team service the shell's proxy forwards to (registry `TEAM_SERVICES`): `SURVEY_SERVICE_URL`
+   * etc., a comma-separated list of instance origins (balanced round-robin); default its registry
+   * port on loopback. `SERVICE_CONNECT_TIMEOUT_MS` (default 1000) and `SERVICE_TIMEOUT_MS` (default
+   * 10000) bound how long the proxy waits for a connection and for an answer.
+   */
+  services: Record<TeamServiceName, TeamServiceTarget>;
   /** `REMOTE_TIMEOUT_MS`, default 8000: how long the browser waits for a remote. */
   remoteTimeoutMs: number;
   /** `DATA_DIR`, default `.data`: SQLite file and embedded search data live here. */
@@ -57,6 +65,14 @@ export interface ShellConfig {
   };
 }
 
+/** Where the proxy reaches one team service, and how long it waits. */
+export interface TeamServiceTarget {
+  /** Origins of its instances (at least one). */
+  upstreams: string[];
+  connectTimeoutMs: number;
+  responseTimeoutMs: number;
+}
+
 /** A configuration value was missing or malformed; lists every problem at once. */
 export class ShellConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -65,7 +81,8 @@ export class ShellConfigError extends Error {
   }
 }
 
-const DEV_COOKIE_SECRET = 'khs-dev-cookie-secret-change-me-in-production';
+// Shared with the team services (they must agree on it): one definition, in the service kit.
+const DEV_COOKIE_SECRET = DEVELOPMENT_COOKIE_SECRET;
 
 /** Reads and validates the configuration; throws `ShellConfigError` naming each bad variable. */
 export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
@@ -95,6 +112,30 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     return value;
   };
 
+  const urlList = (name: string, fallback: string) => {
+    const values = text(name, fallback).split(',').map((value) => value.trim()).filter(Boolean);
+    const origins: string[] = [];
+    for (const value of values) {
+      try {
+        const parsed = new URL(value);
+        if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || (parsed.pathname !== '/' && parsed.pathname !== '')) throw new Error('not an origin');
+        origins.push(parsed.origin);
+      } catch {
+        problems.push(`${name} must list http(s) origins (comma-separated, no path), got "${value}"`);
+      }
+    }
+    if (values.length === 0) problems.push(`${name} must name at least one origin`);
+    return origins;
+  };
+  const serviceConnectTimeoutMs = integer('SERVICE_CONNECT_TIMEOUT_MS', 1000, 50, 60000);
+  const serviceTimeoutMs = integer('SERVICE_TIMEOUT_MS', 10000, 100, 120000);
+  const services = Object.fromEntries(
+    TEAM_SERVICES.map((service) => [
+      service.name,
+      { upstreams: urlList(service.urlEnv, defaultServiceUrl(service)), connectTimeoutMs: serviceConnectTimeoutMs, responseTimeoutMs: serviceTimeoutMs },
+    ]),
+  ) as Record<TeamServiceName, TeamServiceTarget>;
+
   const protocol = text('TYPESENSE_PROTOCOL', 'http');
   if (protocol !== 'http' && protocol !== 'https') problems.push(`TYPESENSE_PROTOCOL must be http or https, got "${protocol}"`);
   const cookieSecret = text('COOKIE_SECRET', DEV_COOKIE_SECRET);
@@ -119,6 +160,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
       name: remote.name,
       entry: url(remote.manifestEnv, defaultManifestUrl(remote)),
     })),
+    services,
     remoteTimeoutMs: integer('REMOTE_TIMEOUT_MS', 8000, 100, 120000),
     dataDir: path.resolve(cwd, text('DATA_DIR', '.data')),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,

@@ -18,16 +18,18 @@ import { repositoryContentStore as content } from './content/contentStore.js';
 import { productFeatures } from './productFeatures.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
 import { CONTACT_LIMIT } from './security/rateLimit/rateLimitPolicies.js';
-import { uniqueClientAddress } from './surveys/testing/browserSession.js';
+import { uniqueClientAddress } from './testing/browserSession.js';
+import { testDatabaseUrl } from './database/testing/testDatabaseUrl.js';
 import { describeOnEachDatabase } from './testing/eachDatabase.js';
+import { startSurveyServiceForTest, startTeamServiceForTest, type SurveyServiceUnderTest, type TeamServiceUnderTest } from './testing/teamServiceUnderTest.js';
 import { fetchCsrf } from './testing/buildTestApp.js';
-import { pdfText } from './watchlist/pdfText.testing.js';
+import { pdfText } from './testing/pdfText.js';
 
 const PUBLIC_BASE_URL = 'https://khs.example';
 const ALLOWED_HOST = 'www.khs.example';
 const article = content.listArticles()[0]!;
 const survey = listSurveys()[0]!;
-const TABLES = ['contact_requests', 'insights_events', 'survey_votes', 'watchlist_shares'] as const;
+const TABLES = ['contact_requests'] as const;
 
 /** One malformed request: what it is, what it should get, and how to send it. */
 interface Attempt {
@@ -231,6 +233,10 @@ const ATTEMPTS: Attempt[] = [
 describeOnEachDatabase('product calls under abuse', (current) => {
   let app: FastifyInstance;
   let port: number;
+  // The survey calls go through the shell's proxy to the survey service (its own process and storage).
+  let surveyService: SurveyServiceUnderTest;
+  let watchlistService: TeamServiceUnderTest;
+  let insightsService: TeamServiceUnderTest;
   interface Seen {
     tried: string[];
     statuses: Map<number, number>;
@@ -242,6 +248,9 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     for (const table of TABLES) counts[table] = await current().countRows(table);
     const folder = path.join(current().dataDir, CONTACT_ATTACHMENTS_FOLDER);
     counts.attachmentFiles = existsSync(folder) ? readdirSync(folder).length : 0;
+    counts.surveyVotes = await surveyService.countVotes();
+    counts.watchlistShares = await watchlistService.countRows('watchlist_shares');
+    counts.insightsEvents = await insightsService.countRows('insights_events');
     return counts;
   };
   const record = (attempt: Pick<Attempt, 'endpoint' | 'label'>, status: number) => {
@@ -254,7 +263,19 @@ describeOnEachDatabase('product calls under abuse', (current) => {
 
   beforeAll(async () => {
     const { db, dataDir } = current();
-    const config = readShellConfig({ PUBLIC_BASE_URL, ALLOWED_HOSTS: ALLOWED_HOST, DATA_DIR: dataDir });
+    const cookieSecret = readShellConfig({}).cookieSecret;
+    const postgresUrl = db.dialect === 'postgres' ? testDatabaseUrl() : undefined;
+    surveyService = await startSurveyServiceForTest({ dataDir, cookieSecret, postgresUrl });
+    watchlistService = await startTeamServiceForTest('watchlist', { dataDir, cookieSecret, postgresUrl });
+    insightsService = await startTeamServiceForTest('insights', { dataDir, cookieSecret, postgresUrl });
+    const config = readShellConfig({
+      PUBLIC_BASE_URL,
+      ALLOWED_HOSTS: ALLOWED_HOST,
+      DATA_DIR: dataDir,
+      SURVEY_SERVICE_URL: surveyService.urls.join(','),
+      WATCHLIST_SERVICE_URL: watchlistService.urls.join(','),
+      INSIGHTS_SERVICE_URL: insightsService.urls.join(','),
+    });
     const linkOrigin = createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl!, allowedHosts: config.allowedHosts });
     ({ app } = await buildShellApp({
       config,
@@ -268,6 +289,9 @@ describeOnEachDatabase('product calls under abuse', (current) => {
   });
   afterAll(async () => {
     await app?.close();
+    await surveyService?.stop();
+    await watchlistService?.stop();
+    await insightsService?.stop();
     const rows = [...seen].map(([endpoint, { tried, statuses, serverErrors }]) =>
       `  ${endpoint}: ${tried.length} tried, statuses ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}, 5xx: ${serverErrors}`,
     );

@@ -3,10 +3,9 @@ import type { ShellConfig } from './config.js';
 import { contactRoutes } from './contact/contactRoutes.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { Database } from './database/index.js';
-import { insightsRoutes } from './insights/insightsRoutes.js';
+import { teamServiceProxies } from './proxy/teamServiceProxies.js';
 import type { LinkOriginResolver } from './security/linkOrigin.js';
-import { surveyRoutes } from './surveys/surveyRoutes.js';
-import { watchlistRoutes } from './watchlist/watchlistRoutes.js';
+import { sharedWatchlistRoutes } from './watchlist/sharedWatchlistRoutes.js';
 
 /** What the product calls need from the running server. */
 export interface ProductFeatureDependencies {
@@ -18,21 +17,21 @@ export interface ProductFeatureDependencies {
 }
 
 /**
- * The product calls (surveys, insights, contact, watchlist) wired to the database, as `main.ts`
- * runs them; route tests build the same set. Pass `database.rateLimitCounters` to
+ * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey, watchlist, insights) and the shared-watchlist page composed from the watchlist service's data,
+ * and those still answered in the shell (contact) wired to the database; route
+ * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
 export function productFeatures({ config, content, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
-    { plugin: surveyRoutes, options: { content, surveys: database.surveys, cookieSecret: config.cookieSecret } },
-    { plugin: insightsRoutes, options: { events: database.insightsEvents } },
+    ...teamServiceProxies({ config, content, linkOrigin }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: contactRoutes,
       options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl, renderIslandPage },
     }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
-      plugin: watchlistRoutes,
-      options: { content, shares: database.watchlistShares, siteName: config.siteName, linkOrigin, pageConfig, runtimeUrl, renderIslandPage },
+      plugin: sharedWatchlistRoutes,
+      options: { upstreams: config.services.watchlist.upstreams, timeoutMs: config.services.watchlist.responseTimeoutMs, pageConfig, runtimeUrl, renderIslandPage },
     }),
   ];
 }

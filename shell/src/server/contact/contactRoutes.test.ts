@@ -11,7 +11,7 @@ import { readShellConfig } from '../config.js';
 import { repositoryContentStore } from '../content/contentStore.js';
 import { openDatabase, type ContactRequestRepository, type Database } from '../database/index.js';
 import { SQLITE_FILE_NAME } from '../database/sqlite/openSqliteDatabase.js';
-import { uniqueClientAddress } from '../surveys/testing/browserSession.js';
+import { uniqueClientAddress } from '../testing/browserSession.js';
 import { fetchCsrf } from '../testing/buildTestApp.js';
 import { CONTACT_ATTACHMENTS_FOLDER } from './attachmentStore.js';
 import { CONTACT_ATTACHMENT_MAX_BYTES, CONTACT_MESSAGE_MAX_LENGTH, CONTACT_NAME_MAX_LENGTH } from './contactLimits.js';

@@ -1,53 +1,25 @@
 import type { Migration } from './types.js';
 
 /**
- * Schema of both dialects, version by version. Append new versions; never edit an applied one.
- * Kept side by side so the two schemas stay equivalent.
+ * Schema of both dialects, version by version. Append new versions; never edit an applied one
+ * (versions 1, 2, 4 and 5 lost their survey, watchlist and insights tables when those became
+ * their teams' own services: fresh databases no longer create them, older ones keep them). Kept
+ * side by side so the two schemas stay equivalent.
  */
 export const SQLITE_MIGRATIONS: Migration[] = [
   {
     version: 1,
-    name: 'survey votes, watchlist shares, insights events',
-    sql: `
-      CREATE TABLE survey_votes (
-        form_handle TEXT NOT NULL,
-        voter_id TEXT NOT NULL,
-        answer_position INTEGER NOT NULL,
-        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-        PRIMARY KEY (form_handle, voter_id)
-      );
-      CREATE TABLE watchlist_shares (
-        id TEXT PRIMARY KEY,
-        articles_json TEXT NOT NULL,
-        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-      );
-      CREATE TABLE insights_events (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
-        event_name TEXT NOT NULL,
-        index_name TEXT NOT NULL,
-        user_token TEXT NOT NULL,
-        object_ids_json TEXT NOT NULL,
-        positions_json TEXT,
-        query_id TEXT,
-        event_timestamp INTEGER NOT NULL,
-        received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-      );
-    `,
+    // Was: survey votes, watchlist shares, insights events — now their services' own storage;
+    // databases that applied it keep those tables untouched, for a one-off copy.
+    name: 'survey votes, watchlist shares, insights events (moved to their services; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 2,
-    name: 'survey vote counts kept per answer, so results do not scan every vote',
-    sql: `
-      CREATE TABLE survey_vote_counts (
-        form_handle TEXT NOT NULL,
-        answer_position INTEGER NOT NULL,
-        votes INTEGER NOT NULL,
-        PRIMARY KEY (form_handle, answer_position)
-      );
-      INSERT INTO survey_vote_counts (form_handle, answer_position, votes)
-        SELECT form_handle, answer_position, COUNT(*) FROM survey_votes GROUP BY form_handle, answer_position;
-    `,
+    // Was: survey vote counts. Votes moved to the survey service (mf-survey/server, its own storage);
+    // databases that applied it keep their old survey tables untouched, for a one-off copy.
+    name: 'survey vote counts (moved to the survey service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 3,
@@ -72,15 +44,14 @@ export const SQLITE_MIGRATIONS: Migration[] = [
   },
   {
     version: 4,
-    name: 'one share row per distinct list (the watchlist screen asks for a sharing URL on every load)',
-    sql: `
-      ALTER TABLE watchlist_shares ADD COLUMN content_hash TEXT;
-      CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
-    `,
+    // Was: the share content hash. Shares moved to the watchlist service (mf-watchlist/server, its own
+    // storage); databases that applied it keep their old watchlist_shares table, for a one-off copy.
+    name: 'watchlist share hash (moved to the watchlist service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 5,
-    name: 'rate-limit counters shared by every instance; insights timestamps must be integers',
+    name: 'rate-limit counters shared by every instance (its insights part moved to the insights service)',
     sql: `
       CREATE TABLE rate_limit_counters (
         key TEXT PRIMARY KEY,
@@ -88,24 +59,6 @@ export const SQLITE_MIGRATIONS: Migration[] = [
         window_ends_at INTEGER NOT NULL
       );
       CREATE INDEX rate_limit_counters_window_ends_at ON rate_limit_counters (window_ends_at);
-      CREATE TABLE insights_events_v5 (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
-        event_name TEXT NOT NULL,
-        index_name TEXT NOT NULL,
-        user_token TEXT NOT NULL,
-        object_ids_json TEXT NOT NULL,
-        positions_json TEXT,
-        query_id TEXT,
-        event_timestamp INTEGER NOT NULL CHECK (typeof(event_timestamp) = 'integer' AND event_timestamp > 0),
-        received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-      );
-      -- Rows whose timestamp was stored as REAL (beyond 64-bit, e.g. 1e300) are garbage and are not kept.
-      INSERT INTO insights_events_v5 (id, event_type, event_name, index_name, user_token, object_ids_json, positions_json, query_id, event_timestamp, received_at)
-        SELECT id, event_type, event_name, index_name, user_token, object_ids_json, positions_json, query_id, event_timestamp, received_at
-        FROM insights_events WHERE typeof(event_timestamp) = 'integer' AND event_timestamp > 0;
-      DROP TABLE insights_events;
-      ALTER TABLE insights_events_v5 RENAME TO insights_events;
     `,
   },
 ];
@@ -113,47 +66,17 @@ export const SQLITE_MIGRATIONS: Migration[] = [
 export const POSTGRES_MIGRATIONS: Migration[] = [
   {
     version: 1,
-    name: 'survey votes, watchlist shares, insights events',
-    sql: `
-      CREATE TABLE survey_votes (
-        form_handle TEXT NOT NULL,
-        voter_id TEXT NOT NULL,
-        answer_position INTEGER NOT NULL,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (form_handle, voter_id)
-      );
-      CREATE TABLE watchlist_shares (
-        id TEXT PRIMARY KEY,
-        articles_json TEXT NOT NULL,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
-      );
-      CREATE TABLE insights_events (
-        id BIGSERIAL PRIMARY KEY,
-        event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
-        event_name TEXT NOT NULL,
-        index_name TEXT NOT NULL,
-        user_token TEXT NOT NULL,
-        object_ids_json TEXT NOT NULL,
-        positions_json TEXT,
-        query_id TEXT,
-        event_timestamp BIGINT NOT NULL,
-        received_at TIMESTAMPTZ NOT NULL DEFAULT now()
-      );
-    `,
+    // Was: survey votes, watchlist shares, insights events — now their services' own storage;
+    // databases that applied it keep those tables untouched, for a one-off copy.
+    name: 'survey votes, watchlist shares, insights events (moved to their services; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 2,
-    name: 'survey vote counts kept per answer, so results do not scan every vote',
-    sql: `
-      CREATE TABLE survey_vote_counts (
-        form_handle TEXT NOT NULL,
-        answer_position INTEGER NOT NULL,
-        votes INTEGER NOT NULL,
-        PRIMARY KEY (form_handle, answer_position)
-      );
-      INSERT INTO survey_vote_counts (form_handle, answer_position, votes)
-        SELECT form_handle, answer_position, COUNT(*) FROM survey_votes GROUP BY form_handle, answer_position;
-    `,
+    // Was: survey vote counts. Votes moved to the survey service (mf-survey/server, its own storage);
+    // databases that applied it keep their old survey tables untouched, for a one-off copy.
+    name: 'survey vote counts (moved to the survey service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 3,
@@ -178,15 +101,14 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
   },
   {
     version: 4,
-    name: 'one share row per distinct list (the watchlist screen asks for a sharing URL on every load)',
-    sql: `
-      ALTER TABLE watchlist_shares ADD COLUMN content_hash TEXT;
-      CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
-    `,
+    // Was: the share content hash. Shares moved to the watchlist service (mf-watchlist/server, its own
+    // storage); databases that applied it keep their old watchlist_shares table, for a one-off copy.
+    name: 'watchlist share hash (moved to the watchlist service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 5,
-    name: 'rate-limit counters shared by every instance; insights timestamps must be integers',
+    name: 'rate-limit counters shared by every instance (its insights part moved to the insights service)',
     sql: `
       CREATE TABLE rate_limit_counters (
         key TEXT PRIMARY KEY,
@@ -194,9 +116,6 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
         window_ends_at BIGINT NOT NULL
       );
       CREATE INDEX rate_limit_counters_window_ends_at ON rate_limit_counters (window_ends_at);
-      -- BIGINT already refuses non-integers; the check keeps both dialects' rule alike.
-      DELETE FROM insights_events WHERE event_timestamp <= 0;
-      ALTER TABLE insights_events ADD CONSTRAINT insights_events_timestamp_positive CHECK (event_timestamp > 0);
     `,
   },
 ];

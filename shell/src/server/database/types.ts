@@ -1,54 +1,3 @@
-/** A vote to record: one per voter per survey. */
-export interface VoteInput {
-  formHandle: string;
-  answerPosition: number;
-  /** Stable, opaque id of the voting browser (from its signed cookie). */
-  voterId: string;
-}
-
-/** Survey votes. */
-export interface SurveyRepository {
-  /**
-   * Stores a vote unless this voter already voted on this survey. Race-free: a unique key on
-   * (survey, voter) decides, so parallel duplicates count once.
-   */
-  recordVote(vote: VoteInput): Promise<{ counted: boolean }>;
-  /** Votes per answer position; positions without votes are absent. */
-  countVotes(formHandle: string): Promise<Record<number, number>>;
-}
-
-/** Articles of a shared watchlist: article id -> title. */
-export type SharedWatchlistArticles = Record<string, { title: string }>;
-
-/** Watchlists shared by link. */
-export interface WatchlistShareRepository {
-  /** Stores the list under a new unguessable id (128 random bits, base64url) and returns it. */
-  create(articles: SharedWatchlistArticles): Promise<string>;
-  /** The stored list (same entries, same order), or undefined for an unknown or malformed id. */
-  get(id: string): Promise<SharedWatchlistArticles | undefined>;
-}
-
-/** One search-insights event as received from the browser (Algolia-insights shaped). */
-export interface InsightsEvent {
-  eventType: 'click' | 'view' | 'conversion';
-  eventName: string;
-  index: string;
-  userToken: string;
-  objectIds: string[];
-  positions?: number[];
-  queryId?: string;
-  /** Milliseconds since the epoch. */
-  timestamp: number;
-}
-
-/** Search-insights events. */
-export interface InsightsEventRepository {
-  /** Stores every event (all or none); returns how many were stored. */
-  store(events: InsightsEvent[]): Promise<number>;
-  /** How many events are stored. */
-  count(): Promise<number>;
-}
-
 /** Metadata of a contact request's attachment; the bytes live in a file named by `storageId`. */
 export interface ContactAttachmentRecord {
   /** Name of the stored file (random, chosen by the server), not the visitor's file name. */
@@ -114,9 +63,6 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 
 /** The shell's persistent storage: one repository per concern. */
 export interface Database {
-  surveys: SurveyRepository;
-  watchlistShares: WatchlistShareRepository;
-  insightsEvents: InsightsEventRepository;
   contactRequests: ContactRequestRepository;
   rateLimitCounters: RateLimitCounterRepository;
   dialect: DatabaseDialect;

@@ -60,8 +60,6 @@ interface ManifestJson {
     buildInfo?: { buildVersion?: string };
     /** The deployed build's version (written by tooling/rspack-preset, used by tooling/deploy). */
     buildVersion?: string;
-    /** The contracts version the remote was built against, when the manifest says. */
-    contractsVersion?: string;
     /** When tooling/deploy switched the origin to this build (ISO date). */
     deployedAt?: string;
     /** The browser entry, beside the manifest unless `path` says otherwise (a deployed version's folder). */

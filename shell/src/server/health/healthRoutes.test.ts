@@ -4,7 +4,7 @@ import { ISLAND_FAILURE_REPORT_PATH, type IslandFailureReport } from '../../shar
 import { readShellConfig } from '../config.js';
 import type { RemotePollState } from '../federation/serverFederation.js';
 import { ISLAND_FAILURE_LIMIT, OPERATOR_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
-import { uniqueClientAddress } from '../surveys/testing/browserSession.js';
+import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
 import { ISLAND_FAILURE_BODY_LIMIT_BYTES, REMOTES_HEALTH_JSON_PATH, REMOTES_HEALTH_PATH, healthRoutes, type HealthRoutesOptions } from './healthRoutes.js';
 import { IslandFailureCounts } from './islandFailureCounts.js';

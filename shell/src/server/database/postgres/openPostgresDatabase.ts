@@ -3,10 +3,7 @@ import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migratePostgres } from './migratePostgres.js';
 import { postgresContactRequestRepository } from './postgresContactRequestRepository.js';
-import { postgresInsightsEventRepository } from './postgresInsightsEventRepository.js';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
-import { postgresSurveyRepository } from './postgresSurveyRepository.js';
-import { postgresWatchlistShareRepository } from './postgresWatchlistShareRepository.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PostgresOptions {
@@ -35,9 +32,6 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
   let closed = false;
   return {
     dialect: 'postgres',
-    surveys: postgresSurveyRepository(pool),
-    watchlistShares: postgresWatchlistShareRepository(pool),
-    insightsEvents: postgresInsightsEventRepository(pool),
     contactRequests: postgresContactRequestRepository(pool),
     rateLimitCounters: postgresRateLimitCounterRepository(pool),
     async close() {

@@ -5,10 +5,7 @@ import { SQLITE_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migrateSqlite } from './migrateSqlite.js';
 import { sqliteContactRequestRepository } from './sqliteContactRequestRepository.js';
-import { sqliteInsightsEventRepository } from './sqliteInsightsEventRepository.js';
 import { sqliteRateLimitCounterRepository } from './sqliteRateLimitCounterRepository.js';
-import { sqliteSurveyRepository } from './sqliteSurveyRepository.js';
-import { sqliteWatchlistShareRepository } from './sqliteWatchlistShareRepository.js';
 
 /** File name of the SQLite database inside the data directory. */
 export const SQLITE_FILE_NAME = 'khs.sqlite';
@@ -31,9 +28,6 @@ export async function openSqliteDatabase(dataDir: string): Promise<Database> {
   }
   return {
     dialect: 'sqlite',
-    surveys: sqliteSurveyRepository(db),
-    watchlistShares: sqliteWatchlistShareRepository(db),
-    insightsEvents: sqliteInsightsEventRepository(db),
     contactRequests: sqliteContactRequestRepository(db),
     rateLimitCounters: sqliteRateLimitCounterRepository(db),
     async close() {

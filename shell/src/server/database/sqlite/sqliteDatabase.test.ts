@@ -41,53 +41,17 @@ describe('SQLite database file and migrations', () => {
   it('keeps data across reopening and applies each migration once', async () => {
     const dataDir = temporaryDir();
     const first = await openDatabase({ dataDir });
-    await first.surveys.recordVote({ formHandle: 'keep', answerPosition: 1, voterId: 'v' });
+    const requestId = await first.contactRequests.create({ name: 'Kept', email: 'kept@example.org', message: 'Still here' });
     await first.close();
 
     const second = await openDatabase({ dataDir });
-    expect(await second.surveys.countVotes('keep')).toEqual({ 1: 1 });
+    expect(await second.contactRequests.get(requestId)).toMatchObject({ name: 'Kept', message: 'Still here' });
     await second.close();
 
     const raw = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME));
     const versions = raw.prepare('SELECT version FROM schema_migrations ORDER BY version').all();
     expect(versions).toEqual(SQLITE_MIGRATIONS.map((m) => ({ version: m.version })));
     raw.close();
-  });
-
-  it('counts votes stored before the vote-counter migration', async () => {
-    const dataDir = temporaryDir();
-    const raw = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME));
-    migrateSqlite(raw, SQLITE_MIGRATIONS.filter((m) => m.version === 1));
-    raw
-      .prepare("INSERT INTO survey_votes (form_handle, voter_id, answer_position) VALUES ('old', 'a', 1), ('old', 'b', 1), ('old', 'c', 2)")
-      .run();
-    raw.close();
-    const db = await openDatabase({ dataDir });
-    expect(await db.surveys.countVotes('old')).toEqual({ 1: 2, 2: 1 });
-    await db.surveys.recordVote({ formHandle: 'old', answerPosition: 2, voterId: 'd' });
-    expect(await db.surveys.countVotes('old')).toEqual({ 1: 2, 2: 2 });
-    await db.close();
-  });
-
-  it('keeps integer insights timestamps and drops REAL ones (e.g. 1e300) when the type check arrives', async () => {
-    const dataDir = temporaryDir();
-    const raw = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME));
-    migrateSqlite(raw, SQLITE_MIGRATIONS.filter((m) => m.version <= 4));
-    const insert = raw.prepare(`INSERT INTO insights_events
-      (event_type, event_name, index_name, user_token, object_ids_json, event_timestamp) VALUES ('view', 'V', 'i', 'u', '["a"]', ?)`);
-    insert.run(1_763_000_000_000);
-    insert.run(1e300);
-    insert.run(1_763_000_000_001);
-    raw.close();
-    const db = await openDatabase({ dataDir });
-    expect(await db.insightsEvents.count()).toBe(2);
-    await db.close();
-    const after = new BetterSqlite3(path.join(dataDir, SQLITE_FILE_NAME), { readonly: true });
-    expect(after.prepare('SELECT id, typeof(event_timestamp) AS type, event_timestamp AS ts FROM insights_events ORDER BY id').all()).toEqual([
-      { id: 1, type: 'integer', ts: 1_763_000_000_000 },
-      { id: 3, type: 'integer', ts: 1_763_000_000_001 },
-    ]);
-    after.close();
   });
 
   it('migration runner applies only pending versions, in order', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, InsightsEvent } from '../types.js';
+import type { Database } from '../types.js';
 import { describeContactRequestContract } from './contactRequestContract.js';
 
 /** How to get a fresh, empty database for the contract suite, and how to dispose of it. */
@@ -9,17 +9,6 @@ export interface ContractTarget {
   dispose?(): Promise<void>;
 }
 
-const event = (overrides: Partial<InsightsEvent> = {}): InsightsEvent => ({
-  eventType: 'click',
-  eventName: 'Hit Clicked',
-  index: 'competence-articles',
-  userToken: 'anonymous-abc',
-  objectIds: ['a1'],
-  positions: [1],
-  queryId: 'q1',
-  timestamp: 1_763_000_000_000,
-  ...overrides,
-});
 
 /** The behaviour every `Database` implementation must have (run once per dialect). */
 export function describeRepositoryContract(label: string, target: ContractTarget): void {
@@ -31,114 +20,6 @@ export function describeRepositoryContract(label: string, target: ContractTarget
     afterAll(async () => {
       await db?.close();
       await target.dispose?.();
-    });
-
-    describe('surveys', () => {
-      it('counts votes per answer position, per survey', async () => {
-        await db.surveys.recordVote({ formHandle: 'count-a', answerPosition: 0, voterId: 'v1' });
-        await db.surveys.recordVote({ formHandle: 'count-a', answerPosition: 2, voterId: 'v2' });
-        await db.surveys.recordVote({ formHandle: 'count-a', answerPosition: 2, voterId: 'v3' });
-        await db.surveys.recordVote({ formHandle: 'count-b', answerPosition: 1, voterId: 'v1' });
-        expect(await db.surveys.countVotes('count-a')).toEqual({ 0: 1, 2: 2 });
-        expect(await db.surveys.countVotes('count-b')).toEqual({ 1: 1 });
-        expect(await db.surveys.countVotes('never-voted')).toEqual({});
-      });
-
-      it('counts only the first vote of a voter on a survey, whatever the answer', async () => {
-        expect(await db.surveys.recordVote({ formHandle: 'once', answerPosition: 1, voterId: 'same' })).toEqual({
-          counted: true,
-        });
-        expect(await db.surveys.recordVote({ formHandle: 'once', answerPosition: 3, voterId: 'same' })).toEqual({
-          counted: false,
-        });
-        expect(await db.surveys.countVotes('once')).toEqual({ 1: 1 });
-      });
-
-      it('counts exactly 500 of 500 parallel votes from 500 voters', async () => {
-        const results = await Promise.all(
-          Array.from({ length: 500 }, (_, i) =>
-            db.surveys.recordVote({ formHandle: 'parallel', answerPosition: i % 4, voterId: `voter-${i}` }),
-          ),
-        );
-        expect(results.filter((r) => r.counted)).toHaveLength(500);
-        expect(await db.surveys.countVotes('parallel')).toEqual({ 0: 125, 1: 125, 2: 125, 3: 125 });
-      });
-
-      it('counts exactly 1 of 50 parallel duplicate votes from one voter', async () => {
-        const results = await Promise.all(
-          Array.from({ length: 50 }, (_, i) =>
-            db.surveys.recordVote({ formHandle: 'duplicates', answerPosition: i % 3, voterId: 'eager' }),
-          ),
-        );
-        expect(results.filter((r) => r.counted)).toHaveLength(1);
-        const counts = await db.surveys.countVotes('duplicates');
-        expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(1);
-      });
-    });
-
-    describe('watchlist shares', () => {
-      it('stores a list under an unguessable id and returns it in order', async () => {
-        const articles = { z9: { title: 'Zeta' }, a1: { title: 'Alpha "quoted" ü' }, m5: { title: 'Mu' } };
-        const id = await db.watchlistShares.create(articles);
-        expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
-        const stored = await db.watchlistShares.get(id);
-        expect(stored).toEqual(articles);
-        expect(Object.keys(stored ?? {})).toEqual(['z9', 'a1', 'm5']);
-      });
-
-      it('keeps one row per distinct list, even when 20 visitors share it at once', async () => {
-        const ids = await Promise.all(Array.from({ length: 20 }, () => db.watchlistShares.create({ a: { title: 'A' } })));
-        expect(new Set(ids).size).toBe(1);
-        const other = await db.watchlistShares.create({ b: { title: 'B' }, a: { title: 'A' } });
-        const reordered = await db.watchlistShares.create({ a: { title: 'A' }, b: { title: 'B' } });
-        expect(new Set([ids[0], other, reordered]).size).toBe(3);
-      });
-
-      it('stores only the title of each entry', async () => {
-        const id = await db.watchlistShares.create({ a: { title: 'A', extra: 'x' } as { title: string } });
-        expect(await db.watchlistShares.get(id)).toEqual({ a: { title: 'A' } });
-      });
-
-      it('stores an empty list', async () => {
-        const id = await db.watchlistShares.create({});
-        expect(await db.watchlistShares.get(id)).toEqual({});
-      });
-
-      it('gives undefined for unknown and malformed ids', async () => {
-        expect(await db.watchlistShares.get('AAAAAAAAAAAAAAAAAAAAAA')).toBeUndefined();
-        expect(await db.watchlistShares.get("x' OR '1'='1")).toBeUndefined();
-        expect(await db.watchlistShares.get('')).toBeUndefined();
-      });
-    });
-
-    describe('insights events', () => {
-      it('stores batches and counts them', async () => {
-        const before = await db.insightsEvents.count();
-        expect(await db.insightsEvents.store([event(), event({ eventType: 'view', positions: undefined, queryId: undefined })])).toBe(2);
-        expect(await db.insightsEvents.store([])).toBe(0);
-        expect(await db.insightsEvents.count()).toBe(before + 2);
-      });
-
-      it('stores a large batch (1,500 events) in one call', async () => {
-        const before = await db.insightsEvents.count();
-        const batch = Array.from({ length: 1500 }, (_, i) => event({ objectIds: [`o${i}`], eventType: 'conversion' }));
-        expect(await db.insightsEvents.store(batch)).toBe(1500);
-        expect(await db.insightsEvents.count()).toBe(before + 1500);
-      });
-
-      it('refuses a timestamp that is not a positive 64-bit integer (the column keeps its type)', async () => {
-        const before = await db.insightsEvents.count();
-        await expect(db.insightsEvents.store([event({ timestamp: 1e300 })])).rejects.toThrow();
-        await expect(db.insightsEvents.store([event({ timestamp: -5 })])).rejects.toThrow();
-        expect(await db.insightsEvents.count()).toBe(before);
-      });
-
-      it('stores nothing of a batch containing an invalid event', async () => {
-        const before = await db.insightsEvents.count();
-        const invalid = event({ eventType: 'purchase' as InsightsEvent['eventType'] });
-        await expect(db.insightsEvents.store([event(), invalid])).rejects.toThrow();
-        expect(await db.insightsEvents.count()).toBe(before);
-      });
     });
 
     describe('rate-limit counters', () => {

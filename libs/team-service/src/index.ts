@@ -1,0 +1,8 @@
+export { createServiceApp, type ServiceAppOptions, type ServiceError } from './createServiceApp.js';
+export { runService, type RunServiceOptions } from './runService.js';
+export { readServiceSettings, ServiceSettingsError, type ServiceSettings } from './serviceSettings.js';
+export { openServiceDatabase, sqliteFileName, type ServiceDatabase, type ServiceDatabaseOptions } from './database/openServiceDatabase.js';
+export { migrateSqlite } from './database/migrateSqlite.js';
+export { migratePostgres } from './database/migratePostgres.js';
+export type { Migration, ServiceMigrations } from './database/migration.js';
+export { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf, isEdgeKey, trustedLinkOrigin, trustedVisitorId } from './edge.js';

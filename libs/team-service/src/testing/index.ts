@@ -1,0 +1,1 @@
+export { POSTGRES_TESTS_SKIPPED_MESSAGE, temporaryPostgresSchema, testDatabaseUrl, type TemporaryPostgresSchema } from './temporaryPostgresSchema.js';

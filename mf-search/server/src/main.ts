@@ -1,0 +1,20 @@
+// Starts the search team's insights collector on its own (`npm start -w mf-search`): its own port
+// (PORT, default from the stack registry), its own storage (`$DATA_DIR/insights.sqlite`, or the
+// `insights` schema with DATABASE_URL), reached by browsers only through the shell's proxy.
+import { teamService } from '@khs/stack/registry';
+import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
+import { buildInsightsService } from './buildInsightsService.js';
+import { INSIGHTS_SERVICE_NAME, openInsightsStorage } from './storage/openInsightsStorage.js';
+
+async function main(): Promise<void> {
+  const settings = readServiceSettings(teamService(INSIGHTS_SERVICE_NAME).defaultPort);
+  const storage = await openInsightsStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
+  const app = await buildInsightsService({ storage, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
+  await runService({ name: INSIGHTS_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: () => storage.close() });
+  console.log(`[${INSIGHTS_SERVICE_NAME}] storage: ${storage.dialect}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ServiceSettingsError ? error.message : error);
+  process.exit(1);
+});

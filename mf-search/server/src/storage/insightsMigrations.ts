@@ -1,0 +1,49 @@
+import type { ServiceMigrations } from '@khs/team-service';
+
+/**
+ * The insights collector's schema, both dialects side by side. Append new versions; never edit an
+ * applied one. (The table the shell kept before the collector became its own service, with its
+ * later integer-timestamp checks folded in.)
+ */
+export const INSIGHTS_MIGRATIONS: ServiceMigrations = {
+  sqlite: [
+    {
+      version: 1,
+      name: 'insights events (integer, positive timestamps)',
+      sql: `
+        CREATE TABLE insights_events (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
+          event_name TEXT NOT NULL,
+          index_name TEXT NOT NULL,
+          user_token TEXT NOT NULL,
+          object_ids_json TEXT NOT NULL,
+          positions_json TEXT,
+          query_id TEXT,
+          event_timestamp INTEGER NOT NULL CHECK (typeof(event_timestamp) = 'integer' AND event_timestamp > 0),
+          received_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+      `,
+    },
+  ],
+  postgres: [
+    {
+      version: 1,
+      name: 'insights events (integer, positive timestamps)',
+      sql: `
+        CREATE TABLE insights_events (
+          id BIGSERIAL PRIMARY KEY,
+          event_type TEXT NOT NULL CHECK (event_type IN ('click', 'view', 'conversion')),
+          event_name TEXT NOT NULL,
+          index_name TEXT NOT NULL,
+          user_token TEXT NOT NULL,
+          object_ids_json TEXT NOT NULL,
+          positions_json TEXT,
+          query_id TEXT,
+          event_timestamp BIGINT NOT NULL CHECK (event_timestamp > 0),
+          received_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+      `,
+    },
+  ],
+};

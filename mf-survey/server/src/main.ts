@@ -1,0 +1,25 @@
+// Starts the survey service on its own (`npm start -w mf-survey`): its own port (PORT, default from
+// the stack registry), its own storage (`$DATA_DIR/survey.sqlite`, or the `survey` schema with
+// DATABASE_URL), reached by browsers only through the shell's proxy.
+import { teamService } from '@khs/stack/registry';
+import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
+import { buildSurveyService } from './buildSurveyService.js';
+import { openSurveyStorage, SURVEY_SERVICE_NAME } from './storage/openSurveyStorage.js';
+
+async function main(): Promise<void> {
+  const settings = readServiceSettings(teamService(SURVEY_SERVICE_NAME).defaultPort);
+  if (settings.usesDevelopmentCookieSecret) console.log(`[${SURVEY_SERVICE_NAME}] COOKIE_SECRET is not set: using the public development secret.`);
+  const storage = await openSurveyStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
+  const app = await buildSurveyService({
+    storage,
+    edgeKey: settings.edgeKey,
+    logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
+  });
+  await runService({ name: SURVEY_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: () => storage.close() });
+  console.log(`[${SURVEY_SERVICE_NAME}] storage: ${storage.dialect}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ServiceSettingsError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { callRoutePattern, DEFAULT_CALL_URLS, type Survey, type SurveyResults } from 'contracts';
+import { trustedVisitorId } from '@khs/team-service/edge';
+import type { SurveyRepository } from './storage/surveyRepository.js';
+import { surveyResults } from './surveyResults.js';
+
+/** What the survey routes need. */
+export interface SurveyRoutesOptions {
+  /** Looks a survey (question, answers) up by its handle; undefined when there is none. */
+  getSurvey(formHandle: string): Survey | undefined;
+  /** Where votes are stored. */
+  surveys: SurveyRepository;
+  /** The edge key (`edgeKeyOf(COOKIE_SECRET)`): only requests carrying it may name a voter. */
+  edgeKey: string;
+}
+
+/** Response of a submission: whether the vote counted, and the results after it. */
+export interface SurveySubmissionResponse {
+  counted: boolean;
+  results: SurveyResults;
+}
+
+/** Path of the submission call (PageConfig.calls.surveySubmit). */
+export const SURVEY_SUBMIT_PATH = callRoutePattern(DEFAULT_CALL_URLS.surveySubmit);
+/** Path of the results call (PageConfig.calls.surveyResults, spec point 7). */
+export const SURVEY_RESULTS_PATH = callRoutePattern(DEFAULT_CALL_URLS.surveyResults);
+
+type HandleParams = { Params: { formHandle: string } };
+
+/** Largest submission body (bytes): `{ "answerPosition": n }` is a few dozen. */
+export const SURVEY_SUBMISSION_BODY_LIMIT_BYTES = 1024;
+
+/** Longest survey handle looked up; longer ones are unknown without a lookup. */
+const MAX_FORM_HANDLE_LENGTH = 100;
+
+function sendError(reply: FastifyReply, status: number, error: string) {
+  return reply.code(status).header('cache-control', 'no-store').send({ error });
+}
+
+/** The answer position in a submission body, or an error message saying why it is not valid. */
+function readAnswerPosition(body: unknown, survey: Survey): { position: number } | { error: string } {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).answerPosition : undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value)) return { error: 'answerPosition must be an integer' };
+  if (!survey.answers.some((answer) => answer.position === value)) {
+    return { error: `answerPosition ${value} is not an answer of this survey` };
+  }
+  return { position: value };
+}
+
+/**
+ * Survey calls, reached by browsers through the shell's proxy (which checks the CSRF token and the
+ * per-address limit first, and names the voter):
+ * - `POST /api/surveys/:formHandle/submissions` body `{ answerPosition }`: one vote per voter — the
+ *   id the edge derived from the visitor's signed cookie (`x-khs-visitor-id`, believed only with the
+ *   edge key). 201 `{ counted: true, results }`, 200 `{ counted: false, results }` when this voter
+ *   already voted; 404 unknown survey; 415 not JSON; 422 bad answerPosition; 400 malformed JSON;
+ *   403 without a voter named by the edge. Nothing is stored on error.
+ * - `GET /api/survey-results/:formHandle`: `{ "<position>": percent }` for every answer, summing to
+ *   100 once anyone voted (largest remainder); never cached.
+ */
+export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOptions): Promise<void> {
+  const { surveys, edgeKey } = options;
+  const surveyOf = (formHandle: string) => (formHandle.length <= MAX_FORM_HANDLE_LENGTH ? options.getSurvey(formHandle) : undefined);
+
+  app.post<HandleParams>(SURVEY_SUBMIT_PATH, { bodyLimit: SURVEY_SUBMISSION_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const survey = surveyOf(request.params.formHandle);
+    if (!survey) return sendError(reply, 404, 'Unknown survey');
+    // Fastify also parses text/plain; the submission contract is JSON only.
+    if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+      return sendError(reply, 415, 'Send the submission as application/json');
+    }
+    const answer = readAnswerPosition(request.body, survey);
+    if ('error' in answer) return sendError(reply, 422, answer.error);
+
+    const voterId = trustedVisitorId(request.headers, edgeKey);
+    if (!voterId) return sendError(reply, 403, 'Missing visitor identity');
+    const { counted } = await surveys.recordVote({ formHandle: survey.formHandle, answerPosition: answer.position, voterId });
+    const body: SurveySubmissionResponse = { counted, results: await surveyResults(survey, surveys) };
+    return reply
+      .code(counted ? 201 : 200)
+      .header('cache-control', 'no-store')
+      .send(body);
+  });
+
+  app.get<HandleParams>(SURVEY_RESULTS_PATH, async (request, reply) => {
+    const survey = surveyOf(request.params.formHandle);
+    if (!survey) return sendError(reply, 404, 'Unknown survey');
+    return reply.header('cache-control', 'no-store').send(await surveyResults(survey, surveys));
+  });
+}

@@ -1,0 +1,28 @@
+// Starts the watchlist service on its own (`npm start -w mf-watchlist`): its own port (PORT, default
+// from the stack registry), its own storage (`$DATA_DIR/watchlist.sqlite`, or the `watchlist` schema
+// with DATABASE_URL), reached by browsers only through the shell's proxy. SITE_NAME is printed on
+// the PDF; PUBLIC_BASE_URL is used for links only when a request did not come through the shell.
+import { teamService } from '@khs/stack/registry';
+import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
+import { buildWatchlistService } from './buildWatchlistService.js';
+import { openWatchlistStorage, WATCHLIST_SERVICE_NAME } from './storage/openWatchlistStorage.js';
+
+async function main(): Promise<void> {
+  const settings = readServiceSettings(teamService(WATCHLIST_SERVICE_NAME).defaultPort);
+  if (settings.usesDevelopmentCookieSecret) console.log(`[${WATCHLIST_SERVICE_NAME}] COOKIE_SECRET is not set: using the public development secret.`);
+  const storage = await openWatchlistStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
+  const app = await buildWatchlistService({
+    storage,
+    edgeKey: settings.edgeKey,
+    siteName: process.env.SITE_NAME?.trim() || 'KHS Competence',
+    fallbackLinkOrigin: process.env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, '') || undefined,
+    logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
+  });
+  await runService({ name: WATCHLIST_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: () => storage.close() });
+  console.log(`[${WATCHLIST_SERVICE_NAME}] storage: ${storage.dialect}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ServiceSettingsError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Article } from '@khs/content';
+import { trustedLinkOrigin } from '@khs/team-service/edge';
+import {
+  DEFAULT_CALL_URLS,
+  SERVICE_PATHS,
+  WATCHLIST_PDF_FILE_NAME,
+  callRoutePattern,
+  examplePageConfig,
+  type LocalWatchlist,
+  type Teaser,
+  type WatchlistResponse,
+} from 'contracts';
+import { articleTeaser, type TeaserLabels } from './articleTeaser.js';
+import { RELATED_ARTICLES_MAX, WATCHLIST_BODY_LIMIT_BYTES } from './limits.js';
+import { parseWatchlistRequest } from './parseWatchlistRequest.js';
+import { relatedArticles } from './relatedArticles.js';
+import { renderWatchlistPdf } from './renderWatchlistPdf.js';
+import { resolveWatchlist } from './resolveWatchlist.js';
+import type { WatchlistShareRepository } from './storage/watchlistShareRepository.js';
+import type { WatchlistContent } from './watchlistContent.js';
+
+/** Path prefix of sharing URLs (the shell's shared-watchlist page); the share id follows. */
+export const SHARED_WATCHLIST_PATH = '/watchlist/shared';
+
+/** The shared list as the shell's shared-watchlist page needs it. */
+export interface SharedWatchlistBody {
+  /** Teasers of the shared articles the content store still knows, in shared order. */
+  teasers: Teaser[];
+  /** The same articles as a local-watchlist map (the import island's props). */
+  importable: LocalWatchlist['articles'];
+}
+
+/** The service's default texts: the teasers' watchlist-button labels (the page config may override them in the browser). */
+const DEFAULT_LABELS: TeaserLabels = { add: examplePageConfig().i18n.watchlistAdd, remove: examplePageConfig().i18n.watchlistRemove };
+
+export interface WatchlistRoutesOptions {
+  content: WatchlistContent;
+  /** Where shared watchlists are stored. */
+  shares: Pick<WatchlistShareRepository, 'create' | 'get'>;
+  /** Printed on the PDF (`SITE_NAME`). */
+  siteName: string;
+  /** `edgeKeyOf(COOKIE_SECRET)`: only the edge may say where links point. */
+  edgeKey: string;
+  /** Link origin of requests that did not come through the edge (`PUBLIC_BASE_URL` of the service). Default: relative links. */
+  fallbackLinkOrigin?: string;
+  /** Clock for the PDF date. Default `new Date()`. */
+  now?: () => Date;
+  labels?: TeaserLabels;
+}
+
+/**
+ * The watchlist calls (spec point 7), reached by browsers through the shell's proxy (which checks
+ * the CSRF token and names the link origin), and the shared list the shell's page reads:
+ * - `POST /api/watchlist` resolves the local watchlist to teasers, related articles and a sharing URL;
+ * - `POST /api/watchlist/pdf` answers the same list as a PDF;
+ * - `GET /api/watchlist/shares/:shareId` the shared list (`SharedWatchlistBody`), 404 unknown.
+ * Bodies are limited to `WATCHLIST_BODY_LIMIT_BYTES`; bad bodies get 400/422 JSON, nothing stored.
+ */
+export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRoutesOptions): Promise<void> {
+  const { content, shares, siteName, edgeKey, now = () => new Date() } = options;
+  const labels = options.labels ?? DEFAULT_LABELS;
+  const linkOrigin = (request: FastifyRequest) => trustedLinkOrigin(request.headers, edgeKey) ?? options.fallbackLinkOrigin ?? '';
+  const teasersOf = (articles: readonly Article[]): Teaser[] => articles.map((article) => articleTeaser(article, labels));
+  const asLocalArticles = (articles: readonly Article[]): LocalWatchlist['articles'] =>
+    Object.fromEntries(articles.map((article) => [article.id, { title: article.title }]));
+
+  app.post(callRoutePattern(DEFAULT_CALL_URLS.watchlist), { bodyLimit: WATCHLIST_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const saved = resolveWatchlist(parseWatchlistRequest(request.body), content);
+    const related = relatedArticles(saved, content.listArticles(), RELATED_ARTICLES_MAX);
+    // Only known articles, with the store's titles, are shared: nothing the client made up is kept.
+    const sharingUrl = saved.length > 0 ? `${linkOrigin(request)}${SHARED_WATCHLIST_PATH}/${await shares.create(asLocalArticles(saved))}` : '';
+    const body: WatchlistResponse = {
+      storedWatchlist: {
+        articles: Object.fromEntries(teasersOf(saved).map((teaser) => [teaser.id, teaser])),
+        relatedArticles: teasersOf(related),
+        sharingUrl,
+      },
+    };
+    return reply.header('cache-control', 'no-store').send(body);
+  });
+
+  app.post(callRoutePattern(DEFAULT_CALL_URLS.download), { bodyLimit: WATCHLIST_BODY_LIMIT_BYTES }, async (request, reply) => {
+    const saved = resolveWatchlist(parseWatchlistRequest(request.body), content);
+    const pdf = await renderWatchlistPdf({ siteName, articles: saved, baseUrl: linkOrigin(request), date: now() });
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="${WATCHLIST_PDF_FILE_NAME}"`)
+      .type('application/pdf')
+      .send(pdf);
+  });
+
+  app.get<{ Params: { shareId: string } }>(callRoutePattern(SERVICE_PATHS.watchlistShare), async (request, reply) => {
+    const shared = await shares.get(request.params.shareId);
+    if (!shared) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Unknown shared watchlist' });
+    const articles = resolveWatchlist({ articles: shared }, content);
+    const body: SharedWatchlistBody = { teasers: teasersOf(articles), importable: asLocalArticles(articles) };
+    return reply.header('cache-control', 'no-store').send(body);
+  });
+}

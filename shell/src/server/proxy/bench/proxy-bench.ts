@@ -1,0 +1,51 @@
+// What the shell's proxy hop costs: the survey results call straight to the survey service
+// (baseline) and through the shell's reverse proxy, same service process, same run. Prints figures.
+//
+//   cd shell && npx tsx src/server/proxy/bench/proxy-bench.ts
+//   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 npx tsx src/server/proxy/bench/proxy-bench.ts
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { listSurveys } from '@khs/content';
+import autocannon from 'autocannon';
+import { readShellConfig } from '../../config.js';
+import { repositoryContentStore as content } from '../../content/contentStore.js';
+import { buildTestApp, TEST_COOKIE_SECRET } from '../../testing/buildTestApp.js';
+import { startTeamServiceForTest } from '../../testing/teamServiceUnderTest.js';
+import { teamServiceProxies } from '../teamServiceProxies.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+async function measure(label: string, url: string): Promise<void> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { accept: 'application/json' } });
+  console.log(
+    `${label.padEnd(28)} ${result.requests.average.toFixed(0).padStart(6)} req/s  latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms  (${result['2xx']} ok, ${result.non2xx} non-2xx, ${result.errors} errors)`,
+  );
+}
+
+async function main(): Promise<void> {
+  const survey = listSurveys()[0]!;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-proxy-bench-'));
+  const service = await startTeamServiceForTest('survey', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
+  const env = { SURVEY_SERVICE_URL: service.urls[0]! };
+  const { app } = await buildTestApp({ env, features: teamServiceProxies({ config: readShellConfig(env), content, linkOrigin: () => 'http://localhost' }) });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const shellOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  try {
+    console.log(`Survey results call, ${CONNECTIONS} connections, ${SECONDS} s each, node ${process.version}`);
+    const callPath = `/api/survey-results/${survey.formHandle}`;
+    await measure('direct to the service', `${service.urls[0]}${callPath}`);
+    await measure('through the shell proxy', `${shellOrigin}${callPath}`);
+  } finally {
+    await app.close();
+    await service.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+// The shared-watchlist page: composed by the shell from what the watchlist service (its own
+// process, started as `npm start -w mf-watchlist` would) answers; the list is shared through the
+// shell's proxy, as a browser does.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { StoredWatchlist } from 'contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readShellConfig } from '../config.js';
+import { repositoryContentStore as content } from '../content/contentStore.js';
+import { openDatabase, type Database } from '../database/index.js';
+import { productFeatures } from '../productFeatures.js';
+import { createLinkOriginResolver } from '../security/linkOrigin.js';
+import { buildTestApp, fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
+
+const articles = content.listArticles();
+const [first, second] = articles as [(typeof articles)[0], (typeof articles)[0]];
+
+describe('shared watchlist page', () => {
+  let dataDir: string;
+  let database: Database;
+  let service: TeamServiceUnderTest;
+  let app: FastifyInstance;
+  const build = async (watchlistServiceUrl: string) => {
+    const env = { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://khs.example', WATCHLIST_SERVICE_URL: watchlistServiceUrl };
+    const config = readShellConfig(env);
+    const linkOrigin = createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl!, allowedHosts: [] });
+    const { app: built } = await buildTestApp({ env, features: productFeatures({ config, content, database, linkOrigin }) });
+    await built.ready();
+    return built;
+  };
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-shared-watchlist-'));
+    database = await openDatabase({ dataDir });
+    service = await startTeamServiceForTest('watchlist', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
+    app = await build(service.urls[0]!);
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await service?.stop();
+    await database?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const share = async (...ids: string[]) => {
+    const { token, cookie } = await fetchCsrf(app);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/watchlist',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie },
+      payload: JSON.stringify({ storedWatchlist: { articles: Object.fromEntries(ids.map((id) => [id, { title: `saved ${id}` }])) } }),
+    });
+    expect(response.statusCode).toBe(200);
+    return new URL((response.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl);
+  };
+
+  it('shows a shared list read-only with the import island, from the sharing URL the watchlist call answered', async () => {
+    const sharingUrl = await share(second.id, first.id);
+    expect(sharingUrl.origin).toBe('https://khs.example');
+    const page = await app.inject({ method: 'GET', url: sharingUrl.pathname });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['x-robots-tag']).toBe('noindex');
+    expect(page.body).toContain('Shared watchlist');
+    expect(page.body.indexOf(escapeHtml(second.title))).toBeGreaterThan(0);
+    expect(page.body.indexOf(escapeHtml(second.title))).toBeLessThan(page.body.indexOf(escapeHtml(first.title)));
+    expect(page.body).not.toMatch(/data-island="mf-watchlist\/WatchlistButton"/);
+    const props = /data-island="mf-watchlist\/SharedWatchlistImport" data-props="([^"]*)"/.exec(page.body)?.[1];
+    expect(JSON.parse(unescapeHtml(props ?? ''))).toEqual({ articles: { [second.id]: { title: second.title }, [first.id]: { title: first.title } } });
+    expect(page.body).toContain('needs JavaScript');
+  });
+
+  it('answers the 404 page for an unknown or malformed share id', async () => {
+    for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'bad id!', '..%2F..%2Fetc']) {
+      const page = await app.inject({ method: 'GET', url: `/watchlist/shared/${id}` });
+      expect(page.statusCode, id).toBe(404);
+      expect(page.body).toContain('Page not found');
+    }
+  });
+
+  it('answers a readable 503 page, quickly, when the watchlist service is down', async () => {
+    const sharingUrl = await share(first.id);
+    const withoutService = await build('http://127.0.0.1:1');
+    try {
+      const page = await withoutService.inject({ method: 'GET', url: sharingUrl.pathname });
+      expect(page.statusCode).toBe(503);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('cannot be shown right now');
+      expect(page.body).toContain('<h1 id="shared-watchlist-title">Shared watchlist</h1>');
+    } finally {
+      await withoutService.close();
+    }
+  });
+});
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
+}
+
+function unescapeHtml(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
