@@ -97,6 +97,16 @@ const articleHtml = async () => (await fetch(new URL(article.url, stack.url))).t
 async function deploy(dist: string | undefined, rendered: (html: string) => boolean): Promise<void> {
   stack.serveRemote('mf-watchlist', dist);
   await expect.poll(async () => rendered(await articleHtml()), { timeout: 30_000, intervals: [500] }).toBe(true);
+  // The page head's hints name the remote's files from the manifest the shell last read; wait until
+  // every one of them exists at the origin (the shell may still hint the previous build's entry).
+  await expect
+    .poll(async () => {
+      const hinted = [...(await articleHtml()).matchAll(/<link[^>]+rel="preload"[^>]+href="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'));
+      const ours = hinted.filter((href) => href.startsWith(stack.remotes['mf-watchlist']));
+      const statuses = await Promise.all(ours.map(async (href) => (await fetch(href)).status));
+      return statuses.every((status) => status === 200);
+    }, { timeout: 30_000, intervals: [500] })
+    .toBe(true);
 }
 
 /** What a page did over the wire and in its console. */
@@ -108,6 +118,10 @@ function watch(page: Page) {
   });
   page.on('console', (message) => {
     if (message.type() === 'error') seen.errors.push(message.text());
+  });
+  // Which resource failed: the console line alone does not say.
+  page.on('response', (response) => {
+    if (response.status() >= 400) seen.errors.push(`${response.status()} ${response.url()}`);
   });
   page.on('pageerror', (error) => seen.errors.push(String(error)));
   return seen;
