@@ -9,3 +9,4 @@ export * from './guards.js';
 export * from './example-config.js';
 export * from './islandErrorCodes.js';
 export * from './servicePaths.js';
+export * from './pageFragment.js';

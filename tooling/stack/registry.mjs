@@ -29,6 +29,7 @@ export const SERVICES = Object.freeze([
 export const TEAM_SERVICES = Object.freeze([
   Object.freeze({ name: 'survey', slice: 'mf-survey', entry: 'server/src/main.ts', urlEnv: 'SURVEY_SERVICE_URL', defaultPort: 4320 }),
   Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321 }),
+  Object.freeze({ name: 'contact', slice: 'contact', entry: 'server/src/main.ts', urlEnv: 'CONTACT_SERVICE_URL', defaultPort: 4322 }),
 ]);
 
 /** The shell's own default port (`PORT`). */

@@ -1,8 +1,8 @@
 import type { FeatureRegistration } from './app.js';
 import type { ShellConfig } from './config.js';
-import { contactRoutes } from './contact/contactRoutes.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { Database } from './database/index.js';
+import { contactPageRoutes } from './fragmentPages/contactPageRoutes.js';
 import { insightsRoutes } from './insights/insightsRoutes.js';
 import { teamServiceProxies } from './proxy/teamServiceProxies.js';
 import type { LinkOriginResolver } from './security/linkOrigin.js';
@@ -19,7 +19,8 @@ export interface ProductFeatureDependencies {
 
 /**
  * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey, watchlist) and the shared-watchlist page composed from the watchlist service's data,
- * and those still answered in the shell (insights, contact) wired to the database; route
+ * the contact page composed from the contact service's content (its post checked here, then forwarded),
+ * and those still answered in the shell (insights) wired to the database; route
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
@@ -28,8 +29,8 @@ export function productFeatures({ config, content, database, linkOrigin }: Produ
     ...teamServiceProxies({ config, content, linkOrigin }),
     { plugin: insightsRoutes, options: { events: database.insightsEvents } },
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
-      plugin: contactRoutes,
-      options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl, renderIslandPage },
+      plugin: contactPageRoutes,
+      options: { ...config.services.contact, cookieSecret: config.cookieSecret, pageConfig, runtimeUrl, renderIslandPage },
     }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: sharedWatchlistRoutes,

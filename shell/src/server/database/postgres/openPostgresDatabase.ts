@@ -2,7 +2,6 @@ import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migratePostgres } from './migratePostgres.js';
-import { postgresContactRequestRepository } from './postgresContactRequestRepository.js';
 import { postgresInsightsEventRepository } from './postgresInsightsEventRepository.js';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
 
@@ -34,7 +33,6 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
   return {
     dialect: 'postgres',
     insightsEvents: postgresInsightsEventRepository(pool),
-    contactRequests: postgresContactRequestRepository(pool),
     rateLimitCounters: postgresRateLimitCounterRepository(pool),
     async close() {
       if (closed) return;
