@@ -3,7 +3,7 @@
 // edge (token in the form, early refusal of forged uploads) and streamed to the service, and a dead
 // service answered with a readable 503 page while the rest of the site goes on.
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { createLinkOriginResolver } from '../security/linkOrigin.js';
 import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
+import { testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 
@@ -174,5 +175,48 @@ describe('contact page composed from the contact service', () => {
     } finally {
       await dead.close();
     }
+  });
+});
+
+const postgresUrl = testDatabaseUrl();
+
+describe.skipIf(!postgresUrl)('two contact service instances on PostgreSQL behind the shell', () => {
+  let dataDir: string;
+  let database: Database;
+  let service: TeamServiceUnderTest;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-contact-scale-'));
+    database = await openDatabase({ dataDir });
+    service = await startTeamServiceForTest('contact', { dataDir, cookieSecret: TEST_COOKIE_SECRET, postgresUrl, instances: 2 });
+    const env = { DATA_DIR: dataDir, CONTACT_SERVICE_URL: service.urls.join(',') };
+    const config = readShellConfig(env);
+    const linkOrigin = createLinkOriginResolver({ publicBaseUrl: 'https://khs.example', allowedHosts: [] });
+    ({ app } = await buildTestApp({ env, features: productFeatures({ config, content, database, linkOrigin }) }));
+    await app.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await service?.stop();
+    await database?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores every request sent through either instance once, and each confirmation finds its request', async () => {
+    expect(service.instances).toHaveLength(2);
+    const sent = 8;
+    const locations: string[] = [];
+    for (let i = 0; i < sent; i += 1) {
+      const page = await app.inject({ url: '/contact' });
+      const token = parse(page.body).querySelector<HTMLInputElement>('form input[name="_csrf"]')!.value;
+      const cookie = page.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+      const { payload, contentType } = await multipartBody([['_csrf', token], ['name', `Visitor ${i}`], ['email', 'v@example.org'], ['message', 'Hello'], ['attachment', { fileName: 'b.pdf', type: 'application/pdf', bytes: PDF }]]);
+      const response = await app.inject({ method: 'POST', url: '/contact', remoteAddress: uniqueClientAddress(), payload, headers: { cookie, 'content-type': contentType } });
+      expect(response.statusCode).toBe(303);
+      locations.push(String(response.headers.location));
+    }
+    expect(new Set(locations).size).toBe(sent);
+    expect(await service.countRows('contact_requests')).toBe(sent);
+    expect(readdirSync(path.join(dataDir, 'contact-attachments'))).toHaveLength(sent);
   });
 });
