@@ -47,7 +47,8 @@ async function client(base: string): Promise<void> {
     const { payload, contentType } = await multipartBody(entries);
     const edge = { [EDGE_KEY_HEADER]: EDGE_KEY, [FORM_TOKEN_HEADER]: 'edge-made-token-0123456789' };
     if (scenario <= 1) return { body: payload, contentType, headers: {} };
-    if (scenario === 2) return { body: payload, contentType, headers: { ...edge, 'content-length': String(CONTACT_BODY_MAX_BYTES + 1) } };
+    // Its own connection: the body it declares is never sent, so the socket cannot carry another request.
+    if (scenario === 2) return { body: payload, contentType, headers: { ...edge, 'content-length': String(CONTACT_BODY_MAX_BYTES + 1), connection: 'close' } };
     return { body: payload, contentType, headers: edge };
   };
   const upload = (body: Buffer, contentType: string, headers: Record<string, string>) =>

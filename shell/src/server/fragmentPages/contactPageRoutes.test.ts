@@ -3,7 +3,7 @@
 // edge (token in the form, early refusal of forged uploads) and streamed to the service, and a dead
 // service answered with a readable 503 page while the rest of the site goes on.
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -152,6 +152,25 @@ describe('contact page composed from the contact service', () => {
       expect(page.querySelector('main h1')?.textContent).toBe('Your request was not sent');
     }
     expect(await service.countRows('contact_requests')).toBe(before);
+  });
+
+  it('streams an attachment of the largest allowed size to the service, which stores it whole; one byte more is a 422 with the text kept', async () => {
+    const { cookie, token } = await visit();
+    const largest = Buffer.concat([PDF, Buffer.alloc(5 * 1024 * 1024 - PDF.length, 0x20)]);
+    // Over a real socket, so the body reaches the edge in chunks and is streamed on as it comes.
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { payload, contentType } = await multipartBody(valid(token, [['attachment', { fileName: 'largest.pdf', type: 'application/pdf', bytes: largest }]]));
+    const stored = await fetch(`http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}/contact`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': contentType }, body: payload });
+    expect(stored.status).toBe(303);
+    expect(stored.headers.get('location')).toMatch(/^\/contact\?sent=[A-Za-z0-9_-]{8}$/);
+    const files = readdirSync(path.join(dataDir, 'contact-attachments')).map((name) => statSync(path.join(dataDir, 'contact-attachments', name)).size);
+    expect(files).toContain(largest.length);
+    const fresh = await visit();
+    const tooLarge = Buffer.concat([largest, Buffer.from(' ')]);
+    const refused = await post([['_csrf', fresh.token], ['name', 'Kept'], ['attachment', { fileName: 'big.pdf', type: 'application/pdf', bytes: tooLarge }], ['email', 'kept@example.org'], ['message', 'After the file']], fresh.cookie);
+    const page = expectPage(refused, 422);
+    expect(page.getElementById('contact-attachment-error')?.textContent).toMatch(/larger than 5 MB/);
+    expect(page.querySelector<HTMLTextAreaElement>('#contact-message')!.value).toBe('After the file');
   });
 
   it('accepts the token in the X-CSRF-Token header too', async () => {

@@ -50,11 +50,9 @@ export function gateContactPost(payload: Readable, options: TokenGateOptions): P
       if (decided) return;
       buffered.push(chunk);
       bufferedBytes += chunk.length;
-      if (bufferedBytes > TOKEN_GATE_PREFIX_MAX_BYTES) {
-        refuse(new ContactPostRefusedAtEdge(403, 'The form token is missing or invalid'));
-        return;
-      }
+      // The parser sees the chunk first: a token inside it decides (one large chunk may hold the whole form).
       parser.write(chunk);
+      if (!decided && bufferedBytes > TOKEN_GATE_PREFIX_MAX_BYTES) refuse(new ContactPostRefusedAtEdge(403, 'The form token is missing or invalid'));
     };
     const onEnd = () => {
       if (decided) return;
