@@ -160,7 +160,7 @@ describe('contact page composed from the contact service', () => {
     // Over a real socket, so the body reaches the edge in chunks and is streamed on as it comes.
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { payload, contentType } = await multipartBody(valid(token, [['attachment', { fileName: 'largest.pdf', type: 'application/pdf', bytes: largest }]]));
-    const stored = await fetch(`http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}/contact`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': contentType }, body: payload });
+    const stored = await fetch(`http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}/contact`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': contentType }, body: new Uint8Array(payload) });
     expect(stored.status).toBe(303);
     expect(stored.headers.get('location')).toMatch(/^\/contact\?sent=[A-Za-z0-9_-]{8}$/);
     const files = readdirSync(path.join(dataDir, 'contact-attachments')).map((name) => statSync(path.join(dataDir, 'contact-attachments', name)).size);
