@@ -11,7 +11,12 @@ import path from 'node:path';
 
 const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..'));
 const SHELL = 'shell';
-const remotes = readdirSync(root).filter((name) => name.startsWith('mf-') && statSync(path.join(root, name)).isDirectory());
+/** Team slices without a browser remote (a service and its page content): slices like the `mf-*` ones. */
+const SERVICE_SLICE_FOLDERS = ['contact'];
+const remotes = [
+  ...readdirSync(root).filter((name) => name.startsWith('mf-') && statSync(path.join(root, name)).isDirectory()),
+  ...SERVICE_SLICE_FOLDERS.filter((name) => existsSync(path.join(root, name, 'package.json'))),
+];
 const hasShell = existsSync(path.join(root, SHELL, 'package.json'));
 /** Team services outside a remote's folder (deployed alone): they may import neither a remote nor the shell. */
 const SERVICE_FOLDERS = ['search-engine'];

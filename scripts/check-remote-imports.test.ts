@@ -221,4 +221,36 @@ describe('check-remote-imports', () => {
     });
     expect(run(cyclic).output).toContain('import cycle between folders of mf-a/server/src: routes → storage → routes');
   });
+  it.each([
+    ['the shell imports the contact slice', 'shell/src/server/x.ts', "import { ContactPage } from '../../../contact/server/src/ContactPage.js';", '(contact)'],
+    ['the contact slice imports the shell', 'contact/server/src/x.ts', "import { Layout } from '../../../shell/src/server/pages/Layout.js';", '(shell)'],
+    ['the contact slice imports a remote', 'contact/server/src/x.ts', "import { Survey } from 'mf-a/src/Survey.js';", '(mf-a)'],
+    ['a remote imports the contact slice', 'mf-a/src/x.ts', "import { CONTACT_PATH } from 'contact/server/src/renderContactFragment.js';", '(contact)'],
+  ])('fails when %s (a slice without a browser remote is a slice too)', (_label, file, line, target) => {
+    const root = tree({
+      'mf-a/package.json': pkg('mf-a'),
+      'mf-a/src/Survey.ts': 'export const Survey = 1;',
+      'contact/package.json': pkg('contact', { contracts: '^1.0.0' }),
+      'contact/server/src/ContactPage.ts': 'export const ContactPage = 1;',
+      'shell/package.json': pkg('shell'),
+      'shell/src/server/pages/Layout.ts': 'export const Layout = 1;',
+      [file]: line,
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(`${file} imports`);
+    expect(result.output).toContain(target);
+  });
+
+  it('passes when the contact slice and the shell only share contracts', () => {
+    const root = tree({
+      'contact/package.json': pkg('contact', { contracts: '^1.0.0' }),
+      'contact/server/src/page.ts': "import { CONTACT_SERVICE_PATHS } from 'contracts';",
+      'shell/package.json': pkg('shell', { contracts: '^1.0.0' }),
+      'shell/src/server/x.ts': "import { CONTACT_SERVICE_PATHS } from 'contracts';",
+    });
+    const result = run(root);
+    expect(result.code).toBe(0);
+    expect(result.output).toContain('1 remotes and the shell checked');
+  });
 });

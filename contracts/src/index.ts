@@ -11,3 +11,4 @@ export * from './islandErrorCodes.js';
 export * from './contractsVersion.js';
 export * from './eventPayloads.js';
 export * from './servicePaths.js';
+export * from './pageFragment.js';

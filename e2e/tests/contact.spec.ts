@@ -216,4 +216,30 @@ test.describe('contact form accessibility', () => {
     await islandsSettled(page);
     expect(await axeViolations(page)).toEqual([]);
   });
+  test('the contact service stopped: the contact page is a readable error in the site layout, other pages work; started again: the form sends', async ({ page, stack }) => {
+    await stack.stopService('contact');
+    try {
+      const response = await page.goto(new URL('/contact', stack.url).href);
+      expect(response?.status()).toBe(503);
+      await islandsSettled(page);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('The contact form is not available right now');
+      await expect(page.locator('main')).toContainText('Nothing was sent');
+      // The shell's layout and its header islands are all there.
+      await expect(page.locator('.site-header')).toBeVisible();
+      await expect(page.locator('footer').getByRole('link', { name: 'Contact' })).toBeVisible();
+      expect(await axeViolations(page)).toEqual([]);
+      // Every other page is unaffected.
+      const home = await page.goto(new URL('/', stack.url).href);
+      expect(home?.status()).toBe(200);
+      await expect(page.locator('main h2, main h1').first()).toBeVisible();
+    } finally {
+      await stack.startService('contact');
+    }
+    await openContactPage(page, stack.url);
+    await page.getByLabel('Name', { exact: true }).fill('Ada');
+    await page.getByLabel('E-mail', { exact: true }).fill('ada@example.org');
+    await page.getByLabel('Message', { exact: true }).fill('Back again');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expectConfirmation(page);
+  });
 });

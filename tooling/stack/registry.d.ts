@@ -18,12 +18,12 @@ export interface ServiceEntry {
   readonly defaultPort: number;
 }
 
-export type TeamServiceName = 'survey' | 'watchlist' | 'insights';
+export type TeamServiceName = 'survey' | 'watchlist' | 'insights' | 'contact';
 
 export interface TeamServiceEntry {
   readonly name: TeamServiceName;
   /** The slice folder (workspace) the service lives in. */
-  readonly slice: RemoteName;
+  readonly slice: RemoteName | 'contact';
   /** The file its `npm start` runs, relative to the slice folder. */
   readonly entry: string;
   /** Environment variable with its URL (comma-separated for several instances) in the shell's configuration. */

@@ -31,6 +31,7 @@ export const TEAM_SERVICES = Object.freeze([
   Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321 }),
   // The search team's insights collector (the search service itself is SERVICES' `search`).
   Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322 }),
+  Object.freeze({ name: 'contact', slice: 'contact', entry: 'server/src/main.ts', urlEnv: 'CONTACT_SERVICE_URL', defaultPort: 4323 }),
 ]);
 
 /** The shell's own default port (`PORT`). */

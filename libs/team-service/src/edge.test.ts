@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf, trustedLinkOrigin, trustedVisitorId } from './edge.js';
+import { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf, trustedFormToken, trustedLinkOrigin, trustedVisitorId } from './edge.js';
 
 const SECRET = 'a-cookie-secret-of-at-least-32-characters';
 const key = edgeKeyOf(SECRET);
@@ -32,5 +32,13 @@ describe('edge headers', () => {
     expect(trustedLinkOrigin({ [LINK_ORIGIN_HEADER]: 'https://evil.example' }, key)).toBeUndefined();
     expect(trustedLinkOrigin({ [EDGE_KEY_HEADER]: key, [LINK_ORIGIN_HEADER]: 'javascript:alert(1)' }, key)).toBeUndefined();
     expect(trustedLinkOrigin({ [EDGE_KEY_HEADER]: key, [LINK_ORIGIN_HEADER]: 'https://khs.example/?x=1' }, key)).toBeUndefined();
+  });
+
+  it('believes a form token only from the edge, and only a plain token', () => {
+    const token = 'J0VlMLqA--XzaTeaaKLmmRnMcsEOg9TzSnVc-aatOTLydsNUb2og';
+    expect(trustedFormToken({ [EDGE_KEY_HEADER]: key, [FORM_TOKEN_HEADER]: token }, key)).toBe(token);
+    expect(trustedFormToken({ [FORM_TOKEN_HEADER]: token }, key)).toBeUndefined();
+    expect(trustedFormToken({ [EDGE_KEY_HEADER]: key, [FORM_TOKEN_HEADER]: '"><script>' }, key)).toBeUndefined();
+    expect(trustedFormToken({ [EDGE_KEY_HEADER]: key }, key)).toBeUndefined();
   });
 });

@@ -57,3 +57,13 @@ export function trustedLinkOrigin(headers: Record<string, string | string[] | un
     return undefined;
   }
 }
+
+/** The CSRF token the edge made for a page it composes from a service's fragment (e.g. the contact form's hidden field). */
+export const FORM_TOKEN_HEADER = 'x-khs-form-token';
+
+/** The form token a request from the edge carries, or undefined (not from the edge, or malformed). */
+export function trustedFormToken(headers: Record<string, string | string[] | undefined>, edgeKey: string): string | undefined {
+  if (!isEdgeKey(headers[EDGE_KEY_HEADER], edgeKey)) return undefined;
+  const token = headers[FORM_TOKEN_HEADER];
+  return typeof token === 'string' && /^[A-Za-z0-9_-]{8,256}$/.test(token) ? token : undefined;
+}

@@ -5,4 +5,4 @@ export { openServiceDatabase, sqliteFileName, type ServiceDatabase, type Service
 export { migrateSqlite } from './database/migrateSqlite.js';
 export { migratePostgres } from './database/migratePostgres.js';
 export type { Migration, ServiceMigrations } from './database/migration.js';
-export { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf, isEdgeKey, trustedLinkOrigin, trustedVisitorId } from './edge.js';
+export { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf, isEdgeKey, trustedFormToken, trustedLinkOrigin, trustedVisitorId } from './edge.js';

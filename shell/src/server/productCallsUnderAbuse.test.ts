@@ -10,10 +10,8 @@ import { listSurveys } from '@khs/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildShellApp } from './app.js';
 import { readShellConfig } from './config.js';
-import { CONTACT_ATTACHMENTS_FOLDER } from './contact/attachmentStore.js';
-import { CONTACT_BODY_MAX_BYTES } from './contact/contactLimits.js';
-import { multipartBody, type FormEntry } from './contact/testing/multipartBody.js';
-import { SAMPLE_PDF } from './contact/testing/sampleFiles.js';
+import { CONTACT_POST_MAX_BYTES as CONTACT_BODY_MAX_BYTES } from 'contracts';
+import { multipartBody, type FormEntry } from '@khs/team-service/testing';
 import { repositoryContentStore as content } from './content/contentStore.js';
 import { productFeatures } from './productFeatures.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
@@ -29,7 +27,10 @@ const PUBLIC_BASE_URL = 'https://khs.example';
 const ALLOWED_HOST = 'www.khs.example';
 const article = content.listArticles()[0]!;
 const survey = listSurveys()[0]!;
-const TABLES = ['contact_requests'] as const;
+/** The contact service's attachment folder in its data directory (white-box: "no file was stored"). */
+const CONTACT_ATTACHMENTS_FOLDER = 'contact-attachments';
+/** The start of a PDF: enough for the edge, which never looks inside a file. */
+const SAMPLE_PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 
 /** One malformed request: what it is, what it should get, and how to send it. */
 interface Attempt {
@@ -237,6 +238,8 @@ describeOnEachDatabase('product calls under abuse', (current) => {
   let surveyService: SurveyServiceUnderTest;
   let watchlistService: TeamServiceUnderTest;
   let insightsService: TeamServiceUnderTest;
+  // The contact post goes through the shell's checks to the contact service (its own process and storage).
+  let contactService: TeamServiceUnderTest;
   interface Seen {
     tried: string[];
     statuses: Map<number, number>;
@@ -245,12 +248,12 @@ describeOnEachDatabase('product calls under abuse', (current) => {
   const seen = new Map<string, Seen>();
   const snapshot = async () => {
     const counts: Record<string, number> = {};
-    for (const table of TABLES) counts[table] = await current().countRows(table);
     const folder = path.join(current().dataDir, CONTACT_ATTACHMENTS_FOLDER);
     counts.attachmentFiles = existsSync(folder) ? readdirSync(folder).length : 0;
     counts.surveyVotes = await surveyService.countVotes();
     counts.watchlistShares = await watchlistService.countRows('watchlist_shares');
     counts.insightsEvents = await insightsService.countRows('insights_events');
+    counts.contactRequests = await contactService.countRows('contact_requests');
     return counts;
   };
   const record = (attempt: Pick<Attempt, 'endpoint' | 'label'>, status: number) => {
@@ -268,6 +271,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     surveyService = await startSurveyServiceForTest({ dataDir, cookieSecret, postgresUrl });
     watchlistService = await startTeamServiceForTest('watchlist', { dataDir, cookieSecret, postgresUrl });
     insightsService = await startTeamServiceForTest('insights', { dataDir, cookieSecret, postgresUrl });
+    contactService = await startTeamServiceForTest('contact', { dataDir, cookieSecret, postgresUrl });
     const config = readShellConfig({
       PUBLIC_BASE_URL,
       ALLOWED_HOSTS: ALLOWED_HOST,
@@ -275,6 +279,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
       SURVEY_SERVICE_URL: surveyService.urls.join(','),
       WATCHLIST_SERVICE_URL: watchlistService.urls.join(','),
       INSIGHTS_SERVICE_URL: insightsService.urls.join(','),
+      CONTACT_SERVICE_URL: contactService.urls.join(','),
     });
     const linkOrigin = createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl!, allowedHosts: config.allowedHosts });
     ({ app } = await buildShellApp({
@@ -286,12 +291,13 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     }));
     await app.listen({ host: '127.0.0.1', port: 0 });
     port = (app.server.address() as AddressInfo).port;
-  });
+  }, 60_000); // three service processes start first
   afterAll(async () => {
     await app?.close();
     await surveyService?.stop();
     await watchlistService?.stop();
     await insightsService?.stop();
+    await contactService?.stop();
     const rows = [...seen].map(([endpoint, { tried, statuses, serverErrors }]) =>
       `  ${endpoint}: ${tried.length} tried, statuses ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}, 5xx: ${serverErrors}`,
     );

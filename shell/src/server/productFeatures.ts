@@ -1,8 +1,8 @@
 import type { FeatureRegistration } from './app.js';
 import type { ShellConfig } from './config.js';
-import { contactRoutes } from './contact/contactRoutes.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { Database } from './database/index.js';
+import { contactPageRoutes } from './fragmentPages/contactPageRoutes.js';
 import { teamServiceProxies } from './proxy/teamServiceProxies.js';
 import type { LinkOriginResolver } from './security/linkOrigin.js';
 import { sharedWatchlistRoutes } from './watchlist/sharedWatchlistRoutes.js';
@@ -17,8 +17,8 @@ export interface ProductFeatureDependencies {
 }
 
 /**
- * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey, watchlist, insights) and the shared-watchlist page composed from the watchlist service's data,
- * and those still answered in the shell (contact) wired to the database; route
+ * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey, watchlist, insights), the shared-watchlist page composed from the watchlist service's data,
+ * and the contact page composed from the contact service's content (its post checked here, then forwarded); route
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
@@ -26,8 +26,8 @@ export function productFeatures({ config, content, database, linkOrigin }: Produ
   return [
     ...teamServiceProxies({ config, content, linkOrigin }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
-      plugin: contactRoutes,
-      options: { contactRequests: database.contactRequests, dataDir: config.dataDir, pageConfig, runtimeUrl, renderIslandPage },
+      plugin: contactPageRoutes,
+      options: { ...config.services.contact, cookieSecret: config.cookieSecret, pageConfig, runtimeUrl, renderIslandPage },
     }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: sharedWatchlistRoutes,

@@ -2,9 +2,9 @@ import type { Migration } from './types.js';
 
 /**
  * Schema of both dialects, version by version. Append new versions; never edit an applied one
- * (versions 1, 2, 4 and 5 lost their survey, watchlist and insights tables when those became
- * their teams' own services: fresh databases no longer create them, older ones keep them). Kept
- * side by side so the two schemas stay equivalent.
+ * (versions 1 to 5 lost their survey, contact, watchlist and insights tables when those became their
+ * teams' own services: fresh databases no longer create them, older ones keep them). Kept side by
+ * side so the two schemas stay equivalent.
  */
 export const SQLITE_MIGRATIONS: Migration[] = [
   {
@@ -23,24 +23,10 @@ export const SQLITE_MIGRATIONS: Migration[] = [
   },
   {
     version: 3,
-    name: 'contact requests (anonymous visitors; attachment bytes live in files, their metadata here)',
-    sql: `
-      CREATE TABLE contact_requests (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        email TEXT NOT NULL,
-        message TEXT NOT NULL,
-        password_hash TEXT,
-        attachment_storage_id TEXT,
-        attachment_name TEXT,
-        attachment_size INTEGER,
-        attachment_type TEXT,
-        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-        CHECK ((attachment_storage_id IS NULL) = (attachment_name IS NULL)
-          AND (attachment_storage_id IS NULL) = (attachment_size IS NULL)
-          AND (attachment_storage_id IS NULL) = (attachment_type IS NULL))
-      );
-    `,
+    // Was: contact requests. They moved to the contact service (contact/server, its own storage);
+    // databases that applied it keep their old contact_requests table, for a one-off copy.
+    name: 'contact requests (moved to the contact service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 4,
@@ -80,24 +66,10 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
   },
   {
     version: 3,
-    name: 'contact requests (anonymous visitors; attachment bytes live in files, their metadata here)',
-    sql: `
-      CREATE TABLE contact_requests (
-        id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        email TEXT NOT NULL,
-        message TEXT NOT NULL,
-        password_hash TEXT,
-        attachment_storage_id TEXT,
-        attachment_name TEXT,
-        attachment_size BIGINT,
-        attachment_type TEXT,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        CHECK ((attachment_storage_id IS NULL) = (attachment_name IS NULL)
-          AND (attachment_storage_id IS NULL) = (attachment_size IS NULL)
-          AND (attachment_storage_id IS NULL) = (attachment_type IS NULL))
-      );
-    `,
+    // Was: contact requests. They moved to the contact service (contact/server, its own storage);
+    // databases that applied it keep their old contact_requests table, for a one-off copy.
+    name: 'contact requests (moved to the contact service; nothing to do here)',
+    sql: 'SELECT 1',
   },
   {
     version: 4,

@@ -11,7 +11,7 @@ import type { IslandRequest, ServerIslands } from './serverIslands.js';
  */
 export class IslandCollector {
   readonly requests: IslandRequest[] = [];
-  readonly placeholders: ReactNode[] = [];
+  readonly placeholders: Array<ReactNode | RawPlaceholder> = [];
 
   /**
    * @param remoteEntryUrl the browser entry URL of a remote's current build, when the server
@@ -19,11 +19,21 @@ export class IslandCollector {
    */
   constructor(readonly remoteEntryUrl: (remote: string) => string | undefined = () => undefined) {}
 
-  add(request: IslandRequest, placeholder: ReactNode): string {
+  /** Registers an island; `placeholder` is a React node, or ready HTML (`{ html }`, from a service's page fragment). */
+  add(request: IslandRequest, placeholder: ReactNode | RawPlaceholder): string {
     this.requests.push(request);
     this.placeholders.push(placeholder);
     return islandMarker(this.requests.length - 1);
   }
+}
+
+/** A placeholder given as HTML (a team service rendered it), inserted as it is. */
+export interface RawPlaceholder {
+  rawHtml: string;
+}
+
+function isRawPlaceholder(placeholder: ReactNode | RawPlaceholder): placeholder is RawPlaceholder {
+  return typeof placeholder === 'object' && placeholder !== null && typeof (placeholder as Partial<RawPlaceholder>).rawHtml === 'string';
 }
 
 /** Serialised state per render result: a remote that reuses a result (micro-caching) is serialised once. */
@@ -69,7 +79,10 @@ export async function renderPageWithIslands(
   // An island element is a div, or a span inside a sentence (`Island inline`).
   const withIslands = html.replace(/<!--khs-island:(\d+)--><\/(div|span)>/g, (_match, index: string, tag: string) => {
     const outcome = outcomes[Number(index)]!;
-    if (!outcome.ok) return `${renderToString(<>{collector.placeholders[Number(index)]}</>)}</${tag}>`;
+    if (!outcome.ok) {
+      const placeholder = collector.placeholders[Number(index)];
+      return `${isRawPlaceholder(placeholder) ? placeholder.rawHtml : renderToString(<>{placeholder as ReactNode}</>)}</${tag}>`;
+    }
     return `${outcome.result.html}</${tag}>${stateScript(outcome.result)}`;
   });
   // The islands' own styles, before any script runs: no flash of unstyled remote markup.

@@ -14,7 +14,7 @@ export interface DatabaseUnderTest {
   db: Database;
   dataDir: string;
   /** Rows in a table, counted with a separate connection (proves what was stored). */
-  countRows(table: 'contact_requests' | 'rate_limit_counters'): Promise<number>;
+  countRows(table: 'rate_limit_counters'): Promise<number>;
 }
 
 /**

@@ -2,7 +2,6 @@ import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migratePostgres } from './migratePostgres.js';
-import { postgresContactRequestRepository } from './postgresContactRequestRepository.js';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
 
 /** Options of the PostgreSQL connection pool. */
@@ -32,7 +31,6 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
   let closed = false;
   return {
     dialect: 'postgres',
-    contactRequests: postgresContactRequestRepository(pool),
     rateLimitCounters: postgresRateLimitCounterRepository(pool),
     async close() {
       if (closed) return;

@@ -4,7 +4,6 @@ import BetterSqlite3 from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migrateSqlite } from './migrateSqlite.js';
-import { sqliteContactRequestRepository } from './sqliteContactRequestRepository.js';
 import { sqliteRateLimitCounterRepository } from './sqliteRateLimitCounterRepository.js';
 
 /** File name of the SQLite database inside the data directory. */
@@ -28,7 +27,6 @@ export async function openSqliteDatabase(dataDir: string): Promise<Database> {
   }
   return {
     dialect: 'sqlite',
-    contactRequests: sqliteContactRequestRepository(db),
     rateLimitCounters: sqliteRateLimitCounterRepository(db),
     async close() {
       if (db.open) db.close();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../types.js';
-import { describeContactRequestContract } from './contactRequestContract.js';
 
 /** How to get a fresh, empty database for the contract suite, and how to dispose of it. */
 export interface ContractTarget {
@@ -48,6 +47,5 @@ export function describeRepositoryContract(label: string, target: ContractTarget
       });
     });
 
-    describeContactRequestContract(() => db);
   });
 }

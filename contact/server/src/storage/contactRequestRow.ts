@@ -1,4 +1,4 @@
-import type { NewContactRequest, StoredContactRequest } from './types.js';
+import type { NewContactRequest, StoredContactRequest } from './contactRequestRepository.js';
 
 /** Columns of `contact_requests`, in the order both dialects insert them (after `id`). */
 export const CONTACT_REQUEST_COLUMNS = [

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import type { Database, NewContactRequest } from '../types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { POSTGRES_TESTS_SKIPPED_MESSAGE, temporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewContactRequest } from './contactRequestRepository.js';
+import { openContactStorage, type ContactStorage } from './openContactStorage.js';
 
 const withAttachment: NewContactRequest = {
   name: 'Ada Lovelace ü "quoted"',
@@ -9,9 +14,19 @@ const withAttachment: NewContactRequest = {
   attachment: { storageId: 'AAAAAAAAAAAAAAAAAAAAAA', fileName: 'Workshop plan (v2).pdf', sizeBytes: 5 * 1024 * 1024, mimeType: 'application/pdf' },
 };
 
-/** Contact-request behaviour every `Database` must have; `database()` is the open database of the suite. */
-export function describeContactRequestContract(database: () => Database): void {
-  describe('contact requests', () => {
+/** The behaviour both dialects' contact-request repositories must have. */
+function describeContactRequests(label: string, open: () => Promise<ContactStorage>, dispose: () => Promise<void>): void {
+  describe(`contact requests (${label})`, () => {
+    let storage: ContactStorage;
+    const database = () => storage;
+    beforeAll(async () => {
+      storage = await open();
+    });
+    afterAll(async () => {
+      await storage?.close();
+      await dispose();
+    });
+
     it('stores a request with password hash and attachment and returns it unchanged', async () => {
       const before = await database().contactRequests.count();
       const id = await database().contactRequests.create(withAttachment);
@@ -43,4 +58,21 @@ export function describeContactRequestContract(database: () => Database): void {
       expect(await database().contactRequests.get('')).toBeUndefined();
     });
   });
+}
+
+let dataDir = '';
+describeContactRequests(
+  'SQLite',
+  async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-contact-storage-'));
+    return openContactStorage({ dataDir });
+  },
+  async () => rmSync(dataDir, { recursive: true, force: true }),
+);
+
+const databaseUrl = testDatabaseUrl();
+if (!databaseUrl) console.warn(POSTGRES_TESTS_SKIPPED_MESSAGE);
+if (databaseUrl) {
+  const schema = temporaryPostgresSchema(databaseUrl);
+  describeContactRequests('PostgreSQL', () => openContactStorage({ dataDir: '', databaseUrl, schema: schema.schema }), () => schema.drop());
 }

@@ -5,7 +5,6 @@ import { SAMPLE_PDF } from './testing/sampleFiles.js';
 import { validateContactSubmission } from './validateContactSubmission.js';
 
 const submission = (overrides: Omit<Partial<ContactSubmission>, 'values'> & { values?: Partial<ContactSubmission['values']> } = {}): ContactSubmission => ({
-  csrfToken: 'token',
   password: '',
   attachment: undefined,
   truncatedFields: new Set(),

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error jsdom ships no type declarations (and @types/jsdom is not installed); used as an HTML parser only.
 import { JSDOM } from 'jsdom';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { examplePageConfig } from 'contracts';
-import { renderPageWithIslands } from '../federation/islandCollector.js';
-import type { IslandRequest, ServerIslands } from '../federation/serverIslands.js';
+import type { PageFragment } from 'contracts';
 import { ContactPage, CONTACT_PRIVACY_DIALOG_ID } from './ContactPage.js';
+import { renderPageFragment } from './fragment/renderPageFragment.js';
 
 /** Server markup parsed as a browser would, before any script runs (jsdom as a parser only). */
 function parse(html: string): HTMLElement {
@@ -14,31 +12,25 @@ function parse(html: string): HTMLElement {
   return host;
 }
 
-/** Server islands that record what the page asks for and fail every render (placeholders stay). */
-function recordingIslands(): ServerIslands & { seen: IslandRequest[] } {
-  const seen: IslandRequest[] = [];
-  return {
-    seen,
-    async renderAll(requests: IslandRequest[]) {
-      seen.push(...requests);
-      return requests.map(() => ({ ok: false, stage: 'render', ms: 1 }));
-    },
-    stylesheets: () => [],
-  } as unknown as ServerIslands & { seen: IslandRequest[] };
+/** The fragment with every island's placeholder in place (what the shell shows when mf-widgets fails). */
+function withPlaceholders(fragment: PageFragment): string {
+  return fragment.html.replace(/<!--khs-fragment-island:(\d+)-->/g, (_marker, index: string) => fragment.islands[Number(index)]!.placeholderHtml);
 }
+
+const render = (page: React.ReactElement) => renderPageFragment(page, { title: 'Contact', pageClass: 'page-contact' });
 
 describe('contact page', () => {
   it('asks mf-widgets for the file and password fields, the privacy dialog and its trigger, with server-only props', async () => {
-    const islands = recordingIslands();
     const errors = [{ field: 'password' as const, message: 'The request password needs at least 12 characters, or leave it empty.' }];
-    const html = await renderPageWithIslands(<ContactPage errors={errors} />, islands, { config: examplePageConfig(), url: '/contact' });
-    expect(islands.seen.map((request) => request.name)).toEqual([
+    const fragment = render(<ContactPage errors={errors} />);
+    const html = withPlaceholders(fragment);
+    expect(fragment.islands.map((island) => island.name)).toEqual([
       'mf-widgets/DialogTrigger',
       'mf-widgets/FileField',
       'mf-widgets/PasswordField',
       'mf-widgets/Dialog',
     ]);
-    const byName = Object.fromEntries(islands.seen.map((request) => [request.name, request.props]));
+    const byName = Object.fromEntries(fragment.islands.map((island) => [island.name, { ...island.props, ...island.serverProps }]));
     expect(byName['mf-widgets/PasswordField']).toMatchObject({ id: 'contact-password', name: 'password', error: errors[0]!.message });
     expect(byName['mf-widgets/FileField']).toMatchObject({ id: 'contact-attachment', name: 'attachment', label: 'Attach a file (optional)' });
     expect(byName['mf-widgets/DialogTrigger']).toEqual({ dialogId: CONTACT_PRIVACY_DIALOG_ID, label: 'privacy notice' });
@@ -53,7 +45,7 @@ describe('contact page', () => {
   });
 
   it('without mf-widgets it is still a plain multipart form: labelled file and password inputs, the notice in place', () => {
-    const page = parse(renderToStaticMarkup(<ContactPage errors={[{ field: 'attachment', message: 'Too large.' }]} />));
+    const page = parse(withPlaceholders(render(<ContactPage errors={[{ field: 'attachment', message: 'Too large.' }]} />)));
     const form = page.querySelector('form')!;
     expect(form.getAttribute('method')).toBe('post');
     expect(form.getAttribute('enctype')).toBe('multipart/form-data');

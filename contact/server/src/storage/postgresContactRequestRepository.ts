@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { CONTACT_REQUEST_COLUMNS, contactRequestFromRow, contactRequestParameters, type ContactRequestRow } from '../contactRequestRow.js';
-import { isShareId, newShareId } from '../shareId.js';
-import type { ContactRequestRepository } from '../types.js';
+import { CONTACT_REQUEST_COLUMNS, contactRequestFromRow, contactRequestParameters, type ContactRequestRow } from './contactRequestRow.js';
+import { isRequestId, newRequestId } from './requestId.js';
+import type { ContactRequestRepository } from './contactRequestRepository.js';
 
 const INSERT = `INSERT INTO contact_requests (${CONTACT_REQUEST_COLUMNS.join(', ')})
   VALUES (${CONTACT_REQUEST_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`;
@@ -11,12 +11,12 @@ const SELECT = `SELECT ${CONTACT_REQUEST_COLUMNS.join(', ')}, created_at FROM co
 export function postgresContactRequestRepository(pool: pg.Pool): ContactRequestRepository {
   return {
     async create(request) {
-      const id = newShareId();
+      const id = newRequestId();
       await pool.query(INSERT, contactRequestParameters(id, request));
       return id;
     },
     async get(id) {
-      if (!isShareId(id)) return undefined;
+      if (!isRequestId(id)) return undefined;
       const { rows } = await pool.query<ContactRequestRow>(SELECT, [id]);
       const row = rows[0];
       return row ? contactRequestFromRow(row) : undefined;

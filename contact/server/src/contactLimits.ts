@@ -1,3 +1,5 @@
+import { CONTACT_POST_MAX_BYTES } from 'contracts';
+
 /** Limits of the contact form, checked on the server only (the product has no client-side form validation). */
 
 /** Longest name, in characters. */
@@ -14,10 +16,11 @@ export const REQUEST_PASSWORD_MAX_LENGTH = 256;
 export const CONTACT_ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
 /**
  * Largest contact post accepted by its declared `Content-Length` (checked before any of the body
- * is read): the largest attachment plus 1 MiB for the text fields and multipart framing.
+ * is read, at the edge and here): the largest attachment plus 1 MiB for the text fields and
+ * multipart framing. Defined in contracts, as the shell's edge applies it too.
  * Without a declared length the parser's per-part limits bound what is read.
  */
-export const CONTACT_BODY_MAX_BYTES = CONTACT_ATTACHMENT_MAX_BYTES + 1024 * 1024;
+export const CONTACT_BODY_MAX_BYTES = CONTACT_POST_MAX_BYTES;
 /**
  * Largest text field the multipart parser reads (64 KiB). Every limit above is far below it
  * in UTF-8, so a field cut at this size is always too long.

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { CONTACT_REQUEST_COLUMNS, contactRequestFromRow, contactRequestParameters, type ContactRequestRow } from '../contactRequestRow.js';
-import { isShareId, newShareId } from '../shareId.js';
-import type { ContactRequestRepository } from '../types.js';
+import { CONTACT_REQUEST_COLUMNS, contactRequestFromRow, contactRequestParameters, type ContactRequestRow } from './contactRequestRow.js';
+import { isRequestId, newRequestId } from './requestId.js';
+import type { ContactRequestRepository } from './contactRequestRepository.js';
 
 /** Contact requests in SQLite. */
 export function sqliteContactRequestRepository(db: BetterSqlite3.Database): ContactRequestRepository {
@@ -12,12 +12,12 @@ export function sqliteContactRequestRepository(db: BetterSqlite3.Database): Cont
   const countAll = db.prepare('SELECT COUNT(*) AS n FROM contact_requests');
   return {
     async create(request) {
-      const id = newShareId();
+      const id = newRequestId();
       insert.run(...contactRequestParameters(id, request));
       return id;
     },
     async get(id) {
-      if (!isShareId(id)) return undefined;
+      if (!isRequestId(id)) return undefined;
       const row = select.get(id) as ContactRequestRow | undefined;
       return row ? contactRequestFromRow(row) : undefined;
     },

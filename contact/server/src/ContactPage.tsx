@@ -10,7 +10,7 @@ import {
 } from './contactForm.js';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { CONTACT_ATTACHMENT_MAX_BYTES, REQUEST_PASSWORD_MIN_LENGTH } from './contactLimits.js';
-import { Island } from '../pages/Island.js';
+import { FragmentIsland as Island } from './fragment/FragmentIsland.js';
 
 export interface ContactPageProps {
   /** Where the form posts. Default `/contact`. */

@@ -16,8 +16,6 @@ export interface ReceivedAttachment {
 
 /** Everything a contact form post carried, before validation. */
 export interface ContactSubmission {
-  /** The `_csrf` field, when present. */
-  csrfToken: string | undefined;
   values: ContactFormValues;
   password: string;
   /** Absent when no file was chosen (browsers send an empty, nameless part then). */
@@ -40,16 +38,6 @@ export class ContactPostRefused extends Error {
   }
 }
 
-/** How the reader checks the CSRF token as soon as it is known (see `readContactSubmission`). */
-export interface ContactTokenCheck {
-  /** The `X-CSRF-Token` header, when sent (scripts may use it instead of the field). */
-  headerToken: string | undefined;
-  /** Whether a token belongs to the visitor's secret cookie. */
-  isValid(token: string): boolean;
-}
-
-const refusedToken = () => new ContactPostRefused(403, 'The form token is missing or invalid');
-
 /** A parser failure as a 4xx: malformed multipart data is the client's fault, never a 500. */
 function asClientError(error: unknown): Error {
   const status = (error as { statusCode?: unknown }).statusCode;
@@ -64,24 +52,19 @@ function asClientError(error: unknown): Error {
  * malformed data) are thrown as 4xx errors (`ContactPostRefused` 400 for malformed data, the
  * parser's own 413s), never as 500s.
  *
- * The CSRF token is checked as soon as it is known, so a forged post is refused before its file
- * is read: the `_csrf` field (the form sends it first) when it arrives — it wins over the header;
- * a file part before any valid token (field or header) is refused (403) unread; a form that
- * ends without a valid token too.
+ * The CSRF token (`_csrf` field or header) was checked by the shell before a byte of the form was
+ * forwarded here (see the shell's contact form gate); the service only accepts posts from the edge.
  * Needs `@fastify/multipart` registered with `throwFileSizeLimit: false` (else an over-long
  * file ends the form with an error and the text after it is lost).
  */
-export async function readContactSubmission(request: FastifyRequest, token: ContactTokenCheck): Promise<ContactSubmission> {
+export async function readContactSubmission(request: FastifyRequest): Promise<ContactSubmission> {
   const text = new Map<string, string>();
   const truncatedFields = new Set<string>();
   let attachment: ReceivedAttachment | undefined;
-  const headerValid = token.headerToken !== undefined && token.isValid(token.headerToken);
-  let fieldSeen = false;
 
   try {
     for await (const part of request.parts({ limits: LIMITS })) {
       if (part.type === 'file') {
-        if (!fieldSeen && !headerValid) throw refusedToken();
         // Every file part must be read to the end, or the parser stalls; it is cut at the size limit.
         const bytes = await part.toBuffer();
         const chosen = Boolean(part.filename) || bytes.length > 0;
@@ -91,20 +74,14 @@ export async function readContactSubmission(request: FastifyRequest, token: Cont
         continue;
       }
       if (text.has(part.fieldname) || typeof part.value !== 'string') continue;
-      if (part.fieldname === CONTACT_FIELDS.csrf) {
-        if (!token.isValid(part.value)) throw refusedToken();
-        fieldSeen = true;
-      }
       text.set(part.fieldname, part.value);
       if (part.valueTruncated) truncatedFields.add(part.fieldname);
     }
   } catch (error) {
     throw error instanceof ContactPostRefused ? error : asClientError(error);
   }
-  if (!fieldSeen && !headerValid) throw refusedToken();
 
   return {
-    csrfToken: text.get(CONTACT_FIELDS.csrf),
     values: {
       name: text.get(CONTACT_FIELDS.name) ?? '',
       email: text.get(CONTACT_FIELDS.email) ?? '',

@@ -1,0 +1,26 @@
+// Starts the contact service on its own (`npm start -w contact`): its own port (PORT, default from
+// the stack registry), its own storage (`$DATA_DIR/contact.sqlite` and `$DATA_DIR/contact-attachments/`,
+// or the `contact` schema with DATABASE_URL), reached by browsers only through the shell.
+import { teamService } from '@khs/stack/registry';
+import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
+import { buildContactService } from './buildContactService.js';
+import { CONTACT_SERVICE_NAME, openContactStorage } from './storage/openContactStorage.js';
+
+async function main(): Promise<void> {
+  const settings = readServiceSettings(teamService(CONTACT_SERVICE_NAME).defaultPort);
+  if (settings.usesDevelopmentCookieSecret) console.log(`[${CONTACT_SERVICE_NAME}] COOKIE_SECRET is not set: using the public development secret.`);
+  const storage = await openContactStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
+  const app = await buildContactService({
+    storage,
+    dataDir: settings.dataDir,
+    edgeKey: settings.edgeKey,
+    logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
+  });
+  await runService({ name: CONTACT_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: () => storage.close() });
+  console.log(`[${CONTACT_SERVICE_NAME}] storage: ${storage.dialect}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ServiceSettingsError ? error.message : error);
+  process.exit(1);
+});

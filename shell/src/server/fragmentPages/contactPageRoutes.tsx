@@ -1,0 +1,200 @@
+import type { ReactElement } from 'react';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
+import { CONTACT_POST_MAX_BYTES, CONTACT_SERVICE_PATHS, type PageConfig, type PageFragment } from 'contracts';
+import { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
+import { Layout } from '../pages/Layout.js';
+import { renderPage } from '../pages/renderPage.js';
+import { csrfSecretOf, isValidCsrfToken } from '../security/csrf.js';
+import { CONTACT_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
+import { ContactPostRefusedAtEdge, gateContactPost } from './contactTokenGate.js';
+import { fetchPageFragment, readFragmentBody, type FetchedFragment } from './fetchPageFragment.js';
+import { PageFragmentContent } from './PageFragmentContent.js';
+
+/** Path of the contact page and of its form post. */
+export const CONTACT_PATH = CONTACT_SERVICE_PATHS.page;
+
+/** What the contact page needs. */
+export interface ContactPageRoutesOptions {
+  /** Origins of the contact service's instances (`CONTACT_SERVICE_URL`); requests go to one in turn. */
+  upstreams: string[];
+  /** How long to wait for a connection to an instance (ms). */
+  connectTimeoutMs: number;
+  /** How long the page waits for the service's answer (ms). */
+  responseTimeoutMs: number;
+  /** The shell's `COOKIE_SECRET` (the edge key is derived from it). */
+  cookieSecret: string;
+  pageConfig: PageConfig;
+  runtimeUrl: string;
+  /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
+  renderIslandPage?: (page: ReactElement, url: string) => Promise<string>;
+}
+
+/** Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers are the edge's to set. */
+const DROPPED_REQUEST_HEADERS = ['cookie', 'x-csrf-token', EDGE_KEY_HEADER, VISITOR_ID_HEADER, LINK_ORIGIN_HEADER, FORM_TOKEN_HEADER, 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto'];
+
+function statusOf(error: Partial<FastifyError>): number {
+  const status = error.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The fresh CSRF token the edge made for the page it will compose (contact post). */
+    contactFormToken?: string;
+  }
+}
+
+/**
+ * The contact page, composed by the shell from the contact service's content (the contact slice
+ * owns the form, its texts, validation and storage; the shell owns the layout and the edge):
+ * - `GET /contact`: a fresh CSRF token (and its secret cookie) is made here and sent to the service,
+ *   whose `PageFragment` (the form, or the confirmation for `?sent=`) is wrapped in the layout, its
+ *   islands rendered by their remotes like the shell's own;
+ * - `POST /contact`: checked here first, as before the move — from the headers alone: not
+ *   multipart 415, no boundary 400, declared size over `CONTACT_POST_MAX_BYTES` 413, no valid
+ *   secret cookie 403, more than `CONTACT_LIMIT` posts from the address 429; then the form's token
+ *   (`gateContactPost`: a forged upload is refused 403 before its file is read or anything is
+ *   forwarded). Then the post is streamed to the service (body capped at the same limit); its 303 is
+ *   passed on, its 4xx/5xx content (errors, refused post) composed with its status;
+ * - a dead or slow service: the page in the layout with a readable 503 (504 for a timeout) and
+ *   nothing else on the site affected.
+ */
+export async function contactPageRoutes(app: FastifyInstance, options: ContactPageRoutesOptions): Promise<void> {
+  const { pageConfig, runtimeUrl, upstreams, cookieSecret } = options;
+  if (upstreams.length === 0) throw new Error('No upstream for the contact service');
+  const edgeKey = edgeKeyOf(cookieSecret);
+  let next = 0;
+  const nextUpstream = () => upstreams[next++ % upstreams.length]!;
+
+  const render = (page: ReactElement, url: string) => (options.renderIslandPage ? options.renderIslandPage(page, url) : renderPage(page));
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, status: number, fragment: PageFragment) => {
+    const html = await render(
+      <Layout title={fragment.title} config={pageConfig} runtimeUrl={runtimeUrl} pageClass={fragment.pageClass}>
+        <PageFragmentContent fragment={fragment} />
+      </Layout>,
+      request.url,
+    );
+    // The page holds a per-visitor token: shared caches must not keep it.
+    return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  };
+  const sendUnavailable = (reply: FastifyReply, timedOut: boolean) =>
+    reply
+      .code(timedOut ? 504 : 503)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('retry-after', '5')
+      .send(
+        renderPage(
+          <Layout title="Contact" config={pageConfig} runtimeUrl={runtimeUrl} pageClass="page-contact">
+            <section className="contact-unavailable" aria-labelledby="contact-unavailable-title">
+              <h1 id="contact-unavailable-title">The contact form is not available right now</h1>
+              <p>
+                {timedOut ? 'It took too long to answer. ' : ''}Nothing was sent. Please try again in a few minutes; every other page of the site
+                works as usual.
+              </p>
+              <p>
+                <a href="/">Back to the latest articles</a>
+              </p>
+            </section>
+          </Layout>,
+        ),
+      );
+  const compose = async (request: FastifyRequest, reply: FastifyReply, fetched: FetchedFragment) =>
+    fetched === 'unavailable' ? sendUnavailable(reply, false) : sendPage(request, reply, fetched.status, fetched.fragment);
+  const edgeHeaders = (formToken: string | undefined): Record<string, string> => ({ [EDGE_KEY_HEADER]: edgeKey, ...(formToken ? { [FORM_TOKEN_HEADER]: formToken } : {}) });
+  /** The page for a post refused here, with the service's explanation of `status`. */
+  const refusalPage = async (request: FastifyRequest, reply: FastifyReply, status: number) => {
+    const url = `${nextUpstream()}${CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', String(status))}`;
+    const fetched = await fetchPageFragment(url, edgeHeaders(undefined), options.responseTimeoutMs);
+    if (fetched === 'unavailable') return sendUnavailable(reply, false);
+    return sendPage(request, reply, status, fetched.fragment);
+  };
+
+  app.get<{ Querystring: { sent?: unknown } }>(CONTACT_PATH, async (request, reply) => {
+    const token = await reply.generateCsrf();
+    const sent = typeof request.query.sent === 'string' ? `?sent=${encodeURIComponent(request.query.sent)}` : '';
+    const fetched = await fetchPageFragment(`${nextUpstream()}${CONTACT_SERVICE_PATHS.pageFragment}${sent}`, edgeHeaders(token), options.responseTimeoutMs);
+    return compose(request, reply, fetched);
+  });
+
+  // The post is streamed to the service; reply-from lives only inside this plugin.
+  await app.register(fastifyReplyFrom, {
+    base: upstreams.length === 1 ? upstreams[0]! : upstreams,
+    undici: { connections: 16, pipelining: 1, connect: { timeout: options.connectTimeoutMs }, headersTimeout: options.responseTimeoutMs, bodyTimeout: options.responseTimeoutMs },
+    disableRequestLogging: true,
+  });
+  app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
+    const header = request.headers['x-csrf-token'];
+    gateContactPost(payload, {
+      headers: request.headers,
+      headerTokenValid: typeof header === 'string' && isValidCsrfToken(request, header),
+      isValid: (token) => isValidCsrfToken(request, token),
+      bodyLimit: CONTACT_POST_MAX_BYTES,
+    }).then(
+      (body) => done(null, body),
+      (error: Error) => done(error, undefined),
+    );
+  });
+
+  const onError: NonNullable<FastifyReplyFromHooks['onError']> = (reply, { error }) => {
+    reply.request.log.warn({ err: error }, 'the contact service did not answer');
+    void sendUnavailable(reply as unknown as FastifyReply, (error as Error & { statusCode?: number }).statusCode === 504);
+  };
+
+  app.post(
+    CONTACT_PATH,
+    {
+      bodyLimit: CONTACT_POST_MAX_BYTES,
+      // A plain form cannot send the header: the token is checked in the form (the content parser).
+      config: { csrfExempt: true, ...rateLimitConfig(CONTACT_LIMIT) },
+      // Header-only checks, before the rate limiter (which runs after the route's own onRequest).
+      onRequest: async (request) => {
+        // `request.isMultipart()` is only known once the parser ran: read the header itself.
+        const contentType = request.headers['content-type'] ?? '';
+        if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) throw new ContactPostRefusedAtEdge(415, 'The contact form is sent as multipart/form-data');
+        if (!/;\s*boundary=/i.test(contentType)) throw new ContactPostRefusedAtEdge(400, 'The form data could not be read (no multipart boundary)');
+        const declared = Number(request.headers['content-length']);
+        if (Number.isFinite(declared) && declared > CONTACT_POST_MAX_BYTES) throw new ContactPostRefusedAtEdge(413, 'The contact form is larger than allowed');
+        if (!csrfSecretOf(request)) throw new ContactPostRefusedAtEdge(403, 'The form token cookie is missing');
+      },
+      // The fresh token for the form shown again after a validation error (the service puts it in the page).
+      preHandler: async (request, reply) => {
+        request.contactFormToken = await reply.generateCsrf();
+      },
+      // A browser posted this form: refusals are pages, not the API's JSON errors.
+      errorHandler: (error: FastifyError, request, reply) => {
+        const status = statusOf(error);
+        if (status >= 500) request.log.error({ err: error }, 'contact post failed at the edge');
+        else request.log.info({ status, reason: error.message }, 'contact post refused at the edge');
+        return refusalPage(request, reply, status);
+      },
+    },
+    (request, reply) =>
+      reply.from(CONTACT_PATH, {
+        rewriteRequestHeaders: (original, headers) => {
+          const forwarded = { ...headers };
+          for (const name of DROPPED_REQUEST_HEADERS) delete forwarded[name];
+          forwarded['x-forwarded-for'] = original.ip;
+          return { ...forwarded, ...edgeHeaders((original as FastifyRequest).contactFormToken) };
+        },
+        // The answer is composed here: its length and type are the page's, not the fragment's.
+        rewriteHeaders: (headers) => {
+          const { location } = headers;
+          return { 'cache-control': 'no-store', ...(location ? { location } : {}), 'x-upstream-content-type': headers['content-type'] ?? '' };
+        },
+        onResponse: (original, outgoing, response) => {
+          const upstreamType = String(outgoing.getHeader('x-upstream-content-type') ?? '');
+          outgoing.removeHeader('x-upstream-content-type');
+          const status = response.statusCode;
+          if (status === 303) {
+            response.stream.resume();
+            return void outgoing.code(303).send();
+          }
+          void readFragmentBody(status, upstreamType, response.stream as AsyncIterable<Uint8Array>).then((fetched) => compose(original as FastifyRequest, outgoing as unknown as FastifyReply, fetched));
+        },
+        onError,
+      }),
+  );
+}
