@@ -47,12 +47,16 @@ export { expect };
 /**
  * Waits until every island on the page mounted or gave up (kept its fallback). Islands that
  * hydrate only when seen (`data-island-hydrate="visible"`) wait for a reader: this scrolls to each
- * like one, then back to where the page was.
+ * like one, then back to where the page was. Islands that hydrate on the reader's first
+ * interaction count once the shell armed them (`data-island-waiting="interaction"`: their server
+ * markup works, a click on them is held and replayed); a test that needs one hydrated touches it.
  */
 export async function islandsSettled(page: Page): Promise<void> {
   await scrollToWaitingIslands(page);
   await page.waitForFunction(() =>
-    [...document.querySelectorAll('[data-island]')].every((element) => element.hasAttribute('data-island-state')),
+    [...document.querySelectorAll('[data-island]')].every(
+      (element) => element.hasAttribute('data-island-state') || element.getAttribute('data-island-waiting') === 'interaction',
+    ),
   );
 }
 
