@@ -60,6 +60,18 @@ export async function islandsSettled(page: Page): Promise<void> {
   );
 }
 
+/**
+ * Hydrates every island still waiting for the reader's interaction (the header search, the
+ * article's contents link), as a pointer moving over each would (dispatched: an island whose
+ * server render failed may be empty and have no box to hover), then waits until all settled.
+ */
+export async function wakeInteractionIslands(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const island of document.querySelectorAll('[data-island-waiting="interaction"]')) island.dispatchEvent(new PointerEvent('pointerover'));
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((element) => element.hasAttribute('data-island-state')));
+}
+
 /** Scrolls each island still waiting to be seen into view (two frames each), then back. */
 export async function scrollToWaitingIslands(page: Page): Promise<void> {
   await page.evaluate(async () => {

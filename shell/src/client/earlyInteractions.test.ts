@@ -189,4 +189,19 @@ describe('early clicks', () => {
     expect(restores).toEqual([' padded ', ' padded ']);
     expect(field.value).toBe('padded');
   });
+
+  it('stops restoring once the reader presses a key in the hydrated island (its Escape may clear the field)', async () => {
+    const root = island('<input value="">');
+    const input = root.querySelector('input')!;
+    const capture = captureEarlyInteractions(root, undefined, 300);
+    input.value = 'lead';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const releasing = capture.release();
+    setTimeout(() => {
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+      input.value = '';
+    }, 60);
+    await releasing;
+    expect(input.value).toBe('');
+  });
 });

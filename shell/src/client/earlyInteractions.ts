@@ -28,7 +28,10 @@ export interface EarlyInteractionCapture {
 
 /** Frames a mount's hydration gets to commit (React hydrates after the mount call returns). */
 export const HYDRATION_FRAMES = 2;
-/** How long after the replay a field the component reset (with no edit of the reader) gets the reader's value back. */
+/**
+ * How long after the replay a field the component reset (with no edit of the reader) gets the
+ * reader's value back; a key or pointer press of the reader on the island ends it sooner.
+ */
 export const EDIT_WATCH_MS = 1500;
 
 /** How often one field gets the reader's value back. */
@@ -186,11 +189,23 @@ export function captureEarlyInteractions(
           }
         }
         // A slower hydration may reset a field later: the reader's latest value (edits keep
-        // being recorded meanwhile) wins over a reset nobody typed.
+        // being recorded meanwhile) wins over a reset nobody typed, until the reader presses a
+        // key or pointer on the island: from then on the hydrated component owns the value (its
+        // Escape may clear the field on purpose).
+        let readerActed = false;
+        const stopWatching = () => (readerActed = true);
+        island.addEventListener('keydown', stopWatching, true);
+        island.addEventListener('pointerdown', stopWatching, true);
         const until = Date.now() + editWatchMs;
-        while (edits.size > 0 && Date.now() < until) {
-          await nextFrame(view);
-          restoreEdits();
+        try {
+          while (edits.size > 0 && Date.now() < until) {
+            await nextFrame(view);
+            if (readerActed) break;
+            restoreEdits();
+          }
+        } finally {
+          island.removeEventListener('keydown', stopWatching, true);
+          island.removeEventListener('pointerdown', stopWatching, true);
         }
       };
       releasing = replay().finally(() => {
