@@ -20,8 +20,9 @@ export const ISLAND_BUSY_ATTRIBUTE = 'aria-busy';
 export interface EarlyInteractionCapture {
   /**
    * Stops holding clicks; after the hydration the island's mount started has had its frames to
-   * commit (`HYDRATION_FRAMES`), gives reset fields the reader's value back, then replays the held
-   * clicks in order. Fields reset later, within `EDIT_WATCH_MS`, get it back too. Idempotent.
+   * commit (`HYDRATION_FRAMES`, then an idle moment), gives reset fields the reader's value back,
+   * then replays the held clicks in order. Fields reset later, within the watch time, get it back
+   * too. Idempotent.
    */
   release(): Promise<void>;
 }
@@ -29,10 +30,23 @@ export interface EarlyInteractionCapture {
 /** Frames a mount's hydration gets to commit (React hydrates after the mount call returns). */
 export const HYDRATION_FRAMES = 2;
 /**
+ * After those frames, the replay also waits for the browser to be idle (a framework still
+ * hydrating keeps it busy), at most this long (ms).
+ */
+export const HYDRATION_IDLE_TIMEOUT_MS = 1000;
+/**
  * How long after the replay a field the component reset (with no edit of the reader) gets the
  * reader's value back; a key or pointer press of the reader on the island ends it sooner.
  */
 export const EDIT_WATCH_MS = 1500;
+
+/** Resolves when the browser is idle, at most after `timeoutMs` (soon where it cannot tell). */
+function idle(view: Window | null, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (view && typeof view.requestIdleCallback === 'function') view.requestIdleCallback(() => resolve(), { timeout: timeoutMs });
+    else setTimeout(resolve, 0);
+  });
+}
 
 /** How often one field gets the reader's value back. */
 const MAX_RESTORES = 2;
@@ -157,14 +171,18 @@ export function captureEarlyInteractions(
   island.addEventListener('input', recordEdit, true);
   island.addEventListener('change', recordEdit, true);
   let releasing: Promise<void> | undefined;
+  /** Gives reset fields the reader's value back; returns how many. */
   const restoreEdits = () => {
+    let count = 0;
     for (const edit of edits.values()) {
       const field = editableField(nodeAt(island, edit.path));
       // Twice at most: a component that rewrites the value on purpose (trims it) keeps its own.
       if (!field?.isConnected || field.value === edit.value || edit.restored >= MAX_RESTORES) continue;
       edit.restored += 1;
+      count += 1;
       applyReaderValue(field, edit.value);
     }
+    return count;
   };
   return {
     release() {
@@ -176,8 +194,10 @@ export function captureEarlyInteractions(
       const replay = async () => {
         if (edits.size === 0 && clicks.length === 0) return;
         for (let frame = 0; frame < HYDRATION_FRAMES; frame += 1) await nextFrame(view);
-        // Edits first: a held submit click then sends what the reader typed.
-        restoreEdits();
+        await idle(view, HYDRATION_IDLE_TIMEOUT_MS);
+        // Edits first, committed by the component before a held click runs: a submit then sends
+        // what the reader typed.
+        if (restoreEdits() > 0) await nextFrame(view);
         for (const path of clicks.splice(0)) {
           const target = clickableElement(nodeAt(island, path));
           if (!target?.isConnected) continue;
