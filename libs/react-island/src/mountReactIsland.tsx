@@ -1,4 +1,4 @@
-import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Unmount } from 'contracts';
 
@@ -43,9 +43,12 @@ export interface MountReactIslandOptions {
  */
 export const FIRST_COMMIT_TIMEOUT_MS = 5000;
 
-/** Calls `onCommit` once the tree inside committed (its effects ran); renders no DOM of its own. */
+/**
+ * Calls `onCommit` as React commits the tree inside (a layout effect: in the same task as the
+ * commit, before the browser handles another input); renders no DOM of its own.
+ */
 function CommitSignal({ onCommit, children }: { onCommit: () => void; children: ReactNode }): ReactNode {
-  useEffect(onCommit, [onCommit]);
+  useLayoutEffect(onCommit, [onCommit]);
   return children;
 }
 

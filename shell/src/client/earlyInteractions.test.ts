@@ -204,4 +204,41 @@ describe('early clicks', () => {
     await releasing;
     expect(input.value).toBe('');
   });
+
+  it('holds Enter in a field and replays it after the reader\'s text is back: the form submits what was typed', async () => {
+    const root = island('<form><input name="q" value=""></form>');
+    const input = root.querySelector('input')!;
+    const form = root.querySelector('form')!;
+    const submitted: string[] = [];
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      submitted.push(input.value);
+    });
+    const capture = captureEarlyInteractions(root, undefined, 0);
+    input.value = 'coaching';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    const enter = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true });
+    input.dispatchEvent(enter);
+    expect(enter.defaultPrevented).toBe(true);
+    // Hydration renders its own empty value.
+    input.value = '';
+    await capture.release();
+    expect(input.value).toBe('coaching');
+    expect(submitted).toEqual(['coaching']);
+  });
+
+  it('a replayed Enter the hydrated component handles does not submit the form too', async () => {
+    const root = island('<form><input name="q" value=""></form>');
+    const input = root.querySelector('input')!;
+    const submitted = vi.fn((event: Event) => event.preventDefault());
+    root.querySelector('form')!.addEventListener('submit', submitted);
+    const capture = captureEarlyInteractions(root, undefined, 0);
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
+    // The component picks the active suggestion on Enter.
+    const picked = vi.fn((event: KeyboardEvent) => event.preventDefault());
+    input.addEventListener('keydown', picked);
+    await capture.release();
+    expect(picked).toHaveBeenCalledTimes(1);
+    expect(submitted).not.toHaveBeenCalled();
+  });
 });

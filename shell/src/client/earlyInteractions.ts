@@ -9,6 +9,8 @@
  *   failed and got its fallback markup back, on the node at the same place in it, where the
  *   browser's own behaviour (a link, a form's submit) then runs. Enter and Space on a control
  *   arrive as clicks too.
+ * - **Enter** in a one-line field is held the same way and replayed (to the component, else as
+ *   the form's submission), after the field got the reader's text back.
  * - **Field edits** (text typed, a select changed) stay in the field as the reader makes them; once
  *   the island settled, a field that no longer holds the reader's value gets it back, announced
  *   with an `input` event so the hydrated component's change handler sees it.
@@ -126,6 +128,16 @@ function applyReaderValue(field: EditableField, value: string): void {
 }
 
 /**
+ * Replays Enter in a one-line field: to the component first; if nothing handled it (no
+ * `preventDefault`), the field's form is submitted as the browser would have.
+ */
+function pressEnter(field: EditableField | null): void {
+  if (!field?.isConnected) return;
+  const unhandled = field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', bubbles: true, cancelable: true }));
+  if (unhandled && field.form) field.form.requestSubmit();
+}
+
+/**
  * Starts capturing the reader's clicks and field edits inside `island` (capture phase, before any
  * handler of the page) and calls `onFirstInteraction` at the first one, so a waiting island can
  * start loading then.
@@ -135,7 +147,8 @@ export function captureEarlyInteractions(
   onFirstInteraction: () => void = () => {},
   editWatchMs: number = EDIT_WATCH_MS,
 ): EarlyInteractionCapture {
-  const clicks: number[][] = [];
+  /** Held clicks and Enter presses, in the reader's order. */
+  const actions: Array<{ kind: 'click' | 'enter'; path: number[] }> = [];
   const edits = new Map<string, { path: number[]; value: string; restored: number }>();
   let released = false;
   let interacted = false;
@@ -145,19 +158,29 @@ export function captureEarlyInteractions(
     interacted = true;
     onFirstInteraction();
   };
-  const holdClick = (event: MouseEvent) => {
-    // Our own replay (a synchronous `click()`) passes through; so does everything after release.
-    if (replaying || released || !event.target) return;
-    const path = pathFrom(island, event.target as Node);
-    if (!path) return;
+  const hold = (event: Event, kind: 'click' | 'enter', path: number[]) => {
     event.preventDefault();
     event.stopImmediatePropagation();
-    clicks.push(path);
+    actions.push({ kind, path });
     if (!island.hasAttribute(ISLAND_BUSY_ATTRIBUTE)) {
       busy = true;
       island.setAttribute(ISLAND_BUSY_ATTRIBUTE, 'true');
     }
     first();
+  };
+  const holdClick = (event: MouseEvent) => {
+    // Our own replay (a synchronous `click()`) passes through; so does everything after release.
+    if (replaying || released || !event.target) return;
+    const path = pathFrom(island, event.target as Node);
+    if (path) hold(event, 'click', path);
+  };
+  // Enter in a one-line field submits its form (or means something to the component): held too,
+  // so it acts on the reader's text, not on the value the hydration rendered over it.
+  const holdEnter = (event: KeyboardEvent) => {
+    if (replaying || released || event.key !== 'Enter' || event.isComposing) return;
+    const field = editableField(event.target);
+    const path = field && field.tagName === 'INPUT' ? pathFrom(island, field) : null;
+    if (path) hold(event, 'enter', path);
   };
   const recordEdit = (event: Event) => {
     const field = editableField(event.target);
@@ -168,6 +191,7 @@ export function captureEarlyInteractions(
     if (!released) first();
   };
   island.addEventListener('click', holdClick, true);
+  island.addEventListener('keydown', holdEnter, true);
   island.addEventListener('input', recordEdit, true);
   island.addEventListener('change', recordEdit, true);
   let releasing: Promise<void> | undefined;
@@ -187,23 +211,30 @@ export function captureEarlyInteractions(
   return {
     release() {
       if (releasing) return releasing;
-      released = true;
-      island.removeEventListener('click', holdClick, true);
-      if (busy) island.removeAttribute(ISLAND_BUSY_ATTRIBUTE);
       const view = island.ownerDocument.defaultView;
+      const stopHolding = () => {
+        released = true;
+        island.removeEventListener('click', holdClick, true);
+        island.removeEventListener('keydown', holdEnter, true);
+        if (busy) island.removeAttribute(ISLAND_BUSY_ATTRIBUTE);
+      };
       const replay = async () => {
-        if (edits.size === 0 && clicks.length === 0) return;
+        if (edits.size === 0 && actions.length === 0) return stopHolding();
+        // At once (the mount settled after its commit), and again once the component had time
+        // to re-render (its first effects may render its own value over the field again). Until
+        // then clicks and Enter are still held: they must not act on that value.
+        restoreEdits();
         for (let frame = 0; frame < HYDRATION_FRAMES; frame += 1) await nextFrame(view);
         await idle(view, HYDRATION_IDLE_TIMEOUT_MS);
-        // Edits first, committed by the component before a held click runs: a submit then sends
+        // Edits first, committed by the component before a held action runs: a submit then sends
         // what the reader typed.
         if (restoreEdits() > 0) await nextFrame(view);
-        for (const path of clicks.splice(0)) {
-          const target = clickableElement(nodeAt(island, path));
-          if (!target?.isConnected) continue;
+        stopHolding();
+        for (const action of actions.splice(0)) {
           replaying = true;
           try {
-            target.click();
+            if (action.kind === 'click') clickableElement(nodeAt(island, action.path))?.click();
+            else pressEnter(editableField(nodeAt(island, action.path)));
           } finally {
             replaying = false;
           }
