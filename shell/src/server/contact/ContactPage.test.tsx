@@ -24,6 +24,7 @@ function recordingIslands(): ServerIslands & { seen: IslandRequest[] } {
       return requests.map(() => ({ ok: false, stage: 'render', ms: 1 }));
     },
     stylesheets: () => [],
+    firstViewScripts: () => [],
   } as unknown as ServerIslands & { seen: IslandRequest[] };
 }
 
