@@ -54,7 +54,7 @@ describe('renderPageWithIslands', () => {
     expect(html).toContain('<link rel="stylesheet" href="https://cdn.test/mf-a/One.css"/></head>');
     expect(html).not.toContain('mf-b/Two.css');
     // The rendered island's scripts are preloaded before its styles.
-    expect(html).toContain('<link rel="preload" as="script" href="https://cdn.test/mf-a/One.js"/><link rel="stylesheet"');
+    expect(html).toContain('<link rel="preload" as="script" fetchpriority="low" href="https://cdn.test/mf-a/One.js"/><link rel="stylesheet"');
     expect(html).not.toContain('mf-b/Two.js');
   });
 
@@ -75,7 +75,7 @@ describe('renderPageWithIslands', () => {
       { name: 'mf-a/Now', props: {} },
       { name: 'mf-a/Later', props: {}, hydrate: 'interaction' },
     ]);
-    expect(html).toContain('<link rel="preload" as="script" href="https://cdn.test/mf-a/Now.js"/>');
+    expect(html).toContain('<link rel="preload" as="script" fetchpriority="low" href="https://cdn.test/mf-a/Now.js"/>');
     expect(html).not.toContain('mf-a/Later.js');
   });
 

@@ -58,10 +58,11 @@ export async function renderPageWithIslands(
   );
   const rendered = collector.requests.filter((_request, index) => outcomes[index]!.ok);
   // The first view's island scripts start loading with the page, not after the shell's runtime
-  // asked for them (classic scripts, as the runtime adds them).
+  // asked for them (classic scripts, as the runtime adds them); at low priority, so they take
+  // the bandwidth the page's largest paint (its image) leaves.
   const preloads = islands
     .firstViewScripts(rendered)
-    .map((href) => `<link rel="preload" as="script" href="${escapeAttribute(href)}"/>`)
+    .map((href) => `<link rel="preload" as="script" fetchpriority="low" href="${escapeAttribute(href)}"/>`)
     .join('');
   const styles = islands
     .stylesheets(rendered)
