@@ -42,13 +42,21 @@ const PAGES = [
   { name: 'watchlist', path: '/watchlist' },
 ];
 
-/** In the page: true once every island whose box starts in the viewport has mounted or failed. */
+/**
+ * In the page: the time once every island whose box starts in the viewport has mounted or failed,
+ * or, for an island that hydrates on the reader's first interaction (the header search), is armed
+ * for it (`data-island-waiting="interaction"`: its server form works, clicks and typing are kept
+ * and replayed when it hydrates); false until then.
+ */
 function islandsInViewReady(): number | false {
   const inView = [...document.querySelectorAll<HTMLElement>('[data-island]')].filter((element) => {
     const box = element.getBoundingClientRect();
     return box.top < window.innerHeight && box.bottom > 0 && box.height > 0;
   });
-  return inView.every((element) => element.hasAttribute('data-island-state')) ? performance.now() : false;
+  // (No named helper inside: the function is sent to the page as text, without tsx's `__name`.)
+  return inView.every((element) => element.hasAttribute('data-island-state') || element.getAttribute('data-island-waiting') === 'interaction')
+    ? performance.now()
+    : false;
 }
 
 async function untilServerRendered(url: string): Promise<void> {

@@ -47,13 +47,29 @@ export { expect };
 /**
  * Waits until every island on the page mounted or gave up (kept its fallback). Islands that
  * hydrate only when seen (`data-island-hydrate="visible"`) wait for a reader: this scrolls to each
- * like one, then back to where the page was.
+ * like one, then back to where the page was. Islands that hydrate on the reader's first
+ * interaction count once the shell armed them (`data-island-waiting="interaction"`: their server
+ * markup works, a click on them is held and replayed); a test that needs one hydrated touches it.
  */
 export async function islandsSettled(page: Page): Promise<void> {
   await scrollToWaitingIslands(page);
   await page.waitForFunction(() =>
-    [...document.querySelectorAll('[data-island]')].every((element) => element.hasAttribute('data-island-state')),
+    [...document.querySelectorAll('[data-island]')].every(
+      (element) => element.hasAttribute('data-island-state') || element.getAttribute('data-island-waiting') === 'interaction',
+    ),
   );
+}
+
+/**
+ * Hydrates every island still waiting for the reader's interaction (the header search, the
+ * article's contents link), as a pointer moving over each would (dispatched: an island whose
+ * server render failed may be empty and have no box to hover), then waits until all settled.
+ */
+export async function wakeInteractionIslands(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const island of document.querySelectorAll('[data-island-waiting="interaction"]')) island.dispatchEvent(new PointerEvent('pointerover'));
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((element) => element.hasAttribute('data-island-state')));
 }
 
 /** Scrolls each island still waiting to be seen into view (two frames each), then back. */

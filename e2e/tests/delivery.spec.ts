@@ -1,7 +1,7 @@
 // Page weight (issue 14): one federation runtime per page, every remote still boots alone on its
 // standalone page, and what goes over the wire is compressed and cached the right way.
 import { listArticles, listSurveys } from '@khs/content';
-import { expect, islandsSettled, test, watchPage } from '../harness/fixtures.js';
+import { expect, islandsSettled, test, wakeInteractionIslands, watchPage } from '../harness/fixtures.js';
 import { REMOTE_NAMES, SEARCH_API_KEY } from '../harness/stack.js';
 
 function articleWithSurvey() {
@@ -23,6 +23,7 @@ test.describe('one federation runtime per page', () => {
     });
     await page.goto(new URL(articleWithSurvey().url, stack.url).href);
     await islandsSettled(page);
+    await wakeInteractionIslands(page);
     const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
     expect(states.length).toBeGreaterThan(3);
     expect(states.every((state) => state === 'mounted')).toBe(true);
@@ -150,9 +151,11 @@ test.describe('islands hydrate when needed', () => {
     await page.goto(url);
     const survey = page.locator('[data-island="mf-survey/Survey"]');
     await expect(survey).toHaveAttribute('data-island-hydrate', 'visible');
-    // Above the fold: the header controls hydrate at once.
+    // Above the fold: the watchlist link hydrates at once; the header search (a working GET form
+    // until then) waits for the reader to reach for it.
     await expect(page.locator('[data-island="mf-watchlist/WatchlistLink"]')).toHaveAttribute('data-island-state', 'mounted');
-    await expect(page.locator('[data-island="mf-search/HeaderSearch"]')).toHaveAttribute('data-island-state', 'mounted');
+    const headerSearch = page.locator('[data-island="mf-search/HeaderSearch"]');
+    await expect(headerSearch).toHaveAttribute('data-island-waiting', 'interaction');
     await page.waitForTimeout(500);
     expect(await survey.getAttribute('data-island-state')).toBeNull();
     expect(surveyRequests.filter((url) => url.endsWith('.js'))).toEqual([]);
@@ -164,6 +167,10 @@ test.describe('islands hydrate when needed', () => {
     expect(surveyRequests.some((url) => REMOTE_ENTRY.test(url))).toBe(true);
     await survey.getByRole('radio').first().check();
     await expect(survey.getByRole('radio').first()).toBeChecked();
+    // The header search hydrates when the reader reaches for it.
+    await headerSearch.locator('input').first().focus();
+    await expect(headerSearch).toHaveAttribute('data-island-state', 'mounted');
+    await expect(headerSearch).not.toHaveAttribute('data-island-waiting', /./);
     // No preload went unused, no hydration mismatch.
     expect(warnings).toEqual([]);
   });
@@ -182,5 +189,12 @@ test.describe('islands hydrate when needed', () => {
       expect(await head()).toContain(`<link rel="preload" as="script" href="${stack.remotes[name]}/${path}${file}"/>`);
     }
     expect(await head()).not.toContain(`href="${stack.remotes['mf-survey']}/mf-manifest.json"/>`);
+    // An article's first view hydrates only the watchlist at once: the search remote (header
+    // search, on interaction) is not preloaded there.
+    const article = await (await fetch(new URL(articleWithSurvey().url, stack.url))).text();
+    const articleHead = article.slice(0, article.indexOf('</head>'));
+    expect(articleHead).toMatch(new RegExp(`<link rel="preload" as="script" href="${stack.remotes['mf-watchlist']}/remoteEntry\\.[0-9a-f]{8}\\.js"/>`));
+    expect(articleHead).not.toContain(`${stack.remotes['mf-search']}/remoteEntry.`);
+    expect(articleHead).not.toContain(`href="${stack.remotes['mf-search']}/mf-manifest.json"/>`);
   });
 });

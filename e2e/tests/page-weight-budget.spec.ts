@@ -6,12 +6,14 @@ import { listArticles, listSurveys } from '@khs/content';
 import { expect, test } from '../harness/fixtures.js';
 
 /**
- * Budget of the article page's initial scripts, gzip -9 bytes: what this build loads (about
- * 165 KB on 2026-11-22: React 64 KB, the shell's runtime 31 KB, three remote entries 14 KB each,
- * the first view's island chunks) plus 5 %. The issue's goal is 110 KB; the rest of the way needs
- * a smaller runtime or React (see the issue's closing note), so tighten this when it shrinks.
+ * Budget of the article page's initial scripts, gzip -9 bytes: what this build loads before the
+ * reader does anything (145.5 KB on 2026-11-22: React 69.6 KB, the shell's runtime 31.4 KB and
+ * own code 5.1 KB, the watchlist remote's entry and islands 17.9 KB, the page widgets' remote
+ * entry and engine 21.6 KB, hydrated when the browser is idle) plus about 5 %. One more remote
+ * entry loaded eagerly (about 14 KB, e.g. the header search hydrated at once instead of on
+ * interaction) breaks it. The issue's goal is 110 KB: see its closing note for what stands between.
  */
-export const ARTICLE_INITIAL_SCRIPTS_BUDGET_GZIP = 170 * 1024;
+export const ARTICLE_INITIAL_SCRIPTS_BUDGET_GZIP = 150 * 1024;
 
 test('the article page\'s initial scripts stay within the byte budget', async ({ page, stack }) => {
   const surveys = new Set(listSurveys().map((survey) => survey.formHandle));
@@ -29,9 +31,11 @@ test('the article page\'s initial scripts stay within the byte budget', async ({
   });
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(url, { waitUntil: 'networkidle' });
-  // Everything the first view hydrates is in: the islands in view and the idle ones.
+  // Everything the first view hydrates is in: the islands in view and the idle ones. Islands that
+  // wait for the reader's interaction load nothing before it (the header search, the contents link).
   await page.waitForFunction(() =>
     [...document.querySelectorAll<HTMLElement>('[data-island]')]
+      .filter((element) => element.getAttribute('data-island-hydrate') !== 'interaction')
       .filter((element) => element.getAttribute('data-island-hydrate') !== 'visible' || element.getBoundingClientRect().top < window.innerHeight)
       .every((element) => element.getAttribute('data-island-state') === 'mounted'),
   );

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { listArticles, listSurveys } from '@khs/content';
 import { examplePageConfig } from 'contracts';
 import type { Page } from '@playwright/test';
-import { expect, islandsSettled, test } from '../harness/fixtures.js';
+import { expect, islandsSettled, test, wakeInteractionIslands } from '../harness/fixtures.js';
 import { REPO_ROOT } from '../harness/stack.js';
 import { remoteBuildVariant, VARIANTS_DIR } from '../harness/remoteVariant.js';
 
@@ -149,6 +149,7 @@ test.describe('server-rendered islands', () => {
     const problems = consoleProblems(page);
     await page.goto(new URL(articleWithSurvey().url, stack.url).href);
     await islandsSettled(page);
+    await wakeInteractionIslands(page);
     const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
     expect(states.every((state) => state === 'mounted')).toBe(true);
     await page.getByRole('button', { name: i18n.watchlistAdd }).first().click();

@@ -17,13 +17,42 @@ describe('mountReactIsland', () => {
   it('replaces the server fallback with the rendered tree and unmounts cleanly', async () => {
     const element = document.createElement('div');
     element.innerHTML = '<span>fallback</span>';
-    let unmount = () => {};
+    let mounting!: Promise<() => void>;
     await act(async () => {
-      unmount = mountReactIsland(element, 'test/Ok', <p>live</p>);
+      mounting = mountReactIsland(element, 'test/Ok', <p>live</p>);
     });
+    const unmount = await mounting;
     expect(element.textContent).toBe('live');
     await act(async () => unmount());
     expect(element.textContent).toBe('');
+  });
+
+  it('settles only once React committed the island, so a click replayed then meets its handlers', async () => {
+    const element = document.createElement('div');
+    element.innerHTML = '<button type="button">0</button>';
+    const clicks = vi.fn();
+    function Counter() {
+      const [count, setCount] = useState(0);
+      return (
+        <button type="button" onClick={() => (clicks(), setCount(count + 1))}>
+          {count}
+        </button>
+      );
+    }
+    let settled = false;
+    let mounting!: Promise<() => void>;
+    act(() => {
+      mounting = mountReactIsland(element, 'test/Counter', <Counter />, { hydrate: true });
+      void mounting.then(() => (settled = true));
+    });
+    expect(settled).toBe(false);
+    await act(async () => {
+      await mounting;
+    });
+    expect(settled).toBe(true);
+    await act(async () => element.querySelector('button')!.click());
+    expect(clicks).toHaveBeenCalledTimes(1);
+    expect(element.textContent).toBe('1');
   });
 
   it('puts the fallback back and logs when the tree throws', async () => {

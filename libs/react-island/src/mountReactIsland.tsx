@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { Unmount } from 'contracts';
 
@@ -37,6 +37,21 @@ export interface MountReactIslandOptions {
   log?: Pick<Console, 'warn'>;
 }
 
+/**
+ * Longest wait for an island's first commit before its mount settles anyway (ms): a tree that
+ * suspends for good must not keep the page's runtime waiting on it.
+ */
+export const FIRST_COMMIT_TIMEOUT_MS = 5000;
+
+/**
+ * Calls `onCommit` as React commits the tree inside (a layout effect: in the same task as the
+ * commit, before the browser handles another input); renders no DOM of its own.
+ */
+function CommitSignal({ onCommit, children }: { onCommit: () => void; children: ReactNode }): ReactNode {
+  useLayoutEffect(onCommit, [onCommit]);
+  return children;
+}
+
 /** The tree an island renders, identical on the server and in the browser (hydration needs that). */
 export function islandTree(name: string, node: ReactNode, onError: () => void = () => {}): ReactNode {
   return (
@@ -49,10 +64,13 @@ export function islandTree(name: string, node: ReactNode, onError: () => void = 
 /**
  * Renders `node` into `element`: replacing the server fallback once React commits, or (with
  * `hydrate`) hydrating the island's server-rendered HTML. If the tree throws, the island
- * unmounts and the markup it started from is put back.
+ * unmounts and the markup it started from is put back. Resolves with the unmount function once
+ * React committed the island (hydration included), so the page's runtime knows when the island
+ * really handles input (it replays a reader's early clicks then); at the latest after
+ * `FIRST_COMMIT_TIMEOUT_MS`.
  * @param name  Used in log lines, e.g. `"mf-watchlist/WatchlistButton"`.
  */
-export function mountReactIsland(element: HTMLElement, name: string, node: ReactNode, options: MountReactIslandOptions = {}): Unmount {
+export function mountReactIsland(element: HTMLElement, name: string, node: ReactNode, options: MountReactIslandOptions = {}): Promise<Unmount> {
   const fallbackHtml = element.innerHTML;
   const log = options.log ?? console;
   let mounted = true;
@@ -64,7 +82,13 @@ export function mountReactIsland(element: HTMLElement, name: string, node: React
       element.innerHTML = fallbackHtml;
     });
   };
-  const tree = islandTree(name, node, restoreFallback);
+  let committed: () => void = () => {};
+  const firstCommit = new Promise<void>((resolve) => {
+    committed = resolve;
+    setTimeout(resolve, FIRST_COMMIT_TIMEOUT_MS);
+  });
+  // Outside the island's tree: no DOM, so the server's markup (rendered without it) still matches.
+  const tree = <CommitSignal onCommit={() => committed()}>{islandTree(name, node, restoreFallback)}</CommitSignal>;
   const root = options.hydrate
     ? hydrateRoot(element, tree, {
         onRecoverableError(error) {
@@ -74,9 +98,10 @@ export function mountReactIsland(element: HTMLElement, name: string, node: React
       })
     : createRoot(element);
   if (!options.hydrate) root.render(tree);
-  return () => {
+  const unmount: Unmount = () => {
     if (!mounted) return;
     mounted = false;
     root.unmount();
   };
+  return firstCommit.then(() => unmount);
 }

@@ -31,9 +31,12 @@ describe('mf-survey/Survey island', () => {
   });
 
   it('reads question and answers from the fallback when the props carry only the handle', async () => {
+    // The mount settles once React committed, after act flushed it: awaited outside act.
+    let mounting: ReturnType<typeof mountSurvey> | undefined;
     await act(async () => {
-      unmount = (await mountSurvey(element, { formHandle: 'days' }, context)) as Unmount;
+      mounting = mountSurvey(element, { formHandle: 'days' }, context);
     });
+    unmount = (await mounting) as Unmount;
     expect(screen.getByRole('group', { name: 'Which day suits you?' })).toBeTruthy();
     const radios = screen.getAllByRole('radio') as HTMLInputElement[];
     expect(radios.map((radio) => [radio.value, radio.disabled])).toEqual([
@@ -44,13 +47,11 @@ describe('mf-survey/Survey island', () => {
   });
 
   it('prefers question and answers from the props', async () => {
+    let mounting: ReturnType<typeof mountSurvey> | undefined;
     await act(async () => {
-      unmount = (await mountSurvey(
-        element,
-        { formHandle: 'days', question: 'Pick a day', answers: [{ position: 7, label: 'Sunday' }] },
-        context,
-      )) as Unmount;
+      mounting = mountSurvey(element, { formHandle: 'days', question: 'Pick a day', answers: [{ position: 7, label: 'Sunday' }] }, context);
     });
+    unmount = (await mounting) as Unmount;
     expect(screen.getByRole('group', { name: 'Pick a day' })).toBeTruthy();
     expect((screen.getByRole('radio', { name: 'Sunday' }) as HTMLInputElement).value).toBe('7');
   });

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPageBus, examplePageConfig, type IslandContext } from 'contracts';
-import { IDLE_TIMEOUT_MS, VISIBLE_ROOT_MARGIN, whenTriggered } from './hydrationTriggers.js';
+import { IDLE_TIMEOUT_MS, ISLAND_WAITING_ATTRIBUTE, VISIBLE_ROOT_MARGIN, whenTriggered } from './hydrationTriggers.js';
 import { startIslandRuntime, type ModuleLoader } from './islandRuntime.js';
 
 /** A controllable IntersectionObserver: `show(element)` reports it as intersecting. */
@@ -32,6 +32,8 @@ function fakeIntersectionObserver() {
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** Long enough for a release's hydration frames and replay. */
+const replayed = () => new Promise((resolve) => setTimeout(resolve, 100));
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -94,6 +96,63 @@ describe('hydration triggers', () => {
     cancel();
     io.show(element);
     expect(run).not.toHaveBeenCalled();
+  });
+
+  it('marks a waiting island until its trigger fires', () => {
+    const io = fakeIntersectionObserver();
+    const element = document.createElement('div');
+    whenTriggered(element, 'visible', () => {});
+    expect(element.getAttribute(ISLAND_WAITING_ATTRIBUTE)).toBe('visible');
+    io.show(element);
+    expect(element.hasAttribute(ISLAND_WAITING_ATTRIBUTE)).toBe(false);
+    const immediate = document.createElement('div');
+    whenTriggered(immediate, 'immediate', () => {});
+    expect(immediate.hasAttribute(ISLAND_WAITING_ATTRIBUTE)).toBe(false);
+  });
+
+  it('a click on a waiting island fires its trigger at once and is replayed once the island settled', async () => {
+    fakeIntersectionObserver();
+    const element = document.createElement('div');
+    element.innerHTML = '<button type="button">Vote</button>';
+    document.body.append(element);
+    let settle!: () => void;
+    const run = vi.fn(() => new Promise<void>((resolve) => (settle = resolve)));
+    whenTriggered(element, 'visible', run);
+    const button = element.querySelector('button')!;
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    button.dispatchEvent(click);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(click.defaultPrevented).toBe(true);
+    const hydrated = vi.fn();
+    button.addEventListener('click', hydrated);
+    await flush();
+    expect(hydrated).not.toHaveBeenCalled();
+    settle();
+    await replayed();
+    expect(hydrated).toHaveBeenCalledTimes(1);
+    element.remove();
+  });
+
+  it('replays a held click also when the island failed (run rejected or threw)', async () => {
+    for (const run of [() => Promise.reject(new Error('load failed')), () => { throw new Error('mount threw'); }]) {
+      const element = document.createElement('div');
+      element.innerHTML = '<a href="#x">x</a>';
+      document.body.append(element);
+      const clicked = vi.fn((event: Event) => event.preventDefault());
+      let started = false;
+      whenTriggered(element, 'interaction', () => {
+        started = true;
+        // The replay listens on the node the fallback leaves in place.
+        element.querySelector('a')!.addEventListener('click', clicked);
+        return run();
+      });
+      const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+        element.querySelector('a')!.dispatchEvent(click);
+      expect(started).toBe(true);
+      await replayed();
+      expect(clicked).toHaveBeenCalledTimes(1);
+      element.remove();
+    }
   });
 
   it('without the browser API a trigger needs, the island is not left behind: it runs at once', () => {

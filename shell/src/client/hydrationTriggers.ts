@@ -1,25 +1,43 @@
 import type { IslandHydrateTrigger } from 'contracts';
+import { captureEarlyInteractions } from './earlyInteractions.js';
 
 /** How far below the viewport a `visible` island starts loading, so it is ready when seen. */
 export const VISIBLE_ROOT_MARGIN = '200px 0px';
 /** Longest wait for an idle moment before an `idle` island hydrates anyway (ms). */
 export const IDLE_TIMEOUT_MS = 2000;
 
+/**
+ * Set on an island while it waits for its trigger (value: the trigger), removed when it fires:
+ * its server markup is live; a click on it is held for replay (see earlyInteractions).
+ */
+export const ISLAND_WAITING_ATTRIBUTE = 'data-island-waiting';
+
 /** The first user gestures that wake an `interaction` island. */
 const INTERACTION_EVENTS = ['pointerover', 'pointerdown', 'touchstart', 'focusin'] as const;
 
 /**
  * Calls `run` once when `trigger` fires for `element`: at once, when the browser is idle, when the
- * element nears the viewport, or on the first interaction with it. Without the browser API a
- * trigger needs (old browsers, tests), it runs at once. Returns a cancel function.
+ * element nears the viewport, or on the first interaction with it; a click or an edit on the
+ * island fires any trigger early. Without the browser API a trigger needs (old browsers, tests),
+ * it runs at once. Clicks and field edits on the island are kept until `run` (its returned
+ * promise) settles, then replayed (earlyInteractions).
+ * Returns a cancel function.
  */
-export function whenTriggered(element: HTMLElement, trigger: IslandHydrateTrigger, run: () => void): () => void {
+export function whenTriggered(element: HTMLElement, trigger: IslandHydrateTrigger, run: () => void | Promise<unknown>): () => void {
   let done = false;
+  const early = captureEarlyInteractions(element, () => once());
   const once = () => {
     if (done) return;
     done = true;
     cancel();
-    run();
+    element.removeAttribute(ISLAND_WAITING_ATTRIBUTE);
+    let settled: Promise<unknown>;
+    try {
+      settled = Promise.resolve(run());
+    } catch (error) {
+      settled = Promise.reject(error);
+    }
+    settled.then(early.release, early.release);
   };
   let cancel: () => void = () => {};
   const view = element.ownerDocument.defaultView;
@@ -39,10 +57,16 @@ export function whenTriggered(element: HTMLElement, trigger: IslandHydrateTrigge
     };
   } else {
     once();
-    return () => {};
+    return () => {
+      done = true;
+      early.release();
+    };
   }
+  element.setAttribute(ISLAND_WAITING_ATTRIBUTE, trigger);
   return () => {
+    if (!done) element.removeAttribute(ISLAND_WAITING_ATTRIBUTE);
     done = true;
     cancel();
+    early.release();
   };
 }

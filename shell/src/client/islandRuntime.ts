@@ -136,7 +136,7 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
     elements.map(
       (element) =>
         new Promise<void>((resolve) => {
-          cancels.push(whenTriggered(element, parseHydrateTrigger(element.getAttribute(ISLAND_HYDRATE_ATTRIBUTE)), () => void mountOne(element).then(resolve)));
+          cancels.push(whenTriggered(element, parseHydrateTrigger(element.getAttribute(ISLAND_HYDRATE_ATTRIBUTE)), () => mountOne(element).then(resolve)));
         }),
     ),
   ).then(() => undefined);

@@ -66,14 +66,16 @@ describe('SharedWatchlistImport island', () => {
     const { examplePageConfig } = await import('contracts');
     const element = document.createElement('div');
     document.body.append(element);
-    let unmount: () => void = () => {};
+    // The mount settles once React committed, after act flushed it: awaited outside act.
+    let mounting: ReturnType<typeof mount> | undefined;
     await act(async () => {
-      unmount = (await mount(
+      mounting = mount(
         element,
         { articles: { a1: { title: 'Feedback' }, bad: 5, worse: { name: 'x' } } } as never,
         { bus: createPageBus(), config: examplePageConfig(), getConsent: () => ({ insights: false, tracking: false }) },
-      )) as () => void;
+      );
     });
+    const unmount = (await mounting) as () => void;
     fireEvent.click(screen.getByRole('button', { name: 'Add this article to my watchlist' }));
     expect(stored()).toEqual({ articles: { a1: { title: 'Feedback' } } });
     expect(screen.getByRole('status').textContent).toBe('Added 1 article to your watchlist.');

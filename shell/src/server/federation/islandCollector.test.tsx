@@ -16,6 +16,7 @@ function fakeIslands(outcomes: Record<string, { html: string; state?: unknown } 
       });
     },
     stylesheets: (requests: IslandRequest[]) => requests.map((request) => `https://cdn.test/${request.name}.css`),
+    firstViewScripts: (requests: IslandRequest[]) => requests.filter((request) => !request.hydrate).map((request) => `https://cdn.test/${request.name}.js`),
   } as unknown as ServerIslands & { seen: IslandRequest[] };
 }
 
@@ -52,6 +53,30 @@ describe('renderPageWithIslands', () => {
     // Only the rendered island's styles: a failed one mounts later and loads its own.
     expect(html).toContain('<link rel="stylesheet" href="https://cdn.test/mf-a/One.css"/></head>');
     expect(html).not.toContain('mf-b/Two.css');
+    // The rendered island's scripts are preloaded before its styles.
+    expect(html).toContain('<link rel="preload" as="script" fetchpriority="low" href="https://cdn.test/mf-a/One.js"/><link rel="stylesheet"');
+    expect(html).not.toContain('mf-b/Two.js');
+  });
+
+  it('tells the islands when each hydrates, so one that waits for a trigger preloads nothing', async () => {
+    const islands = fakeIslands({ 'mf-a/Now': { html: '<p>now</p>' }, 'mf-a/Later': { html: '<p>later</p>' } });
+    const html = await renderPageWithIslands(
+      <html>
+        <head />
+        <body>
+          <Island name="mf-a/Now" />
+          <Island name="mf-a/Later" hydrate="interaction" />
+        </body>
+      </html>,
+      islands,
+      { config: examplePageConfig(), url: '/x' },
+    );
+    expect(islands.seen).toEqual([
+      { name: 'mf-a/Now', props: {} },
+      { name: 'mf-a/Later', props: {}, hydrate: 'interaction' },
+    ]);
+    expect(html).toContain('<link rel="preload" as="script" fetchpriority="low" href="https://cdn.test/mf-a/Now.js"/>');
+    expect(html).not.toContain('mf-a/Later.js');
   });
 
   it('renders an inline island (a span inside a sentence) the same way, rendered or failed', async () => {

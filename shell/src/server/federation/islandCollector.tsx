@@ -72,8 +72,16 @@ export async function renderPageWithIslands(
   onTimings?.(
     outcomes.map((outcome, index) => ({ name: collector.requests[index]!.name, ms: outcome.ms, ok: outcome.ok, reused: outcome.ok && outcome.reused === true })),
   );
+  const rendered = collector.requests.filter((_request, index) => outcomes[index]!.ok);
+  // The first view's island scripts start loading with the page, not after the shell's runtime
+  // asked for them (classic scripts, as the runtime adds them); at low priority, so they take
+  // the bandwidth the page's largest paint (its image) leaves.
+  const preloads = islands
+    .firstViewScripts(rendered)
+    .map((href) => `<link rel="preload" as="script" fetchpriority="low" href="${escapeAttribute(href)}"/>`)
+    .join('');
   const styles = islands
-    .stylesheets(collector.requests.filter((_request, index) => outcomes[index]!.ok))
+    .stylesheets(rendered)
     .map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}"/>`)
     .join('');
   // An island element is a div, or a span inside a sentence (`Island inline`).
@@ -86,7 +94,7 @@ export async function renderPageWithIslands(
     return `${outcome.result.html}</${tag}>${stateScript(outcome.result)}`;
   });
   // The islands' own styles, before any script runs: no flash of unstyled remote markup.
-  return styles ? withIslands.replace('</head>', `${styles}</head>`) : withIslands;
+  return styles || preloads ? withIslands.replace('</head>', `${preloads}${styles}</head>`) : withIslands;
 }
 
 /** How long one island took on the server. */

@@ -19,7 +19,14 @@ function manifest(build: string, css: string[], contractsVersion: string | undef
       contractsVersion,
     },
     // The browser build also exposes its standalone page's module, which the server build has not.
-    exposes: [{ name: 'Hello', assets: { css: { sync: css, async: [] } } }, { name: 'Standalone' }],
+    exposes: [
+      { name: 'Hello', assets: { css: { sync: css, async: [] }, js: { sync: [`hello.${build}.js`], async: [] } } },
+      { name: 'Standalone', assets: { js: { sync: ['standalone.js'] } } },
+    ],
+    shared: [
+      { name: 'react', assets: { js: { sync: ['react.js'] } } },
+      { name: 'react-dom/client', assets: { js: { sync: [`renderer.${build}.js`], async: [] } } },
+    ],
   });
 }
 
@@ -81,6 +88,10 @@ describe('ServerFederation', () => {
     expect(remote.origin.manifestCalls).toBe(1);
     expect(remote.runtime.registrations).toEqual([{ force: false }]);
     expect(federation.stylesheets('mf-hello', 'Hello')).toEqual(['http://remote.test/hello.v1.css']);
+    // Preload hints: the module's own chunks, and on request the shared React renderer's.
+    expect(federation.scripts('mf-hello', ['Hello'], false)).toEqual(['http://remote.test/hello.v1.js']);
+    expect(federation.scripts('mf-hello', ['Hello'], true)).toEqual(['http://remote.test/hello.v1.js', 'http://remote.test/renderer.v1.js']);
+    expect(federation.scripts('mf-other', ['Hello'], true)).toEqual([]);
   });
 
   it('uses a redeployed build after revalidation, re-registers with force and disposes the old build', async () => {
@@ -186,6 +197,28 @@ describe('ServerIslands', () => {
     } as unknown as ServerFederation;
     return new ServerIslands({ federation, budgetMs, failures: new FailureLog({ intervalMs: 60_000, log: { error: (line: string) => log.push(line) } }) });
   }
+
+  it('preloads the first view\'s scripts only when one remote holds every island that hydrates at once (with its renderer)', () => {
+    const calls: Array<[string, string[], boolean]> = [];
+    const federation = {
+      scripts: (remote: string, modules: string[], withRenderer: boolean) => {
+        calls.push([remote, modules, withRenderer]);
+        return modules.map((module) => `http://${remote}/${module}.js`).concat(withRenderer ? [`http://${remote}/renderer.js`] : []);
+      },
+    } as unknown as ServerFederation;
+    const islands = new ServerIslands({ federation, budgetMs: 100 });
+    expect(
+      islands.firstViewScripts([
+        { name: 'mf-a/Link', props: {} },
+        { name: 'mf-a/Button', props: {} },
+        { name: 'mf-b/Search', props: {}, hydrate: 'interaction' },
+        { name: 'mf-c/Survey', props: {}, hydrate: 'visible' },
+      ]),
+    ).toEqual(['http://mf-a/Link.js', 'http://mf-a/Button.js', 'http://mf-a/renderer.js']);
+    expect(calls).toEqual([['mf-a', ['Link', 'Button'], true]]);
+    expect(islands.firstViewScripts([{ name: 'mf-a/Link', props: {} }, { name: 'mf-b/List', props: {} }])).toEqual([]);
+    expect(islands.firstViewScripts([{ name: 'mf-b/Search', props: {}, hydrate: 'idle' }])).toEqual([]);
+  });
 
   it('renders each island alone: a throwing or slow one fails, the others render', async () => {
     const log: string[] = [];

@@ -70,8 +70,18 @@ interface ManifestJson {
     /** Names of the modules the server build exposes (written by tooling/rspack-preset). */
     serverExposes?: string[];
   };
-  exposes?: { name: string; assets?: { css?: { sync?: string[]; async?: string[] } } }[];
+  exposes?: { name: string; assets?: ManifestAssets }[];
+  /** The modules the build shares (React), with the files that provide them. */
+  shared?: { name: string; assets?: ManifestAssets }[];
 }
+
+interface ManifestAssets {
+  css?: { sync?: string[]; async?: string[] };
+  js?: { sync?: string[]; async?: string[] };
+}
+
+/** The shared module a React island hydrates with: by far the largest file of a first view. */
+const RENDERER_SHARE = 'react-dom/client';
 
 interface RemoteState {
   definition: RemoteDefinition;
@@ -242,6 +252,26 @@ export class ServerFederation {
     const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
     const css = [...(expose.assets?.css?.sync ?? []), ...(expose.assets?.css?.async ?? [])];
     return [...new Set(css)].map((file) => new URL(file, base).href);
+  }
+
+  /**
+   * Script URLs the browser build of `remote` loads for `modules` (their expose chunks, from the
+   * manifest), plus, with `withRenderer`, the files of its shared React renderer: for preload
+   * hints of a first view. Empty while the manifest is not loaded.
+   */
+  scripts(remote: string, modules: readonly string[], withRenderer: boolean): string[] {
+    const manifest = this.states.get(remote)?.manifest;
+    if (!manifest) return [];
+    const files = (manifest.json.exposes ?? []).filter((expose) => modules.includes(expose.name)).flatMap((expose) => expose.assets?.js?.sync ?? []);
+    if (withRenderer) files.push(...(manifest.json.shared?.find((share) => share.name === RENDERER_SHARE)?.assets?.js?.sync ?? []));
+    const base = this.assetBase(manifest);
+    return [...new Set(files)].map((file) => new URL(file, base).href);
+  }
+
+  /** Where a manifest's files are: its `publicPath`, or (`auto`) next to the manifest. */
+  private assetBase(manifest: ParsedManifest): string {
+    const publicPath = manifest.json.metaData?.publicPath;
+    return publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
   }
 
   /** How many builds of `remote` replaced its first one (part of cache keys of its renders). */

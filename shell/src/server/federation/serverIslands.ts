@@ -1,4 +1,4 @@
-import { parseIslandName, type IslandRenderResult, type PageConfig } from 'contracts';
+import { parseIslandName, type IslandHydrateTrigger, type IslandRenderResult, type PageConfig } from 'contracts';
 import { FailureLog, type ServerIslandStage } from './failureLog.js';
 import { ServerIslandError, type ServerFederation } from './serverFederation.js';
 
@@ -6,6 +6,8 @@ import { ServerIslandError, type ServerFederation } from './serverFederation.js'
 export interface IslandRequest {
   name: string;
   props: Record<string, unknown>;
+  /** When the browser hydrates it; absent means at once. */
+  hydrate?: IslandHydrateTrigger;
 }
 
 /** A rendered island, or why it holds a placeholder. */
@@ -70,6 +72,26 @@ export class ServerIslands {
       if (parsed) for (const url of this.federation.stylesheets(parsed.remote, parsed.module)) urls.add(url);
     }
     return [...urls];
+  }
+
+  /**
+   * Scripts the first view needs at once, for preload hints, when the islands that hydrate
+   * immediately all come from one remote: their expose chunks and that remote's React renderer
+   * (it then provides it). With several such remotes nothing: which one provides React is decided
+   * in the browser (a guess could load the renderer twice), and their chunks (the search list's
+   * search client) would compete with the page's largest paint. Islands that wait for a trigger
+   * preload nothing.
+   */
+  firstViewScripts(requests: IslandRequest[]): string[] {
+    const byRemote = new Map<string, string[]>();
+    for (const request of requests) {
+      if ((request.hydrate ?? 'immediate') !== 'immediate') continue;
+      const parsed = parseIslandName(request.name);
+      if (!parsed) continue;
+      byRemote.set(parsed.remote, [...(byRemote.get(parsed.remote) ?? []), parsed.module]);
+    }
+    const [only, ...others] = [...byRemote];
+    return only && others.length === 0 ? this.federation.scripts(only[0], only[1], true) : [];
   }
 
   private async renderOne(

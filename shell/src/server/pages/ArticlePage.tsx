@@ -25,7 +25,8 @@ export function ArticlePage({ article, survey }: ArticlePageProps) {
           <h1 className="article__title">{article.headline || article.title}</h1>
           <ArticleMeta className="article__meta" date={article.date} readingTime={article.readingTime} />
           <TopicTags topics={article.topic} />
-          <Island name="mf-widgets/ArticleContentsTrigger" className="article__contents" />
+          {/* Server markup only (its browser mount does nothing; PageWidgets enhances it): nothing to load for it up front. */}
+          <Island name="mf-widgets/ArticleContentsTrigger" className="article__contents" hydrate="interaction" />
           <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist" />
         </header>
         <figure className="article__figure">

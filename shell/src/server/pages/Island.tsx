@@ -41,7 +41,7 @@ export function Island({ name, props = {}, serverProps, className, inline = fals
   const classes = [inline ? 'island island--inline' : 'island', className].filter(Boolean).join(' ');
   const Element = inline ? 'span' : 'div';
   if (collector) {
-    return <Element className={classes} {...attributes} dangerouslySetInnerHTML={{ __html: collector.add({ name, props: serverProps ? { ...props, ...serverProps } : props }, children) }} />;
+    return <Element className={classes} {...attributes} dangerouslySetInnerHTML={{ __html: collector.add({ name, props: serverProps ? { ...props, ...serverProps } : props, ...(hydrate === 'immediate' ? {} : { hydrate }) }, children) }} />;
   }
   return (
     <Element className={classes} {...attributes}>

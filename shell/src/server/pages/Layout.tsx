@@ -14,21 +14,27 @@ export interface LayoutProps {
   query?: string;
   /** Extra class on `<body>`, e.g. `page-article`. */
   pageClass?: string;
+  /**
+   * Remotes of the islands this page hydrates at once in its first view, preloaded in the head.
+   * Default `FIRST_VIEW_REMOTES` (the header's); a page adds the remote of its main island.
+   */
+  firstViewRemotes?: readonly string[];
   children: ReactNode;
 }
 
 /**
- * Remotes of the islands every page shows at once (the header's search box and watchlist link):
- * their manifests and entries are preloaded so the runtime finds them in the cache instead of
- * asking only after the page is parsed. The manifest as the runtime's own `fetch` asks for it
- * (`crossOrigin="anonymous"`); the entry as the classic script the runtime adds next to it. Entry
- * names are content-hashed: the entry is preloaded only when the server has loaded the manifest
- * that names it (server islands on), never guessed.
+ * Remotes whose islands hydrate at once in the first view of every page (the header's watchlist
+ * link; the header search waits for an interaction): their manifests and entries are preloaded so
+ * the runtime finds them in the cache instead of asking only after the page is parsed. The
+ * manifest as the runtime's own `fetch` asks for it (`crossOrigin="anonymous"`); the entry as the
+ * classic script the runtime adds next to it. Entry names are content-hashed: the entry is
+ * preloaded only when the server has loaded the manifest that names it, never guessed. A remote
+ * whose islands all wait is not preloaded: its entry must not compete with what the first view needs.
  */
-const FIRST_VIEW_REMOTES = ['mf-search', 'mf-watchlist'];
+export const FIRST_VIEW_REMOTES: readonly string[] = ['mf-watchlist'];
 
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
-export function Layout({ title, config, runtimeUrl, query = '', pageClass, children }: LayoutProps) {
+export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, children }: LayoutProps) {
   const { calls, i18n } = config;
   const entryUrl = useContext(IslandCollectorContext)?.remoteEntryUrl ?? (() => undefined);
   return (
@@ -46,7 +52,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
         />
         <script src={runtimeUrl} defer />
         {config.remotes
-          .filter((remote) => FIRST_VIEW_REMOTES.includes(remote.name))
+          .filter((remote) => firstViewRemotes.includes(remote.name))
           .flatMap((remote) => {
             const entry = entryUrl(remote.name);
             return [
@@ -68,7 +74,8 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, child
               <a href="/">Articles</a>
               <a href={calls.searchPage}>{i18n.searchLabel}</a>
             </nav>
-            <Island name="mf-search/HeaderSearch" className="site-header__search">
+            {/* Usable as a plain GET form until the reader reaches for it: the search remote loads then. */}
+            <Island name="mf-search/HeaderSearch" className="site-header__search" hydrate="interaction">
               <form role="search" aria-label="Site search" action={calls.searchPage} method="get" className="header-search">
                 <label className="visually-hidden" htmlFor="header-search-input">
                   {i18n.searchLabel}

@@ -4,7 +4,7 @@ import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
 import type { ContentStore } from '../content/contentStore.js';
 import { ArticlePage } from './ArticlePage.js';
 import { HomePage } from './HomePage.js';
-import { Layout } from './Layout.js';
+import { FIRST_VIEW_REMOTES, Layout } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { renderPageWithIslands, serverTimingHeader } from '../federation/islandCollector.js';
 import type { ServerIslands } from '../federation/serverIslands.js';
@@ -64,7 +64,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     return render(
       request,
       reply,
-      <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search">
+      <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search" firstViewRemotes={[...FIRST_VIEW_REMOTES, 'mf-search']}>
         <SearchPage config={config} query={query} />
       </Layout>,
     );

@@ -1,0 +1,270 @@
+/**
+ * What a reader does to an island before it is hydrated (its remote still loading, or not asked
+ * for yet because the island waits for its trigger) is kept, not lost: the server markup looks
+ * usable, so a reader may press a button that has no handler yet, or type into a field that
+ * hydration would reset to its rendered value.
+ *
+ * - **Clicks** are held (no default action, no page handler) and replayed once the island
+ *   settled: on the hydrated node (hydration reuses the server's nodes), or, when the island
+ *   failed and got its fallback markup back, on the node at the same place in it, where the
+ *   browser's own behaviour (a link, a form's submit) then runs. Enter and Space on a control
+ *   arrive as clicks too.
+ * - **Enter** in a one-line field is held the same way and replayed (to the component, else as
+ *   the form's submission), after the field got the reader's text back.
+ * - **Field edits** (text typed, a select changed) stay in the field as the reader makes them; once
+ *   the island settled, a field that no longer holds the reader's value gets it back, announced
+ *   with an `input` event so the hydrated component's change handler sees it.
+ */
+
+/** Set on an island while it holds a click for replay (announced as busy, styled as waiting). */
+export const ISLAND_BUSY_ATTRIBUTE = 'aria-busy';
+
+export interface EarlyInteractionCapture {
+  /**
+   * Stops holding clicks; after the hydration the island's mount started has had its frames to
+   * commit (`HYDRATION_FRAMES`, then an idle moment), gives reset fields the reader's value back,
+   * then replays the held clicks in order. Fields reset later, within the watch time, get it back
+   * too. Idempotent.
+   */
+  release(): Promise<void>;
+}
+
+/** Frames a mount's hydration gets to commit (React hydrates after the mount call returns). */
+export const HYDRATION_FRAMES = 2;
+/**
+ * After those frames, the replay also waits for the browser to be idle (a framework still
+ * hydrating keeps it busy), at most this long (ms).
+ */
+export const HYDRATION_IDLE_TIMEOUT_MS = 1000;
+/**
+ * How long after the replay a field the component reset (with no edit of the reader) gets the
+ * reader's value back; a key or pointer press of the reader on the island ends it sooner.
+ */
+export const EDIT_WATCH_MS = 1500;
+
+/** Resolves when the browser is idle, at most after `timeoutMs` (soon where it cannot tell). */
+function idle(view: Window | null, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (view && typeof view.requestIdleCallback === 'function') view.requestIdleCallback(() => resolve(), { timeout: timeoutMs });
+    else setTimeout(resolve, 0);
+  });
+}
+
+/** How often one field gets the reader's value back. */
+const MAX_RESTORES = 2;
+
+/** Resolves at the next animation frame (or after 16 ms where there are none). */
+function nextFrame(view: Window | null): Promise<void> {
+  return new Promise((resolve) => {
+    if (view && typeof view.requestAnimationFrame === 'function') view.requestAnimationFrame(() => resolve());
+    else setTimeout(resolve, 16);
+  });
+}
+
+/** True while a held click is being replayed (other islands' captures let it through too). */
+let replaying = false;
+
+/** The child-index path from `root` down to `node`; null when `node` is not inside `root`. */
+export function pathFrom(root: Element, node: Node): number[] | null {
+  const path: number[] = [];
+  let current: Node | null = node;
+  while (current && current !== root) {
+    const parent: Node | null = current.parentNode;
+    if (!parent) return null;
+    path.unshift(Array.prototype.indexOf.call(parent.childNodes, current));
+    current = parent;
+  }
+  return current === root ? path : null;
+}
+
+/** The node at `path` below `root`, or null when the markup changed shape. */
+export function nodeAt(root: Element, path: readonly number[]): Node | null {
+  let current: Node | null = root;
+  for (const index of path) {
+    current = current?.childNodes[index] ?? null;
+    if (!current) return null;
+  }
+  return current;
+}
+
+/** The nearest element at or above `node` that can take a click. */
+function clickableElement(node: Node | null): HTMLElement | null {
+  let current: Node | null = node;
+  while (current && current.nodeType !== 1) current = current.parentNode;
+  return (current as HTMLElement | null) ?? null;
+}
+
+type EditableField = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/** Text-like fields and selects: their value is what a reader edits (boxes and radios are clicked). */
+function editableField(target: EventTarget | null): EditableField | null {
+  const element = target as Element | null;
+  if (!element || element.nodeType !== 1) return null;
+  if (element.tagName === 'TEXTAREA' || element.tagName === 'SELECT') return element as EditableField;
+  if (element.tagName !== 'INPUT') return null;
+  const type = (element as HTMLInputElement).type;
+  return ['checkbox', 'radio', 'file', 'button', 'submit', 'reset', 'image', 'hidden'].includes(type) ? null : (element as HTMLInputElement);
+}
+
+/**
+ * Sets a field's value the way a reader's edit does, so a framework that tracks the value it last
+ * rendered (React) sees a change: through the element type's own setter, then an `input` event
+ * (and `change` for a select).
+ */
+function applyReaderValue(field: EditableField, value: string): void {
+  const prototype = Object.getPrototypeOf(field) as object;
+  const setter = Object.getOwnPropertyDescriptor(prototype, 'value')?.set;
+  if (setter) setter.call(field, value);
+  else field.value = value;
+  if (field.tagName !== 'SELECT' && field === field.ownerDocument.activeElement && 'setSelectionRange' in field) {
+    try {
+      (field as HTMLInputElement).setSelectionRange(value.length, value.length);
+    } catch {
+      // Fields without a caret (email, number) refuse it; nothing to restore then.
+    }
+  }
+  field.dispatchEvent(new Event('input', { bubbles: true }));
+  if (field.tagName === 'SELECT') field.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+/**
+ * Replays Enter in a one-line field: to the component first; if nothing handled it (no
+ * `preventDefault`), the field's form is submitted as the browser would have.
+ */
+function pressEnter(field: EditableField | null): void {
+  if (!field?.isConnected) return;
+  const unhandled = field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', code: 'Enter', bubbles: true, cancelable: true }));
+  if (unhandled && field.form) field.form.requestSubmit();
+}
+
+/**
+ * Starts capturing the reader's clicks and field edits inside `island` (capture phase, before any
+ * handler of the page) and calls `onFirstInteraction` at the first one, so a waiting island can
+ * start loading then.
+ */
+export function captureEarlyInteractions(
+  island: HTMLElement,
+  onFirstInteraction: () => void = () => {},
+  editWatchMs: number = EDIT_WATCH_MS,
+): EarlyInteractionCapture {
+  /** Held clicks and Enter presses, in the reader's order. */
+  const actions: Array<{ kind: 'click' | 'enter'; path: number[] }> = [];
+  const edits = new Map<string, { path: number[]; value: string; restored: number }>();
+  let released = false;
+  let interacted = false;
+  let busy = false;
+  const first = () => {
+    if (interacted) return;
+    interacted = true;
+    onFirstInteraction();
+  };
+  const hold = (event: Event, kind: 'click' | 'enter', path: number[]) => {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    actions.push({ kind, path });
+    if (!island.hasAttribute(ISLAND_BUSY_ATTRIBUTE)) {
+      busy = true;
+      island.setAttribute(ISLAND_BUSY_ATTRIBUTE, 'true');
+    }
+    first();
+  };
+  const holdClick = (event: MouseEvent) => {
+    // Our own replay (a synchronous `click()`) passes through; so does everything after release.
+    if (replaying || released || !event.target) return;
+    const path = pathFrom(island, event.target as Node);
+    if (path) hold(event, 'click', path);
+  };
+  // Enter in a one-line field submits its form (or means something to the component): held too,
+  // so it acts on the reader's text, not on the value the hydration rendered over it.
+  const holdEnter = (event: KeyboardEvent) => {
+    if (replaying || released || event.key !== 'Enter' || event.isComposing) return;
+    const field = editableField(event.target);
+    const path = field && field.tagName === 'INPUT' ? pathFrom(island, field) : null;
+    if (path) hold(event, 'enter', path);
+  };
+  const recordEdit = (event: Event) => {
+    const field = editableField(event.target);
+    const path = field && pathFrom(island, field);
+    if (!field || !path) return;
+    const key = path.join('/');
+    edits.set(key, { path, value: field.value, restored: edits.get(key)?.restored ?? 0 });
+    if (!released) first();
+  };
+  island.addEventListener('click', holdClick, true);
+  island.addEventListener('keydown', holdEnter, true);
+  island.addEventListener('input', recordEdit, true);
+  island.addEventListener('change', recordEdit, true);
+  let releasing: Promise<void> | undefined;
+  /** Gives reset fields the reader's value back; returns how many. */
+  const restoreEdits = () => {
+    let count = 0;
+    for (const edit of edits.values()) {
+      const field = editableField(nodeAt(island, edit.path));
+      // Twice at most: a component that rewrites the value on purpose (trims it) keeps its own.
+      if (!field?.isConnected || field.value === edit.value || edit.restored >= MAX_RESTORES) continue;
+      edit.restored += 1;
+      count += 1;
+      applyReaderValue(field, edit.value);
+    }
+    return count;
+  };
+  return {
+    release() {
+      if (releasing) return releasing;
+      const view = island.ownerDocument.defaultView;
+      const stopHolding = () => {
+        released = true;
+        island.removeEventListener('click', holdClick, true);
+        island.removeEventListener('keydown', holdEnter, true);
+        if (busy) island.removeAttribute(ISLAND_BUSY_ATTRIBUTE);
+      };
+      const replay = async () => {
+        if (edits.size === 0 && actions.length === 0) return stopHolding();
+        // At once (the mount settled after its commit), and again once the component had time
+        // to re-render (its first effects may render its own value over the field again). Until
+        // then clicks and Enter are still held: they must not act on that value.
+        restoreEdits();
+        for (let frame = 0; frame < HYDRATION_FRAMES; frame += 1) await nextFrame(view);
+        await idle(view, HYDRATION_IDLE_TIMEOUT_MS);
+        // Edits first, committed by the component before a held action runs: a submit then sends
+        // what the reader typed.
+        if (restoreEdits() > 0) await nextFrame(view);
+        stopHolding();
+        for (const action of actions.splice(0)) {
+          replaying = true;
+          try {
+            if (action.kind === 'click') clickableElement(nodeAt(island, action.path))?.click();
+            else pressEnter(editableField(nodeAt(island, action.path)));
+          } finally {
+            replaying = false;
+          }
+        }
+        // A slower hydration may reset a field later: the reader's latest value (edits keep
+        // being recorded meanwhile) wins over a reset nobody typed, until the reader presses a
+        // key or pointer on the island: from then on the hydrated component owns the value (its
+        // Escape may clear the field on purpose).
+        let readerActed = false;
+        const stopWatching = () => (readerActed = true);
+        island.addEventListener('keydown', stopWatching, true);
+        island.addEventListener('pointerdown', stopWatching, true);
+        const until = Date.now() + editWatchMs;
+        try {
+          while (edits.size > 0 && Date.now() < until) {
+            await nextFrame(view);
+            if (readerActed) break;
+            restoreEdits();
+          }
+        } finally {
+          island.removeEventListener('keydown', stopWatching, true);
+          island.removeEventListener('pointerdown', stopWatching, true);
+        }
+      };
+      releasing = replay().finally(() => {
+        island.removeEventListener('input', recordEdit, true);
+        island.removeEventListener('change', recordEdit, true);
+        edits.clear();
+      });
+      return releasing;
+    },
+  };
+}
