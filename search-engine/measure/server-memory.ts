@@ -1,11 +1,12 @@
 /**
  * Resident memory of the search server process at N articles, per worker count (prints figures):
  *
- *   node --import tsx measure/server-memory.ts --size 100000 [--workers 1,2] [--queries 50]
+ *   node --import tsx measure/server-memory.ts --size 100000 [--workers 1,2] [--queries 25] [--malloc default]
  *
  * Builds a data folder once (snapshot written by the engine in this process, cached in the
  * temporary folder per size), then for each worker count starts `src/cli/start.ts` on it (a
- * restart: no re-import), runs the bench's query mix, and prints the process's RSS after load
+ * restart: no re-import) with the supervisor's malloc settings (`--malloc default`: glibc's
+ * defaults), runs the bench's query mix, and prints the process's RSS after load
  * and after the queries, with each worker's V8 heap and array buffers from `/stats.json`.
  * Faster than the full benchmark (no HTTP import), for comparing memory designs.
  */
@@ -18,6 +19,7 @@ import { iterateGeneratedArticles } from '@khs/content';
 import { SearchEngine } from '../src/engine.js';
 import { CollectionStore } from '../src/persistence/collection-store.js';
 import { collectionSchema } from '../src/indexing/article-schema.js';
+import { SERVER_MALLOC_ENV } from '../src/supervisor/supervise-search-server.js';
 import { fmt, rssOfPid } from '../bench/bench-support.js';
 import { type BenchArticle, buildQueryMix } from '../bench/query-mix.js';
 
@@ -29,6 +31,8 @@ function argument(name: string, fallback: string): string {
 const size = Number(argument('size', '100000'));
 const workerCounts = argument('workers', '1,2').split(',').map(Number);
 const perKind = Number(argument('queries', '25'));
+/** `--malloc default`: glibc's defaults instead of the supervisor's settings. */
+const mallocDefaults = argument('malloc', 'supervisor') === 'default';
 const ADMIN = 'measure-admin';
 const COLLECTION = 'competence-articles';
 
@@ -53,7 +57,7 @@ const queries = buildQueryMix(articles, perKind);
 const startScript = fileURLToPath(new URL('../src/cli/start.ts', import.meta.url));
 for (const workers of workerCounts) {
   const child = spawn(process.execPath, ['--import', 'tsx', startScript], {
-    env: { ...process.env, SEARCH_PORT: '0', SEARCH_HOST: '127.0.0.1', SEARCH_DATA_DIR: dataDir, SEARCH_WORKERS: String(workers), TYPESENSE_API_KEY: ADMIN },
+    env: { ...(mallocDefaults ? {} : SERVER_MALLOC_ENV), ...process.env, SEARCH_PORT: '0', SEARCH_HOST: '127.0.0.1', SEARCH_DATA_DIR: dataDir, SEARCH_WORKERS: String(workers), TYPESENSE_API_KEY: ADMIN },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const started = performance.now();

@@ -1,7 +1,12 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+
 /**
- * The stored documents of all collections of one search server, as UTF-8 JSON in one growable
+ * The stored documents of all collections of one search server in one growable
  * `SharedArrayBuffer`, so the search server's worker threads hold them once instead of one copy
- * of JS objects per worker (at 100k articles that copy was ~200 MB of heap per worker).
+ * of JS objects per worker (at 100k articles that copy was ~200 MB of heap per worker). Each
+ * record is one document's JSON text, deflated with a preset dictionary (the first stored
+ * documents' text, itself kept in the arena) once that dictionary exists: about 3.4 times smaller
+ * for the generated articles, ~100 µs to store and ~30 µs to read a document.
  *
  * The writer worker owns the arena: it appends every stored document version and records where
  * (`placements`: offset and length pairs, in the order the documents were stored). A reader
@@ -16,6 +21,16 @@ interface GrowableSharedArrayBuffer extends SharedArrayBuffer {
   grow(newByteLength: number): void;
 }
 const GrowableShared = SharedArrayBuffer as unknown as new (length: number, options: { maxByteLength: number }) => GrowableSharedArrayBuffer;
+
+/** Record kinds (first byte of a record). */
+const RAW = 0;
+const DEFLATED = 1;
+/** Header: dictionary offset and length (Int32, set once by the owner; 0 = none yet). */
+const HEADER_BYTES = 16;
+/** Preset dictionary size: the first documents' text up to this many bytes. */
+const DICTIONARY_BYTES = 16 * 1024;
+/** Documents shorter than this are kept raw (deflate would not pay for itself). */
+const MIN_DEFLATE_BYTES = 256;
 
 /** Bytes the arena may grow to (virtual reservation only; resident memory follows use). */
 const MAX_ARENA_BYTES = 2 ** 32;
@@ -42,7 +57,60 @@ export class DocumentArena {
     private readonly recordPlacements = false,
   ) {
     this.view = Buffer.from(buffer);
-    this.used = used;
+    this.header = new Int32Array(buffer, 0, HEADER_BYTES / 4);
+    this.used = Math.max(used, HEADER_BYTES);
+  }
+
+  private readonly header: Int32Array;
+  /** The preset dictionary once known (the owner builds it; readers read it from the header). */
+  private dictionary: Buffer | undefined;
+  /** Owner: raw text collected for the dictionary until it is full. */
+  private dictionarySeed: string[] = [];
+  private dictionarySeedBytes = 0;
+
+  private currentDictionary(): Buffer | undefined {
+    if (this.dictionary) return this.dictionary;
+    const length = Atomics.load(this.header, 1);
+    if (length === 0) return undefined;
+    // Copied out of shared memory once: zlib reads it on every call.
+    this.dictionary = Buffer.from(this.view.subarray(this.header[0] as number, (this.header[0] as number) + length));
+    return this.dictionary;
+  }
+
+  /** Owner: once enough text was stored, fixes the dictionary and records it in the arena. */
+  private seedDictionary(json: string): void {
+    if (this.dictionary || this.dictionarySeedBytes >= DICTIONARY_BYTES) return;
+    this.dictionarySeed.push(json);
+    this.dictionarySeedBytes += json.length;
+    if (this.dictionarySeedBytes < DICTIONARY_BYTES) return;
+    // zlib favours the dictionary's end: the seed's text, most recent last.
+    const dictionary = Buffer.from(this.dictionarySeed.join('\n')).subarray(0, DICTIONARY_BYTES);
+    this.dictionarySeed = [];
+    const [offset] = this.append(dictionary, RAW, false);
+    this.header[0] = offset + 1;
+    Atomics.store(this.header, 1, dictionary.length);
+    this.dictionary = Buffer.from(dictionary);
+  }
+
+  private reserve(bytes: number): void {
+    const needed = this.used + bytes;
+    if (needed <= this.buffer.byteLength) return;
+    let size = this.buffer.byteLength;
+    // Double while small, then grow by 1/8 so spare capacity stays small.
+    while (size < needed) size = size < 64 << 20 ? size * 2 : Math.ceil(size * 1.125);
+    (this.buffer as GrowableSharedArrayBuffer).grow(Math.min(MAX_ARENA_BYTES, Math.ceil(size / 65536) * 65536));
+    this.view = Buffer.from(this.buffer);
+  }
+
+  /** Appends one record (kind byte + bytes) and returns its place. */
+  private append(bytes: Uint8Array, kind: number, record = true): [number, number] {
+    this.reserve(bytes.length + 1);
+    const offset = this.used;
+    this.view[offset] = kind;
+    this.view.set(bytes, offset + 1);
+    this.used += bytes.length + 1;
+    if (record && this.recordPlacements) this.placements.push(offset, bytes.length + 1);
+    return [offset, bytes.length + 1];
   }
 
   /**
@@ -82,19 +150,10 @@ export class DocumentArena {
       this.nextPlacement += 2;
       return [offset, length];
     }
-    const needed = this.used + json.length * 3;
-    if (needed > this.buffer.byteLength) {
-      let size = this.buffer.byteLength;
-      // Double while small, then grow by 1/8 so spare capacity stays small.
-      while (size < needed) size = size < 64 << 20 ? size * 2 : Math.ceil(size * 1.125);
-      (this.buffer as GrowableSharedArrayBuffer).grow(Math.min(MAX_ARENA_BYTES, Math.ceil(size / 65536) * 65536));
-      this.view = Buffer.from(this.buffer);
-    }
-    const offset = this.used;
-    const length = this.view.write(json, offset, 'utf8');
-    this.used += length;
-    if (this.recordPlacements) this.placements.push(offset, length);
-    return [offset, length];
+    this.seedDictionary(json);
+    const dictionary = this.dictionary;
+    if (!dictionary || json.length < MIN_DEFLATE_BYTES) return this.append(Buffer.from(json, 'utf8'), RAW);
+    return this.append(deflateRawSync(json, { dictionary }), DEFLATED);
   }
 
   /** Marks a stored version as no longer used by the owner (for compaction decisions). */
@@ -105,7 +164,10 @@ export class DocumentArena {
   /** The JSON text at a place. */
   read(offset: number, length: number): string {
     if (offset + length > this.view.length) this.view = Buffer.from(this.buffer);
-    return this.view.toString('utf8', offset, offset + length);
+    if (this.view[offset] === RAW) return this.view.toString('utf8', offset + 1, offset + length);
+    // zlib may not read shared memory directly: copy the record out first.
+    const record = Buffer.from(this.view.subarray(offset + 1, offset + length));
+    return inflateRawSync(record, { dictionary: this.currentDictionary() }).toString('utf8');
   }
 
   /** Owner: the placements recorded since the last call (sent to the readers with the same call). */
