@@ -35,7 +35,7 @@ export class SearchEngine {
   readonly sets: SetRegistry;
 
   /** Where stored documents live (shared with reader workers when this engine is a pool's writer). */
-  readonly arena: DocumentArena;
+  arena: DocumentArena;
 
   constructor(
     private readonly store: CollectionStore | undefined,
@@ -113,6 +113,18 @@ export class SearchEngine {
   changeSets(operation: SetWriteOperation, args: unknown[]): unknown {
     if (!SET_WRITE_OPERATIONS.includes(operation)) throw new ApiError(500, `Unknown set operation ${String(operation)}.`);
     return (this.sets[operation] as (...values: unknown[]) => unknown).apply(this.sets, args);
+  }
+
+  /**
+   * Replaces the arena by a compacted one when replaced document versions fill most of it; true
+   * when it did (a pool's readers must then be rebuilt from the new arena).
+   */
+  compactArena(minimumGarbageBytes?: number): boolean {
+    if (!this.arena.needsCompaction(minimumGarbageBytes)) return false;
+    const next = this.arena.compacted();
+    for (const collection of this.collections.values()) collection.relocate(next);
+    this.arena = next;
+    return true;
   }
 
   /** Every collection's schema and document placements (a new reader worker rebuilds from them). */

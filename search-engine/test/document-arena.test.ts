@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Collection } from '../src/index/collection.js';
 import { DocumentArena } from '../src/index/document-arena.js';
+import { SearchEngine } from '../src/engine.js';
 import { parseCollectionSchema } from '../src/schema/collection-schema.js';
 
 const text = (i: number): string => `Document ${i}: leadership, feedback and coaching — naïve café ✓ ${'word '.repeat(i % 97)}`;
@@ -60,5 +61,22 @@ describe('document arena: documents stored once, shared by the writer and its re
     expect(reader.seqById.get('new')).toBe(writer.seqById.get('new'));
     expect(reader.getDocument('7')).toEqual({ id: '7', title: 'seven again', n: 77 });
     expect(reader.valueOf(reader.seqById.get('7') as number, 'n')).toBe(77);
+  });
+
+  it('compacts: replaced versions are dropped, live documents keep their sequence ids and text', () => {
+    const engine = new SearchEngine(undefined);
+    engine.createCollection({ name: 'c', fields: [{ name: 'title', type: 'string' }] });
+    const lines = (round: number) => Array.from({ length: 200 }, (_, i) => JSON.stringify({ id: String(i), title: `${text(i)} round ${round}` })).join('\n');
+    for (let round = 0; round < 5; round++) engine.importDocuments('c', lines(round), 'upsert', false, false);
+    const before = engine.arena.usedBytes;
+    expect(engine.compactArena(Number.MAX_SAFE_INTEGER)).toBe(false);
+    expect(engine.compactArena(1)).toBe(true);
+    expect(engine.arena.usedBytes).toBeLessThan(before / 3);
+    const collection = engine.get('c') as Collection;
+    expect(collection.arena).toBe(engine.arena);
+    expect(engine.getDocument('c', '17')).toEqual({ id: '17', title: `${text(17)} round 4` });
+    expect(collection.seqById.get('17')).toBe(17);
+    engine.importDocuments('c', JSON.stringify({ id: '17', title: 'after compaction' }), 'upsert', false, false);
+    expect(engine.getDocument('c', '17').title).toBe('after compaction');
   });
 });

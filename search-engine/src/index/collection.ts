@@ -91,7 +91,7 @@ export class Collection {
    */
   constructor(
     readonly schema: CollectionSchema,
-    readonly arena: DocumentArena = DocumentArena.create(),
+    public arena: DocumentArena = DocumentArena.create(),
   ) {
     for (const field of schema.fields) this.addField(field);
   }
@@ -118,6 +118,16 @@ export class Collection {
   /** Sequence ids holding a document, in order. */
   *documentSeqs(): Generator<number> {
     for (let seq = 0; seq < this.nextSeq; seq++) if (this.documentLengths[seq]) yield seq;
+  }
+
+  /** Moves every stored document into `target` (a compacted arena), records copied as they are. */
+  relocate(target: DocumentArena): void {
+    for (let seq = 0; seq < this.nextSeq; seq++) {
+      const length = this.documentLengths[seq] as number;
+      if (!length) continue;
+      this.documentOffsets[seq] = target.copyRecord(this.arena, this.documentOffsets[seq] as number, length)[0];
+    }
+    this.arena = target;
   }
 
   /** Where each sequence id's document is in the arena, and the next sequence id (a reader loads from this). */

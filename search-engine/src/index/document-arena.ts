@@ -156,6 +156,39 @@ export class DocumentArena {
     return this.append(deflateRawSync(json, { dictionary }), DEFLATED);
   }
 
+  /**
+   * Owner: true when replaced document versions take more than half the arena and at least
+   * `minimumGarbageBytes` (default 64 MiB); then `compacted` should replace it.
+   */
+  needsCompaction(minimumGarbageBytes = 64 * 1024 * 1024): boolean {
+    return this.owner && this.garbageBytes >= minimumGarbageBytes && this.garbageBytes * 2 > this.used;
+  }
+
+  /**
+   * Owner: a new arena with the same dictionary, into which `copyRecord` moves live records
+   * (as stored, without decoding). Readers keep the old arena until they are rebuilt from the new one.
+   */
+  compacted(): DocumentArena {
+    const next = DocumentArena.create(this.recordPlacements);
+    const dictionary = this.currentDictionary();
+    if (dictionary) {
+      const [offset] = next.append(dictionary, RAW, false);
+      next.header[0] = offset + 1;
+      Atomics.store(next.header, 1, dictionary.length);
+      next.dictionary = dictionary;
+    } else {
+      next.dictionarySeed = [...this.dictionarySeed];
+      next.dictionarySeedBytes = this.dictionarySeedBytes;
+    }
+    return next;
+  }
+
+  /** Owner: copies one record of `from` (same dictionary) into this arena; returns its new place. */
+  copyRecord(from: DocumentArena, offset: number, length: number): [number, number] {
+    const [at] = this.append(from.view.subarray(offset + 1, offset + length), from.view[offset] as number, false);
+    return [at, length];
+  }
+
   /** Marks a stored version as no longer used by the owner (for compaction decisions). */
   release(length: number): void {
     if (this.owner) this.garbageBytes += length;

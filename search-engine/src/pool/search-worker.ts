@@ -20,21 +20,20 @@ const send = (message: WorkerResponse): void => port.postMessage(message);
 
 const started = performance.now();
 if (role === 'reader' && !(sharedArena && restore)) throw new Error('a reader worker needs the writer arena and collections');
-const arena = role === 'writer' ? DocumentArena.create(true) : DocumentArena.follow(sharedArena as SharedArrayBuffer);
 const engine = new SearchEngine(
   new CollectionStore(dataDir, undefined, role === 'reader'),
   (message) => {
     if (role === 'writer') send({ type: 'log', message });
   },
-  { arena, restore },
+  { arena: role === 'writer' ? DocumentArena.create(true) : DocumentArena.follow(sharedArena as SharedArrayBuffer), restore },
 );
 // Placements of the load itself are not sent: readers rebuild from `exportCollections`.
-if (role === 'writer') arena.takePlacements();
+if (role === 'writer') engine.arena.takePlacements();
 send({
   type: 'ready',
   loadMs: Math.round(performance.now() - started),
   documents: engine.list().reduce((sum, c) => sum + Number(c.num_documents ?? 0), 0),
-  arena: role === 'writer' ? arena.buffer : undefined,
+  arena: role === 'writer' ? engine.arena.buffer : undefined,
 });
 
 function failure(id: number, error: unknown): WorkerResponse {
@@ -57,6 +56,7 @@ port.on('message', (request: WorkerRequest) => {
     } else if (request.type === 'call') {
       const method = engine[request.method] as (...args: unknown[]) => unknown;
       if (typeof method !== 'function') throw new ApiError(500, `Unknown engine method ${request.method}.`);
+      const arena = engine.arena;
       if (role === 'reader') arena.follow(request.placements ?? []);
       let value: unknown;
       try {
@@ -69,7 +69,14 @@ port.on('message', (request: WorkerRequest) => {
           process.exit(1);
         }
       }
-      send({ type: 'result', id: request.id, ok: true, value, placements: role === 'writer' ? arena.takePlacements() : undefined });
+      if (role === 'reader') {
+        send({ type: 'result', id: request.id, ok: true, value });
+      } else {
+        const placements = arena.takePlacements();
+        // Replaced versions filled most of the arena: the readers are rebuilt from a compacted one.
+        const compacted = engine.compactArena();
+        send({ type: 'result', id: request.id, ok: true, value, placements, arena: compacted ? engine.arena.buffer : undefined });
+      }
     } else if (request.type === 'memory') {
       const usage = process.memoryUsage();
       const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
@@ -81,7 +88,7 @@ port.on('message', (request: WorkerRequest) => {
     }
   } catch (error) {
     // A failed writer call may have stored documents before failing; they are garbage, not placements.
-    if (role === 'writer') arena.takePlacements();
+    if (role === 'writer') engine.arena.takePlacements();
     send(failure(request.id, error));
   }
 });

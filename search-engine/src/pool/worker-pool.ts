@@ -227,7 +227,13 @@ export class WorkerPool {
       const writer = this.workers[0];
       if (!writer) throw new ApiError(503, 'The search server is starting.');
       await writer.readyPromise;
-      const answer = (await this.call(writer, { type: 'call', id: 0, method, args }, undefined, true, true)) as { value?: unknown; placements?: number[] };
+      const answer = (await this.call(writer, { type: 'call', id: 0, method, args }, undefined, true, true)) as { value?: unknown; placements?: number[]; arena?: SharedArrayBuffer };
+      if (answer.arena) {
+        // The writer compacted its arena: readers are rebuilt from it (the change included).
+        this.arena = answer.arena;
+        await Promise.all(this.workers.slice(1).map((_, i) => this.rebuildReader(i + 1)));
+        return answer.value;
+      }
       const placements = answer.placements ?? [];
       await Promise.all(
         this.workers

@@ -75,5 +75,7 @@ export type WorkerResponse =
       value?: unknown;
       /** The writer: where this call stored documents in the arena (readers apply the call with them). */
       placements?: number[];
+      /** The writer compacted its arena after this call: readers are rebuilt from this one instead. */
+      arena?: SharedArrayBuffer;
     }
   | { type: 'result'; id: number; ok: false; status: number; message: string };
