@@ -7,7 +7,7 @@
  * temporary folder per size), then for each worker count starts `src/cli/start.ts` on it (a
  * restart: no re-import) with the supervisor's malloc settings (`--malloc default`: glibc's
  * defaults), runs the bench's query mix, and prints the process's RSS after load
- * and after the queries, with each worker's V8 heap and array buffers from `/stats.json`.
+ * and after the queries (one at a time, then 32 at a time), with each worker's V8 heap and array buffers from `/stats.json`.
  * Faster than the full benchmark (no HTTP import), for comparing memory designs.
  */
 import { spawn } from 'node:child_process';
@@ -79,9 +79,21 @@ for (const workers of workerCounts) {
     await response.text();
   }
   const afterQueries = rssOfPid(child.pid as number);
+  // The same queries 32 at a time (as the benchmark's last level): the HTTP thread holds many answers at once.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < queries.length) {
+        const query = queries[next++];
+        const body = JSON.stringify({ searches: [{ collection: COLLECTION, ...query?.params }] });
+        await (await fetch(`${url}/multi_search?x-typesense-api-key=${ADMIN}`, { method: 'POST', body })).text();
+      }
+    }),
+  );
+  const afterConcurrent = rssOfPid(child.pid as number);
   const stats = (await (await fetch(`${url}/stats.json?x-typesense-api-key=${ADMIN}`)).json()) as { workerMemory?: { role: string; heapUsedMb: number; heapTotalMb: number; arrayBuffersMb: number }[] };
   const perWorker = (stats.workerMemory ?? []).map((w, i) => `worker ${i} (${w.role}): heap ${fmt(w.heapUsedMb, 0)}/${fmt(w.heapTotalMb, 0)} MB, array buffers ${fmt(w.arrayBuffersMb, 0)} MB`).join('; ');
-  console.log(`${size} articles, ${workers} worker(s): listening after ${fmt(loadSeconds, 1)} s; server RSS after load ${fmt(afterLoad, 0)} MB, after ${queries.length} queries ${fmt(afterQueries, 0)} MB${perWorker ? `; ${perWorker}` : ''}`);
+  console.log(`${size} articles, ${workers} worker(s): listening after ${fmt(loadSeconds, 1)} s; server RSS after load ${fmt(afterLoad, 0)} MB, after ${queries.length} queries ${fmt(afterQueries, 0)} MB, after them again 32 at a time ${fmt(afterConcurrent, 0)} MB${perWorker ? `; ${perWorker}` : ''}`);
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 }
