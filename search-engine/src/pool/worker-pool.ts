@@ -44,8 +44,6 @@ interface Pending {
   reject(error: unknown): void;
   /** Set for searches: ends it with an error when the budget runs out. */
   timer?: NodeJS.Timeout;
-  /** A changing engine call (its partial effect on a dying writer forces readers to reload). */
-  write?: boolean;
   /** Resolve with the whole result message (the writer's placements travel with it). */
   wholeMessage?: boolean;
 }
@@ -227,7 +225,7 @@ export class WorkerPool {
       const writer = this.workers[0];
       if (!writer) throw new ApiError(503, 'The search server is starting.');
       await writer.readyPromise;
-      const answer = (await this.call(writer, { type: 'call', id: 0, method, args }, undefined, true, true)) as { value?: unknown; placements?: number[]; arena?: SharedArrayBuffer };
+      const answer = (await this.call(writer, { type: 'call', id: 0, method, args }, undefined, true)) as { value?: unknown; placements?: number[]; arena?: SharedArrayBuffer };
       if (answer.arena) {
         // The writer compacted its arena: readers are rebuilt from it (the change included).
         this.arena = answer.arena;
@@ -386,10 +384,10 @@ export class WorkerPool {
     }, delayMs).unref();
   }
 
-  private call(worker: PoolWorker, request: WorkerRequest, budgetMs?: number, write = false, wholeMessage = false): Promise<unknown> {
+  private call(worker: PoolWorker, request: WorkerRequest, budgetMs?: number, wholeMessage = false): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const pending: Pending = { resolve, reject, write, wholeMessage };
+      const pending: Pending = { resolve, reject, wholeMessage };
       if (budgetMs !== undefined) {
         pending.timer = setTimeout(() => {
           // A busy event loop may run this timer late, after the answer already arrived: let
