@@ -1,10 +1,25 @@
 import { ApiError } from './api-error.js';
 import { Collection, type WriteAction } from './index/collection.js';
+import { DocumentArena } from './index/document-arena.js';
 import { CollectionStore, type LogEntry } from './persistence/collection-store.js';
 import { SetStore } from './sets/set-store.js';
 import { type CollectionSchema, collectionSummary, parseCollectionSchema } from './schema/collection-schema.js';
 import { SET_READ_OPERATIONS, SET_WRITE_OPERATIONS, SetRegistry, type SetReadOperation, type SetWriteOperation } from './sets/set-registry.js';
 import type { StoredDocument } from './schema/validate-document.js';
+
+/** A writer's collection as a reader rebuilds it: its schema and where its documents are in the shared arena. */
+export interface ExportedCollection {
+  schema: CollectionSchema;
+  placements: ReturnType<Collection['exportPlacements']>;
+}
+
+/** How an engine holds its documents (see `DocumentArena`). */
+export interface EngineDocumentOptions {
+  /** The arena documents are stored in. Default: one of the engine's own. */
+  arena?: DocumentArena;
+  /** A reader: build the collections from the writer's arena instead of loading the store's files. */
+  restore?: ExportedCollection[];
+}
 
 /** Result line of an import, as Typesense writes it. */
 export type ImportLineResult = Record<string, unknown>;
@@ -19,10 +34,26 @@ export class SearchEngine {
   /** Server-wide synonym sets and curation sets (Typesense 30), stored beside the collections. */
   readonly sets: SetRegistry;
 
-  constructor(private readonly store: CollectionStore | undefined, log: (msg: string) => void = () => {}) {
+  /** Where stored documents live (shared with reader workers when this engine is a pool's writer). */
+  arena: DocumentArena;
+
+  constructor(
+    private readonly store: CollectionStore | undefined,
+    log: (msg: string) => void = () => {},
+    documents: EngineDocumentOptions = {},
+  ) {
+    this.arena = documents.arena ?? DocumentArena.create();
     this.sets = new SetRegistry(store ? new SetStore(store.dataDir, store.readOnly) : undefined, log);
-    if (store) {
-      for (const collection of store.loadAll(log)) {
+    if (documents.restore) {
+      for (const { schema, placements } of documents.restore) {
+        const collection = new Collection(schema, this.arena);
+        collection.restoreFrom(placements);
+        collection.compact();
+        collection.sets = this.sets;
+        this.collections.set(collection.name, collection);
+      }
+    } else if (store) {
+      for (const collection of store.loadAll(log, this.arena)) {
         collection.sets = this.sets;
         this.collections.set(collection.name, collection);
       }
@@ -84,6 +115,23 @@ export class SearchEngine {
     return (this.sets[operation] as (...values: unknown[]) => unknown).apply(this.sets, args);
   }
 
+  /**
+   * Replaces the arena by a compacted one when replaced document versions fill most of it; true
+   * when it did (a pool's readers must then be rebuilt from the new arena).
+   */
+  compactArena(minimumGarbageBytes?: number): boolean {
+    if (!this.arena.needsCompaction(minimumGarbageBytes)) return false;
+    const next = this.arena.compacted();
+    for (const collection of this.collections.values()) collection.relocate(next);
+    this.arena = next;
+    return true;
+  }
+
+  /** Every collection's schema and document placements (a new reader worker rebuilds from them). */
+  exportCollections(): ExportedCollection[] {
+    return [...this.collections.values()].map((collection) => ({ schema: collection.schema, placements: collection.exportPlacements() }));
+  }
+
   get(name: string): Collection | undefined {
     return this.collections.get(name);
   }
@@ -96,7 +144,7 @@ export class SearchEngine {
     const schema = parseCollectionSchema(body);
     if (this.collections.has(schema.name)) throw new ApiError(409, `A collection with name \`${schema.name}\` already exists.`);
     this.requireSets(schema);
-    const collection = new Collection(schema);
+    const collection = new Collection(schema, this.arena);
     collection.sets = this.sets;
     this.store?.create(schema);
     this.collections.set(schema.name, collection);

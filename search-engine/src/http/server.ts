@@ -5,6 +5,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../api-error.js';
 import { type SearchTask, WorkerPool } from '../pool/worker-pool.js';
+import type { WorkerMemory } from '../pool/worker-protocol.js';
 import { type KeyAccess, resolveKey } from './auth.js';
 import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
 import { mergeSearchParams, planMultiSearch, type UnionRequest } from '../search/multi-search.js';
@@ -51,6 +52,8 @@ export interface SearchServerStats {
   workerRestarts: number;
   workers: number;
   queued: number;
+  /** Per ready worker: its V8 heap and array buffers (only in `GET /stats.json`). */
+  workerMemory?: WorkerMemory[];
 }
 
 /** A running search server. */
@@ -269,7 +272,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
 
     if (method === 'GET' && segments.length === 1 && first === 'stats.json') {
       requireAdmin(access());
-      return sendJson(res, 200, stats());
+      return sendJson(res, 200, { ...stats(), workerMemory: await pool.memory() });
     }
 
     if (first === 'multi_search' && segments.length === 1 && method === 'POST') {

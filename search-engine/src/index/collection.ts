@@ -1,9 +1,10 @@
 import { ApiError } from '../api-error.js';
-import { type CollectionSchema, type FieldDefinition, isArrayType, isNumericType } from '../schema/collection-schema.js';
+import { type CollectionSchema, type FieldDefinition, isArrayType, isNumericType, isStringType } from '../schema/collection-schema.js';
 import { flattenDocument } from '../schema/nested-fields.js';
 import { coerceField, documentIdOf, type StoredDocument, validateDocument } from '../schema/validate-document.js';
 import { foldedKey, tokenize } from '../text/tokenize.js';
 import type { SetRegistry } from '../sets/set-registry.js';
+import { DocumentArena } from './document-arena.js';
 import { PostingList } from './posting-list.js';
 import { TokenSequences } from './token-sequences.js';
 import { TermDictionary } from './term-dictionary.js';
@@ -38,13 +39,29 @@ export interface StringFacetColumn {
   valueDocuments: PostingList[];
 }
 
+/** Decoded documents kept per collection (hits and highlights read a document several times). */
+const DECODED_CACHE_SIZE = 128;
+
 /**
- * One collection: its schema, stored documents (by internal sequence id),
+ * One collection: its schema, stored documents (by internal sequence id, as JSON text in the
+ * server's shared `DocumentArena`; the few values filters, facets and sorting scan kept per
+ * document beside the index),
  * the term dictionary with per-field posting lists, and per-document columns
  * for facets and sorting. All writes go through `write`/`delete`.
  */
 export class Collection {
-  readonly documents: (StoredDocument | undefined)[] = [];
+  /** Per sequence id: where its stored document's JSON is in the arena (length 0 = none). */
+  private documentOffsets = new Float64Array(1024);
+  private documentLengths = new Int32Array(1024);
+  private readonly decoded = new Map<number, StoredDocument>();
+  /**
+   * Per sequence id: the document's values of fields that filters, facets, sorting and grouping
+   * scan (indexed fields that are facets, sortable or not strings), so scans never decode JSON.
+   */
+  private readonly scanValues: (Record<string, unknown> | undefined)[] = [];
+  private readonly scanFieldCache = new Map<string, boolean>();
+  /** One string object per distinct scanned string value (facet values repeat across documents). */
+  private readonly internedValues = new Map<string, string>();
   readonly seqById = new Map<string, number>();
   readonly dictionary = new TermDictionary();
   readonly textFields = new Map<string, TextFieldIndex>();
@@ -68,13 +85,132 @@ export class Collection {
   /** Child fields of `object` / `object[]` fields found in documents (Typesense adds them to the schema). */
   readonly discoveredFields: FieldDefinition[] = [];
 
-  constructor(readonly schema: CollectionSchema) {
+  /**
+   * @param arena where stored documents live: the server's shared arena (the writer owns it, readers
+   *   follow it) or, by default, one of its own.
+   */
+  constructor(
+    readonly schema: CollectionSchema,
+    public arena: DocumentArena = DocumentArena.create(),
+  ) {
     for (const field of schema.fields) this.addField(field);
+  }
+
+  /** The stored document of a sequence id (decoded from the arena; recent ones are cached). */
+  document(seq: number): StoredDocument | undefined {
+    const length = this.documentLengths[seq];
+    if (!length) return undefined;
+    let document = this.decoded.get(seq);
+    if (!document) {
+      document = JSON.parse(this.arena.read(this.documentOffsets[seq] as number, length)) as StoredDocument;
+      if (this.decoded.size >= DECODED_CACHE_SIZE) this.decoded.clear();
+      this.decoded.set(seq, document);
+    }
+    return document;
+  }
+
+  /** The stored document's JSON text (snapshots write it as is). */
+  documentJson(seq: number): string | undefined {
+    const length = this.documentLengths[seq];
+    return length ? this.arena.read(this.documentOffsets[seq] as number, length) : undefined;
+  }
+
+  /** Sequence ids holding a document, in order. */
+  *documentSeqs(): Generator<number> {
+    for (let seq = 0; seq < this.nextSeq; seq++) if (this.documentLengths[seq]) yield seq;
+  }
+
+  /** Moves every stored document into `target` (a compacted arena), records copied as they are. */
+  relocate(target: DocumentArena): void {
+    for (let seq = 0; seq < this.nextSeq; seq++) {
+      const length = this.documentLengths[seq] as number;
+      if (!length) continue;
+      this.documentOffsets[seq] = target.copyRecord(this.arena, this.documentOffsets[seq] as number, length)[0];
+    }
+    this.arena = target;
+  }
+
+  /** Where each sequence id's document is in the arena, and the next sequence id (a reader loads from this). */
+  exportPlacements(): { offsets: Float64Array; lengths: Int32Array; nextSeq: number } {
+    return { offsets: this.documentOffsets.slice(0, this.nextSeq), lengths: this.documentLengths.slice(0, this.nextSeq), nextSeq: this.nextSeq };
+  }
+
+  /**
+   * Rebuilds the writer's collection in a reader from its arena: each document indexed at the
+   * writer's sequence id, so later changes (applied to both) keep the same ids.
+   */
+  restoreFrom(placements: { offsets: Float64Array; lengths: Int32Array; nextSeq: number }): void {
+    const { offsets, lengths } = placements;
+    for (let seq = 0; seq < placements.nextSeq; seq++) {
+      const length = lengths[seq] as number;
+      if (!length) continue;
+      const offset = offsets[seq] as number;
+      this.nextSeq = seq;
+      this.arena.follow([offset, length]);
+      this.write(JSON.parse(this.arena.read(offset, length)) as Record<string, unknown>, 'upsert');
+    }
+    this.nextSeq = placements.nextSeq;
+    this.arena.follow([]);
+  }
+
+  private isScanField(name: string): boolean {
+    let scanned = this.scanFieldCache.get(name);
+    if (scanned === undefined) {
+      const field = this.fieldsByName.get(name);
+      scanned = field !== undefined && field.index && (field.facet || field.sort || !isStringType(field.type));
+      this.scanFieldCache.set(name, scanned);
+    }
+    return scanned;
+  }
+
+  private intern(value: unknown): unknown {
+    if (typeof value === 'string') {
+      const known = this.internedValues.get(value);
+      if (known !== undefined) return known;
+      this.internedValues.set(value, value);
+      return value;
+    }
+    if (Array.isArray(value)) return value.map((item) => this.intern(item));
+    return value;
+  }
+
+  private storeDocument(seq: number, document: StoredDocument): void {
+    if (seq >= this.documentLengths.length) {
+      let size = this.documentLengths.length;
+      while (size <= seq) size *= 2;
+      const offsets = new Float64Array(size);
+      offsets.set(this.documentOffsets);
+      this.documentOffsets = offsets;
+      const lengths = new Int32Array(size);
+      lengths.set(this.documentLengths);
+      this.documentLengths = lengths;
+    }
+    this.releaseDocument(seq);
+    const [offset, length] = this.arena.store(JSON.stringify(document));
+    this.documentOffsets[seq] = offset;
+    this.documentLengths[seq] = length;
+    let values: Record<string, unknown> | undefined;
+    for (const key of Object.keys(document)) {
+      if (!this.isScanField(key)) continue;
+      values ??= {};
+      values[key] = this.intern(document[key]);
+    }
+    this.scanValues[seq] = values;
+  }
+
+  private releaseDocument(seq: number): void {
+    const length = this.documentLengths[seq];
+    if (!length) return;
+    this.arena.release(length);
+    this.documentLengths[seq] = 0;
+    this.decoded.delete(seq);
+    this.scanValues[seq] = undefined;
   }
 
   /** Registers a field and creates its index structures (also for nested fields found later). */
   private addField(field: FieldDefinition): void {
     this.fieldsByName.set(field.name, field);
+    this.scanFieldCache.clear();
     if (!field.index) return;
     const capacity = Math.max(1024, this.nextSeq);
     if (field.type === 'string' || field.type === 'string[]') {
@@ -91,7 +227,8 @@ export class Collection {
   valueOf(seq: number, name: string): unknown {
     const flat = this.flat[seq];
     if (flat && name in flat) return flat[name];
-    return this.documents[seq]?.[name];
+    if (this.isScanField(name)) return this.scanValues[seq]?.[name];
+    return this.document(seq)?.[name];
   }
 
   get name(): string {
@@ -110,7 +247,7 @@ export class Collection {
 
   getDocument(id: string): StoredDocument | undefined {
     const seq = this.seqById.get(id);
-    return seq === undefined ? undefined : this.documents[seq];
+    return seq === undefined ? undefined : this.document(seq);
   }
 
   /**
@@ -121,7 +258,7 @@ export class Collection {
   write(raw: Record<string, unknown>, action: WriteAction): StoredDocument {
     const givenId = documentIdOf(raw);
     const existingSeq = givenId === undefined ? undefined : this.seqById.get(givenId);
-    const existing = existingSeq === undefined ? undefined : this.documents[existingSeq];
+    const existing = existingSeq === undefined ? undefined : this.document(existingSeq);
     if (action === 'create' && existing) throw new ApiError(409, `A document with id ${givenId} already exists.`);
     if (action === 'update' && !existing) {
       throw new ApiError(404, `Could not find a document with id: ${givenId ?? ''}`);
@@ -156,10 +293,10 @@ export class Collection {
   delete(id: string): StoredDocument | undefined {
     const seq = this.seqById.get(id);
     if (seq === undefined) return undefined;
-    const document = this.documents[seq];
+    const document = this.document(seq);
     if (!document) return undefined;
     this.unindex(seq, document);
-    this.documents[seq] = undefined;
+    this.releaseDocument(seq);
     this.flat[seq] = undefined;
     this.seqById.delete(id);
     this.liveCount--;
@@ -218,7 +355,7 @@ export class Collection {
   }
 
   private index(seq: number, document: StoredDocument, flat: Record<string, unknown> | undefined): void {
-    this.documents[seq] = document;
+    this.storeDocument(seq, document);
     if (flat || this.flat[seq]) this.flat[seq] = flat;
     this.markLive(seq, true);
     const documentMark = seq + 1;

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { Collection } from '../index/collection.js';
+import type { DocumentArena } from '../index/document-arena.js';
 import type { CollectionSchema } from '../schema/collection-schema.js';
 import type { StoredDocument } from '../schema/validate-document.js';
 
@@ -47,8 +48,8 @@ export class CollectionStore {
     return join(this.dataDir, 'collections', `c-${encodeURIComponent(name)}`);
   }
 
-  /** Loads every stored collection (replaying snapshot + log), then compacts. */
-  loadAll(log: (msg: string) => void): Collection[] {
+  /** Loads every stored collection (replaying snapshot + log), then compacts. Documents go to `arena` when given. */
+  loadAll(log: (msg: string) => void, arena?: DocumentArena): Collection[] {
     const root = join(this.dataDir, 'collections');
     const collections: Collection[] = [];
     for (const entry of readdirSync(root)) {
@@ -60,7 +61,7 @@ export class CollectionStore {
         // Schemas written before synonym/curation sets existed lack the lists.
         schema.synonym_sets ??= [];
         schema.curation_sets ??= [];
-        const collection = new Collection(schema);
+        const collection = new Collection(schema, arena);
         const started = Date.now();
         this.replayLines(join(folder, SNAPSHOT_FILE), (line) => collection.write(JSON.parse(line) as Record<string, unknown>, 'upsert'));
         let logEntries = 0;
@@ -145,9 +146,8 @@ export class CollectionStore {
     const fd = openSync(temporary, 'w');
     try {
       let buffer: string[] = [];
-      for (const document of collection.documents) {
-        if (!document) continue;
-        buffer.push(JSON.stringify(document));
+      for (const seq of collection.documentSeqs()) {
+        buffer.push(collection.documentJson(seq) as string);
         if (buffer.length >= 1000) {
           writeSync(fd, buffer.join('\n') + '\n');
           buffer = [];

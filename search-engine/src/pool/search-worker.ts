@@ -1,25 +1,54 @@
 /**
- * One search worker thread: loads the collections from the data folder into
- * its own index and answers searches and engine calls one at a time.
+ * One search worker thread with its own index, answering searches and engine calls one at a
+ * time. The writer loads the data folder and stores the documents in a shared arena; a reader
+ * rebuilds the writer's collections from that arena (same sequence ids) and reads documents
+ * from it instead of keeping its own copy.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
 import { SearchEngine } from '../engine.js';
+import { DocumentArena } from '../index/document-arena.js';
 import { runSearch } from '../search/multi-search.js';
 import { runUnion } from '../search/union.js';
 import { CollectionStore } from '../persistence/collection-store.js';
-import type { WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
+import type { WorkerMemory, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('search-worker must run in a worker thread');
-const { dataDir, role } = workerData as WorkerStartData;
+const { dataDir, role, arena: sharedArena, restore } = workerData as WorkerStartData;
 const send = (message: WorkerResponse): void => port.postMessage(message);
 
 const started = performance.now();
-const engine = new SearchEngine(new CollectionStore(dataDir, undefined, role === 'reader'), (message) => {
-  if (role === 'writer') send({ type: 'log', message });
+if (role === 'reader' && !(sharedArena && restore)) throw new Error('a reader worker needs the writer arena and collections');
+const engine = new SearchEngine(
+  new CollectionStore(dataDir, undefined, role === 'reader'),
+  (message) => {
+    if (role === 'writer') send({ type: 'log', message });
+  },
+  { arena: role === 'writer' ? DocumentArena.create(true) : DocumentArena.follow(sharedArena as SharedArrayBuffer), restore },
+);
+// Placements of the load itself are not sent: readers rebuild from `exportCollections`.
+if (role === 'writer') engine.arena.takePlacements();
+collectLoadGarbage();
+send({
+  type: 'ready',
+  loadMs: Math.round(performance.now() - started),
+  documents: engine.list().reduce((sum, c) => sum + Number(c.num_documents ?? 0), 0),
+  arena: role === 'writer' ? engine.arena.buffer : undefined,
 });
-send({ type: 'ready', loadMs: Math.round(performance.now() - started), documents: engine.list().reduce((sum, c) => sum + Number(c.num_documents ?? 0), 0) });
+
+/**
+ * Loading leaves most of the heap as garbage (parsed lines, validated copies, grown arrays). A full
+ * collection right away returns those pages instead of keeping them resident until V8 gets to it
+ * (measured at 100k articles: see the README's memory table).
+ */
+function collectLoadGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as (() => void) | undefined;
+  gc?.();
+}
 
 function failure(id: number, error: unknown): WorkerResponse {
   if (error instanceof ApiError) return { type: 'result', id, ok: false, status: error.status, message: error.message };
@@ -41,12 +70,39 @@ port.on('message', (request: WorkerRequest) => {
     } else if (request.type === 'call') {
       const method = engine[request.method] as (...args: unknown[]) => unknown;
       if (typeof method !== 'function') throw new ApiError(500, `Unknown engine method ${request.method}.`);
-      send({ type: 'result', id: request.id, ok: true, value: method.apply(engine, request.args) });
+      const arena = engine.arena;
+      if (role === 'reader') arena.follow(request.placements ?? []);
+      let value: unknown;
+      try {
+        value = method.apply(engine, request.args);
+      } finally {
+        if (role === 'reader' && !arena.followedAll) {
+          // Same call, same input, same code: this cannot happen unless the reader missed a change.
+          // Leave; the pool rebuilds a reader from the writer.
+          send({ type: 'log', message: `search reader out of step with the writer after ${request.method}; restarting it` });
+          process.exit(1);
+        }
+      }
+      if (role === 'reader') {
+        send({ type: 'result', id: request.id, ok: true, value });
+      } else {
+        const placements = arena.takePlacements();
+        // Replaced versions filled most of the arena: the readers are rebuilt from a compacted one.
+        const compacted = engine.compactArena();
+        send({ type: 'result', id: request.id, ok: true, value, placements, arena: compacted ? engine.arena.buffer : undefined });
+      }
+    } else if (request.type === 'memory') {
+      const usage = process.memoryUsage();
+      const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
+      const memory: WorkerMemory = { role, heapUsedMb: mb(usage.heapUsed), heapTotalMb: mb(usage.heapTotal), arrayBuffersMb: mb(usage.arrayBuffers) };
+      send({ type: 'result', id: request.id, ok: true, value: memory });
     } else if (request.type === 'flush') {
       engine.flush();
       send({ type: 'result', id: request.id, ok: true });
     }
   } catch (error) {
+    // A failed writer call may have stored documents before failing; they are garbage, not placements.
+    if (role === 'writer') engine.arena.takePlacements();
     send(failure(request.id, error));
   }
 });

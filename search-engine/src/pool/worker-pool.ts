@@ -1,10 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
-import type { EngineMethod, UnionTask, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
+import type { EngineMethod, UnionTask, WorkerMemory, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 
 /** Outcome of one search: its JSON text, or the error for its slot. */
 export type SearchOutcome = { ok: true; json: string } | { ok: false; status: number; message: string };
@@ -45,8 +44,8 @@ interface Pending {
   reject(error: unknown): void;
   /** Set for searches: ends it with an error when the budget runs out. */
   timer?: NodeJS.Timeout;
-  /** A changing engine call (its partial effect on a dying writer forces readers to reload). */
-  write?: boolean;
+  /** Resolve with the whole result message (the writer's placements travel with it). */
+  wholeMessage?: boolean;
 }
 
 interface QueuedSearch {
@@ -103,16 +102,6 @@ class PoolWorker {
   }
 }
 
-/** True when a collection's change log (`collections/<folder>/log.jsonl`) holds entries. */
-function hasUnfoldedChanges(dataDir: string): boolean {
-  const root = join(dataDir, 'collections');
-  if (!existsSync(root)) return false;
-  return readdirSync(root).some((folder) => {
-    const log = join(root, folder, 'log.jsonl');
-    return existsSync(log) && statSync(log).size > 0;
-  });
-}
-
 /** The search worker module (a path: jsdom test environments replace the global `URL`). */
 function searchWorkerPath(): string {
   const here = fileURLToPath(import.meta.url);
@@ -134,10 +123,11 @@ function startThread(path: string, workerData: WorkerStartData): Worker {
 }
 
 /**
- * A pool of search worker threads, each with its own copy of the index
- * loaded from the data folder. Worker 0 is the writer: it applies and
- * persists a change first, then every reader applies the same call, and only
- * then is the change acknowledged. Searches are scheduled fairly across
+ * A pool of search worker threads, each with its own index. Worker 0 is the writer: it loads
+ * the data folder, keeps the stored documents in a shared arena (`DocumentArena`), applies and
+ * persists a change first; then every reader applies the same call (with the writer's document
+ * placements), and only then is the change acknowledged. Readers are built from the writer's
+ * collections and arena, so they hold no copy of the documents. Searches are scheduled fairly across
  * requests (the request with the fewest started searches goes next), so a
  * request with 50 heavy searches cannot hold back an ordinary one.
  */
@@ -152,22 +142,21 @@ export class WorkerPool {
   private exclusiveTail: Promise<unknown> = Promise.resolve();
   private restartDelayMs = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
+  /** The current writer's document arena (from its `ready` message), shared with the readers. */
+  private arena: SharedArrayBuffer | undefined;
 
   constructor(private readonly options: WorkerPoolOptions) {}
 
   /**
-   * Starts the workers; resolves when all are ready. When a change log is waiting to be folded
-   * (after a crash) the writer folds it before the readers load; otherwise all load at once.
+   * Starts the workers; resolves when all are ready. The writer loads the data folder (folding a
+   * waiting change log), then the readers are built from its collections and arena.
    */
   async start(): Promise<void> {
-    const readers = (): Promise<unknown> => Promise.all(Array.from({ length: this.options.size - 1 }, (_, i) => this.spawn(i + 1, 'reader').readyPromise));
     try {
-      if (hasUnfoldedChanges(this.options.dataDir)) {
-        await this.exclusive(() => this.spawn(0, 'writer').readyPromise);
-        await this.exclusive(readers);
-      } else {
-        await this.exclusive(() => Promise.all([this.spawn(0, 'writer').readyPromise, readers()]));
-      }
+      await this.exclusive(async () => {
+        await this.spawn(0, 'writer').readyPromise;
+        await Promise.all(Array.from({ length: this.options.size - 1 }, (_, i) => this.rebuildReader(i + 1)));
+      });
     } catch (error) {
       // A data folder that cannot be loaded fails the start (the process supervisor retries with back-off).
       await this.close();
@@ -236,18 +225,47 @@ export class WorkerPool {
       const writer = this.workers[0];
       if (!writer) throw new ApiError(503, 'The search server is starting.');
       await writer.readyPromise;
-      const value = await this.call(writer, { type: 'call', id: 0, method, args }, undefined, true);
+      const answer = (await this.call(writer, { type: 'call', id: 0, method, args }, undefined, true)) as { value?: unknown; placements?: number[]; arena?: SharedArrayBuffer };
+      if (answer.arena) {
+        // The writer compacted its arena: readers are rebuilt from it (the change included).
+        this.arena = answer.arena;
+        await Promise.all(this.workers.slice(1).map((_, i) => this.rebuildReader(i + 1)));
+        return answer.value;
+      }
+      const placements = answer.placements ?? [];
       await Promise.all(
         this.workers
           .filter((w) => w.role === 'reader' && w.ready)
           .map((reader) =>
-            this.call(reader, { type: 'call', id: 0, method, args }).catch(() => {
-              // A reader that fails or dies here reloads from the writer's folder.
+            this.call(reader, { type: 'call', id: 0, method, args, placements }).catch(() => {
+              // A reader that fails or dies here is rebuilt from the writer.
             }),
           ),
       );
-      return value;
+      return answer.value;
     });
+  }
+
+  /** Each ready worker's own memory (V8 heap, array buffers); a busy worker answers after its search. */
+  async memory(): Promise<WorkerMemory[]> {
+    const ask = (worker: PoolWorker): Promise<WorkerMemory | undefined> =>
+      new Promise((resolve) => {
+        const id = this.nextId++;
+        // A worker busy with a long search (or a stand-in that does not answer) is left out after 1 s.
+        const timer = setTimeout(() => {
+          worker.pending.delete(id);
+          resolve(undefined);
+          this.pump();
+        }, 1000);
+        const settle = (value: unknown): void => {
+          clearTimeout(timer);
+          resolve(value as WorkerMemory | undefined);
+        };
+        worker.pending.set(id, { resolve: settle, reject: () => settle(undefined) });
+        worker.thread.postMessage({ type: 'memory', id } satisfies WorkerRequest);
+      });
+    const answers = await Promise.all(this.workers.filter((w) => w?.ready).map(ask));
+    return answers.filter((a): a is WorkerMemory => a !== undefined);
   }
 
   /** Folds the writer's change logs into snapshots and stops every worker. */
@@ -268,13 +286,36 @@ export class WorkerPool {
     return run;
   }
 
-  private spawn(slot: number, role: 'writer' | 'reader'): PoolWorker {
-    const data: WorkerStartData = { dataDir: this.options.dataDir, role };
+  /**
+   * Starts a reader from the current writer's collections and arena (call it inside `exclusive`,
+   * so no change is missed or applied twice). The slot's old reader, if any, serves until the new
+   * one is ready, then it is stopped.
+   */
+  private async rebuildReader(slot: number): Promise<void> {
+    const writer = this.workers[0];
+    if (!writer) throw new Error('no writer to build a reader from');
+    await writer.readyPromise;
+    const restore = (await this.call(writer, { type: 'call', id: 0, method: 'exportCollections', args: [] })) as WorkerStartData['restore'];
+    const previous = this.workers[slot];
+    const replacement = this.spawn(slot, 'reader', { arena: this.arena, restore }, false);
+    await replacement.readyPromise;
+    this.workers[slot] = replacement;
+    this.pump();
+    if (previous) {
+      // Let a search it is running finish (the time budget still ends a runaway one).
+      while (previous.busy && previous.ready) await new Promise((resolve) => setTimeout(resolve, 10));
+      await previous.thread.terminate();
+    }
+  }
+
+  private spawn(slot: number, role: 'writer' | 'reader', shared: Pick<WorkerStartData, 'arena' | 'restore'> = {}, install = true): PoolWorker {
+    const data: WorkerStartData = { dataDir: this.options.dataDir, role, ...shared };
     const thread = startThread(this.options.workerPath ?? searchWorkerPath(), data);
     const worker = new PoolWorker(thread, role);
-    this.workers[slot] = worker;
+    if (install) this.workers[slot] = worker;
     thread.on('message', (message: WorkerResponse) => {
       if (message.type === 'ready') {
+        if (role === 'writer') this.arena = message.arena;
         worker.onReady();
         this.options.log(`search worker ${slot} (${role}) ready: ${message.documents} documents loaded in ${message.loadMs} ms`);
         this.pump();
@@ -293,7 +334,7 @@ export class WorkerPool {
           }
           worker.runningBulk = false;
         }
-        if (message.ok) pending.resolve(message.json ?? message.value);
+        if (message.ok) pending.resolve(pending.wholeMessage ? message : (message.json ?? message.value));
         else pending.reject(new ApiError(message.status, message.message));
         this.pump();
       }
@@ -306,44 +347,47 @@ export class WorkerPool {
   }
 
   private onExit(slot: number, worker: PoolWorker): void {
-    if (this.workers[slot] !== worker) return;
     const wasReady = worker.ready;
     worker.ready = false;
     worker.onLoadFailed(new Error('search worker exited while loading'));
-    const hadWrite = worker.role === 'writer' && [...worker.pending.values()].some((p) => p.write);
     for (const pending of worker.pending.values()) {
       if (pending.timer) clearTimeout(pending.timer);
       pending.reject(new ApiError(503, 'A search worker restarted; retry the request.'));
     }
     worker.pending.clear();
+    // A reader replaced by a rebuild (or a replacement that failed to load: see restoreSlot) is not the slot's.
+    if (this.workers[slot] !== worker) return;
     if (this.closed) return;
     this.counters.workerRestarts++;
     // Back-off only for workers that die while loading (a broken data folder), not for replaced ones.
     this.restartDelayMs = wasReady ? 0 : Math.min(Math.max(this.restartDelayMs * 2, 250), 10_000);
     this.options.log(`search worker ${slot} stopped; starting a new one${this.restartDelayMs ? ` in ${this.restartDelayMs} ms` : ''}`);
+    this.restoreSlot(slot, worker.role, this.restartDelayMs);
+  }
+
+  /** Starts a worker for a slot after `delayMs`; a reader that fails to load is retried with back-off. */
+  private restoreSlot(slot: number, role: 'writer' | 'reader', delayMs: number): void {
     setTimeout(() => {
       if (this.closed) return;
       void this.exclusive(async () => {
-        await this.spawn(slot, worker.role).readyPromise;
-        // A writer that died inside a write may have persisted part of it: readers reload its folder.
-        if (hadWrite) {
-          await Promise.all(
-            this.workers.slice(1).map(async (reader, i) => {
-              // Take the slot first so the old reader's exit is not treated as a crash.
-              const replacement = this.spawn(i + 1, 'reader');
-              await reader.thread.terminate();
-              await replacement.readyPromise;
-            }),
-          );
-        }
-      }).catch(() => {});
-    }, this.restartDelayMs).unref();
+        if (role === 'reader') return this.rebuildReader(slot);
+        // A writer that fails to load exits and comes back here through onExit, with back-off.
+        await this.spawn(slot, 'writer').readyPromise;
+        // The new writer loaded the folder into a new arena (a writer that died inside a write may
+        // also have persisted part of it): every reader is rebuilt from it, serving until then.
+        await Promise.all(this.workers.slice(1).map((_, i) => this.rebuildReader(i + 1)));
+      }).catch((error: unknown) => {
+        if (this.closed || role !== 'reader') return;
+        this.options.log(`search worker ${slot} could not be rebuilt (${(error as Error)?.message ?? String(error)}); retrying`);
+        this.restoreSlot(slot, role, Math.min(Math.max(delayMs * 2, 250), 10_000));
+      });
+    }, delayMs).unref();
   }
 
-  private call(worker: PoolWorker, request: WorkerRequest, budgetMs?: number, write = false): Promise<unknown> {
+  private call(worker: PoolWorker, request: WorkerRequest, budgetMs?: number, wholeMessage = false): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const pending: Pending = { resolve, reject, write };
+      const pending: Pending = { resolve, reject, wholeMessage };
       if (budgetMs !== undefined) {
         pending.timer = setTimeout(() => {
           // A busy event loop may run this timer late, after the answer already arrived: let

@@ -1,4 +1,4 @@
-import type { SearchEngine } from '../engine.js';
+import type { ExportedCollection, SearchEngine } from '../engine.js';
 
 /**
  * Messages between the search server's HTTP thread and its workers. Searches
@@ -21,8 +21,12 @@ export interface UnionTask {
 /** What a worker is started with (`workerData`). */
 export interface WorkerStartData {
   dataDir: string;
-  /** The writer persists changes; readers load the same folder read-only. */
+  /** The writer loads the folder and persists changes; readers rebuild from the writer (`restore`). */
   role: 'writer' | 'reader';
+  /** Readers: the writer's document arena (shared memory, see `DocumentArena`). */
+  arena?: SharedArrayBuffer;
+  /** Readers: the writer's collections to rebuild, taken under the pool's write lock. */
+  restore?: ExportedCollection[];
 }
 
 export type WorkerRequest =
@@ -38,11 +42,40 @@ export type WorkerRequest =
       /** Set for a `"union": true` multi_search: `params` are the request's paging, these the merged searches. */
       union?: UnionTask;
     }
-  | { type: 'call'; id: number; method: EngineMethod; args: unknown[] }
-  | { type: 'flush'; id: number };
+  | {
+      type: 'call';
+      id: number;
+      method: EngineMethod;
+      args: unknown[];
+      /** Readers: where the writer stored the documents of the same call (offset, length pairs, in order). */
+      placements?: number[];
+    }
+  | { type: 'flush'; id: number }
+  | { type: 'memory'; id: number };
+
+/** One worker's own memory (its V8 isolate), for `/stats.json` and the memory measurements. */
+export interface WorkerMemory {
+  role: 'writer' | 'reader';
+  /** V8 heap in use and reserved by this worker's isolate, MB. */
+  heapUsedMb: number;
+  heapTotalMb: number;
+  /** ArrayBuffers (typed-array index structures) this isolate allocated, MB; shared buffers are not counted. */
+  arrayBuffersMb: number;
+}
 
 export type WorkerResponse =
-  | { type: 'ready'; loadMs: number; documents: number }
+  | { type: 'ready'; loadMs: number; documents: number; /** The writer's document arena, for readers. */ arena?: SharedArrayBuffer }
   | { type: 'log'; message: string }
-  | { type: 'result'; id: number; ok: true; /** JSON text of a search result, or a call's value. */ json?: string; value?: unknown }
+  | {
+      type: 'result';
+      id: number;
+      ok: true;
+      /** JSON text of a search result, or a call's value. */
+      json?: string;
+      value?: unknown;
+      /** The writer: where this call stored documents in the arena (readers apply the call with them). */
+      placements?: number[];
+      /** The writer compacted its arena after this call: readers are rebuilt from this one instead. */
+      arena?: SharedArrayBuffer;
+    }
   | { type: 'result'; id: number; ok: false; status: number; message: string };

@@ -90,7 +90,7 @@ function projectDocument(document: StoredDocument, params: SearchParams): Record
  * `highlights` array (top-level fields only).
  */
 function buildHighlights(collection: Collection, seq: number, fields: string[], fullFields: Set<string>, options: HighlightOptions) {
-  const document = collection.documents[seq] as StoredDocument;
+  const document = collection.document(seq) as StoredDocument;
   const highlight: Record<string, unknown> = {};
   const highlights: Record<string, unknown>[] = [];
   for (const field of fields) {
@@ -219,7 +219,7 @@ export function prepareSearch(collection: Collection, params: SearchParams, opti
       const kept = new Int32Array(matched.length);
       let count = 0;
       for (const seq of matched) {
-        if (collection.documents[seq] && documentHasPhrases((field) => collection.valueOf(seq, field), fields.map((f) => f.index.field.name), phrases)) kept[count++] = seq;
+        if (collection.document(seq) && documentHasPhrases((field) => collection.valueOf(seq, field), fields.map((f) => f.index.field.name), phrases)) kept[count++] = seq;
       }
       matched = kept.subarray(0, count);
     }
@@ -250,7 +250,7 @@ export function prepareSearch(collection: Collection, params: SearchParams, opti
 /** Renders one hit: document (projected), highlights, `curated` or `text_match` / `text_match_info`. */
 export function buildHit(prepared: PreparedSearch, seq: number, curated: boolean): Record<string, unknown> {
   const { collection, params, textMatch, highlightOptions } = prepared;
-  const document = collection.documents[seq] as StoredDocument;
+  const document = collection.document(seq) as StoredDocument;
   const highlightFields = params.highlightFields ?? prepared.searchedFields;
   const { highlight, highlights } = highlightOptions
     ? buildHighlights(collection, seq, highlightFields, new Set(params.highlightFullFields), highlightOptions)

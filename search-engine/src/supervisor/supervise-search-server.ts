@@ -44,6 +44,19 @@ export interface SupervisedSearchServer {
   close(): Promise<void>;
 }
 
+/**
+ * glibc malloc settings for the server process (a caller's own values win). Its worker threads
+ * build posting lists by growing typed arrays; with glibc's defaults (one malloc arena per thread,
+ * a dynamic mmap threshold) the freed buffers stay resident: measured at 100k articles with two
+ * workers, 916 MB resident without these settings and 785 MB with them
+ * (`measure/server-memory.ts`). Ignored where the C library is not glibc.
+ */
+export const SERVER_MALLOC_ENV: Record<string, string> = {
+  MALLOC_ARENA_MAX: '2',
+  MALLOC_MMAP_THRESHOLD_: '65536',
+  MALLOC_TRIM_THRESHOLD_: '1048576',
+};
+
 /** tsx's loader and the server script, resolved on first use (paths, not URL objects: jsdom test environments replace `URL`). */
 function serverCommand(): string[] {
   const here = dirname(fileURLToPath(import.meta.url));
@@ -89,6 +102,7 @@ export async function superviseSearchServer(options: SupervisorOptions): Promise
   const launch = (onFirstExit?: (error: Error) => void): void => {
     const startedAt = Date.now();
     const env = {
+      ...SERVER_MALLOC_ENV,
       ...process.env,
       ...options.env,
       SEARCH_HOST: host,
