@@ -15,6 +15,7 @@ function recordingIslands(): ServerIslands & { seen: IslandRequest[] } {
       return requests.map((request) => (request.name === 'mf-widgets/Ok' ? { ok: true, result: { html: '<b>rendered</b>' }, ms: 1 } : { ok: false, stage: 'render', ms: 1 }));
     },
     stylesheets: () => [],
+    firstViewScripts: () => [],
   } as unknown as ServerIslands & { seen: IslandRequest[] };
 }
 
