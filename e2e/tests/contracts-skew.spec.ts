@@ -7,7 +7,7 @@ import path from 'node:path';
 import { listArticles } from '@khs/content';
 import { CONTRACTS_VERSION, examplePageConfig } from 'contracts';
 import type { Page, Request } from '@playwright/test';
-import { expect, islandsSettled, test } from '../harness/fixtures.js';
+import { expect, islandsSettled, test, wakeInteractionIslands } from '../harness/fixtures.js';
 import { startStack, type Stack } from '../harness/stack.js';
 import { buildRemoteAgainst, contractsCopy, replaceInFile } from '../harness/contractsFixtures.js';
 import { ISLAND_FAILURE_REPORT_PATH } from '../../shell/src/shared/islandFailureReport.js';
@@ -144,6 +144,8 @@ async function worksOnTheArticlePage(page: Page, which: 'older' | 'newer'): Prom
   const seen = watch(page);
   await page.goto(new URL(article.url, stack.url).href);
   await islandsSettled(page);
+  // The header search and the contents link wait for the reader: hydrate them too, so every island is checked.
+  await wakeInteractionIslands(page);
   const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
   expect(states.every((state) => state === 'mounted')).toBe(true);
   // Server-rendered by the fixture's server build, then hydrated by its browser build.
@@ -217,6 +219,7 @@ test.describe('contracts skew of a remote (mf-watchlist)', () => {
     // Its code never ran in the browser (refused at the manifest, before the entry executes).
     expect(await page.evaluate(() => typeof (window as unknown as Record<string, unknown>).mf_watchlist)).toBe('undefined');
     // The rest of the page is fine: every other island mounted; the search box works.
+    await wakeInteractionIslands(page);
     const others = await page
       .locator('[data-island]:not([data-island^="mf-watchlist/"])')
       .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));

@@ -159,6 +159,10 @@ test.describe('server-rendered islands', () => {
 
   test("a remote's server entry missing or throwing: the page is 200 within budget and the island mounts in the browser", async ({ page, stack }) => {
     const article = articleWithSurvey();
+    // Start from a shell that renders the survey with the working build (registered, polled).
+    await expect
+      .poll(async () => (await (await fetch(new URL(article.url, stack.url))).text()).includes('khs-survey--interactive'), { timeout: 15_000 })
+      .toBe(true);
     const broken = {
       missing: remoteBuildVariant('mf-survey', (dir) => rmSync(path.join(dir, 'server', 'remoteEntry.js'))),
       throwing: remoteBuildVariant('mf-survey', (dir) => writeFileSync(path.join(dir, 'server', 'remoteEntry.js'), "throw new Error('broken server build');")),
