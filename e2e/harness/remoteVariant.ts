@@ -1,5 +1,6 @@
 // A changed copy of a remote's build, for tests that redeploy a remote (its origin then serves it).
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { REPO_ROOT } from './stack.js';
 
@@ -15,28 +16,32 @@ export function remoteBuildVariant(remote: string, change: (dir: string) => void
   mkdirSync(VARIANTS_DIR, { recursive: true });
   const dir = mkdtempSync(path.join(VARIANTS_DIR, `${remote}-build-`));
   cpSync(path.join(REPO_ROOT, remote, 'dist'), dir, { recursive: true, preserveTimestamps: true });
-  const copiedAt = Date.now();
   const manifestFile = path.join(dir, 'mf-manifest.json');
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'));
   manifest.metaData.buildInfo.buildVersion = path.basename(dir);
   manifest.metaData.buildVersion = path.basename(dir);
   writeFileSync(manifestFile, JSON.stringify(manifest));
   change(dir);
-  dropStalePrecompressedCopies(dir, copiedAt);
+  dropStalePrecompressedCopies(dir);
   return dir;
 }
 
-function dropStalePrecompressedCopies(dir: string, copiedAt: number): void {
+function dropStalePrecompressedCopies(dir: string): void {
   for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     const file = path.join(dir, entry);
-    if (!/\.(br|gz)$/.test(file)) continue;
-    const original = file.slice(0, -path.extname(file).length);
-    let changed: boolean;
+    const extension = path.extname(file);
+    if (extension !== '.br' && extension !== '.gz') continue;
+    const original = file.slice(0, -extension.length);
+    // Compared by content, not by modification time: the kernel's file clock is coarser than
+    // Date.now(), so a file changed right after the copy may look older than the copy.
+    let stale: boolean;
     try {
-      changed = statSync(original).mtimeMs >= copiedAt - 1;
+      const compressed = readFileSync(file);
+      const unpacked = extension === '.br' ? brotliDecompressSync(compressed) : gunzipSync(compressed);
+      stale = !unpacked.equals(readFileSync(original));
     } catch {
-      changed = true; // the original was removed
+      stale = true; // the original was removed
     }
-    if (changed) rmSync(file, { force: true });
+    if (stale) rmSync(file, { force: true });
   }
 }
