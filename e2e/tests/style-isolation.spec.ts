@@ -20,6 +20,9 @@ const LOOK = [
 
 /** The look of every element matched by the selectors, keyed by selector and index. */
 async function looks(page: Page, selectors: string[]): Promise<Record<string, Record<string, string>>> {
+  // Measure the resting look: a transition still running (e.g. the header's shadow after the
+  // harness scrolled to a waiting island and back) would read as a difference.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
   return page.evaluate(
     ({ selectors, properties }) => {
       const result: Record<string, Record<string, string>> = {};
