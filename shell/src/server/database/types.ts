@@ -30,9 +30,5 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** A schema change, applied once, in version order, inside a transaction. */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+/** A schema change, applied once, in version order (the team services' runner, `@khs/team-service`). */
+export type { Migration } from '@khs/team-service';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
-import { migratePostgres } from './migratePostgres.js';
+import { migratePostgres } from '@khs/team-service';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
 
 /** Options of the PostgreSQL connection pool. */
@@ -23,7 +23,9 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
   // An idle client losing its connection emits on the pool; without a listener that crashes the process.
   pool.on('error', (error) => console.error('PostgreSQL idle client error:', error.message));
   try {
-    await migratePostgres(pool, POSTGRES_MIGRATIONS);
+    // The lock is per schema, as for every team service: the schema the connections use.
+    const { rows } = await pool.query<{ schema: string }>('SELECT current_schema() AS schema');
+    await migratePostgres(pool, rows[0]!.schema, POSTGRES_MIGRATIONS);
   } catch (error) {
     await pool.end();
     throw error;

@@ -5,7 +5,7 @@ import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import { describeRepositoryContract } from '../testing/repositoryContract.js';
 import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../testing/temporaryPostgresSchema.js';
 import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../testing/testDatabaseUrl.js';
-import { migratePostgres } from './migratePostgres.js';
+import { migratePostgres } from '@khs/team-service';
 
 const baseUrl = testDatabaseUrl();
 
@@ -58,14 +58,14 @@ if (!baseUrl) {
       try {
         const good = { version: 1, name: 'good', sql: 'CREATE TABLE good (x INTEGER)' };
         const bad = { version: 2, name: 'bad', sql: 'SELECT * FROM missing_table' };
-        await expect(migratePostgres(pool, [good, bad])).rejects.toThrow();
+        await expect(migratePostgres(pool, other.schema, [good, bad])).rejects.toThrow();
         const { rows } = await pool.query(
           'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
           [other.schema],
         );
         expect(rows).toEqual([]);
-        expect(await migratePostgres(pool, [good])).toEqual([1]);
-        expect(await migratePostgres(pool, [good])).toEqual([]);
+        expect(await migratePostgres(pool, other.schema, [good])).toEqual([1]);
+        expect(await migratePostgres(pool, other.schema, [good])).toEqual([]);
       } finally {
         await pool.end();
         await other.drop();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { SQLITE_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
-import { migrateSqlite } from './migrateSqlite.js';
+import { migrateSqlite } from '@khs/team-service';
 import { sqliteRateLimitCounterRepository } from './sqliteRateLimitCounterRepository.js';
 
 /** File name of the SQLite database inside the data directory. */

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../openDatabase.js';
 import { SQLITE_MIGRATIONS } from '../migrations.js';
 import { describeRepositoryContract } from '../testing/repositoryContract.js';
-import { migrateSqlite } from './migrateSqlite.js';
+import { migrateSqlite } from '@khs/team-service';
 import { SQLITE_FILE_NAME } from './openSqliteDatabase.js';
 
 const temporaryDirs: string[] = [];
