@@ -2,6 +2,7 @@ export { createServiceApp, type ServiceAppOptions, type ServiceError } from './c
 export { runService, type RunServiceOptions } from './runService.js';
 export { readServiceSettings, ServiceSettingsError, type ServiceSettings } from './serviceSettings.js';
 export { openServiceDatabase, sqliteFileName, type ServiceDatabase, type ServiceDatabaseOptions } from './database/openServiceDatabase.js';
+export { openServiceStorage, type ServiceRepositories, type ServiceStorage } from './database/openServiceStorage.js';
 export { migrateSqlite } from './database/migrateSqlite.js';
 export { migratePostgres } from './database/migratePostgres.js';
 export type { Migration, ServiceMigrations } from './database/migration.js';

@@ -1,4 +1,4 @@
-import { openServiceDatabase, type ServiceDatabase } from '@khs/team-service';
+import { openServiceStorage, type ServiceStorage } from '@khs/team-service';
 import type { InsightsEventRepository } from './insightsEventRepository.js';
 import { INSIGHTS_MIGRATIONS } from './insightsMigrations.js';
 import { postgresInsightsEventRepository } from './postgresInsightsEventRepository.js';
@@ -16,29 +16,12 @@ export interface InsightsStorageOptions {
 }
 
 /** The collector's open storage. */
-export interface InsightsStorage {
-  events: InsightsEventRepository;
-  dialect: ServiceDatabase['dialect'];
-  /** Throws when the database cannot be reached (for `/health`). */
-  check(): Promise<void>;
-  close(): Promise<void>;
-}
+export type InsightsStorage = ServiceStorage<{ events: InsightsEventRepository }>;
 
 /** Opens and migrates the collector's storage: `<dataDir>/insights.sqlite`, or the `insights` schema with `databaseUrl`. */
 export async function openInsightsStorage(options: InsightsStorageOptions): Promise<InsightsStorage> {
-  const database = await openServiceDatabase({ name: INSIGHTS_SERVICE_NAME, migrations: INSIGHTS_MIGRATIONS, ...options });
-  if (database.dialect === 'sqlite') {
-    return {
-      dialect: 'sqlite',
-      events: sqliteInsightsEventRepository(database.sqlite),
-      check: async () => void database.sqlite.prepare('SELECT 1').get(),
-      close: () => database.close(),
-    };
-  }
-  return {
-    dialect: 'postgres',
-    events: postgresInsightsEventRepository(database.pool),
-    check: async () => void (await database.pool.query('SELECT 1')),
-    close: () => database.close(),
-  };
+  return openServiceStorage({ name: INSIGHTS_SERVICE_NAME, migrations: INSIGHTS_MIGRATIONS, ...options }, {
+    sqlite: (db) => ({ events: sqliteInsightsEventRepository(db) }),
+    postgres: (pool) => ({ events: postgresInsightsEventRepository(pool) }),
+  });
 }

@@ -1,4 +1,4 @@
-import { openServiceDatabase, type ServiceDatabase } from '@khs/team-service';
+import { openServiceStorage, type ServiceStorage } from '@khs/team-service';
 import { postgresSurveyRepository } from './postgresSurveyRepository.js';
 import { sqliteSurveyRepository } from './sqliteSurveyRepository.js';
 import { SURVEY_MIGRATIONS } from './surveyMigrations.js';
@@ -16,29 +16,12 @@ export interface SurveyStorageOptions {
 }
 
 /** The survey service's open storage. */
-export interface SurveyStorage {
-  surveys: SurveyRepository;
-  dialect: ServiceDatabase['dialect'];
-  /** Throws when the database cannot be reached (for `/health`). */
-  check(): Promise<void>;
-  close(): Promise<void>;
-}
+export type SurveyStorage = ServiceStorage<{ surveys: SurveyRepository }>;
 
 /** Opens and migrates the survey storage: `<dataDir>/survey.sqlite`, or the `survey` schema with `databaseUrl`. */
 export async function openSurveyStorage(options: SurveyStorageOptions): Promise<SurveyStorage> {
-  const database = await openServiceDatabase({ name: SURVEY_SERVICE_NAME, migrations: SURVEY_MIGRATIONS, ...options });
-  if (database.dialect === 'sqlite') {
-    return {
-      dialect: 'sqlite',
-      surveys: sqliteSurveyRepository(database.sqlite),
-      check: async () => void database.sqlite.prepare('SELECT 1').get(),
-      close: () => database.close(),
-    };
-  }
-  return {
-    dialect: 'postgres',
-    surveys: postgresSurveyRepository(database.pool),
-    check: async () => void (await database.pool.query('SELECT 1')),
-    close: () => database.close(),
-  };
+  return openServiceStorage({ name: SURVEY_SERVICE_NAME, migrations: SURVEY_MIGRATIONS, ...options }, {
+    sqlite: (db) => ({ surveys: sqliteSurveyRepository(db) }),
+    postgres: (pool) => ({ surveys: postgresSurveyRepository(pool) }),
+  });
 }
