@@ -17,6 +17,12 @@ describe('page fragments', () => {
     }
   });
 
+  it("takes the content's own styles, but none that could end the style element", () => {
+    expect(isPageFragment({ ...fragment, styles: '.page-contact .x { color: red; }' })).toBe(true);
+    expect(isPageFragment({ ...fragment, styles: 'a{}</style><script>alert(1)</script>' })).toBe(false);
+    expect(isPageFragment({ ...fragment, styles: 12 })).toBe(false);
+  });
+
   it('finds every island marker with its index', () => {
     const html = `${pageFragmentIslandMarker(0)} and ${pageFragmentIslandMarker(12)}`;
     expect([...html.matchAll(PAGE_FRAGMENT_ISLAND_MARKER_PATTERN)].map((match) => Number(match[1]))).toEqual([0, 12]);

@@ -14,6 +14,12 @@ export interface PageFragment {
   html: string;
   /** The islands in `html`, in marker order, for the shell's island renderer. */
   islands: PageFragmentIsland[];
+  /**
+   * The content's own CSS, which the shell puts in the page's head, so a team changes its page's
+   * look without a shell release. Scoped by the service to its own classes; it may not contain
+   * `</` (it is written into a `<style>` element). Default none.
+   */
+  styles?: string;
 }
 
 /** An island inside a page fragment: what the shell's `Island` would have been given. */
@@ -50,6 +56,7 @@ export function isPageFragment(value: unknown): value is PageFragment {
     typeof fragment.title === 'string' &&
     typeof fragment.pageClass === 'string' &&
     typeof fragment.html === 'string' &&
+    (fragment.styles === undefined || (typeof fragment.styles === 'string' && !fragment.styles.includes('</'))) &&
     Array.isArray(fragment.islands) &&
     fragment.islands.every(
       (island) =>

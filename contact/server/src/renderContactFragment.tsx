@@ -3,6 +3,7 @@ import { ContactPage } from './ContactPage.js';
 import { ContactProblemPage } from './ContactProblemPage.js';
 import type { ContactFieldError, ContactFormValues } from './contactForm.js';
 import { CONTACT_REFERENCE_LENGTH } from './contactLimits.js';
+import { CONTACT_PAGE_STYLES } from './contactPageStyles.js';
 import { renderPageFragment } from './fragment/renderPageFragment.js';
 
 /** Path of the contact page and of its form post (the shell serves the page, the service gets the post). */
@@ -36,7 +37,7 @@ export function renderContactFragment(state: ContactPageState): PageFragment {
   const title = errors.length > 0 ? 'Error: Contact' : sentReference ? 'Request sent' : 'Contact';
   return renderPageFragment(
     <ContactPage action={CONTACT_PATH} csrfToken={sentReference ? undefined : state.csrfToken} values={values} errors={errors} sentReference={sentReference} />,
-    { title, pageClass: PAGE_CLASS },
+    { title, pageClass: PAGE_CLASS, styles: CONTACT_PAGE_STYLES },
   );
 }
 
@@ -45,5 +46,5 @@ export const CONTACT_PROBLEM_STATUSES = [400, 403, 406, 413, 415, 429, 500, 503]
 
 /** The content of the page for a post refused before validation (nothing was stored). */
 export function renderContactProblemFragment(status: number): PageFragment {
-  return renderPageFragment(<ContactProblemPage status={status} />, { title: 'Request not sent', pageClass: PAGE_CLASS });
+  return renderPageFragment(<ContactProblemPage status={status} />, { title: 'Request not sent', pageClass: PAGE_CLASS, styles: CONTACT_PAGE_STYLES });
 }

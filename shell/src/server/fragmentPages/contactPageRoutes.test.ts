@@ -110,6 +110,10 @@ describe('contact page composed from the contact service', () => {
     ]);
     expect(page.querySelector('main input[type="file"]#contact-attachment')).not.toBeNull();
     expect(response.body).not.toContain('khs-fragment-island');
+    // The page's look comes with its content from the contact service, in the head after the site's.
+    const styles = page.querySelector('head link[rel="stylesheet"][href="/static/site.css"] ~ style')?.textContent ?? '';
+    expect(styles).toContain('.page-contact .contact-form');
+    expect(page.body.className).toContain('page-contact');
   });
 
   it('sends a valid request to the service, which stores it; 303 to the confirmation, composed in the layout', async () => {

@@ -71,7 +71,7 @@ export async function contactPageRoutes(app: FastifyInstance, options: ContactPa
   const render = (page: ReactElement, url: string) => (options.renderIslandPage ? options.renderIslandPage(page, url) : renderPage(page));
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, status: number, fragment: PageFragment) => {
     const html = await render(
-      <Layout title={fragment.title} config={pageConfig} runtimeUrl={runtimeUrl} pageClass={fragment.pageClass}>
+      <Layout title={fragment.title} config={pageConfig} runtimeUrl={runtimeUrl} pageClass={fragment.pageClass} {...(fragment.styles ? { contentStyles: fragment.styles } : {})}>
         <PageFragmentContent fragment={fragment} />
       </Layout>,
       request.url,

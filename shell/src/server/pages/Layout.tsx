@@ -19,6 +19,8 @@ export interface LayoutProps {
    * Default `FIRST_VIEW_REMOTES` (the header's); a page adds the remote of its main island.
    */
   firstViewRemotes?: readonly string[];
+  /** CSS of a team service's page content (`PageFragment.styles`), in a `<style>` after the site's. Default none. */
+  contentStyles?: string;
   children: ReactNode;
 }
 
@@ -34,7 +36,7 @@ export interface LayoutProps {
 export const FIRST_VIEW_REMOTES: readonly string[] = ['mf-watchlist'];
 
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
-export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, children }: LayoutProps) {
+export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, contentStyles, children }: LayoutProps) {
   const { calls, i18n } = config;
   const entryUrl = useContext(IslandCollectorContext)?.remoteEntryUrl ?? (() => undefined);
   return (
@@ -45,6 +47,8 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
         <title>{`${title} · ${config.siteName}`}</title>
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/site.css" />
+        {/* `isPageFragment` refused any `</` in it, so it cannot end the element. */}
+        {contentStyles ? <style dangerouslySetInnerHTML={{ __html: contentStyles }} /> : null}
         <script
           type="application/json"
           id={PAGE_CONFIG_ELEMENT_ID}
