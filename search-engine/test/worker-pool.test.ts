@@ -28,6 +28,30 @@ describe('worker pool: scheduling, time budget, back-pressure, replacement', () 
   const task = (params: Record<string, string>) => ({ collection: 'c', params, maxResultBytes: 1_000_000 });
   const parsed = (outcome: SearchOutcome | undefined) => (outcome?.ok ? JSON.parse(outcome.json) : outcome);
 
+  it('with readers in the background, serves from the writer at once and the readers join', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'pool-'));
+    pool = new WorkerPool({ dataDir, size: 3, queueLimit: 100, searchBudgetMs: 5000, log: (line) => logs.push(line), workerPath: STAND_IN });
+    await pool.start({ readersInBackground: true });
+    expect(pool.size).toBe(1);
+    const [first] = await pool.search([task({})]);
+    expect(first?.ok).toBe(true);
+    // Readers join in any order (a slot's array entry may be filled before a lower one): wait for
+    // the pool's own word that all are built.
+    const deadline = Date.now() + 10_000;
+    while (!logs.some((line) => line.startsWith('search readers ready')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logs.filter((line) => line.startsWith('search readers ready'))).toHaveLength(1);
+    expect(pool.threadIds()).toHaveLength(3);
+    expect(new Set(pool.threadIds()).size).toBe(3);
+  });
+
+  it('closing while readers are still being built leaves no thread behind', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'pool-'));
+    const closing = new WorkerPool({ dataDir, size: 3, queueLimit: 100, searchBudgetMs: 5000, log: (line) => logs.push(line), workerPath: STAND_IN });
+    await closing.start({ readersInBackground: true });
+    await closing.close();
+    expect(closing.size).toBeLessThanOrEqual(1);
+  });
+
   it('runs searches of one request on both workers at once', async () => {
     const started = await startPool();
     const before = performance.now();

@@ -178,8 +178,9 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     searchBudgetMs: options.searchBudgetMs ?? 2000,
     log,
   });
-  await pool.start();
-  log(`search data loaded from ${dataDir} into ${pool.size} worker(s) in ${Date.now() - started} ms`);
+  // Listen as soon as the writer has loaded; the readers join while the server already answers.
+  await pool.start({ readersInBackground: true });
+  log(`search data loaded from ${dataDir} in ${Date.now() - started} ms; ${pool.size} worker(s) serving, readers join as they are built`);
 
   const counters = { requests: 0, responses: {} as Record<string, number>, errors: 0, abortedUploads: 0 };
   const stats = (): SearchServerStats => ({ ...counters, responses: { ...counters.responses }, ...pool.counters, workers: pool.size, queued: pool.queueLength });

@@ -148,19 +148,30 @@ export class WorkerPool {
   constructor(private readonly options: WorkerPoolOptions) {}
 
   /**
-   * Starts the workers; resolves when all are ready. The writer loads the data folder (folding a
-   * waiting change log), then the readers are built from its collections and arena.
+   * Starts the workers. The writer loads the data folder (folding a waiting change log), then the
+   * readers are built from its collections and arena. Resolves when all are ready, or with
+   * `readersInBackground` as soon as the writer is: it serves alone meanwhile (a restart is then
+   * as fast as one worker's load), and the readers join as they are built; writes wait for them.
    */
-  async start(): Promise<void> {
+  async start({ readersInBackground = false }: { readersInBackground?: boolean } = {}): Promise<void> {
+    const buildReaders = () => Promise.all(Array.from({ length: this.options.size - 1 }, (_, i) => this.rebuildReader(i + 1)));
     try {
       await this.exclusive(async () => {
         await this.spawn(0, 'writer').readyPromise;
-        await Promise.all(Array.from({ length: this.options.size - 1 }, (_, i) => this.rebuildReader(i + 1)));
+        if (!readersInBackground) await buildReaders();
       });
     } catch (error) {
       // A data folder that cannot be loaded fails the start (the process supervisor retries with back-off).
       await this.close();
       throw error;
+    }
+    if (readersInBackground && this.options.size > 1) {
+      const started = Date.now();
+      void this.exclusive(buildReaders).then(
+        () => this.options.log(`search readers ready ${Date.now() - started} ms after the writer: ${this.workers.length} worker(s) serving`),
+        // The writer keeps serving alone; a reader that failed is rebuilt when its slot is next restored.
+        (error: unknown) => this.options.log(`search readers could not be built (${(error as Error)?.message ?? error}); the writer serves alone`),
+      );
     }
   }
 
@@ -297,8 +308,14 @@ export class WorkerPool {
     await writer.readyPromise;
     const restore = (await this.call(writer, { type: 'call', id: 0, method: 'exportCollections', args: [] })) as WorkerStartData['restore'];
     const previous = this.workers[slot];
+    if (this.closed) return;
     const replacement = this.spawn(slot, 'reader', { arena: this.arena, restore }, false);
     await replacement.readyPromise;
+    if (this.closed) {
+      // Closed while it loaded (a reader built in the background): it must not outlive the pool.
+      await replacement.thread.terminate();
+      return;
+    }
     this.workers[slot] = replacement;
     this.pump();
     if (previous) {
