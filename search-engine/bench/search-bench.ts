@@ -42,6 +42,8 @@ interface ServerProcess {
   serverPid: number;
   url: string;
   startMs: number;
+  /** `performance.now()` when it reported listening. */
+  readyAt: number;
 }
 
 /** Starts the supervised server (as `npm start` does) so each process's memory is measured alone. */
@@ -71,11 +73,22 @@ function startServerProcess(dataDir: string, workers: number): Promise<ServerPro
         const line = JSON.parse(match[0]) as { url: string; pid: number };
         child.stdout?.removeAllListeners('data');
         child.stdout?.resume();
-        resolve({ child, serverPid: line.pid, url: line.url, startMs: performance.now() - started });
+        resolve({ child, serverPid: line.pid, url: line.url, startMs: performance.now() - started, readyAt: performance.now() });
       }
     });
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
   });
+}
+
+/** Waits until `/stats.json` says `workers` workers serve; returns the milliseconds since the process started. */
+async function allWorkersServing(server: ServerProcess, workers: number): Promise<number> {
+  const deadline = performance.now() + 600_000;
+  while (performance.now() < deadline) {
+    const stats = (await (await fetch(`${server.url}/stats.json`, { headers: { 'x-typesense-api-key': ADMIN } })).json()) as { workers?: number };
+    if ((stats.workers ?? 0) >= workers) return server.startMs + (performance.now() - server.readyAt);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${workers} workers were not serving within 10 minutes`);
 }
 
 function stopServerProcess(server: ServerProcess): Promise<void> {
@@ -173,7 +186,9 @@ async function benchSize(size: number, perKind: number, workerCounts: number[]):
     for (const workers of workerCounts) {
       // Restart: everything comes back from the data folder.
       server = await startServerProcess(dataDir, workers);
-      console.log(`${workers} worker(s), restart from the data folder: listening after ${fmt(server.startMs / 1000)} s; RSS ${memoryLine(server)}`);
+      // The server listens once its writer has loaded; the readers join after: measure with all.
+      const serving = await allWorkersServing(server, workers);
+      console.log(`${workers} worker(s), restart from the data folder: listening after ${fmt(server.startMs / 1000)} s, all ${workers} serving after ${fmt(serving / 1000)} s; RSS ${memoryLine(server)}`);
       await runHttp(server.url, queries.slice(0, 40), 4); // warm-up
       const c1 = await runHttp(server.url, queries, 1);
       const c8 = await runHttp(server.url, queries, 8);
