@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useIslandReady } from '@khs/react-island/ready';
 import type { PageBus } from 'contracts';
+import { isSaved } from '../connectors/connectWatchlist.js';
+import { WATCHLIST_BUTTON_ADDED_DETAILS } from '../connectors/watchlistButtonEvent.js';
 import { useWatchlist } from '../hooks/useWatchlist.js';
-import { toggleWatchlistArticle, watchlistCount } from '../storage/watchlistStorage.js';
 import '../styles/watchlist.css';
 
 export interface WatchlistButtonProps {
@@ -21,24 +22,18 @@ export interface WatchlistButtonProps {
   hydrating?: boolean;
 }
 
-/** Toggles one article on the watchlist; `aria-pressed` tells whether it is saved. */
+/**
+ * Toggles one article on the watchlist; `aria-pressed` tells whether it is saved. The markup of the
+ * `mf-watchlist/WatchlistButton` island (server-rendered; `bindWatchlistButton` makes it work in
+ * the browser without React, and a test holds both to the same markup).
+ */
 export function WatchlistButton({ id, title, bus, addLabel, removeLabel, failureLabel, hydrating = false }: WatchlistButtonProps) {
-  const watchlist = useWatchlist(bus, hydrating);
+  const { watchlist, connection } = useWatchlist(bus, hydrating);
   const [failed, setFailed] = useState(false);
   const ready = useIslandReady();
-  const saved = id in watchlist.articles;
+  const saved = isSaved(watchlist, id);
 
-  const toggle = () => {
-    const result = toggleWatchlistArticle(id, title);
-    if (!result.ok) {
-      console.error('[mf-watchlist] the watchlist could not be saved', result.error);
-      setFailed(true);
-      return;
-    }
-    setFailed(false);
-    bus.emit('watchlist-updated', { watchlist: result.watchlist, count: watchlistCount(result.watchlist) });
-    bus.emit('watchlist-added', { id, title, added: result.added, source: 'mf-watchlist/WatchlistButton' });
-  };
+  const toggle = () => setFailed(!connection.toggle({ id, title }, WATCHLIST_BUTTON_ADDED_DETAILS).ok);
 
   return (
     <span className="khs-watchlist-button">

@@ -13,9 +13,13 @@ export interface WatchlistLinkProps {
   hydrating?: boolean;
 }
 
-/** Header link to the watchlist page with the number of saved articles as a badge. */
+/**
+ * Header link to the watchlist page with the number of saved articles as a badge. The markup of
+ * the `mf-watchlist/WatchlistLink` island (server-rendered; `bindWatchlistLink` keeps it current
+ * in the browser without React, and a test holds both to the same markup).
+ */
 export function WatchlistLink({ bus, href, label, hydrating = false }: WatchlistLinkProps) {
-  const count = watchlistCount(useWatchlist(bus, hydrating));
+  const count = watchlistCount(useWatchlist(bus, hydrating).watchlist);
   return (
     <a className="khs-watchlist-link" href={href}>
       <span>{label}</span>
