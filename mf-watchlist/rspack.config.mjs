@@ -5,8 +5,8 @@ export default createRemoteConfig({
   name: 'mf_watchlist',
   devPort: 4311,
   exposes: {
-    './WatchlistButton': './src/islands/WatchlistButton.tsx',
-    './WatchlistLink': './src/islands/WatchlistLink.tsx',
+    './WatchlistButton': './src/islands/WatchlistButton.ts',
+    './WatchlistLink': './src/islands/WatchlistLink.ts',
     './WatchlistScreen': './src/islands/WatchlistScreen.tsx',
     './SharedWatchlistImport': './src/islands/SharedWatchlistImport.tsx',
   },

@@ -1,13 +1,19 @@
 import type { IslandMount } from 'contracts';
-import { mountReactIsland } from '@khs/react-island';
-import { WatchlistLink } from '../components/WatchlistLink.js';
+import { bindWatchlistLink } from '../bindings/bindWatchlistLink.js';
+import { connectWatchlist } from '../connectors/connectWatchlist.js';
+import '../styles/watchlist.css';
 
-const mount: IslandMount = (element, _props, { bus, config, hydration }) =>
-  mountReactIsland(
-    element,
-    'mf-watchlist/WatchlistLink',
-    <WatchlistLink bus={bus} href={config.calls.watchlistPage} label={config.i18n.watchlistLink} hydrating={hydration !== undefined} />,
-    { hydrate: hydration !== undefined },
-  );
+/**
+ * Binds the server-rendered header link (the React component's markup) without React; only where
+ * there is no such markup (server render failed, standalone page) does React render it, loaded then.
+ */
+const mount: IslandMount = (element, _props, context) => {
+  if (context.hydration !== undefined) {
+    const unbind = bindWatchlistLink(element, connectWatchlist(context.bus));
+    if (unbind) return unbind;
+    console.warn('[mf-watchlist/WatchlistLink] server HTML did not match; the island was rendered in the browser instead');
+  }
+  return import('./renderInBrowser.js').then(({ renderWatchlistLink }) => renderWatchlistLink(element, context));
+};
 
 export default mount;
