@@ -9,6 +9,7 @@ import { rspack } from '@rspack/core';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { PrecompressPlugin } from './precompress.mjs';
 import { contractsPackage, ContractsVersionManifestPlugin } from './contractsVersion.mjs';
+import { ExposeSharedManifestPlugin } from './exposeShared.mjs';
 
 /** Reads a package.json as JSON. */
 function readPackage(dir) {
@@ -291,6 +292,8 @@ function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, external
       experiments: { optimization: { target: 'web' }, ...(externalRuntime ? { externalRuntime: true } : {}) },
     }),
   );
+  // Written files only (not the dev server's in-memory build).
+  if (externalRuntime) config.plugins.push(new ExposeSharedManifestPlugin());
   if (serverExposes) config.plugins.push(new SsrRemoteEntryManifestPlugin(Object.keys(serverExposes).map((key) => key.replace(/^\.\//, ''))));
   if (externalRuntime) config.plugins.push(new ContractsVersionManifestPlugin(contractsPackage(dir, contractsDir).version));
   useContracts(config, contractsDir);
