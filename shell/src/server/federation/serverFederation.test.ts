@@ -20,7 +20,11 @@ function manifest(build: string, css: string[], contractsVersion: string | undef
     },
     // The browser build also exposes its standalone page's module, which the server build has not.
     exposes: [
-      { name: 'Hello', assets: { css: { sync: css, async: [] }, js: { sync: [`hello.${build}.js`], async: [] } } },
+      { name: 'Hello', assets: { css: { sync: css, async: [] }, js: { sync: [`hello.${build}.js`], async: [] } }, requires: ['contracts', 'react', 'react-dom/client'] },
+      // Bound without a framework: its manifest entry says it needs no renderer.
+      { name: 'Link', assets: { js: { sync: [`link.${build}.js`], async: [] } }, requires: ['contracts'] },
+      // A build from before `requires`: taken to need the renderer.
+      { name: 'Legacy', assets: { js: { sync: ['legacy.js'], async: [] } } },
       { name: 'Standalone', assets: { js: { sync: ['standalone.js'] } } },
     ],
     shared: [
@@ -88,10 +92,17 @@ describe('ServerFederation', () => {
     expect(remote.origin.manifestCalls).toBe(1);
     expect(remote.runtime.registrations).toEqual([{ force: false }]);
     expect(federation.stylesheets('mf-hello', 'Hello')).toEqual(['http://remote.test/hello.v1.css']);
-    // Preload hints: the module's own chunks, and on request the shared React renderer's.
-    expect(federation.scripts('mf-hello', ['Hello'], false)).toEqual(['http://remote.test/hello.v1.js']);
-    expect(federation.scripts('mf-hello', ['Hello'], true)).toEqual(['http://remote.test/hello.v1.js', 'http://remote.test/renderer.v1.js']);
-    expect(federation.scripts('mf-other', ['Hello'], true)).toEqual([]);
+    // Preload hints: the modules' own chunks, and the shared React renderer's where the manifest
+    // says a module needs it as it loads (or does not say).
+    expect(federation.scripts('mf-hello', ['Link'])).toEqual(['http://remote.test/link.v1.js']);
+    expect(federation.scripts('mf-hello', ['Hello'])).toEqual(['http://remote.test/hello.v1.js', 'http://remote.test/renderer.v1.js']);
+    expect(federation.scripts('mf-hello', ['Link', 'Hello'])).toEqual([
+      'http://remote.test/link.v1.js',
+      'http://remote.test/hello.v1.js',
+      'http://remote.test/renderer.v1.js',
+    ]);
+    expect(federation.scripts('mf-hello', ['Legacy'])).toEqual(['http://remote.test/legacy.js', 'http://remote.test/renderer.v1.js']);
+    expect(federation.scripts('mf-other', ['Hello'])).toEqual([]);
   });
 
   it('uses a redeployed build after revalidation, re-registers with force and disposes the old build', async () => {
@@ -198,12 +209,12 @@ describe('ServerIslands', () => {
     return new ServerIslands({ federation, budgetMs, failures: new FailureLog({ intervalMs: 60_000, log: { error: (line: string) => log.push(line) } }) });
   }
 
-  it('preloads the first view\'s scripts only when one remote holds every island that hydrates at once (with its renderer)', () => {
-    const calls: Array<[string, string[], boolean]> = [];
+  it('preloads the first view\'s scripts only when one remote holds every island that hydrates at once', () => {
+    const calls: Array<[string, string[]]> = [];
     const federation = {
-      scripts: (remote: string, modules: string[], withRenderer: boolean) => {
-        calls.push([remote, modules, withRenderer]);
-        return modules.map((module) => `http://${remote}/${module}.js`).concat(withRenderer ? [`http://${remote}/renderer.js`] : []);
+      scripts: (remote: string, modules: string[]) => {
+        calls.push([remote, modules]);
+        return modules.map((module) => `http://${remote}/${module}.js`).concat([`http://${remote}/renderer.js`]);
       },
     } as unknown as ServerFederation;
     const islands = new ServerIslands({ federation, budgetMs: 100 });
@@ -215,7 +226,7 @@ describe('ServerIslands', () => {
         { name: 'mf-c/Survey', props: {}, hydrate: 'visible' },
       ]),
     ).toEqual(['http://mf-a/Link.js', 'http://mf-a/Button.js', 'http://mf-a/renderer.js']);
-    expect(calls).toEqual([['mf-a', ['Link', 'Button'], true]]);
+    expect(calls).toEqual([['mf-a', ['Link', 'Button']]]);
     expect(islands.firstViewScripts([{ name: 'mf-a/Link', props: {} }, { name: 'mf-b/List', props: {} }])).toEqual([]);
     expect(islands.firstViewScripts([{ name: 'mf-b/Search', props: {}, hydrate: 'idle' }])).toEqual([]);
   });

@@ -70,7 +70,11 @@ interface ManifestJson {
     /** Names of the modules the server build exposes (written by tooling/rspack-preset). */
     serverExposes?: string[];
   };
-  exposes?: { name: string; assets?: ManifestAssets }[];
+  /**
+   * `requires`: the shared modules the expose needs as it loads (written by tooling/rspack-preset;
+   * absent in builds before it).
+   */
+  exposes?: { name: string; assets?: ManifestAssets; requires?: string[] }[];
   /** The modules the build shares (React), with the files that provide them. */
   shared?: { name: string; assets?: ManifestAssets }[];
 }
@@ -256,14 +260,19 @@ export class ServerFederation {
 
   /**
    * Script URLs the browser build of `remote` loads for `modules` (their expose chunks, from the
-   * manifest), plus, with `withRenderer`, the files of its shared React renderer: for preload
-   * hints of a first view. Empty while the manifest is not loaded.
+   * manifest), plus the files of its shared React renderer when one of those modules needs it as
+   * it loads (its `requires` names the renderer; a build whose manifest does not say is taken to
+   * need it, as every island did before): for preload hints of a first view. Islands bound
+   * without a framework get no renderer preloaded. Empty while the manifest is not loaded.
    */
-  scripts(remote: string, modules: readonly string[], withRenderer: boolean): string[] {
+  scripts(remote: string, modules: readonly string[]): string[] {
     const manifest = this.states.get(remote)?.manifest;
     if (!manifest) return [];
-    const files = (manifest.json.exposes ?? []).filter((expose) => modules.includes(expose.name)).flatMap((expose) => expose.assets?.js?.sync ?? []);
-    if (withRenderer) files.push(...(manifest.json.shared?.find((share) => share.name === RENDERER_SHARE)?.assets?.js?.sync ?? []));
+    const exposes = (manifest.json.exposes ?? []).filter((expose) => modules.includes(expose.name));
+    const files = exposes.flatMap((expose) => expose.assets?.js?.sync ?? []);
+    if (exposes.some((expose) => expose.requires === undefined || expose.requires.includes(RENDERER_SHARE))) {
+      files.push(...(manifest.json.shared?.find((share) => share.name === RENDERER_SHARE)?.assets?.js?.sync ?? []));
+    }
     const base = this.assetBase(manifest);
     return [...new Set(files)].map((file) => new URL(file, base).href);
   }

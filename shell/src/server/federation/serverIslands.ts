@@ -76,11 +76,12 @@ export class ServerIslands {
 
   /**
    * Scripts the first view needs at once, for preload hints, when the islands that hydrate
-   * immediately all come from one remote: their expose chunks and that remote's React renderer
-   * (it then provides it). With several such remotes nothing: which one provides React is decided
-   * in the browser (a guess could load the renderer twice), and their chunks (the search list's
-   * search client) would compete with the page's largest paint. Islands that wait for a trigger
-   * preload nothing.
+   * immediately all come from one remote: their expose chunks, and that remote's React renderer
+   * (it then provides it) only when its manifest says one of them needs it as it loads (islands
+   * bound without a framework do not). With several such remotes nothing: which one provides
+   * React is decided in the browser (a guess could load the renderer twice), and their chunks (the
+   * search list's search client) would compete with the page's largest paint. Islands that wait
+   * for a trigger preload nothing.
    */
   firstViewScripts(requests: IslandRequest[]): string[] {
     const byRemote = new Map<string, string[]>();
@@ -91,7 +92,7 @@ export class ServerIslands {
       byRemote.set(parsed.remote, [...(byRemote.get(parsed.remote) ?? []), parsed.module]);
     }
     const [only, ...others] = [...byRemote];
-    return only && others.length === 0 ? this.federation.scripts(only[0], only[1], true) : [];
+    return only && others.length === 0 ? this.federation.scripts(only[0], only[1]) : [];
   }
 
   private async renderOne(
