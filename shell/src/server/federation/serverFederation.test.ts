@@ -96,9 +96,10 @@ describe('ServerFederation', () => {
     // says a module needs it as it loads (or does not say).
     expect(federation.scripts('mf-hello', ['Link'])).toEqual(['http://remote.test/link.v1.js']);
     expect(federation.scripts('mf-hello', ['Hello'])).toEqual(['http://remote.test/hello.v1.js', 'http://remote.test/renderer.v1.js']);
+    // In the manifest's order.
     expect(federation.scripts('mf-hello', ['Link', 'Hello'])).toEqual([
-      'http://remote.test/link.v1.js',
       'http://remote.test/hello.v1.js',
+      'http://remote.test/link.v1.js',
       'http://remote.test/renderer.v1.js',
     ]);
     expect(federation.scripts('mf-hello', ['Legacy'])).toEqual(['http://remote.test/legacy.js', 'http://remote.test/renderer.v1.js']);
