@@ -50,7 +50,9 @@ test.beforeAll(async () => {
   fixtures.older = fixture(
     buildRemoteAgainst('mf-watchlist', older, (dir) => {
       markBuild(dir, VERSIONS.older);
-      for (const file of ['src/components/WatchlistButton.tsx', 'src/components/watchlist-screen/SharedWatchlistImport.tsx', 'src/hooks/useWatchlistScreen.ts']) {
+      // The watchlist buttons (React component and DOM binding) send what this file says.
+      replaceInFile(path.join(dir, 'src/connectors/watchlistButtonEvent.ts'), "{ source: 'mf-watchlist/WatchlistButton' }", '{}');
+      for (const file of ['src/components/watchlist-screen/SharedWatchlistImport.tsx', 'src/hooks/useWatchlistScreen.ts']) {
         replaceInFile(path.join(dir, file), /, source: 'mf-watchlist\/\w+'/, '');
       }
     }),
@@ -65,7 +67,7 @@ test.beforeAll(async () => {
   fixtures.newer = fixture(
     buildRemoteAgainst('mf-watchlist', newer, (dir) => {
       markBuild(dir, VERSIONS.newer);
-      replaceInFile(path.join(dir, 'src/components/WatchlistButton.tsx'), "source: 'mf-watchlist/WatchlistButton'", "source: 'mf-watchlist/WatchlistButton', origin: 'button'");
+      replaceInFile(path.join(dir, 'src/connectors/watchlistButtonEvent.ts'), "source: 'mf-watchlist/WatchlistButton'", "source: 'mf-watchlist/WatchlistButton', origin: 'button'");
     }),
   );
   // Next major: the same source, built against a contracts that says it is the next major.
@@ -148,7 +150,7 @@ async function worksOnTheArticlePage(page: Page, which: 'older' | 'newer'): Prom
   await wakeInteractionIslands(page);
   const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
   expect(states.every((state) => state === 'mounted')).toBe(true);
-  // Server-rendered by the fixture's server build, then hydrated by its browser build.
+  // Server-rendered by the fixture's server build, then bound by its browser build.
   await expect(page.locator(`.article__watchlist [data-contracts-fixture="${VERSIONS[which]}"]`)).toHaveCount(1);
   const button = page.locator('.article__watchlist').getByRole('button', { name: i18n.watchlistAdd });
   await expect(button).toBeEnabled();
