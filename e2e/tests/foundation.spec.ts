@@ -1,5 +1,5 @@
 import { listArticles } from '@khs/content';
-import { expect, islandsSettled, test, watchPage } from '../harness/fixtures.js';
+import { expect, islandsSettled, test, wakeInteractionIslands, watchPage } from '../harness/fixtures.js';
 
 const [first, second] = listArticles();
 
@@ -112,8 +112,12 @@ test.describe('federated foundation', () => {
     page.on('response', (response) => {
       if (response.request().resourceType() === 'script') scripts.push(response.url());
     });
-    await page.goto(new URL(first!.url, stack.url).href);
+    // React islands of two remotes on one page: the watchlist screen (mf-watchlist, at once) and the
+    // header search (mf-search, on interaction). (An article's first view loads no React at all:
+    // its watchlist controls are bound without it; page-weight-budget.spec checks that.)
+    await page.goto(new URL('/watchlist', stack.url).href);
     await islandsSettled(page);
+    await wakeInteractionIslands(page);
     // Every remote's manifest lists the chunks of its own copy of each shared package.
     const sharedChunks = new Map<string, Set<string>>();
     for (const origin of Object.values(stack.remotes)) {
