@@ -27,9 +27,15 @@ export interface WatchlistConnection {
   toggle(article: { id: string; title: string }, details: WatchlistAddedDetails): WatchlistToggleOutcome;
 }
 
+/** Where `storage` events of other tabs arrive (a window). */
+export interface StorageEventSource {
+  addEventListener(type: 'storage', listener: (event: StorageEvent) => void): void;
+  removeEventListener(type: 'storage', listener: (event: StorageEvent) => void): void;
+}
+
 export interface ConnectWatchlistOptions {
   /** Where `storage` events of other tabs arrive. Default the global `window` (none on a server). */
-  view?: Pick<Window, 'addEventListener' | 'removeEventListener'> | null;
+  view?: StorageEventSource | null;
   /** Storage the list lives in. Default the browser's local storage. */
   storage?: () => Storage | null;
 }
