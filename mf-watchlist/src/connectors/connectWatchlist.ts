@@ -42,7 +42,7 @@ export interface ConnectWatchlistOptions {
 
 /** Connects to the page's watchlist through `bus` (the page's one bus). */
 export function connectWatchlist(bus: PageBus, options: ConnectWatchlistOptions = {}): WatchlistConnection {
-  const view = options.view !== undefined ? options.view : typeof window === 'undefined' ? null : window;
+  const view: StorageEventSource | null = options.view !== undefined ? options.view : typeof window === 'undefined' ? null : window;
   const storage = options.storage ?? browserStorage;
   return {
     read: () => readWatchlist(storage()),
