@@ -83,6 +83,14 @@ test('an article loads no React before interaction; the watchlist controls work 
 
   const react = await reactFiles(Object.values(stack.remotes));
   expect(react.size).toBeGreaterThan(3);
+  // The head hints follow the manifest: the watchlist page, whose screen is a React island
+  // hydrating at once, preloads the watchlist remote's renderer; the article preloads no React.
+  const preloadsOf = async (pagePath: string) =>
+    [...(await (await fetch(new URL(pagePath, stack.url))).text()).matchAll(/<link[^>]+rel="preload"[^>]+href="([^"]+)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'));
+  await expect
+    .poll(async () => (await preloadsOf('/watchlist')).filter((href) => react.has(href) && href.startsWith(stack.remotes['mf-watchlist'])).length, { timeout: 15_000 })
+    .toBeGreaterThan(0);
+  expect((await preloadsOf(article.url)).filter((href) => react.has(href))).toEqual([]);
   const loaded: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') loaded.push(request.url());
