@@ -50,11 +50,11 @@ test.beforeAll(async () => {
   fixtures.older = fixture(
     buildRemoteAgainst('mf-watchlist', older, (dir) => {
       markBuild(dir, VERSIONS.older);
-      // The watchlist buttons (React component and DOM binding) send what this file says.
+      // The watchlist buttons (React component and DOM binding) send what this file says; the screen
+      // toggles through the same connector.
       replaceInFile(path.join(dir, 'src/connectors/watchlistButtonEvent.ts'), "{ source: 'mf-watchlist/WatchlistButton' }", '{}');
-      for (const file of ['src/components/watchlist-screen/SharedWatchlistImport.tsx', 'src/hooks/useWatchlistScreen.ts']) {
-        replaceInFile(path.join(dir, file), /, source: 'mf-watchlist\/\w+'/, '');
-      }
+      replaceInFile(path.join(dir, 'src/hooks/useWatchlistScreen.ts'), "{ source: 'mf-watchlist/WatchlistScreen' }", '{}');
+      replaceInFile(path.join(dir, 'src/components/watchlist-screen/SharedWatchlistImport.tsx'), /, source: 'mf-watchlist\/\w+'/, '');
     }),
   );
   // N+1: contracts adds an optional `origin` to watchlist-added (with a default), the remote sends it.

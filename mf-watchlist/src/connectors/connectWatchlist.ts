@@ -38,12 +38,15 @@ export interface ConnectWatchlistOptions {
   view?: StorageEventSource | null;
   /** Storage the list lives in. Default the browser's local storage. */
   storage?: () => Storage | null;
+  /** Where a refused write is logged. Default `console`. */
+  logger?: Pick<Console, 'error'>;
 }
 
 /** Connects to the page's watchlist through `bus` (the page's one bus). */
 export function connectWatchlist(bus: PageBus, options: ConnectWatchlistOptions = {}): WatchlistConnection {
   const view: StorageEventSource | null = options.view !== undefined ? options.view : typeof window === 'undefined' ? null : window;
   const storage = options.storage ?? browserStorage;
+  const logger = options.logger ?? console;
   return {
     read: () => readWatchlist(storage()),
     subscribe(listener) {
@@ -61,7 +64,7 @@ export function connectWatchlist(bus: PageBus, options: ConnectWatchlistOptions 
     toggle({ id, title }, details) {
       const result = toggleWatchlistArticle(id, title, storage());
       if (!result.ok) {
-        console.error('[mf-watchlist] the watchlist could not be saved', result.error);
+        logger.error('[mf-watchlist] the watchlist could not be saved', result.error);
         return { ok: false };
       }
       bus.emit('watchlist-updated', { watchlist: result.watchlist, count: watchlistCount(result.watchlist) });

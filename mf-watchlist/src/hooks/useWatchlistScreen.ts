@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import {
   COPY_CONFIRMATION_MS,
   WATCHLIST_DESIGN_MODE_DELAY_MS,
@@ -13,7 +13,8 @@ import { designModeWatchlist } from '../api/designModeWatchlist.js';
 import { downloadWatchlistPdf } from '../api/downloadWatchlistPdf.js';
 import { loadStoredWatchlist } from '../api/loadStoredWatchlist.js';
 import type { WatchlistServices } from '../api/watchlistServices.js';
-import { readWatchlist, toggleWatchlistArticle, watchlistCount } from '../storage/watchlistStorage.js';
+import { connectWatchlist, isSaved } from '../connectors/connectWatchlist.js';
+import { readWatchlist } from '../storage/watchlistStorage.js';
 import { initialWatchlistScreenState, watchlistScreenReducer, type WatchlistScreenState } from './useWatchlistScreenReducer.js';
 
 export interface UseWatchlistScreenOptions {
@@ -116,25 +117,19 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
     };
   }, [bus, load]);
 
+  // The same toggle as the watchlist buttons' (stores, then emits updated and added).
+  const connection = useMemo(() => connectWatchlist(bus, { logger: services.logger }), [bus, services]);
   const toggle = useCallback(
     (teaser: Teaser, wanted: 'add' | 'remove') => {
-      const saved = teaser.id in readWatchlist().articles;
-      if (saved === (wanted === 'add')) {
+      if (isSaved(connection.read(), teaser.id) === (wanted === 'add')) {
         // Already as wanted (changed elsewhere meanwhile): just refresh the screen.
         void load();
         return;
       }
-      const result = toggleWatchlistArticle(teaser.id, teaser.title);
-      if (!result.ok) {
-        services.logger.error('[mf-watchlist] the watchlist could not be saved', result.error);
-        dispatch({ type: 'storageFailed' });
-        return;
-      }
-      dispatch({ type: 'storageSucceeded' });
-      bus.emit('watchlist-updated', { watchlist: result.watchlist, count: watchlistCount(result.watchlist) });
-      bus.emit('watchlist-added', { id: teaser.id, title: teaser.title, added: result.added, source: 'mf-watchlist/WatchlistScreen' });
+      const outcome = connection.toggle({ id: teaser.id, title: teaser.title }, { source: 'mf-watchlist/WatchlistScreen' });
+      dispatch({ type: outcome.ok ? 'storageSucceeded' : 'storageFailed' });
     },
-    [bus, load, services],
+    [connection, load],
   );
 
   const copySharingUrl = useCallback(async () => {
