@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
-// The islands' browser code binds the React components' server markup without React. These tests
-// hold the two to the same markup: for each state, the DOM the binding produced (from the server
-// render of another state) must equal what React renders for that state in the browser.
+// The islands' browser code binds the React components' server markup without React (and builds
+// the same markup where an element holds none). These tests hold them to the same markup: for each
+// state, the DOM the binding produced (from the server render of another state, or from markup it
+// built itself) must equal what React renders for that state in the browser.
 import { act, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -55,14 +56,20 @@ function withFullStorage(fn: () => void): void {
   }
 }
 
-function context(bus: PageBus): IslandContext {
-  return { bus, config, getConsent: () => ({ insights: false, tracking: false }), hydration: { state: null } };
+function context(bus: PageBus, hydrated: boolean): IslandContext {
+  return { bus, config, getConsent: () => ({ insights: false, tracking: false }), ...(hydrated ? { hydration: { state: null } } : {}) };
 }
 
-/** The element as the shell's page holds it: the island's server render. */
-async function serverRendered(render: () => Promise<{ html: string }>): Promise<HTMLElement> {
+/** Where the binding starts: the island's server render (hydrated), or an empty element (no server render). */
+const STARTS = [
+  { name: 'from the server render', hydrated: true },
+  { name: 'from markup it built', hydrated: false },
+] as const;
+
+/** The element as the shell's page holds it: the island's server render, or nothing (its render failed). */
+async function islandElement(render: () => Promise<{ html: string }>, hydrated: boolean): Promise<HTMLElement> {
   const element = document.createElement('div');
-  element.innerHTML = (await render()).html;
+  if (hydrated) element.innerHTML = (await render()).html;
   document.body.append(element);
   return element;
 }
@@ -96,24 +103,26 @@ describe('the DOM bindings render what the React components render', () => {
   ];
 
   for (const state of cases) {
-    it(`WatchlistButton: ${state.name}`, async () => {
-      // React, in the browser, for that state.
-      storeArticles(state.saved ? [ARTICLE.id] : []);
-      const bus = createPageBus();
-      const expected = await reactRendered(<WatchlistButton {...ARTICLE} bus={bus} {...buttonLabels} />, (element) => {
-        if (state.failed) withFullStorage(() => element.querySelector('button')!.click());
-      });
+    for (const start of STARTS) {
+      it(`WatchlistButton: ${state.name} (${start.name})`, async () => {
+        // React, in the browser, for that state.
+        storeArticles(state.saved ? [ARTICLE.id] : []);
+        const bus = createPageBus();
+        const expected = await reactRendered(<WatchlistButton {...ARTICLE} bus={bus} {...buttonLabels} />, (element) => {
+          if (state.failed) withFullStorage(() => element.querySelector('button')!.click());
+        });
 
-      // The binding, from the server render (not saved) with the opposite stored state first.
-      localStorage.clear();
-      storeArticles(state.saved ? [] : [ARTICLE.id]);
-      const element = await serverRendered(() => renderButtonOnServer(ARTICLE, { config, url: '/', signal: new AbortController().signal }));
-      const unmount = await mountButton(element, ARTICLE, context(createPageBus()));
-      otherTabStores(state.saved ? [ARTICLE.id] : []);
-      if (state.failed) withFullStorage(() => element.querySelector('button')!.click());
-      expect(structure(element)).toBe(expected);
-      unmount();
-    });
+        // The binding, with the opposite stored state first.
+        localStorage.clear();
+        storeArticles(state.saved ? [] : [ARTICLE.id]);
+        const element = await islandElement(() => renderButtonOnServer(ARTICLE, { config, url: '/', signal: new AbortController().signal }), start.hydrated);
+        const unmount = await mountButton(element, ARTICLE, context(createPageBus(), start.hydrated));
+        otherTabStores(state.saved ? [ARTICLE.id] : []);
+        if (state.failed) withFullStorage(() => element.querySelector('button')!.click());
+        expect(structure(element)).toBe(expected);
+        unmount();
+      });
+    }
   }
 
   for (const [from, to] of [
@@ -122,25 +131,27 @@ describe('the DOM bindings render what the React components render', () => {
     [2, 3],
     [3, 0],
   ] as const) {
-    it(`WatchlistLink: ${to} saved (bound with ${from})`, async () => {
-      const ids = (count: number) => Array.from({ length: count }, (_, index) => `a${index}`);
-      storeArticles(ids(to));
-      const expected = await reactRendered(<WatchlistLink bus={createPageBus()} href={config.calls.watchlistPage} label={config.i18n.watchlistLink} />);
+    for (const start of STARTS) {
+      it(`WatchlistLink: ${to} saved (bound with ${from}, ${start.name})`, async () => {
+        const ids = (count: number) => Array.from({ length: count }, (_, index) => `a${index}`);
+        storeArticles(ids(to));
+        const expected = await reactRendered(<WatchlistLink bus={createPageBus()} href={config.calls.watchlistPage} label={config.i18n.watchlistLink} />);
 
-      localStorage.clear();
-      storeArticles(ids(from));
-      const element = await serverRendered(() => renderLinkOnServer({}, { config, url: '/', signal: new AbortController().signal }));
-      const unmount = await mountLink(element, {}, context(createPageBus()));
-      otherTabStores(ids(to));
-      expect(structure(element)).toBe(expected);
-      unmount();
-    });
+        localStorage.clear();
+        storeArticles(ids(from));
+        const element = await islandElement(() => renderLinkOnServer({}, { config, url: '/', signal: new AbortController().signal }), start.hydrated);
+        const unmount = await mountLink(element, {}, context(createPageBus(), start.hydrated));
+        otherTabStores(ids(to));
+        expect(structure(element)).toBe(expected);
+        unmount();
+      });
+    }
   }
 
   it('a server render differs from the state it stands for only where the browser knows more (count, enabled)', async () => {
     // Guards the comparison itself: the server's button is disabled until bound, so equal
     // serialisations above mean the binding really enabled it.
-    const element = await serverRendered(() => renderButtonOnServer(ARTICLE, { config, url: '/', signal: new AbortController().signal }));
+    const element = await islandElement(() => renderButtonOnServer(ARTICLE, { config, url: '/', signal: new AbortController().signal }), true);
     const expected = await reactRendered(<WatchlistButton {...ARTICLE} bus={createPageBus()} {...buttonLabels} />);
     expect(structure(element)).not.toBe(expected);
     expect(structure(element).replace(' disabled=""', '')).toBe(expected);

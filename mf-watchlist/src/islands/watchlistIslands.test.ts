@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The browser mounts of the two small watchlist islands: bound to their server markup without
-// React (events, other tabs, storage failures, unmount), and rendered by React only without it.
+// React (events, other tabs, storage failures, unmount), and given the same markup where they have none.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPageBus, examplePageConfig, WATCHLIST_STORAGE_KEY, type IslandContext, type PageBus, type SiteEvents } from 'contracts';
 import mountButton from './WatchlistButton.js';
@@ -139,7 +139,7 @@ describe('WatchlistButton and WatchlistLink islands, bound without React', () =>
     expect(() => mountButton(element, { id: 1 } as never, islandContext(createPageBus()))).toThrow(TypeError);
   });
 
-  it('render with React where there is no server markup to bind (a failed server render, the standalone page)', async () => {
+  it('build the components\' markup where there is none to bind (a failed server render, the standalone page), and put the placeholder back on unmount', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const bus = createPageBus();
     // The shell's placeholder after a failed server render: no hydration, a plain link.
@@ -148,17 +148,20 @@ describe('WatchlistButton and WatchlistLink islands, bound without React', () =>
     document.body.append(link);
     const unmountLink = await mountLink(link, {}, islandContext(bus, false));
     expect(badge(link).textContent).toBe('0');
-    // Hydration announced, but the markup is not the component's (another build): warned, rendered.
+    expect(link.querySelector('a')!.getAttribute('href')).toBe(config.calls.watchlistPage);
+    // Hydration announced, but the markup is not the component's (another build): warned, built.
     const article = document.createElement('div');
     article.innerHTML = '<p>something else</p>';
     document.body.append(article);
     const unmountButton = await mountButton(article, { id: 'a1', title: 'A' }, islandContext(bus));
     expect(warn).toHaveBeenCalledWith('[mf-watchlist/WatchlistButton] server HTML did not match; the island was rendered in the browser instead');
-    await vi.waitFor(() => expect(button(article).disabled).toBe(false));
+    expect(button(article).disabled).toBe(false);
     button(article).click();
-    await vi.waitFor(() => expect(badge(link).textContent).toBe('1'));
+    expect(badge(link).textContent).toBe('1');
     expect(button(article).getAttribute('aria-pressed')).toBe('true');
     unmountLink();
     unmountButton();
+    expect(link.innerHTML).toBe('<a href="/watchlist">Watchlist</a>');
+    expect(article.innerHTML).toBe('<p>something else</p>');
   });
 });
