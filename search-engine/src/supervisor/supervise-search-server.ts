@@ -57,9 +57,16 @@ export const SERVER_MALLOC_ENV: Record<string, string> = {
   MALLOC_TRIM_THRESHOLD_: '1048576',
 };
 
-/** tsx's loader and the server script, resolved on first use (paths, not URL objects: jsdom test environments replace `URL`). */
+/**
+ * The server process's node arguments. A compiled supervisor (`dist/supervise.js`, built by
+ * `scripts/build-server.mjs`) runs the compiled server beside it (`dist/start.js`): plain node, no
+ * TypeScript loader. From sources it runs `src/cli/start.ts` with tsx's loader (tests, dev, the
+ * shell's own supervisor). Paths, not URL objects: jsdom test environments replace `URL`.
+ */
 function serverCommand(): string[] {
-  const here = dirname(fileURLToPath(import.meta.url));
+  const self = fileURLToPath(import.meta.url);
+  const here = dirname(self);
+  if (!self.endsWith('.ts')) return [join(here, 'start.js')];
   const loader = pathToFileURL(createRequire(join(here, 'x.js')).resolve('tsx')).href;
   return ['--import', loader, join(here, '..', 'cli', 'start.ts')];
 }
