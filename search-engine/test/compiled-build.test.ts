@@ -7,6 +7,7 @@ import { buildSearchServer } from '../scripts/build-server.mjs';
 import { fixtureArticles } from './support/fixtures.js';
 import { collectionSchema } from '../src/indexing/article-schema.js';
 import { http } from './support/target.js';
+import { SERVER_NODE_FLAGS } from '../src/supervisor/supervise-search-server.js';
 
 /** `npm start` runs the compiled build (`scripts/build-server.mjs`): plain node in every process and thread. */
 describe('the compiled search service', () => {
@@ -43,9 +44,9 @@ describe('the compiled search service', () => {
       });
       child.once('exit', (code) => reject(new Error(`supervisor exited with ${code}: ${buffered}`)));
     });
-    // The server process is plain node on the compiled entry (no tsx loader, no .ts file).
+    // The server process is plain node on the compiled entry with the supervisor's V8 flags (no tsx loader, no .ts file).
     const serverArgs = readFileSync(`/proc/${status.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    expect(serverArgs.slice(1)).toEqual([join(outdir, 'start.js')]);
+    expect(serverArgs.slice(1)).toEqual([...SERVER_NODE_FLAGS, join(outdir, 'start.js')]);
 
     const key = 'dist-admin';
     expect((await http(status.url, 'POST', '/collections', { key, body: collectionSchema('articles') })).status).toBe(201);
