@@ -7,7 +7,7 @@ const CLEARED = ['tokenMask', 'typoCost', 'prefixOnly', 'tokenCost', 'fieldToken
 function dirty(scratch: MatchScratch, seqs: number[], tokens: number, fields: number): void {
   scratch.reset(tokens, fields);
   for (const seq of seqs) {
-    scratch.touched.push(seq);
+    scratch.touched[scratch.touchedCount++] = seq;
     for (const name of CLEARED) {
       const array = scratch[name];
       const stride = name === 'tokenCost' ? tokens : name === 'fieldTokenMask' ? fields : 1;
@@ -25,7 +25,7 @@ describe('MatchScratch.reset', () => {
     dirty(scratch, seqs, 3, 4);
     scratch.reset(2, 1);
     for (const name of CLEARED) expect(scratch[name].every((value) => value === 0), name).toBe(true);
-    expect(scratch.touched).toHaveLength(0);
+    expect(scratch.touchedCount).toBe(0);
     // The next query's strides are the ones cleared after it.
     dirty(scratch, seqs, 2, 1);
     scratch.reset(1, 1);

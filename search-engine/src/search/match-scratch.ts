@@ -30,7 +30,14 @@ export class MatchScratch {
   bestFieldUnique: Uint8Array;
   bestFieldDistance: Uint8Array;
   bestFieldVerbatim: Uint8Array;
-  touched: number[] = [];
+  /**
+   * Documents the current query touched, in the order touched: `touched[0 … touchedCount)`. A typed
+   * array of the scratch's capacity (a document is touched at most once per query), so a query
+   * neither grows nor drops an array (a JS array emptied with `length = 0` loses its storage and
+   * was regrown by every query: ~0.6 MB of garbage per search at 100k articles).
+   */
+  touched: Int32Array;
+  touchedCount = 0;
   matched = new Int32Array(1024);
   private stride = { tokens: 1, fields: 1 };
 
@@ -39,6 +46,7 @@ export class MatchScratch {
     readonly maxTokens: number,
     readonly maxFields: number,
   ) {
+    this.touched = new Int32Array(capacity);
     this.tokenMask = new Uint32Array(capacity);
     this.typoCost = new Uint8Array(capacity);
     this.prefixOnly = new Uint8Array(capacity);
@@ -66,8 +74,8 @@ export class MatchScratch {
    */
   reset(tokens: number, fields: number): void {
     const { tokens: previousTokens, fields: previousFields } = this.stride;
-    const touched = this.touched;
-    if (touched.length > this.capacity / WHOLE_CLEAR_FRACTION) {
+    const { touched, touchedCount } = this;
+    if (touchedCount > this.capacity / WHOLE_CLEAR_FRACTION) {
       this.tokenMask.fill(0);
       this.typoCost.fill(0);
       this.prefixOnly.fill(0);
@@ -84,7 +92,7 @@ export class MatchScratch {
       this.bestFieldVerbatim.fill(0);
     } else {
       const { tokenMask, typoCost, prefixOnly, tokenCost, fieldTokenMask, scores, tokensMatched, bestFieldTokens, bestFieldWeight, fieldsMatched, cost, bestFieldUnique, bestFieldDistance, bestFieldVerbatim } = this;
-      for (let i = 0; i < touched.length; i++) {
+      for (let i = 0; i < touchedCount; i++) {
         const seq = touched[i] as number;
         tokenMask[seq] = 0;
         typoCost[seq] = 0;
@@ -104,7 +112,7 @@ export class MatchScratch {
         bestFieldVerbatim[seq] = 0;
       }
     }
-    touched.length = 0;
+    this.touchedCount = 0;
     this.stride = { tokens, fields };
   }
 }
