@@ -153,7 +153,7 @@ async function httpSearch(url: string, query: BenchQuery): Promise<number> {
 interface RunFigures {
   latencies: Map<string, number[]>;
   qps: number;
-  /** CPU ms per query: the server process (all threads), its HTTP thread and each worker (event loop busy), this load generator. */
+  /** CPU ms per query: the server process (all threads), its HTTP thread, each worker, this load generator. */
   cpu?: { server: number; http: number; workers: number[]; client: number };
 }
 
@@ -189,8 +189,8 @@ function processCpuMs(pid: number): number {
 
 interface ServerStats {
   workers?: number;
-  workerMemory?: { role: string; heapUsedMb: number; heapTotalMb: number; arrayBuffersMb: number; busyMs: number }[];
-  serverMemory?: { rssMb: number; httpHeapUsedMb: number; httpHeapTotalMb: number; httpBusyMs: number };
+  workerMemory?: { role: string; heapUsedMb: number; heapTotalMb: number; arrayBuffersMb: number; cpuMs: number }[];
+  serverMemory?: { rssMb: number; httpHeapUsedMb: number; httpHeapTotalMb: number; httpCpuMs: number };
 }
 
 async function serverStats(url: string): Promise<ServerStats> {
@@ -209,8 +209,8 @@ async function measuredPhase(server: ServerProcess, queries: BenchQuery[], concu
   const n = queries.length;
   run.cpu = {
     server: (serverCpuAfter - serverCpu) / n,
-    http: ((after.serverMemory?.httpBusyMs ?? 0) - (before.serverMemory?.httpBusyMs ?? 0)) / n,
-    workers: (after.workerMemory ?? []).map((w, i) => (w.busyMs - (before.workerMemory?.[i]?.busyMs ?? 0)) / n),
+    http: ((after.serverMemory?.httpCpuMs ?? 0) - (before.serverMemory?.httpCpuMs ?? 0)) / n,
+    workers: (after.workerMemory ?? []).map((w, i) => (w.cpuMs - (before.workerMemory?.[i]?.cpuMs ?? 0)) / n),
     client: (client.user + client.system) / 1000 / n,
   };
   return run;

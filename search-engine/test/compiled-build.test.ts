@@ -64,5 +64,10 @@ describe('the compiled search service', () => {
     expect(answer.status).toBe(200);
     for (const result of answer.json.results) expect(result.hits.map((hit: { document: { id: string } }) => hit.document.id)).toEqual(['a4']);
     expect(stats.workerMemory.map((worker: { role: string }) => worker.role)).toEqual(['writer', 'reader']);
+    // Per-thread CPU and memory for the benchmark: each worker has used CPU (loading at least), the
+    // HTTP thread's heap and the process's RSS are reported.
+    for (const worker of stats.workerMemory) expect(worker.cpuMs).toBeGreaterThan(0);
+    expect(stats.serverMemory.httpCpuMs).toBeGreaterThan(0);
+    expect(stats.serverMemory.rssMb).toBeGreaterThan(stats.serverMemory.httpHeapTotalMb);
   });
 });

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { ApiError } from '../api-error.js';
 import { type SearchTask, WorkerPool } from '../pool/worker-pool.js';
 import type { WorkerMemory } from '../pool/worker-protocol.js';
+import { threadCpuMs } from '../pool/thread-cpu.js';
 import { type KeyAccess, resolveKey } from './auth.js';
 import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
 import { mergeSearchParams, planMultiSearch, type UnionRequest } from '../search/multi-search.js';
@@ -61,19 +61,19 @@ export interface SearchServerStats {
   serverMemory?: ServerMemory;
 }
 
-/** The server process as a whole (RSS) and its HTTP thread's own V8 heap and busy time. */
+/** The server process as a whole (RSS) and its HTTP thread's own V8 heap and CPU time. */
 export interface ServerMemory {
   rssMb: number;
   httpHeapUsedMb: number;
   httpHeapTotalMb: number;
-  /** Time the HTTP thread's event loop was busy since the process started, ms. */
-  httpBusyMs: number;
+  /** CPU time the HTTP thread used since the process started, ms (`threadCpuMs`). */
+  httpCpuMs: number;
 }
 
 function serverMemory(): ServerMemory {
   const usage = process.memoryUsage();
   const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
-  return { rssMb: mb(usage.rss), httpHeapUsedMb: mb(usage.heapUsed), httpHeapTotalMb: mb(usage.heapTotal), httpBusyMs: Math.round(performance.eventLoopUtilization().active) };
+  return { rssMb: mb(usage.rss), httpHeapUsedMb: mb(usage.heapUsed), httpHeapTotalMb: mb(usage.heapTotal), httpCpuMs: threadCpuMs() };
 }
 
 /** A running search server. */

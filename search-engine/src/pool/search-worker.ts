@@ -4,7 +4,6 @@
  * rebuilds the writer's collections from that arena (same sequence ids) and reads documents
  * from it instead of keeping its own copy.
  */
-import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -14,6 +13,7 @@ import { DocumentArena } from '../index/document-arena.js';
 import { runSearch } from '../search/multi-search.js';
 import { runUnion } from '../search/union.js';
 import { CollectionStore } from '../persistence/collection-store.js';
+import { threadCpuMs } from './thread-cpu.js';
 import type { WorkerMemory, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 
 const port = parentPort;
@@ -98,7 +98,7 @@ port.on('message', (request: WorkerRequest) => {
     } else if (request.type === 'memory') {
       const usage = process.memoryUsage();
       const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
-      const memory: WorkerMemory = { role, heapUsedMb: mb(usage.heapUsed), heapTotalMb: mb(usage.heapTotal), arrayBuffersMb: mb(usage.arrayBuffers), busyMs: Math.round(performance.eventLoopUtilization().active) };
+      const memory: WorkerMemory = { role, heapUsedMb: mb(usage.heapUsed), heapTotalMb: mb(usage.heapTotal), arrayBuffersMb: mb(usage.arrayBuffers), cpuMs: threadCpuMs() };
       send({ type: 'result', id: request.id, ok: true, value: memory });
     } else if (request.type === 'flush') {
       engine.flush();

@@ -61,8 +61,8 @@ export interface WorkerMemory {
   heapTotalMb: number;
   /** ArrayBuffers (typed-array index structures) this isolate allocated, MB; shared buffers are not counted. */
   arrayBuffersMb: number;
-  /** Time this thread's event loop was busy since it started (loading, searches, calls), ms. */
-  busyMs: number;
+  /** CPU time this thread used since it started (loading, searches, calls), ms (`threadCpuMs`). */
+  cpuMs: number;
 }
 
 export type WorkerResponse =
