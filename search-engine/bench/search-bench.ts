@@ -5,14 +5,24 @@
  *
  * Per corpus size: import time through the official client; then for each
  * worker count (1 = a single index copy, N = one copy per worker thread) a
- * supervised server restarted from the same data folder (no re-import): its
- * start time, resident memory of the supervisor and the server process, and
- * for the query mix p50/p95/p99 latency and queries/second at concurrency 1,
- * 8 and 32 over HTTP, side by side with the same engine queried in-process
- * (the floor).
+ * supervised server restarted from the same data folder (no re-import), run
+ * from the compiled build exactly as `npm start` runs it (built first, so never
+ * stale): its start time, resident memory of the supervisor and the server
+ * process (and any other child process) right after the restart and after
+ * each query phase, each worker's heap and index arrays, and for the query mix
+ * p50/p95/p99 latency and queries/second at concurrency 1, 8 and 32 over HTTP,
+ * the CPU time per query of each server thread and of this load generator,
+ * side by side with the same engine queried in-process (the floor), and the
+ * figures against the issue's goals.
+ *
+ * The load generator is kept cheap because it shares the machine's cores with
+ * the server: keep-alive connections (node:http, one per concurrent client),
+ * and the answer is read whole but not parsed (a failed search is recognised
+ * by its status or its `{"code":…}` slot).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -46,11 +56,18 @@ interface ServerProcess {
   readyAt: number;
 }
 
-/** Starts the supervised server (as `npm start` does) so each process's memory is measured alone. */
+/** Builds the compiled service (`scripts/build-server.mjs`) as `npm start` does before it starts it. */
+function buildServer(): void {
+  const script = fileURLToPath(new URL('../scripts/build-server.mjs', import.meta.url));
+  const result = spawnSync(process.execPath, [script], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('the search server build failed');
+}
+
+/** Starts the compiled supervisor (as `npm start` does) so each process's memory is measured alone. */
 function startServerProcess(dataDir: string, workers: number): Promise<ServerProcess> {
   const started = performance.now();
-  const superviseScript = fileURLToPath(new URL('../src/cli/supervise.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', superviseScript], {
+  const superviseScript = fileURLToPath(new URL('../dist/supervise.js', import.meta.url));
+  const child = spawn(process.execPath, [superviseScript], {
     env: {
       ...process.env,
       SEARCH_PORT: '0',
@@ -99,19 +116,53 @@ function stopServerProcess(server: ServerProcess): Promise<void> {
   });
 }
 
+/** One keep-alive connection per concurrent client, as a browser or the shell's client keeps them. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(url: string, path: string, body: string): Promise<{ status: number; body: Buffer }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { agent, hostname, port, method: 'POST', path, headers: { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+const FAILED_SLOT = Buffer.from('{"results":[{"code":');
+
+/** One search over HTTP; the time until the whole answer has arrived. The answer is not parsed (see the header). */
 async function httpSearch(url: string, query: BenchQuery): Promise<number> {
   const body = JSON.stringify({ searches: [{ collection: COLLECTION, ...query.params }] });
   const started = performance.now();
-  const response = await fetch(`${url}/multi_search?x-typesense-api-key=${SEARCH}`, { method: 'POST', body, headers: { 'content-type': 'text/plain' } });
-  const json = (await response.json()) as { results: { found?: number; error?: string }[] };
+  const response = await post(url, `/multi_search?x-typesense-api-key=${SEARCH}`, body);
   const elapsed = performance.now() - started;
-  if (json.results[0]?.error) throw new Error(`query failed: ${json.results[0].error}`);
+  if (response.status !== 200 || response.body.subarray(0, FAILED_SLOT.length).equals(FAILED_SLOT)) {
+    throw new Error(`query failed: ${response.status} ${response.body.subarray(0, 300).toString()}`);
+  }
   return elapsed;
 }
 
 interface RunFigures {
   latencies: Map<string, number[]>;
   qps: number;
+  /** CPU ms per query: the server process (all threads), its HTTP thread, each worker, this load generator. */
+  cpu?: { server: number; http: number; workers: number[]; client: number };
+}
+
+function record(latencies: Map<string, number[]>, kind: string, ms: number): void {
+  for (const key of [kind, 'all']) {
+    const list = latencies.get(key);
+    if (list) list.push(ms);
+    else latencies.set(key, [ms]);
+  }
 }
 
 async function runHttp(url: string, queries: BenchQuery[], concurrency: number): Promise<RunFigures> {
@@ -122,13 +173,52 @@ async function runHttp(url: string, queries: BenchQuery[], concurrency: number):
     Array.from({ length: concurrency }, async () => {
       while (next < queries.length) {
         const query = queries[next++] as BenchQuery;
-        const ms = await httpSearch(url, query);
-        latencies.set(query.kind, [...(latencies.get(query.kind) ?? []), ms]);
-        latencies.set('all', [...(latencies.get('all') ?? []), ms]);
+        record(latencies, query.kind, await httpSearch(url, query));
       }
     }),
   );
   return { latencies, qps: queries.length / ((performance.now() - started) / 1000) };
+}
+
+/** CPU time of a process, all threads, ms (Linux /proc). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+interface ServerStats {
+  workers?: number;
+  workerMemory?: { role: string; heapUsedMb: number; heapTotalMb: number; arrayBuffersMb: number; cpuMs: number }[];
+  serverMemory?: { rssMb: number; httpHeapUsedMb: number; httpHeapTotalMb: number; httpCpuMs: number };
+}
+
+async function serverStats(url: string): Promise<ServerStats> {
+  return (await (await fetch(`${url}/stats.json`, { headers: { 'x-typesense-api-key': ADMIN } })).json()) as ServerStats;
+}
+
+/** A query phase with the CPU each server thread and this process spent on it. */
+async function measuredPhase(server: ServerProcess, queries: BenchQuery[], concurrency: number): Promise<RunFigures> {
+  const before = await serverStats(server.url);
+  const serverCpu = processCpuMs(server.serverPid);
+  const clientCpu = process.cpuUsage();
+  const run = await runHttp(server.url, queries, concurrency);
+  const client = process.cpuUsage(clientCpu);
+  const serverCpuAfter = processCpuMs(server.serverPid);
+  const after = await serverStats(server.url);
+  const n = queries.length;
+  run.cpu = {
+    server: (serverCpuAfter - serverCpu) / n,
+    http: ((after.serverMemory?.httpCpuMs ?? 0) - (before.serverMemory?.httpCpuMs ?? 0)) / n,
+    workers: (after.workerMemory ?? []).map((w, i) => (w.cpuMs - (before.workerMemory?.[i]?.cpuMs ?? 0)) / n),
+    client: (client.user + client.system) / 1000 / n,
+  };
+  return run;
+}
+
+function workerMemoryLine(stats: ServerStats): string {
+  const http = stats.serverMemory ? `HTTP thread heap ${fmt(stats.serverMemory.httpHeapUsedMb, 0)}/${fmt(stats.serverMemory.httpHeapTotalMb, 0)} MB; ` : '';
+  return http + (stats.workerMemory ?? []).map((w, i) => `worker ${i} (${w.role}) heap ${fmt(w.heapUsedMb, 0)}/${fmt(w.heapTotalMb, 0)} MB + index arrays ${fmt(w.arrayBuffersMb, 0)} MB`).join('; ');
 }
 
 function runFloor(engine: SearchEngine, queries: BenchQuery[]): RunFigures {
@@ -140,9 +230,7 @@ function runFloor(engine: SearchEngine, queries: BenchQuery[]): RunFigures {
     const params = Object.fromEntries(Object.entries(query.params).map(([k, v]) => [k, String(v)]));
     const t = performance.now();
     executeSearch(collection, parseSearchParams(params));
-    const ms = performance.now() - t;
-    latencies.set(query.kind, [...(latencies.get(query.kind) ?? []), ms]);
-    latencies.set('all', [...(latencies.get('all') ?? []), ms]);
+    record(latencies, query.kind, performance.now() - t);
   }
   return { latencies, qps: queries.length / ((performance.now() - started) / 1000) };
 }
@@ -161,11 +249,39 @@ function printTable(size: number, runs: [string, RunFigures][]): void {
   console.log(`| queries/second | ${runs.map(([, run]) => fmt(run.qps, 0)).join(' | ')} |`);
 }
 
-function memoryLine(server: ServerProcess): string {
-  const supervisor = rssOfPid(server.child.pid as number);
+/** Resident memory of the supervisor, the search server and any other process below the supervisor (MB). */
+function memory(server: ServerProcess): { supervisor: number; server: number; others: number; total: number } {
+  const children = (pid: number): number[] => {
+    try {
+      return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+        readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+      );
+    } catch {
+      return [];
+    }
+  };
+  const all: number[] = [];
+  const walk = (pid: number): void => {
+    all.push(pid);
+    for (const child of children(pid)) walk(child);
+  };
+  const supervisorPid = server.child.pid as number;
+  walk(supervisorPid);
+  const supervisor = rssOfPid(supervisorPid);
   const searchServer = rssOfPid(server.serverPid);
-  return `supervisor ${fmt(supervisor, 0)} MB + search server ${fmt(searchServer, 0)} MB = ${fmt(supervisor + searchServer, 0)} MB`;
+  const others = all.filter((pid) => pid !== supervisorPid && pid !== server.serverPid).reduce((sum, pid) => sum + rssOfPid(pid), 0);
+  return { supervisor, server: searchServer, others, total: supervisor + searchServer + others };
 }
+
+function memoryLine(server: ServerProcess): string {
+  const m = memory(server);
+  return `supervisor ${fmt(m.supervisor, 0)} MB + search server ${fmt(m.server, 0)} MB${m.others ? ` + other child processes ${fmt(m.others, 0)} MB` : ''} = ${fmt(m.total, 0)} MB`;
+}
+
+const GOAL_TOTAL_MB = 700;
+const GOAL_QPS_RATIO = 1.7;
+const GOAL_P95_RATIO = 3;
+const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
 
 async function benchSize(size: number, perKind: number, workerCounts: number[]): Promise<void> {
   console.log(`\n=== ${size.toLocaleString('en')} generated articles ===`);
@@ -183,19 +299,38 @@ async function benchSize(size: number, perKind: number, workerCounts: number[]):
 
     const queries = buildQueryMix(articles, perKind);
     const runs: [string, RunFigures][] = [];
+    const goals: string[] = [];
     for (const workers of workerCounts) {
       // Restart: everything comes back from the data folder.
       server = await startServerProcess(dataDir, workers);
       // The server listens once its writer has loaded; the readers join after: measure with all.
       const serving = await allWorkersServing(server, workers);
-      console.log(`${workers} worker(s), restart from the data folder: listening after ${fmt(server.startMs / 1000)} s, all ${workers} serving after ${fmt(serving / 1000)} s; RSS ${memoryLine(server)}`);
+      const afterRestart = memory(server);
+      console.log(`${workers} worker(s), restart from the data folder: listening after ${fmt(server.startMs / 1000)} s, all ${workers} serving after ${fmt(serving / 1000)} s; RSS ${memoryLine(server)}; ${workerMemoryLine(await serverStats(server.url))}`);
       await runHttp(server.url, queries.slice(0, 40), 4); // warm-up
-      const c1 = await runHttp(server.url, queries, 1);
-      const c8 = await runHttp(server.url, queries, 8);
-      const c32 = await runHttp(server.url, queries, 32);
-      console.log(`${workers} worker(s) after the queries: RSS ${memoryLine(server)}`);
+      const phases: [number, RunFigures][] = [];
+      let peakTotal = afterRestart.total;
+      for (const concurrency of [1, 8, 32]) {
+        const run = await measuredPhase(server, queries, concurrency);
+        phases.push([concurrency, run]);
+        const m = memory(server);
+        peakTotal = Math.max(peakTotal, m.total);
+        const cpu = run.cpu;
+        console.log(
+          `${workers} worker(s) after c${concurrency}: RSS ${memoryLine(server)}; CPU ms per query: server process ${fmt(cpu?.server ?? Number.NaN, 1)} (HTTP thread ${fmt(cpu?.http ?? Number.NaN, 1)}, ${(cpu?.workers ?? []).map((w, i) => `worker ${i} ${fmt(w, 1)}`).join(', ')}, rest = GC and runtime threads), load generator ${fmt(cpu?.client ?? Number.NaN, 1)}`,
+        );
+      }
+      const afterQueries = memory(server);
+      console.log(`${workers} worker(s) after the queries: ${workerMemoryLine(await serverStats(server.url))}`);
+      const [c1, c8, c32] = phases.map(([, run]) => run) as [RunFigures, RunFigures, RunFigures];
       const p95 = (run: RunFigures): number => percentiles(run.latencies.get('all') ?? []).p95;
-      console.log(`${workers} worker(s): qps c8/c1 = ${fmt(c8.qps / c1.qps)}, p95 c8/c1 = ${fmt(p95(c8) / p95(c1))}`);
+      const qpsRatio = c8.qps / c1.qps;
+      const p95Ratio = p95(c8) / p95(c1);
+      console.log(`${workers} worker(s): qps c8/c1 = ${fmt(qpsRatio)}, p95 c8/c1 = ${fmt(p95Ratio)}`);
+      goals.push(
+        `${size.toLocaleString('en')} docs, ${workers} worker(s): total RSS after restart ${fmt(afterRestart.total, 0)} MB, after the queries ${fmt(afterQueries.total, 0)} MB (highest after a phase ${fmt(peakTotal, 0)} MB) vs ≤ ${GOAL_TOTAL_MB} MB: ${verdict(Math.max(afterRestart.total, peakTotal) <= GOAL_TOTAL_MB)}` +
+          `; qps c8/c1 ${fmt(qpsRatio)} vs ≥ ${GOAL_QPS_RATIO}: ${verdict(qpsRatio >= GOAL_QPS_RATIO)}; p95 c8/c1 ${fmt(p95Ratio)} vs ≤ ${GOAL_P95_RATIO}: ${verdict(p95Ratio <= GOAL_P95_RATIO)}`,
+      );
       runs.push([`${workers}w c1`, c1], [`${workers}w c8`, c8], [`${workers}w c32`, c32]);
       await stopServerProcess(server);
     }
@@ -215,6 +350,8 @@ async function benchSize(size: number, perKind: number, workerCounts: number[]):
     const floor = runFloor(engine, queries);
     console.log(`floor index build in-process: ${fmt(floorIndexSeconds)} s`);
     printTable(size, [...runs, ['engine direct', floor]]);
+    console.log(`\nGoals (issue 11) at ${size.toLocaleString('en')} articles, load average now ${loadavg().map((l) => l.toFixed(2)).join(' ')}:`);
+    for (const line of goals) console.log(`- ${line}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -232,5 +369,7 @@ const workerCounts = argument('workers', `1,${availableParallelism()}`)
 console.log(
   `search-engine benchmark on ${process.version}, ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}, sizes ${sizes.join(', ')}, ${perKind} queries per kind, worker counts ${workerCounts.join(', ')}`,
 );
+buildServer();
 for (const size of sizes) await benchSize(size, perKind, workerCounts);
+agent.destroy();
 console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (other processes on the machine inflate latencies)`);

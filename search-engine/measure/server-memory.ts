@@ -4,13 +4,14 @@
  *   node --import tsx measure/server-memory.ts --size 100000 [--workers 1,2] [--queries 25] [--malloc default]
  *
  * Builds a data folder once (snapshot written by the engine in this process, cached in the
- * temporary folder per size), then for each worker count starts `src/cli/start.ts` on it (a
- * restart: no re-import) with the supervisor's malloc settings (`--malloc default`: glibc's
- * defaults), runs the bench's query mix, and prints the process's RSS after load
+ * temporary folder per size), then for each worker count starts the compiled server
+ * (`dist/start.js`, built first by `scripts/build-server.mjs`, as `npm start` runs it) on it (a
+ * restart: no re-import) with the supervisor's malloc settings and node flags (`--malloc default`:
+ * glibc's defaults), runs the bench's query mix, and prints the process's RSS after load
  * and after the queries (one at a time, then 32 at a time), with each worker's V8 heap and array buffers from `/stats.json`.
  * Faster than the full benchmark (no HTTP import), for comparing memory designs.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { iterateGeneratedArticles } from '@khs/content';
 import { SearchEngine } from '../src/engine.js';
 import { CollectionStore } from '../src/persistence/collection-store.js';
 import { collectionSchema } from '../src/indexing/article-schema.js';
-import { SERVER_MALLOC_ENV } from '../src/supervisor/supervise-search-server.js';
+import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../src/supervisor/supervise-search-server.js';
 import { fmt, rssOfPid } from '../bench/bench-support.js';
 import { type BenchArticle, buildQueryMix } from '../bench/query-mix.js';
 
@@ -54,9 +55,10 @@ if (!existsSync(join(dataDir, 'ready'))) {
 }
 
 const queries = buildQueryMix(articles, perKind);
-const startScript = fileURLToPath(new URL('../src/cli/start.ts', import.meta.url));
+if (spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/build-server.mjs', import.meta.url))], { stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+const startScript = fileURLToPath(new URL('../dist/start.js', import.meta.url));
 for (const workers of workerCounts) {
-  const child = spawn(process.execPath, ['--import', 'tsx', startScript], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, startScript], {
     env: { ...(mallocDefaults ? {} : SERVER_MALLOC_ENV), ...process.env, SEARCH_PORT: '0', SEARCH_HOST: '127.0.0.1', SEARCH_DATA_DIR: dataDir, SEARCH_WORKERS: String(workers), TYPESENSE_API_KEY: ADMIN },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -43,7 +43,7 @@ describe.runIf(!process.env.TYPESENSE_URL)('sets written through the API reach e
 
     const task = { collection: 'articles', params: { collection: 'articles', ...QUERY }, maxResultBytes: 1_000_000 };
     const bothWorkers = async (started: WorkerPool): Promise<any[]> =>
-      (await started.search([task, task])).map((outcome: SearchOutcome) => (outcome.ok ? JSON.parse(outcome.json) : outcome));
+      (await started.search([task, task])).map((outcome: SearchOutcome) => (outcome.ok ? JSON.parse(Buffer.from(outcome.body).toString('utf8')) : outcome));
 
     it('a set change and PATCH are applied by the writer and every reader, and a replaced reader reloads them from disk', async () => {
       dataDir = mkdtempSync(join(tmpdir(), 'sets-pool-'));

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api-error.js';
-import { type SearchOutcome, WorkerPool } from '../src/pool/worker-pool.js';
+import { DEFAULT_WORKER_YOUNG_GENERATION_MB, type SearchOutcome, WorkerPool } from '../src/pool/worker-pool.js';
 
 const STAND_IN = join(dirname(fileURLToPath(import.meta.url)), 'support', 'stand-in-worker.ts');
 
@@ -18,15 +18,27 @@ describe('worker pool: scheduling, time budget, back-pressure, replacement', () 
     logs.length = 0;
   });
 
-  async function startPool(options: { size?: number; queueLimit?: number; searchBudgetMs?: number } = {}): Promise<WorkerPool> {
+  async function startPool(options: { size?: number; queueLimit?: number; searchBudgetMs?: number; youngGenerationMb?: number } = {}): Promise<WorkerPool> {
     dataDir = mkdtempSync(join(tmpdir(), 'pool-'));
-    pool = new WorkerPool({ dataDir, size: options.size ?? 2, queueLimit: options.queueLimit ?? 100, searchBudgetMs: options.searchBudgetMs ?? 5000, log: (line) => logs.push(line), workerPath: STAND_IN });
+    pool = new WorkerPool({ dataDir, size: options.size ?? 2, queueLimit: options.queueLimit ?? 100, searchBudgetMs: options.searchBudgetMs ?? 5000, log: (line) => logs.push(line), workerPath: STAND_IN, youngGenerationMb: options.youngGenerationMb });
     await pool.start();
     return pool;
   }
 
   const task = (params: Record<string, string>) => ({ collection: 'c', params, maxResultBytes: 1_000_000 });
-  const parsed = (outcome: SearchOutcome | undefined) => (outcome?.ok ? JSON.parse(outcome.json) : outcome);
+  const parsed = (outcome: SearchOutcome | undefined) => (outcome?.ok ? JSON.parse(Buffer.from(outcome.body).toString('utf8')) : outcome);
+
+  it('starts every worker with the young-generation limit (default and configured)', async () => {
+    // Two searches that each hold a worker for a while run on both workers.
+    const both = async (started: WorkerPool) => (await started.search([task({ busy_ms: '150' }), task({ busy_ms: '150' })])).map(parsed);
+    let answers = await both(await startPool());
+    expect(new Set(answers.map((answer) => answer.thread)).size).toBe(2);
+    expect(answers.map((answer) => answer.youngGenerationMb)).toEqual([DEFAULT_WORKER_YOUNG_GENERATION_MB, DEFAULT_WORKER_YOUNG_GENERATION_MB]);
+    await pool?.close();
+    answers = await both(await startPool({ youngGenerationMb: 4 }));
+    expect(new Set(answers.map((answer) => answer.thread)).size).toBe(2);
+    expect(answers.map((answer) => answer.youngGenerationMb)).toEqual([4, 4]);
+  });
 
   it('with readers in the background, serves from the writer at once and the readers join', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'pool-'));

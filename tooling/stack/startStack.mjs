@@ -87,11 +87,27 @@ function stopProcess(child) {
   });
 }
 
-/** Starts `search-engine/src/cli/supervise.ts` and follows its `listening` lines (one per (re)start). */
-function startSearchSupervisor(env, log) {
+/**
+ * Compiles the search service (`search-engine/scripts/build-server.mjs`, ~0.5 s) so the run below
+ * always starts the current sources, never a stale build (also with `npm start -- --no-build`).
+ */
+function buildSearchServer() {
   return new Promise((resolve, reject) => {
-    // node with tsx's loader directly: no extra tsx CLI process kept around for the whole run.
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, 'search-engine/src/cli/supervise.ts'], {
+    const child = spawn(process.execPath, ['search-engine/scripts/build-server.mjs'], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the search server build failed (exit ${code})`))));
+  });
+}
+
+/**
+ * Starts the compiled search supervisor (`search-engine/dist/supervise.js`, plain node: no
+ * TypeScript loader in the supervisor, the server or its workers) and follows its `listening` lines
+ * (one per (re)start).
+ */
+async function startSearchSupervisor(env, log) {
+  await buildSearchServer();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['search-engine/dist/supervise.js'], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -58,6 +58,7 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Sear
     queueLimit: positiveInteger(env, 'SEARCH_QUEUE_LIMIT'),
     searchBudgetMs: positiveInteger(env, 'SEARCH_TIME_BUDGET_MS'),
     bodyLimitBytes: positiveInteger(env, 'SEARCH_MAX_BODY_BYTES'),
+    workerYoungGenerationMb: positiveInteger(env, 'SEARCH_WORKER_YOUNG_GENERATION_MB'),
     limits,
   };
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { ApiError } from '../api-error.js';
 import { type SearchTask, WorkerPool } from '../pool/worker-pool.js';
 import type { WorkerMemory } from '../pool/worker-protocol.js';
+import { threadCpuMs } from '../pool/thread-cpu.js';
 import { type KeyAccess, resolveKey } from './auth.js';
 import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
 import { mergeSearchParams, planMultiSearch, type UnionRequest } from '../search/multi-search.js';
@@ -33,6 +34,8 @@ export interface SearchServerOptions {
   searchBudgetMs?: number;
   /** Bounds on one request (see `RequestLimits`); missing fields take the defaults. */
   limits?: Partial<RequestLimits>;
+  /** Each search worker's V8 young generation in MB. Default `DEFAULT_WORKER_YOUNG_GENERATION_MB`. */
+  workerYoungGenerationMb?: number;
   /** Receives one line per notable event. Default: nothing is logged. */
   log?: (msg: string) => void;
 }
@@ -54,6 +57,23 @@ export interface SearchServerStats {
   queued: number;
   /** Per ready worker: its V8 heap and array buffers (only in `GET /stats.json`). */
   workerMemory?: WorkerMemory[];
+  /** The server process's resident memory and its HTTP thread's V8 heap, MB (only in `GET /stats.json`). */
+  serverMemory?: ServerMemory;
+}
+
+/** The server process as a whole (RSS) and its HTTP thread's own V8 heap and CPU time. */
+export interface ServerMemory {
+  rssMb: number;
+  httpHeapUsedMb: number;
+  httpHeapTotalMb: number;
+  /** CPU time the HTTP thread used since the process started, ms (`threadCpuMs`). */
+  httpCpuMs: number;
+}
+
+function serverMemory(): ServerMemory {
+  const usage = process.memoryUsage();
+  const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
+  return { rssMb: mb(usage.rss), httpHeapUsedMb: mb(usage.heapUsed), httpHeapTotalMb: mb(usage.heapTotal), httpCpuMs: threadCpuMs() };
 }
 
 /** A running search server. */
@@ -72,6 +92,9 @@ const FORBIDDEN = 'Forbidden - a valid `x-typesense-api-key` header must be sent
 /** Most bytes of a refused body read and dropped before the connection is cut. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 const IMPORT_ACTIONS = new Set(['create', 'upsert', 'update', 'emplace']);
+const RESULTS_OPEN = Buffer.from('{"results":[');
+const RESULTS_CLOSE = Buffer.from(']}');
+const COMMA = Buffer.from(',');
 
 /** The client went away while sending its body; nothing to answer. */
 class ClientAbort extends Error {
@@ -84,6 +107,12 @@ function sendText(res: ServerResponse, status: number, body: string, type = 'tex
   const headers: Record<string, string | number> = { 'content-type': type, 'content-length': Buffer.byteLength(body), 'access-control-allow-origin': '*' };
   if (status === 503) headers['retry-after'] = '1';
   res.writeHead(status, headers);
+  res.end(body);
+}
+
+/** Writes bytes as they are (a search answer encoded by its worker). */
+function sendBytes(res: ServerResponse, status: number, body: Uint8Array, type = JSON_TYPE): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': body.byteLength, 'access-control-allow-origin': '*' });
   res.end(body);
 }
 
@@ -176,6 +205,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     size: Math.max(1, options.workers ?? availableParallelism()),
     queueLimit: options.queueLimit ?? 200,
     searchBudgetMs: options.searchBudgetMs ?? 2000,
+    youngGenerationMb: options.workerYoungGenerationMb,
     log,
   });
   // Listen as soon as the writer has loaded; the readers join while the server already answers.
@@ -223,22 +253,26 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     if (single || union) {
       const outcome = outcomes[0];
       if (!outcome) throw new ApiError(500, 'Internal error.');
-      if (outcome.ok) return sendText(res, 200, outcome.json, JSON_TYPE);
+      if (outcome.ok) return sendBytes(res, 200, outcome.body);
       if (union) return sendJson(res, 200, { code: outcome.status, error: outcome.message });
       throw new ApiError(outcome.status, outcome.message);
     }
     let next = 0;
-    const parts = slots.map((slot) => {
-      if (slot !== undefined) return slot;
+    const parts = slots.map((slot): Uint8Array => {
+      if (slot !== undefined) return Buffer.from(slot);
       const outcome = outcomes[next++];
-      if (!outcome) return JSON.stringify({ code: 500, error: 'Internal error.' });
-      return outcome.ok ? outcome.json : JSON.stringify({ code: outcome.status, error: outcome.message });
+      if (!outcome) return Buffer.from(JSON.stringify({ code: 500, error: 'Internal error.' }));
+      return outcome.ok ? outcome.body : Buffer.from(JSON.stringify({ code: outcome.status, error: outcome.message }));
     });
-    const size = parts.reduce((sum, part) => sum + part.length + 1, 14);
+    // `{"results":[` + the parts separated by commas + `]}`, assembled as bytes.
+    const pieces: Uint8Array[] = [RESULTS_OPEN];
+    parts.forEach((part, i) => pieces.push(...(i > 0 ? [COMMA, part] : [part])));
+    pieces.push(RESULTS_CLOSE);
+    const size = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
     if (size > limits.maxResponseBytes) {
       throw new ApiError(422, `The response would exceed the limit of ${limits.maxResponseBytes} bytes; ask for fewer searches, hits, fields or highlights.`);
     }
-    sendText(res, 200, `{"results":[${parts.join(',')}]}`, JSON_TYPE);
+    sendBytes(res, 200, Buffer.concat(pieces, size));
   };
 
   /** Set routes (issue 15) reach the sets through the pool: reads on one worker, changes as pool writes. */
@@ -273,7 +307,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
 
     if (method === 'GET' && segments.length === 1 && first === 'stats.json') {
       requireAdmin(access());
-      return sendJson(res, 200, { ...stats(), workerMemory: await pool.memory() });
+      return sendJson(res, 200, { ...stats(), workerMemory: await pool.memory(), serverMemory: serverMemory() });
     }
 
     if (first === 'multi_search' && segments.length === 1 && method === 'POST') {

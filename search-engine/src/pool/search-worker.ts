@@ -13,12 +13,15 @@ import { DocumentArena } from '../index/document-arena.js';
 import { runSearch } from '../search/multi-search.js';
 import { runUnion } from '../search/union.js';
 import { CollectionStore } from '../persistence/collection-store.js';
+import { threadCpuMs } from './thread-cpu.js';
 import type { WorkerMemory, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 
 const port = parentPort;
 if (!port) throw new Error('search-worker must run in a worker thread');
 const { dataDir, role, arena: sharedArena, restore } = workerData as WorkerStartData;
 const send = (message: WorkerResponse): void => port.postMessage(message);
+/** Its `encode` returns a Uint8Array over its own ArrayBuffer, which can be transferred. */
+const utf8 = new TextEncoder();
 
 const started = performance.now();
 if (role === 'reader' && !(sharedArena && restore)) throw new Error('a reader worker needs the writer arena and collections');
@@ -62,11 +65,12 @@ port.on('message', (request: WorkerRequest) => {
       const result = request.union
         ? runUnion(engine, request.union.searches, request.params, request.union.removeDuplicates)
         : runSearch(engine, request.collection, request.params);
-      const json = JSON.stringify(result);
-      if (json.length > request.maxResultBytes) {
+      // Encoded here, on the worker, and handed over without a copy: the HTTP thread only writes bytes.
+      const body = utf8.encode(JSON.stringify(result));
+      if (body.byteLength > request.maxResultBytes) {
         throw new ApiError(422, `The result would exceed the response limit of ${request.maxResultBytes} bytes; ask for fewer hits, fields or highlights.`);
       }
-      send({ type: 'result', id: request.id, ok: true, json });
+      port.postMessage({ type: 'result', id: request.id, ok: true, body } satisfies WorkerResponse, [body.buffer as ArrayBuffer]);
     } else if (request.type === 'call') {
       const method = engine[request.method] as (...args: unknown[]) => unknown;
       if (typeof method !== 'function') throw new ApiError(500, `Unknown engine method ${request.method}.`);
@@ -94,7 +98,7 @@ port.on('message', (request: WorkerRequest) => {
     } else if (request.type === 'memory') {
       const usage = process.memoryUsage();
       const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
-      const memory: WorkerMemory = { role, heapUsedMb: mb(usage.heapUsed), heapTotalMb: mb(usage.heapTotal), arrayBuffersMb: mb(usage.arrayBuffers) };
+      const memory: WorkerMemory = { role, heapUsedMb: mb(usage.heapUsed), heapTotalMb: mb(usage.heapTotal), arrayBuffersMb: mb(usage.arrayBuffers), cpuMs: threadCpuMs() };
       send({ type: 'result', id: request.id, ok: true, value: memory });
     } else if (request.type === 'flush') {
       engine.flush();

@@ -5,8 +5,8 @@ import { Worker } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
 import type { EngineMethod, UnionTask, WorkerMemory, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 
-/** Outcome of one search: its JSON text, or the error for its slot. */
-export type SearchOutcome = { ok: true; json: string } | { ok: false; status: number; message: string };
+/** Outcome of one search: its JSON as UTF-8 bytes (from the worker, transferred), or the error for its slot. */
+export type SearchOutcome = { ok: true; body: Uint8Array } | { ok: false; status: number; message: string };
 
 /** One search to run: the merged raw parameters go to the worker unchanged. */
 export interface SearchTask {
@@ -37,7 +37,17 @@ export interface WorkerPoolOptions {
   log: (message: string) => void;
   /** File of a worker module speaking `worker-protocol.ts`. Default the search worker (tests use stand-ins). */
   workerPath?: string;
+  /** Each worker's V8 young generation (MB, `resourceLimits.maxYoungGenerationSizeMb`). Default `DEFAULT_WORKER_YOUNG_GENERATION_MB`. */
+  youngGenerationMb?: number;
 }
+
+/**
+ * Young generation per worker thread (MB). A search's garbage (candidate lists, hits, highlights,
+ * the answer's JSON) dies within the search; a young generation that holds a few searches' worth
+ * lets scavenges free it instead of promoting it into the old generation, which is what grew the
+ * workers' heaps under load (measured: see the package README, "Memory under load").
+ */
+export const DEFAULT_WORKER_YOUNG_GENERATION_MB = 8;
 
 interface Pending {
   resolve(value: unknown): void;
@@ -112,10 +122,8 @@ function searchWorkerPath(): string {
  * Starts a worker thread. Workers from TypeScript sources register tsx's loader first (Node 20
  * does not apply loader hooks from `--import` in worker execArgv to the worker's entry module).
  */
-function startThread(path: string, workerData: WorkerStartData): Worker {
-  // Search garbage is short-lived and small: a smaller young generation per worker saves
-  // tens of MB per copy without slowing searches measurably.
-  const resourceLimits = { maxYoungGenerationSizeMb: 8 };
+function startThread(path: string, workerData: WorkerStartData, youngGenerationMb: number): Worker {
+  const resourceLimits = { maxYoungGenerationSizeMb: youngGenerationMb };
   if (!path.endsWith('.ts')) return new Worker(path, { workerData, resourceLimits });
   const tsxApi = pathToFileURL(join(dirname(createRequire(path).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
   const bootstrap = `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(path).href)}); });`;
@@ -327,7 +335,7 @@ export class WorkerPool {
 
   private spawn(slot: number, role: 'writer' | 'reader', shared: Pick<WorkerStartData, 'arena' | 'restore'> = {}, install = true): PoolWorker {
     const data: WorkerStartData = { dataDir: this.options.dataDir, role, ...shared };
-    const thread = startThread(this.options.workerPath ?? searchWorkerPath(), data);
+    const thread = startThread(this.options.workerPath ?? searchWorkerPath(), data, this.options.youngGenerationMb ?? DEFAULT_WORKER_YOUNG_GENERATION_MB);
     const worker = new PoolWorker(thread, role);
     if (install) this.workers[slot] = worker;
     thread.on('message', (message: WorkerResponse) => {
@@ -351,7 +359,7 @@ export class WorkerPool {
           }
           worker.runningBulk = false;
         }
-        if (message.ok) pending.resolve(pending.wholeMessage ? message : (message.json ?? message.value));
+        if (message.ok) pending.resolve(pending.wholeMessage ? message : (message.body ?? message.value));
         else pending.reject(new ApiError(message.status, message.message));
         this.pump();
       }
@@ -459,7 +467,7 @@ export class WorkerPool {
       // runningBulk is cleared where the result arrives, before the next pump.
       const finished = (outcome: SearchOutcome): void => queued.resolve(outcome);
       this.call(worker, { type: 'search', id: 0, collection: task.collection, params: task.params, maxResultBytes: task.maxResultBytes, union: task.union }, this.options.searchBudgetMs).then(
-        (json) => finished({ ok: true, json: json as string }),
+        (body) => finished({ ok: true, body: body as Uint8Array }),
         (error: unknown) =>
           finished(error instanceof ApiError ? { ok: false, status: error.status, message: error.message } : { ok: false, status: 500, message: 'Internal error.' }),
       );

@@ -61,6 +61,8 @@ export interface WorkerMemory {
   heapTotalMb: number;
   /** ArrayBuffers (typed-array index structures) this isolate allocated, MB; shared buffers are not counted. */
   arrayBuffersMb: number;
+  /** CPU time this thread used since it started (loading, searches, calls), ms (`threadCpuMs`). */
+  cpuMs: number;
 }
 
 export type WorkerResponse =
@@ -70,8 +72,11 @@ export type WorkerResponse =
       type: 'result';
       id: number;
       ok: true;
-      /** JSON text of a search result, or a call's value. */
-      json?: string;
+      /**
+       * A search's answer: the result's JSON as UTF-8 bytes, encoded by the worker and transferred
+       * (not copied), so the HTTP thread only writes bytes. A call answers with `value`.
+       */
+      body?: Uint8Array;
       value?: unknown;
       /** The writer: where this call stored documents in the arena (readers apply the call with them). */
       placements?: number[];

@@ -2,7 +2,7 @@ import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import { isNumericType } from '../schema/collection-schema.js';
 import { osaDistance, typoBudget } from '../text/osa-distance.js';
-import { tokenize, tokenizeWithOffsets } from '../text/tokenize.js';
+import { foldedEnd, tokenize, tokenizeWithOffsets } from '../text/tokenize.js';
 
 export interface FacetCount {
   value: string;
@@ -89,13 +89,13 @@ function matchFacetValue(value: string, words: string[], startTag: string, endTa
       if (token.term === word) cost = 0;
       else if (isLast && token.term.startsWith(word)) {
         cost = 0;
-        end = token.foldedEnds[word.length - 1] ?? token.end;
+        end = foldedEnd(token, word.length - 1);
       } else {
         cost = osaDistance(word, token.term);
         if (isLast && cost > budget) {
           // Typo inside a prefix: wrap as many characters as were typed.
           cost = osaDistance(word, token.term, true);
-          end = token.foldedEnds[Math.min(word.length, token.term.length) - 1] ?? token.end;
+          end = foldedEnd(token, Math.min(word.length, token.term.length) - 1);
         }
       }
       if (cost <= budget && cost < bestCost) {

@@ -1,4 +1,4 @@
-import { type Token, tokenizeWithOffsets } from '../text/tokenize.js';
+import { foldedEnd, type Token, tokenizeWithOffsets } from '../text/tokenize.js';
 import type { MatchedTerm } from './text-match.js';
 
 export interface HighlightOptions {
@@ -27,7 +27,7 @@ function markEnd(token: Token, matchedTerms: Map<string, MatchedTerm>): number {
   if (!match) return -1;
   if (match.prefix && match.queryLength < token.term.length) {
     // Prefix match: wrap only the typed part ("<mark>iPh</mark>one").
-    return token.foldedEnds[Math.max(match.queryLength, 1) - 1] ?? token.end;
+    return foldedEnd(token, Math.max(match.queryLength, 1) - 1);
   }
   return token.end;
 }

@@ -220,7 +220,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
         const seq = ids[i] as number;
         if (filter && filter[seq] === 0) continue;
         const m = tokenMask[seq] as number;
-        if (m === 0) touched.push(seq);
+        if (m === 0) touched[scratch.touchedCount++] = seq;
         if ((m & bit) === 0) {
           tokenMask[seq] = m | bit;
           typoCost[seq] = (typoCost[seq] as number) + cost;
@@ -261,7 +261,8 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   };
   const countMatching = (rounds: Round[]): number => {
     let count = 0;
-    for (const seq of touched) if (accepts(seq, rounds)) count++;
+    // Indexed loops over the touched documents: an iterator allocated a result object per document.
+    for (let i = 0, end = scratch.touchedCount; i < end; i++) if (accepts(touched[i] as number, rounds)) count++;
     return count;
   };
 
@@ -328,7 +329,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
 
   const { scores, tokensMatched, bestFieldTokens, bestFieldWeight, fieldsMatched, bestFieldUnique, bestFieldDistance, bestFieldVerbatim } = scratch;
   const candidateCost = scratch.cost;
-  if (scratch.matched.length < touched.length) scratch.matched = new Int32Array(Math.ceil(touched.length * 1.25));
+  if (scratch.matched.length < scratch.touchedCount) scratch.matched = new Int32Array(Math.ceil(scratch.touchedCount * 1.25));
   const matchedIds = scratch.matched;
   let matchedCount = 0;
   // Positions per query word per array element, reused across documents.
@@ -418,7 +419,8 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   const prioritizeExact = options.prioritizeExactMatch;
   // First pass, inline (the hot loop): scores with a field's words assumed adjacent — exact
   // unless a field holds two or more query words (then an upper bound, refined below).
-  for (const seq of touched) {
+  for (let i = 0, end = scratch.touchedCount; i < end; i++) {
+    const seq = touched[i] as number;
     if (!accepts(seq, rounds)) continue;
     if (excluded.length > 0 && excluded[seq] === 1) continue;
     const m = tokenMask[seq] as number;

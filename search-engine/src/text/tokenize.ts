@@ -11,8 +11,18 @@ export interface Token {
   start: number;
   /** Offset after the last word character in the original text. */
   end: number;
-  /** `foldedEnds[i]` = original offset after the character that produced folded char i (for prefix marks). */
-  foldedEnds: number[];
+  /**
+   * `foldedEnds[i]` = original offset after the character that produced folded char i (for prefix
+   * marks). Undefined for a word of plain ASCII letters and digits with nothing dropped inside,
+   * where folded char i is original char `start + i` (read it through `foldedEnd`).
+   */
+  foldedEnds: number[] | undefined;
+}
+
+/** Original offset after the character that produced the token's folded char `index` (its end beyond the word). */
+export function foldedEnd(token: Token, index: number): number {
+  if (token.foldedEnds) return token.foldedEnds[index] ?? token.end;
+  return index >= 0 && index < token.end - token.start ? token.start + index + 1 : token.end;
 }
 
 function isSpaceCode(code: number): boolean {
@@ -22,19 +32,33 @@ function isSpaceCode(code: number): boolean {
 /**
  * Splits text like Typesense's default tokenizer: words are separated by
  * whitespace; special characters inside a word are dropped ("e-mail" → "email").
+ * A plain ASCII word is cut out with one slice (no per-character strings, no offsets array: highlighting
+ * tokenises every returned field of every hit, ~1 MB of garbage per search before); a word with a
+ * dropped or folded character is built character by character.
  */
 export function tokenizeWithOffsets(text: string): Token[] {
   const tokens: Token[] = [];
-  let term = '';
   let start = -1;
   let end = -1;
-  let foldedEnds: number[] = [];
+  // Undefined while the word is contiguous ASCII letters and digits; then `term` is unused.
+  let foldedEnds: number[] | undefined;
+  let term = '';
   const flush = (): void => {
-    if (term.length > 0) tokens.push({ term, start, end, foldedEnds });
-    term = '';
+    if (start >= 0) tokens.push({ term: foldedEnds ? term : text.slice(start, end).toLowerCase(), start, end, foldedEnds });
     start = -1;
     end = -1;
+    foldedEnds = undefined;
+    term = '';
+  };
+  /** The word so far as folded characters with their offsets, to go on character by character. */
+  const irregular = (): number[] => {
+    if (foldedEnds) return foldedEnds;
     foldedEnds = [];
+    if (start >= 0) {
+      term = text.slice(start, end).toLowerCase();
+      for (let k = start + 1; k <= end; k++) foldedEnds.push(k);
+    }
+    return foldedEnds;
   };
   for (let i = 0; i < text.length; ) {
     const code = text.charCodeAt(i);
@@ -42,8 +66,11 @@ export function tokenizeWithOffsets(text: string): Token[] {
       if (isSpaceCode(code)) flush();
       else if ((code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90)) {
         if (start < 0) start = i;
-        term += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[i];
-        foldedEnds.push(i + 1);
+        else if (foldedEnds || i !== end) {
+          // Something was dropped or folded inside the word: from here on, character by character.
+          irregular().push(i + 1);
+          term += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[i];
+        }
         end = i + 1;
       }
       i++;
@@ -55,9 +82,10 @@ export function tokenizeWithOffsets(text: string): Token[] {
     else {
       for (const f of foldChar(ch)) {
         if (!isWordChar(f)) continue;
+        const ends = irregular();
         if (start < 0) start = i;
         term += f;
-        foldedEnds.push(next);
+        ends.push(next);
         end = next;
       }
     }

@@ -1,9 +1,9 @@
 /**
  * A stand-in search worker for pool tests: speaks `worker-protocol.ts`,
  * "searches" by busy-waiting `busy_ms` (so the thread is truly occupied) and
- * answers with its thread id; `crash=true` ends the thread mid-search.
+ * answers with its thread id (and its V8 young generation limit); `crash=true` ends the thread mid-search.
  */
-import { parentPort, threadId } from 'node:worker_threads';
+import { parentPort, resourceLimits, threadId } from 'node:worker_threads';
 import type { WorkerRequest, WorkerResponse } from '../../src/pool/worker-protocol.js';
 
 const port = parentPort!;
@@ -17,7 +17,7 @@ port.on('message', (request: WorkerRequest) => {
     while (Date.now() < until) {
       // Busy: a synchronous search holds its thread the same way.
     }
-    send({ type: 'result', id: request.id, ok: true, json: JSON.stringify({ thread: threadId, q: request.params.q, applied }) });
+    send({ type: 'result', id: request.id, ok: true, body: new TextEncoder().encode(JSON.stringify({ thread: threadId, q: request.params.q, applied, youngGenerationMb: resourceLimits.maxYoungGenerationSizeMb })) });
   } else if (request.type === 'call') {
     // Reads (a reader being built asks the writer for its collections) change nothing.
     if (request.method !== 'exportCollections') applied++;
