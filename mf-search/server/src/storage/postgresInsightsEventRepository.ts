@@ -1,22 +1,8 @@
 import type pg from 'pg';
-import type { InsightsEvent, InsightsEventRepository } from './insightsEventRepository.js';
+import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
 
-/** Columns per event row; rows per INSERT stay far below PostgreSQL's 65535 parameters. */
-const COLUMNS = 8;
+/** Rows per INSERT stay far below PostgreSQL's 65535 parameters. */
 const ROWS_PER_INSERT = 1000;
-
-function eventParameters(event: InsightsEvent): unknown[] {
-  return [
-    event.eventType,
-    event.eventName,
-    event.index,
-    event.userToken,
-    JSON.stringify(event.objectIds),
-    event.positions ? JSON.stringify(event.positions) : null,
-    event.queryId ?? null,
-    Math.trunc(event.timestamp),
-  ];
-}
 
 /** Search-insights events in PostgreSQL; a batch is stored in one transaction. */
 export function postgresInsightsEventRepository(pool: pg.Pool): InsightsEventRepository {
@@ -28,15 +14,9 @@ export function postgresInsightsEventRepository(pool: pg.Pool): InsightsEventRep
         await client.query('BEGIN');
         for (let start = 0; start < events.length; start += ROWS_PER_INSERT) {
           const chunk = events.slice(start, start + ROWS_PER_INSERT);
-          const placeholders = chunk.map(
-            (_, row) => `(${Array.from({ length: COLUMNS }, (_, col) => `$${row * COLUMNS + col + 1}`).join(', ')})`,
-          );
-          await client.query(
-            `INSERT INTO insights_events
-              (event_type, event_name, index_name, user_token, object_ids_json, positions_json, query_id, event_timestamp)
-             VALUES ${placeholders.join(', ')}`,
-            chunk.flatMap(eventParameters),
-          );
+          const rows = chunk.map(insightsEventRow);
+          const placeholders = rows.map((row, r) => `(${row.map((_, col) => `$${r * row.length + col + 1}`).join(', ')})`);
+          await client.query(`INSERT INTO insights_events (${INSIGHTS_EVENT_COLUMNS}) VALUES ${placeholders.join(', ')}`, rows.flat());
         }
         await client.query('COMMIT');
         return events.length;
