@@ -6,12 +6,8 @@ import path from 'node:path';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { callRoutePattern, DEFAULT_CALL_URLS, type CallUrls } from 'contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildShellApp } from './app.js';
-import { readShellConfig } from './config.js';
-import { repositoryContentStore as content } from './content/contentStore.js';
 import { openDatabase, type Database } from './database/index.js';
-import { productFeatures } from './productFeatures.js';
-import { createLinkOriginResolver } from './security/linkOrigin.js';
+import { buildProductTestApp } from './testing/buildProductTestApp.js';
 
 /** The method of each call; a call added to contracts without one here fails the typecheck. */
 const CALL_METHODS: Record<keyof CallUrls, HTTPMethods> = {
@@ -33,15 +29,7 @@ describe('call paths: contracts and routes', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-call-paths-'));
     database = await openDatabase({ dataDir });
-    const config = readShellConfig({ DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://example.org' });
-    const linkOrigin = createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl!, allowedHosts: [] });
-    ({ app } = await buildShellApp({
-      config,
-      content,
-      search: { host: '127.0.0.1', port: 8108, protocol: 'http' },
-      features: productFeatures({ config, content, database, linkOrigin }),
-    }));
-    await app.ready();
+    app = await buildProductTestApp({ env: { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://example.org' }, database });
   });
   afterAll(async () => {
     await app?.close();

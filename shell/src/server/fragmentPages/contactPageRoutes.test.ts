@@ -2,9 +2,8 @@
 // `npm start -w contact` would): the layout around the service's content, the post checked at the
 // edge (token in the form, early refusal of forged uploads) and streamed to the service, and a dead
 // service answered with a readable 503 page while the rest of the site goes on.
-import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -12,13 +11,11 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { JSDOM } from 'jsdom';
 import { multipartBody, type FormEntry } from '@khs/team-service/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readShellConfig } from '../config.js';
-import { repositoryContentStore as content } from '../content/contentStore.js';
 import { openDatabase, type Database } from '../database/index.js';
-import { productFeatures } from '../productFeatures.js';
-import { createLinkOriginResolver } from '../security/linkOrigin.js';
 import { uniqueClientAddress } from '../testing/browserSession.js';
-import { buildTestApp, fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { buildProductTestApp } from '../testing/buildProductTestApp.js';
+import { fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { closedPort } from '../testing/closedPort.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 import { testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
 
@@ -28,16 +25,6 @@ function parse(html: string): Document {
   return (new JSDOM(html) as { window: Window }).window.document;
 }
 
-/** A port nobody listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 describe('contact page composed from the contact service', () => {
   let dataDir: string;
   let database: Database;
@@ -45,11 +32,7 @@ describe('contact page composed from the contact service', () => {
   let app: FastifyInstance;
   const build = async (contactServiceUrl: string) => {
     const env = { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://khs.example', CONTACT_SERVICE_URL: contactServiceUrl, SERVICE_TIMEOUT_MS: '3000' };
-    const config = readShellConfig(env);
-    const linkOrigin = createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl!, allowedHosts: [] });
-    const { app: built } = await buildTestApp({ env, features: [...productFeatures({ config, content, database, linkOrigin })] });
-    await built.ready();
-    return built;
+    return buildProductTestApp({ env, database });
   };
   /** A visit to the page: its cookie and the form's token. */
   const visit = async () => {
@@ -213,10 +196,7 @@ describe.skipIf(!postgresUrl)('two contact service instances on PostgreSQL behin
     database = await openDatabase({ dataDir });
     service = await startTeamServiceForTest('contact', { dataDir, cookieSecret: TEST_COOKIE_SECRET, postgresUrl, instances: 2 });
     const env = { DATA_DIR: dataDir, CONTACT_SERVICE_URL: service.urls.join(',') };
-    const config = readShellConfig(env);
-    const linkOrigin = createLinkOriginResolver({ publicBaseUrl: 'https://khs.example', allowedHosts: [] });
-    ({ app } = await buildTestApp({ env, features: productFeatures({ config, content, database, linkOrigin }) }));
-    await app.ready();
+    app = await buildProductTestApp({ env, database, publicBaseUrl: 'https://khs.example' });
   }, 60_000);
   afterAll(async () => {
     await app?.close();

@@ -1,7 +1,6 @@
 // The shell's reverse proxy against a stand-in upstream (a plain Fastify app on a free port that
 // records what reaches it): what is checked at the edge, what is forwarded, and how a dead or slow
 // service is answered.
-import { once } from 'node:events';
 import net from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { EDGE_KEY_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
@@ -12,6 +11,7 @@ import { CSRF_COOKIE_NAME } from '../security/csrf.js';
 import { INSIGHTS_LIMIT, SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { closedPort } from '../testing/closedPort.js';
 import { SERVICE_TIMEOUT_CODE, SERVICE_UNAVAILABLE_CODE } from './serviceProxy.js';
 import { EDGE_BODY_LIMITS, teamServiceProxies, VOTER_ID_PURPOSE } from './teamServiceProxies.js';
 
@@ -35,16 +35,6 @@ async function startUpstream(name: string, seen: Seen[]): Promise<{ app: Fastify
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address() as net.AddressInfo;
   return { app, url: `http://127.0.0.1:${address.port}` };
-}
-
-/** A port nobody listens on (taken, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 async function shellWithSurveyAt(surveyServiceUrl: string, env: Record<string, string> = {}) {

@@ -7,12 +7,10 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { StoredWatchlist } from 'contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readShellConfig } from '../config.js';
 import { repositoryContentStore as content } from '../content/contentStore.js';
 import { openDatabase, type Database } from '../database/index.js';
-import { productFeatures } from '../productFeatures.js';
-import { createLinkOriginResolver } from '../security/linkOrigin.js';
-import { buildTestApp, fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { buildProductTestApp } from '../testing/buildProductTestApp.js';
+import { fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 
 const articles = content.listArticles();
@@ -25,11 +23,7 @@ describe('shared watchlist page', () => {
   let app: FastifyInstance;
   const build = async (watchlistServiceUrl: string) => {
     const env = { DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://khs.example', WATCHLIST_SERVICE_URL: watchlistServiceUrl };
-    const config = readShellConfig(env);
-    const linkOrigin = createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl!, allowedHosts: [] });
-    const { app: built } = await buildTestApp({ env, features: productFeatures({ config, content, database, linkOrigin }) });
-    await built.ready();
-    return built;
+    return buildProductTestApp({ env, database });
   };
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-shared-watchlist-'));
