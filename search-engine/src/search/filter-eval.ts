@@ -24,6 +24,7 @@ function evaluateNode(collection: Collection, node: FilterNode, geo: GeoClauses)
   if (node.kind === 'clause') {
     const geoClause = geo.get(node.field);
     if (geoClause) return evaluateGeoClause(collection, geoClause.field, geoClause.shapes);
+    if (node.field === 'id') return evaluateIdClause(collection, node.operator, node.values);
     return evaluateClause(collection, node.field, node.operator, node.values);
   }
   const left = evaluateNode(collection, node.left, geo);
@@ -31,6 +32,37 @@ function evaluateNode(collection: Collection, node: FilterNode, geo: GeoClauses)
   if (node.kind === 'and') for (let i = 0; i < left.length; i++) left[i] = (left[i] as number) & (right[i] as number);
   else for (let i = 0; i < left.length; i++) left[i] = (left[i] as number) | (right[i] as number);
   return left;
+}
+
+/** How an operator the parser split off is spelled (Typesense reads it as part of an `id` value). */
+const OPERATOR_SPELLING: Partial<Record<FilterOperator, string>> = { gt: '>', gte: '>=', lt: '<', lte: '<=', notMatch: '!' };
+
+/**
+ * An `id` clause as Typesense's `toFilter` reads it (src/filter.cpp): `id:x`, `id:=x`,
+ * `id:[a, b]` match document ids exactly (case-sensitive, never folded, a schema field named
+ * `id` is not consulted); `id:!=x` / `id:!=[…]` negate; `*` means every document; unknown ids
+ * are skipped. Any other operator is read as part of the id (`id:>5` looks for the id `>5`).
+ */
+function evaluateIdClause(collection: Collection, operator: FilterOperator, values: FilterValue[]): Uint8Array {
+  const limit = collection.seqLimit;
+  const live = collection.live;
+  const chosen = new Uint8Array(limit);
+  let everything = false;
+  for (const value of values) {
+    const spelledOperator = OPERATOR_SPELLING[value.operator ?? operator] ?? '';
+    const id = spelledOperator + value.text;
+    if (id === '*') everything = true;
+    const seq = collection.seqById.get(id);
+    if (seq !== undefined) chosen[seq] = 1;
+  }
+  const negate = operator === 'notExact';
+  const mask = new Uint8Array(limit);
+  for (let seq = 0; seq < limit; seq++) {
+    if (live[seq] !== 1) continue;
+    const hit = everything || chosen[seq] === 1;
+    mask[seq] = hit !== negate ? 1 : 0;
+  }
+  return mask;
 }
 
 const isNegation = (op: FilterOperator): boolean => op === 'notExact' || op === 'notMatch';

@@ -27,6 +27,8 @@ export interface FilterLimits {
 export const DEFAULT_FILTER_LIMITS: FilterLimits = { maxClauses: 100, maxDepth: 16 };
 
 const PARSE_ERROR = 'Could not parse the filter query.';
+/** Typesense's answer to `id:` without a value (src/filter.cpp `toFilter`). */
+const ID_EMPTY_ERROR = 'Error with filter field `id`: Filter value cannot be empty.';
 
 function fail(): never {
   throw new ApiError(400, PARSE_ERROR);
@@ -151,11 +153,13 @@ function parseClause(input: string, start: number): { node: FilterNode; end: num
     const end = findListEnd(input, pos);
     values = splitListItems(input.slice(pos + 1, end)).map(parseListItem);
     pos = end + 1;
-    if (values.length === 0) fail();
+    // `id:[]` names no document (Typesense: an empty id list matches nothing).
+    if (values.length === 0 && field !== 'id') fail();
   } else {
     const valueStart = pos;
     pos = findValueEnd(input, pos);
     const text = input.slice(valueStart, pos).trim();
+    if (!text && field === 'id') throw new ApiError(400, ID_EMPTY_ERROR);
     if (!text) fail();
     values = [{ text: unquote(text) }];
   }
