@@ -3,6 +3,7 @@ import { Collection, type WriteAction } from './index/collection.js';
 import { DocumentArena } from './index/document-arena.js';
 import { CollectionStore, type LogEntry } from './persistence/collection-store.js';
 import { SetStore } from './sets/set-store.js';
+import { alterationError, alterSchema } from './schema/alter-schema.js';
 import { type CollectionSchema, collectionSummary, parseCollectionSchema } from './schema/collection-schema.js';
 import { SET_READ_OPERATIONS, SET_WRITE_OPERATIONS, SetRegistry, type SetReadOperation, type SetWriteOperation } from './sets/set-registry.js';
 import type { StoredDocument } from './schema/validate-document.js';
@@ -67,8 +68,11 @@ export class SearchEngine {
   }
 
   /**
-   * PATCH /collections/:name: attaches synonym sets and curation sets (the lists
-   * replace the old ones). Answers the request body, as Typesense does.
+   * PATCH /collections/:name: attaches synonym sets and curation sets (the lists replace the
+   * old ones) and alters the schema with `fields` (see `alterSchema`: add fields, drop them with
+   * `"drop": true`, change = drop + add; every stored document is checked against the new
+   * schema and re-indexed). Answers the request body, as Typesense does, with `fields` drops
+   * first and added fields with their defaults. Everything is checked before anything changes.
    */
   patchCollection(name: string, body: unknown): Record<string, unknown> {
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
@@ -81,7 +85,6 @@ export class SearchEngine {
     }
     const collection = this.collections.get(name);
     if (!collection) throw new ApiError(404, 'Collection not found');
-    if (patch.fields !== undefined) throw new ApiError(400, 'Altering `fields` is not supported by this server; recreate the collection.');
     if (patch.metadata !== undefined && (typeof patch.metadata !== 'object' || patch.metadata === null || Array.isArray(patch.metadata))) {
       throw new ApiError(400, 'The `metadata` value should be an object.');
     }
@@ -94,10 +97,23 @@ export class SearchEngine {
       lists[key] = value as string[];
     }
     this.requireSets({ synonym_sets: lists.synonym_sets ?? [], curation_sets: lists.curation_sets ?? [] });
-    if (lists.synonym_sets) collection.schema.synonym_sets = [...lists.synonym_sets];
-    if (lists.curation_sets) collection.schema.curation_sets = [...lists.curation_sets];
-    this.store?.updateSchema(collection.schema);
-    return patch;
+    let altered: Collection | undefined;
+    let answer = patch;
+    if (patch.fields !== undefined) {
+      const alteration = alterSchema(collection.schema, patch.fields);
+      try {
+        altered = collection.withSchema(alteration.schema);
+      } catch (error) {
+        throw error instanceof ApiError ? alterationError(error) : error;
+      }
+      answer = { ...patch, fields: alteration.answeredFields };
+    }
+    const target = altered ?? collection;
+    if (lists.synonym_sets) target.schema.synonym_sets = [...lists.synonym_sets];
+    if (lists.curation_sets) target.schema.curation_sets = [...lists.curation_sets];
+    if (altered) this.collections.set(name, altered);
+    this.store?.updateSchema(target.schema);
+    return answer;
   }
 
   /** Answers a reading set route (`GET /synonym_sets…`, `GET /curation_sets…`). */

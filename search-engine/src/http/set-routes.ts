@@ -41,7 +41,7 @@ function unsignedParam(query: Record<string, string>, key: 'limit' | 'offset'): 
 /**
  * Typesense 30's set routes — `/synonym_sets[/:name[/items[/:id]]]`,
  * `/curation_sets[/:name[/items[/:id]]]` — and `PATCH /collections/:name`
- * (attaching sets). Returns undefined for any other request. All need the admin key.
+ * (attaching sets, altering the schema's `fields`). Returns undefined for any other request. All need the admin key.
  */
 export async function routeSetRequest(sets: SetOperations, request: SetRouteRequest): Promise<RoutedAnswer | undefined> {
   const { method, segments, query } = request;

@@ -174,7 +174,45 @@ export class Collection {
     return value;
   }
 
-  private storeDocument(seq: number, document: StoredDocument): void {
+  /**
+   * This collection's documents indexed under another schema (`PATCH /collections/:name` with
+   * `fields`): every stored document is validated against `schema` (the first failure throws its
+   * ApiError and nothing changes) and indexed at its own sequence id. The stored records stay
+   * where they are in the arena, untouched, as Typesense re-indexes but keeps stored documents,
+   * so a reader worker applying the same change follows no new placements.
+   */
+  withSchema(schema: CollectionSchema): Collection {
+    const next = new Collection(schema, this.arena);
+    next.sets = this.sets;
+    for (let seq = 0; seq < this.nextSeq; seq++) {
+      const length = this.documentLengths[seq] as number;
+      if (!length) continue;
+      const stored = this.document(seq) as StoredDocument;
+      const document = validateDocument(schema, stored, stored.id);
+      const flat = next.flattenForIndex(document);
+      next.nextSeq = seq + 1;
+      next.seqById.set(stored.id, seq);
+      next.liveCount++;
+      next.index(seq, document, flat, [this.documentOffsets[seq] as number, length]);
+    }
+    next.nextSeq = this.nextSeq;
+    next.compact();
+    return next;
+  }
+
+  /** With `enable_nested_fields`: the document's dotted values (fields found for the first time join the schema). */
+  private flattenForIndex(document: StoredDocument): Record<string, unknown> | undefined {
+    if (!this.schema.enable_nested_fields) return undefined;
+    const flattened = flattenDocument(this.schema, this.fieldsByName, document, coerceField);
+    for (const field of flattened.discovered) {
+      this.discoveredFields.push(field);
+      this.addField(field);
+    }
+    return flattened.values;
+  }
+
+  /** @param placement where the document already is in the arena (re-indexing); default: store it. */
+  private storeDocument(seq: number, document: StoredDocument, placement?: [number, number]): void {
     if (seq >= this.documentLengths.length) {
       let size = this.documentLengths.length;
       while (size <= seq) size *= 2;
@@ -186,7 +224,7 @@ export class Collection {
       this.documentLengths = lengths;
     }
     this.releaseDocument(seq);
-    const [offset, length] = this.arena.store(JSON.stringify(document));
+    const [offset, length] = placement ?? this.arena.store(JSON.stringify(document));
     this.documentOffsets[seq] = offset;
     this.documentLengths[seq] = length;
     let values: Record<string, unknown> | undefined;
@@ -267,15 +305,7 @@ export class Collection {
     if (existing && (action === 'update' || action === 'emplace')) merged = { ...existing, ...raw };
     const id = givenId ?? this.freshId();
     const document = validateDocument(this.schema, merged, id);
-    let flat: Record<string, unknown> | undefined;
-    if (this.schema.enable_nested_fields) {
-      const flattened = flattenDocument(this.schema, this.fieldsByName, document, coerceField);
-      flat = flattened.values;
-      for (const field of flattened.discovered) {
-        this.discoveredFields.push(field);
-        this.addField(field);
-      }
-    }
+    const flat = this.flattenForIndex(document);
     if (existingSeq !== undefined && existing) {
       this.unindex(existingSeq, existing);
       this.index(existingSeq, document, flat);
@@ -354,8 +384,8 @@ export class Collection {
     this.documentStamp = documentStamp;
   }
 
-  private index(seq: number, document: StoredDocument, flat: Record<string, unknown> | undefined): void {
-    this.storeDocument(seq, document);
+  private index(seq: number, document: StoredDocument, flat: Record<string, unknown> | undefined, placement?: [number, number]): void {
+    this.storeDocument(seq, document, placement);
     if (flat || this.flat[seq]) this.flat[seq] = flat;
     this.markLive(seq, true);
     const documentMark = seq + 1;

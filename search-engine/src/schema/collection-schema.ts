@@ -64,15 +64,19 @@ function optionalBoolean(raw: Record<string, unknown>, key: string, fallback: bo
   return value;
 }
 
-/** Validates a field definition and fills Typesense's defaults. */
-function parseField(raw: unknown): FieldDefinition {
+const FIELD_FORMAT_ERROR = 'Wrong format for `fields`. It should be an array of objects containing `name`, `type`, `optional` and `facet` properties.';
+
+/**
+ * Validates a field definition and fills Typesense's defaults (`src/field.cpp`
+ * `json_field_to_field`: `name` and `type` must be strings, `drop` only in a schema change).
+ */
+export function parseField(raw: unknown): FieldDefinition {
   if (!isPlainObject(raw)) throw new ApiError(400, 'Wrong format for `fields`. It should be an array of objects.');
   const name = raw.name;
-  if (typeof name !== 'string' || name.length === 0) {
-    throw new ApiError(400, 'Wrong format for `fields`. It should be an array of objects containing `name`, `type`, `optional` and `facet` properties.');
-  }
+  if (typeof name !== 'string' || name.length === 0 || typeof raw.type !== 'string') throw new ApiError(400, FIELD_FORMAT_ERROR);
+  if (raw.drop !== undefined) throw new ApiError(400, `Invalid property \`drop\` on field \`${name}\`: it is allowed only during schema update.`);
   const type = raw.type;
-  if (typeof type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(type)) {
+  if (!(FIELD_TYPES as readonly string[]).includes(type)) {
     throw new ApiError(400, `Field \`${name}\` has an invalid data type \`${String(type)}\`, see docs for supported data types.`);
   }
   const fieldType = type as FieldType;
