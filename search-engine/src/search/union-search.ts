@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import { buildHit, type PreparedSearch, prepareSearch } from './execute-search.js';
+import { groupDocuments, type ResultGroup } from './grouping.js';
 import type { SearchParams } from './search-params.js';
 import { compareSortValues, sortKeyKind, sortValue, topK } from './sort.js';
 
@@ -57,7 +58,8 @@ interface UnionPart {
  * searches must sort on the same kinds of keys in the same order; ties go to the earlier
  * search, then to the newer document; the same document found by two searches of one
  * collection counts once (`remove_duplicates`, default true); pinned hits keep their
- * positions. Each hit names its `collection` and `search_index`.
+ * positions. Each hit names its `collection` and `search_index`. With `group_by` (in every
+ * search or none) the groups are merged by their best hits into `grouped_hits`.
  */
 export function unionSearch(searches: { collection: Collection; params: SearchParams }[], paging: UnionPaging, removeDuplicates: boolean): Record<string, unknown> {
   const started = performance.now();
@@ -74,6 +76,25 @@ export function unionSearch(searches: { collection: Collection; params: SearchPa
       position,
       hit: { ...buildHit(search, seq, curated), collection: collection.name, search_index: searchIndex },
     });
+    if (params.groupBy.length > 0) {
+      // Typesense (`Collection::do_union`, "grouping support with union search"): each group
+      // takes part in the merge through its best hit, and is answered with that hit alone.
+      const grouping = groupDocuments(search, fetch);
+      const groupEntry = (group: ResultGroup): UnionEntry => {
+        const leader = group.seqs[0] as number;
+        const position = group.curated ? (search.pinned.find((p) => p.seq === leader)?.position ?? 0) : 0;
+        const entry = entryOf(leader, group.curated, position);
+        return { ...entry, hit: { found: group.found, group_key: group.key, hits: [entry.hit] } };
+      };
+      return {
+        collection,
+        params,
+        sortKeys: search.sortKeys,
+        found: grouping.groupCount,
+        ranked: grouping.groups.filter((group) => !group.curated).map(groupEntry),
+        pinned: grouping.groups.filter((group) => group.curated).map(groupEntry),
+      };
+    }
     return {
       collection,
       params,
@@ -103,7 +124,7 @@ export function unionSearch(searches: { collection: Collection; params: SearchPa
       }
     });
   });
-  if (first?.params.groupBy.length) throw new ApiError(400, 'Grouping (`group_by`) inside a union search is not supported by this server.');
+  const grouped = (first?.params.groupBy.length ?? 0) > 0;
 
   const keys = first?.sortKeys ?? [];
   const compare = (a: UnionEntry, b: UnionEntry): number => {
@@ -118,7 +139,8 @@ export function unionSearch(searches: { collection: Collection; params: SearchPa
   const ranked = parts.flatMap((part) => part.ranked);
   const pinned = parts.flatMap((part) => part.pinned);
   const dedupe = (entries: UnionEntry[]): UnionEntry[] => {
-    if (!removeDuplicates) return entries;
+    // Grouped unions never remove duplicates (Typesense: `group_limit ? false : remove_duplicates`).
+    if (!removeDuplicates || grouped) return entries;
     const seen = new Set<string>();
     return entries.filter((entry) => {
       const id = `${(parts[entry.searchIndex] as UnionPart).collection.name}\u0000${entry.seq}`;
@@ -149,9 +171,11 @@ export function unionSearch(searches: { collection: Collection; params: SearchPa
 
   const hits = merged.slice(paging.offset).map((entry) => entry.hit);
   const collections = new Set<Collection>(parts.map((s) => s.collection));
+  // Grouped: `found` counts groups, and so does `found_docs` (Typesense adds each search's
+  // `found_count`, which is its number of groups, to both).
+  const page = grouped ? { found, found_docs: found, grouped_hits: hits } : { found, hits };
   return {
-    found,
-    hits,
+    ...page,
     out_of: [...collections].reduce((sum, c) => sum + c.size, 0),
     page: paging.page,
     search_cutoff: false,
