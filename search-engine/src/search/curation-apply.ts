@@ -1,6 +1,8 @@
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import { applyCurations, type CurationOutcome } from '../sets/curation-set.js';
+import type { FieldValueLookup } from '../sets/dynamic-curation.js';
+import { tokenize } from '../text/tokenize.js';
 import type { CompiledSynonym } from '../sets/synonym-set.js';
 import type { SearchParams } from './search-params.js';
 
@@ -8,7 +10,49 @@ import type { SearchParams } from './search-params.js';
 export function curationFor(collection: Collection, params: SearchParams): CurationOutcome | undefined {
   const names = collection.schema.curation_sets;
   if (!params.enableCurations || !collection.sets || names.length === 0) return undefined;
-  return applyCurations(collection.sets.curationsOf(names), params.q, params.filterBy, params.curationTags, Math.floor(Date.now() / 1000));
+  return applyCurations(collection.sets.curationsOf(names), params.q, params.filterBy, params.curationTags, Math.floor(Date.now() / 1000), fieldValueLookup(collection));
+}
+
+/** Normalised values of each string facet field, per collection version (dynamic curation looks values up often). */
+const facetValueCache = new WeakMap<Collection, { version: number; fields: Map<string, Set<string>> }>();
+
+/**
+ * Whether some document's string field (or an element of it) consists of exactly the given
+ * words, compared as indexed (folded). Facet fields are answered from their distinct values;
+ * other indexed string fields from the documents holding the first word.
+ */
+export function fieldValueLookup(collection: Collection): FieldValueLookup {
+  return (field, words) => {
+    const wanted = words.flatMap((word) => tokenize(word));
+    if (wanted.length === 0) return false;
+    const target = wanted.join(' ');
+    const facet = collection.stringFacets.get(field);
+    if (facet) {
+      let cached = facetValueCache.get(collection);
+      if (!cached || cached.version !== collection.version) {
+        cached = { version: collection.version, fields: new Map() };
+        facetValueCache.set(collection, cached);
+      }
+      let values = cached.fields.get(field);
+      if (!values) {
+        values = new Set(facet.values.map((value) => tokenize(value).join(' ')));
+        cached.fields.set(field, values);
+      }
+      return values.has(target);
+    }
+    const text = collection.textFields.get(field);
+    const termId = collection.dictionary.lookup(wanted[0] as string);
+    const list = termId === undefined ? undefined : text?.postings[termId];
+    if (!list) return false;
+    for (let i = 0; i < list.length; i++) {
+      const seq = list.ids[i] as number;
+      if (text?.wordCounts[seq] !== undefined && (text.wordCounts[seq] as number) > wanted.length) continue;
+      const value = collection.valueOf(seq, field);
+      const texts = Array.isArray(value) ? value : [value];
+      if (texts.some((item) => typeof item === 'string' && tokenize(item).join(' ') === target)) return true;
+    }
+    return false;
+  };
 }
 
 /** Synonym items of the collection's sets and of the request's `synonym_sets` (unknown request sets → 404). */

@@ -1,5 +1,26 @@
 import { ApiError } from '../api-error.js';
+import { parseFilter } from '../search/filter-parser.js';
 import { tokenize } from '../text/tokenize.js';
+import {
+  type FieldValueLookup,
+  fillPlaceholders,
+  filterRuleParts,
+  filterRuleTokens,
+  hasPlaceholder,
+  type RulePart,
+  resolvePlaceholders,
+  ruleQueryParts,
+} from './dynamic-curation.js';
+
+/** True when a filled-in dynamic filter is valid syntax (Typesense skips the filter of one that is not). */
+function filterParses(filterBy: string): boolean {
+  try {
+    parseFilter(filterBy);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A curation rule: a query (exact / contains), a filter, and/or tags. */
 export interface CurationRule {
@@ -151,10 +172,19 @@ function containsWords(haystack: string, needle: string): boolean {
  * Applies curation items to one search like Typesense's `Collection::curate_results`:
  * without `curation_tags` only untagged items (and items tagged `*`) are considered; with
  * several tags an item whose tags equal them all is preferred, else any overlap; an item
- * matches by exact/contained query, by equal `rule.filter_by`, or by tags alone;
- * `stop_processing` (default true) ends the walk at the first match.
+ * matches by exact/contained query, by equal `rule.filter_by`, or by tags alone; a rule with
+ * `{field}` placeholders resolves against the collection's values through `fieldValues`
+ * (without it such rules never match); `stop_processing` (default true) ends the walk at the
+ * first match.
  */
-export function applyCurations(items: CurationItem[], q: string, filterBy: string, tagList: string[], nowSeconds: number): CurationOutcome {
+export function applyCurations(
+  items: CurationItem[],
+  q: string,
+  filterBy: string,
+  tagList: string[],
+  nowSeconds: number,
+  fieldValues?: FieldValueLookup,
+): CurationOutcome {
   const outcome: CurationOutcome = { includes: [], excludes: new Set(), filters: [], sortBy: undefined, query: undefined, filterCuratedHits: false, metadata: undefined };
   let query = normalizeQuery(q);
   const tags = new Set(tagList.map((t) => t.trim()).filter(Boolean));
@@ -164,6 +194,7 @@ export function applyCurations(items: CurationItem[], q: string, filterBy: strin
     if (!wildcardTag && !tagsMatched && itemTags.length > 0) return false;
     if (item.effective_from_ts !== undefined && nowSeconds < item.effective_from_ts) return false;
     if (item.effective_to_ts !== undefined && nowSeconds > item.effective_to_ts) return false;
+    if (hasPlaceholder(item.rule.query) || hasPlaceholder(item.rule.filter_by)) return tryDynamicItem(item);
     const ruleQuery = item.rule.query === undefined ? '' : normalizeQuery(item.rule.query);
     if (!((wildcardTag || tagsMatched) && item.rule.query === undefined && item.rule.filter_by === undefined)) {
       const filterMatch = item.rule.query === undefined && item.rule.match === undefined && item.rule.filter_by !== undefined && item.rule.filter_by === filterBy;
@@ -190,6 +221,45 @@ export function applyCurations(items: CurationItem[], q: string, filterBy: strin
     outcome.filterCuratedHits = item.filter_curated_hits;
     outcome.sortBy = item.sort_by;
     outcome.metadata ??= item.metadata;
+    return true;
+  };
+
+  /**
+   * A rule with `{field}` placeholders (Typesense `Index::process_filter_sort_curations`): only
+   * items that filter or sort take part; a placeholder in `rule.query` resolves against the query
+   * words (one in `rule.filter_by` against the request's `filter_by` values, same count of
+   * values); the absorbed words fill the item's `filter_by` / `sort_by`. A resolved item adds that
+   * filter (when it parses), its includes/excludes, its sort, its metadata, and with
+   * `remove_matched_tokens` drops the absorbed words from the query.
+   */
+  const tryDynamicItem = (item: CurationItem): boolean => {
+    if (!fieldValues || (item.filter_by === undefined && item.sort_by === undefined)) return false;
+    let rule: RulePart[];
+    let tokens: string[];
+    if (hasPlaceholder(item.rule.query)) {
+      rule = ruleQueryParts(item.rule.query as string);
+      tokens = query.split(' ');
+    } else {
+      if (filterBy.trim() === '') return false;
+      rule = filterRuleParts(item.rule.filter_by as string);
+      tokens = filterRuleTokens(filterBy);
+      if (rule.length !== tokens.length) return false;
+    }
+    const resolved = resolvePlaceholders(rule, tokens, item.rule.match === 'exact', fieldValues);
+    if (!resolved) return false;
+    outcome.metadata ??= item.metadata;
+    const filter = item.filter_by === undefined ? '' : fillPlaceholders(item.filter_by, resolved);
+    if (filter === '' || filterParses(filter)) {
+      if (filter !== '') outcome.filters.push(filter);
+      for (const exclude of item.excludes) outcome.excludes.add(exclude.id);
+      for (const include of item.includes) if (!outcome.excludes.has(include.id)) outcome.includes.push(include);
+      if (item.remove_matched_tokens && query !== '*') {
+        const kept = query.split(' ').filter((word) => !resolved.absorbed.has(word));
+        query = kept.length === 0 ? '*' : kept.join(' ');
+        outcome.query = query;
+      }
+    }
+    if (item.sort_by !== undefined) outcome.sortBy = fillPlaceholders(item.sort_by, resolved);
     return true;
   };
 
