@@ -4,13 +4,16 @@ import { applyCurations, type CurationOutcome } from '../sets/curation-set.js';
 import type { FieldValueLookup } from '../sets/dynamic-curation.js';
 import { tokenize } from '../text/tokenize.js';
 import type { CompiledSynonym } from '../sets/synonym-set.js';
+import { validateDiversity } from './diversity.js';
 import type { SearchParams } from './search-params.js';
 
 /** The curation outcome for this search, or undefined when curation does not apply. */
 export function curationFor(collection: Collection, params: SearchParams): CurationOutcome | undefined {
   const names = collection.schema.curation_sets;
   if (!params.enableCurations || !collection.sets || names.length === 0) return undefined;
-  return applyCurations(collection.sets.curationsOf(names), params.q, params.filterBy, params.curationTags, Math.floor(Date.now() / 1000), fieldValueLookup(collection));
+  const outcome = applyCurations(collection.sets.curationsOf(names), params.q, params.filterBy, params.curationTags, Math.floor(Date.now() / 1000), fieldValueLookup(collection));
+  if (outcome.diversity) validateDiversity(collection, params, outcome.diversity);
+  return outcome;
 }
 
 /** Normalised values of each string facet field, per collection version (dynamic curation looks values up often). */

@@ -8,13 +8,14 @@ import { computeFacets, expandFacetBy, parseFacetQuery } from './facets.js';
 import { evaluateFilter } from './filter-eval.js';
 import { highlightText, type HighlightOptions } from './highlight.js';
 import type { SearchParams } from './search-params.js';
-import { effectiveSortKeys, makeComparator, type SortKey, topK } from './sort.js';
+import { effectiveSortKeys, makeComparator, type SortKey } from './sort.js';
 import { documentHasPhrases, parseQueryWords } from './query-words.js';
 import { type QueryField, type TextMatchResult } from './text-match.js';
 import type { CurationOutcome } from '../sets/curation-set.js';
 import { synonymAlternatives } from '../sets/synonym-set.js';
 import { matchWithSynonyms } from './synonym-match.js';
 import { combineFilters, curationFor, mergePinned, type PinnedSeq, pinnedSeqs, removedSeqs, synonymsFor } from './curation-apply.js';
+import { rankedSeqs } from './diversity.js';
 import { groupDocuments, validateGroupBy } from './grouping.js';
 
 /** Typesense's expansion limit: 10 candidates below 500k documents, else 4. */
@@ -313,7 +314,7 @@ function typesenseTextMatch(textMatch: TextMatchResult, seq: number): { score: b
 /** The ordered entries of the first `limit` result slots (pinned documents at their positions). */
 export function rankedEntries(prepared: PreparedSearch, limit: number): { seq: number; curated: boolean }[] {
   if (limit <= 0) return [];
-  return mergePinned(topK(prepared.matched, limit, prepared.compare), prepared.pinned, limit);
+  return mergePinned(rankedSeqs(prepared, limit), prepared.pinned, limit);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ApiError } from '../api-error.js';
+import { diversityLambda } from './diversity.js';
 import { splitSortBy } from './sort.js';
 
 /** Maximum hits per page, as in Typesense. */
@@ -41,6 +42,8 @@ export interface SearchParams {
   enableCurations: boolean;
   /** `curation_tags` (Typesense 30's name for `override_tags`): only curation items with these tags apply. */
   curationTags: string[];
+  /** `diversity_lambda` for a curation item's `diversity` (0..1, default 0.5). */
+  diversityLambda: number;
   /** `filter_curated_hits`: pinned hits must pass `filter_by` too (default false). */
   filterCuratedHits: boolean;
   /** `pinned_hits` (`id:position,…`) and `hidden_hits` (`id,…`), applied like a curation. */
@@ -175,6 +178,7 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
     excludeFields: splitList(params.exclude_fields),
     enableCurations: bool(params.enable_curations, true),
     curationTags: splitList(params.curation_tags),
+    diversityLambda: diversityLambda(params.diversity_lambda),
     filterCuratedHits: bool(params.filter_curated_hits, false),
     pinnedHits,
     hiddenHits: splitList(params.hidden_hits),

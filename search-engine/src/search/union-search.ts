@@ -2,9 +2,10 @@ import { performance } from 'node:perf_hooks';
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import { buildHit, type PreparedSearch, prepareSearch } from './execute-search.js';
+import { rankedSeqs } from './diversity.js';
 import { groupDocuments, type ResultGroup } from './grouping.js';
 import type { SearchParams } from './search-params.js';
-import { compareSortValues, sortKeyKind, sortValue, topK } from './sort.js';
+import { compareSortValues, sortKeyKind, sortValue } from './sort.js';
 
 /** Page settings of a union: the request's top-level `page` / `per_page` / `offset` / `limit_hits`. */
 export interface UnionPaging {
@@ -100,7 +101,7 @@ export function unionSearch(searches: { collection: Collection; params: SearchPa
       params,
       sortKeys: search.sortKeys,
       found: search.matched.length + search.pinned.length,
-      ranked: topK(search.matched, fetch, search.compare).map((seq) => entryOf(seq, false, 0)),
+      ranked: rankedSeqs(search, fetch).map((seq) => entryOf(seq, false, 0)),
       pinned: search.pinned.map((p) => entryOf(p.seq, true, p.position)),
     };
   });

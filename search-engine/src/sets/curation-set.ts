@@ -45,6 +45,56 @@ export interface CurationItem {
   filter_curated_hits: boolean;
   stop_processing: boolean;
   metadata?: Record<string, unknown>;
+  /** Typesense 30 `diversity`: MMR re-ranking of the results by these similarity metrics. */
+  diversity?: { similarity_metric: SimilarityMetric[] };
+}
+
+/** One term of a `diversity` similarity: equal values, or Jaccard overlap of value sets, times `weight`. */
+export interface SimilarityMetric {
+  field: string;
+  method: 'equality' | 'jaccard';
+  weight: number;
+}
+
+/** JSON as nlohmann's `dump()` writes it (object keys sorted), for Typesense's messages that quote input. */
+function dumpJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(dumpJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value as Record<string, unknown>).sort().map((key) => `${JSON.stringify(key)}:${dumpJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Parses a curation item's `diversity` like Typesense's `diversity_t::parse` (src/diversity.cpp):
+ * `{"similarity_metric": [{"field", "method": "equality" | "jaccard", "weight"?: 1}]}`; `{}`
+ * means none. Throws ApiError(400) with its messages.
+ */
+function parseDiversity(raw: unknown): CurationItem['diversity'] {
+  if (!isPlainObject(raw)) throw new ApiError(400, `Invalid \`diversity\` format: ${dumpJson(raw)}`);
+  if (Object.keys(raw).length === 0) return undefined;
+  const metrics = raw.similarity_metric;
+  if (metrics === undefined) throw new ApiError(400, `\`similarity_metric\` not found: ${dumpJson(raw)}`);
+  if (!Array.isArray(metrics) || metrics.length === 0) throw new ApiError(400, `Invalid \`similarity_metric\` format: ${dumpJson(metrics)}`);
+  const similarity_metric = metrics.map((metric): SimilarityMetric => {
+    if (!isPlainObject(metric) || Object.keys(metric).length === 0) {
+      throw new ApiError(400, `Invalid \`similarity_metric\` format, expected an object: ${dumpJson(metric)}`);
+    }
+    if (metric.field === undefined) throw new ApiError(400, `\`field\` not found: ${dumpJson(metric)}`);
+    if (typeof metric.field !== 'string' || metric.field === '') throw new ApiError(400, `Invalid \`field\` format: ${dumpJson(metric.field)}`);
+    if (metric.method === undefined) throw new ApiError(400, `\`method\` not found: ${dumpJson(metric)}`);
+    if (typeof metric.method !== 'string' || metric.method === '') throw new ApiError(400, `Invalid \`method\` format: ${dumpJson(metric.method)}`);
+    const method = metric.method.toLowerCase();
+    if (method !== 'equality' && method !== 'jaccard') throw new ApiError(400, `\`method\` not found: ${dumpJson(metric)}`);
+    // Typesense takes the weight as a float (JSON parsing here cannot tell 1 from 1.0).
+    if (metric.weight !== undefined && (typeof metric.weight !== 'number' || !Number.isFinite(metric.weight))) {
+      throw new ApiError(400, `Invalid \`weight\` format: ${dumpJson(metric.weight)}`);
+    }
+    // Typesense keeps the weight as a C++ float (answered back as that float's double value).
+    return { field: metric.field, method, weight: metric.weight === undefined ? 1 : Math.fround(metric.weight as number) };
+  });
+  return { similarity_metric };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -63,7 +113,7 @@ export function parseCurationItem(raw: unknown, idFromPath?: string): CurationIt
   if (rule.filter_by === undefined && rule.tags === undefined && (rule.query === undefined || rule.match === undefined)) {
     throw new ApiError(400, 'The `rule` definition must contain either a `tags` or a `query` and `match`.');
   }
-  const actions = ['includes', 'excludes', 'filter_by', 'sort_by', 'remove_matched_tokens', 'metadata', 'replace_query'];
+  const actions = ['includes', 'excludes', 'filter_by', 'sort_by', 'remove_matched_tokens', 'metadata', 'replace_query', 'diversity'];
   if (!actions.some((key) => raw[key] !== undefined)) {
     throw new ApiError(400, 'Must contain one of: `includes`, `excludes`, `metadata`, `filter_by`, `sort_by`, `remove_matched_tokens`, `replace_query`.');
   }
@@ -138,6 +188,10 @@ export function parseCurationItem(raw: unknown, idFromPath?: string): CurationIt
   if (typeof raw.effective_from_ts === 'number') item.effective_from_ts = raw.effective_from_ts;
   if (typeof raw.effective_to_ts === 'number') item.effective_to_ts = raw.effective_to_ts;
   if (isPlainObject(raw.metadata) && Object.keys(raw.metadata).length > 0) item.metadata = raw.metadata;
+  if (raw.diversity !== undefined) {
+    const diversity = parseDiversity(raw.diversity);
+    if (diversity) item.diversity = diversity;
+  }
   return item;
 }
 
@@ -156,6 +210,8 @@ export interface CurationOutcome {
   filterCuratedHits: boolean;
   /** Metadata of the first matching item. */
   metadata: Record<string, unknown> | undefined;
+  /** `diversity` of the last matching item that has one (Typesense reads it only for items matched by `curation_tags`). */
+  diversity: SimilarityMetric[] | undefined;
 }
 
 /** Folded words joined by one space: how rule queries and `q` are compared. */
@@ -185,7 +241,7 @@ export function applyCurations(
   nowSeconds: number,
   fieldValues?: FieldValueLookup,
 ): CurationOutcome {
-  const outcome: CurationOutcome = { includes: [], excludes: new Set(), filters: [], sortBy: undefined, query: undefined, filterCuratedHits: false, metadata: undefined };
+  const outcome: CurationOutcome = { includes: [], excludes: new Set(), filters: [], sortBy: undefined, query: undefined, filterCuratedHits: false, metadata: undefined, diversity: undefined };
   let query = normalizeQuery(q);
   const tags = new Set(tagList.map((t) => t.trim()).filter(Boolean));
 
@@ -278,7 +334,10 @@ export function applyCurations(
     if (!allTagsFound) {
       for (const item of items) {
         if (!(item.rule.tags ?? []).some((t) => tags.has(t))) continue;
-        if (tryItem(item, true, false) && item.stop_processing) break;
+        if (!tryItem(item, true, false)) continue;
+        // Only this walk (tags overlapping, src/collection.cpp `curate_results`) takes an item's diversity.
+        if (item.diversity) outcome.diversity = item.diversity.similarity_metric;
+        if (item.stop_processing) break;
       }
     }
   } else {
