@@ -88,6 +88,22 @@ describe('filter_by on id', () => {
     expect(result.found).toBe(1);
   });
 
+  it('treats id as the document id even when a schema declares an `id` field (Typesense ignores that field)', async () => {
+    // src/field.cpp `json_fields_to_fields`: "Collection schema cannot contain a field with name `id`. Ignoring field."
+    const name = uniqueName('declared_id');
+    const created = await http(target.url, 'POST', '/collections', { key: target.adminKey, body: { name, fields: [{ name: 'id', type: 'int32' }, { name: 'label', type: 'string' }] } });
+    expect(created.status).toBe(201);
+    expect(created.json.fields.map((f: { name: string }) => f.name)).toEqual(['label']);
+    // src/collection.cpp: a non-string id is refused, whatever the schema says.
+    const numeric = await http(target.url, 'POST', `/collections/${name}/documents`, { key: target.adminKey, body: { id: 7, label: 'seven' } });
+    expect([numeric.status, numeric.json.message]).toEqual([400, "Document's `id` field should be a string."]);
+    await http(target.url, 'POST', `/collections/${name}/documents`, { key: target.adminKey, body: { id: '7', label: 'seven' } });
+    await http(target.url, 'POST', `/collections/${name}/documents`, { key: target.adminKey, body: { id: '8', label: 'eight' } });
+    expect(await ids(name, 'id:7')).toEqual(['7']);
+    expect(await ids(name, 'id:>7')).toEqual([]);
+    await http(target.url, 'DELETE', `/collections/${name}`, { key: target.adminKey });
+  });
+
   it('refuses an empty value with Typesense message', async () => {
     for (const filterBy of ['id:', 'id: ', 'id:=', 'id:!=', 'id: && readingTime:>1']) {
       expect(await search(target, articles, { q: '*', filter_by: filterBy }), filterBy).toEqual({ code: 400, error: 'Error with filter field `id`: Filter value cannot be empty.' });

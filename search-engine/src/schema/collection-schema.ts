@@ -118,7 +118,8 @@ export function parseCollectionSchema(body: unknown, now: () => number = () => M
   if (typeof name !== 'string' || name.length === 0) throw new ApiError(400, 'Parameter `name` must be a non-empty string.');
   if (body.fields === undefined) throw new ApiError(400, 'Parameter `fields` is required.');
   if (!Array.isArray(body.fields)) throw new ApiError(400, 'Wrong format for `fields`. It should be an array of objects.');
-  const fields = body.fields.map(parseField);
+  // Typesense ignores a field named `id` (reserved: the document id is always a string; src/field.cpp).
+  const fields = body.fields.filter((raw) => !(isPlainObject(raw) && raw.name === 'id')).map(parseField);
   if (body.enable_nested_fields !== true && fields.some((f) => f.type === 'object' || f.type === 'object[]')) {
     throw new ApiError(400, 'Type `object` or `object[]` can be used only when nested fields are enabled by setting` enable_nested_fields` to true.');
   }
