@@ -6,8 +6,9 @@ import { hitIds, http, search, type Target, startTarget, uniqueName } from './su
  * source at the v30 curation refactor (`src/curation.cpp` `curation_t::parse`, `src/index.cpp`
  * `process_filter_sort_curations` / `resolve_curation` / `check_for_curations`) and the tests
  * ported here from `test/collection_curation_test.cpp`: `DynamicFilteringExactMatchBasics`,
- * `DynamicFilteringPrefixMatchShouldNotWork`, `DynamicFilteringMultiplePlaceholders`-style
- * contains rules ("{brand} {color} shoes"), `DynamicOverridePlaceHolderFieldNameTypo`,
+ * `DynamicFilteringPrefixMatchShouldNotWork`, `DynamicFilteringMultiplePlaceholders`,
+ * `DynamicFilteringMissingField`, `DynamicFilteringBadFilterBy`,
+ * `DynamicFilteringWithNumericalFilter`, `DynamicOverridePlaceHolderFieldNameTypo`,
  * `DynamicFilterMatchingMultipleRules`:
  * - a rule `query` with `{field}` placeholders matches when the query words a placeholder takes
  *   are a whole value of that field in some document (no prefix, no typo); the item's
@@ -188,6 +189,50 @@ describe('dynamic curation ({field} placeholders)', () => {
     expect(electronics.hits[0].curated).toBe(true);
     // A filter with fewer values matches neither rule: plain results, newest first.
     expect(hitIds(await search(target, products, { q: '*', filter_by: 'region:=act' }))).toEqual(['4', '2', '1']);
+  });
+
+  it('an unknown placeholder field never resolves; a filled filter that does not parse is skipped (DynamicFilteringMissingField, DynamicFilteringBadFilterBy)', async () => {
+    const shop = await setup(
+      [
+        { name: 'name', type: 'string' },
+        { name: 'category', type: 'string', facet: true },
+        { name: 'points', type: 'int32' },
+      ],
+      [{ id: '0', name: 'Amazing Shoes', category: 'shoes', points: 3 }],
+      [
+        { id: 'a-missing-field', rule: { query: '{categories}', match: 'exact' }, remove_matched_tokens: true, filter_by: 'category: {categories}', stop_processing: false },
+        { id: 'b-bad-filter', rule: { query: '{category}', match: 'exact' }, remove_matched_tokens: true, filter_by: 'category: {category} && foo' },
+      ],
+      { default_sorting_field: 'points' },
+    );
+    const result = await search(target, shop, { q: 'shoes', query_by: 'name,category', sort_by: '_text_match:desc,points:desc' });
+    expect(hitIds(result)).toEqual(['0']);
+    // The query was kept: the hit is highlighted.
+    expect(result.hits[0].highlight.name.snippet).toBe('Amazing <mark>Shoes</mark>');
+  });
+
+  it('literal rule words around a placeholder, a numeric clause in the filter, enable_curations=false (DynamicFilteringWithNumericalFilter)', async () => {
+    const shop = await setup(
+      [
+        { name: 'name', type: 'string' },
+        { name: 'category', type: 'string', facet: true },
+        { name: 'brand', type: 'string', facet: true },
+        { name: 'color', type: 'string', facet: true },
+        { name: 'points', type: 'int32' },
+      ],
+      [
+        { id: '0', name: 'Retro Shoes', category: 'shoes', color: 'yellow', brand: 'Nike', points: 15 },
+        { id: '1', name: 'Baseball Shoes', category: 'shoes', color: 'white', brand: 'Nike', points: 5 },
+        { id: '2', name: 'Running Shoes', category: 'sports', color: 'grey', brand: 'Nike', points: 5 },
+        { id: '3', name: 'Running Shoes', category: 'sports', color: 'grey', brand: 'Adidas', points: 5 },
+      ],
+      [{ id: 'dynamic-cat-filter', rule: { query: 'popular {brand} shoes', match: 'contains' }, remove_matched_tokens: false, filter_by: 'brand: {brand} && points:> 10' }],
+      { default_sorting_field: 'points' },
+    );
+    expect(hitIds(await searchProducts(shop, 'popular nike shoes'))).toEqual(['0']);
+    expect((await search(target, shop, { q: 'popular nike shoes', query_by: 'name,category,brand', prefix: false, drop_tokens_threshold: 10, enable_curations: false })).found).toBe(4);
+    expect((await searchProducts(shop, 'running adidas shoes')).found).toBe(4);
+    expect(hitIds(await searchProducts(shop, 'adidas'))).toEqual(['3']);
   });
 
   it('a rule query with a placeholder is not matched as literal words', async () => {
