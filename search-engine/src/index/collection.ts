@@ -196,6 +196,8 @@ export class Collection {
       next.index(seq, document, flat, [this.documentOffsets[seq] as number, length]);
     }
     next.nextSeq = this.nextSeq;
+    // Later than any version of this collection, so per-version caches never mix the two.
+    next.version = this.version + 1;
     next.compact();
     return next;
   }
