@@ -87,6 +87,9 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<Inde
     connectionTimeoutSeconds: 120,
     numRetries: 2,
     logLevel: 'warn',
+    // Indexing is server-to-server (admin key): Node's http transport, also where a test
+    // environment defines XMLHttpRequest (jsdom), whose requests the server treats as a web page's.
+    axiosAdapter: 'http',
   });
   const collection = client.collections(options.collectionName);
   let searchSets = options.searchSets === undefined ? loadContentSearchSets() : options.searchSets;
