@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { getSurvey, listArticles } from '@khs/content';
 import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import type { Page } from '@playwright/test';
+import { axeViolations } from '../harness/axe.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
 import { ADMIN_API_KEY, SEARCH_API_KEY, startStack, type Stack } from '../harness/stack.js';
 
@@ -224,4 +225,16 @@ test('a query the search server refuses renders the search island, logs no stack
   await form.getByRole('button', { name: 'Vote' }).click();
   await expect(form).toHaveAttribute('data-phase', 'results');
   expect(await remoteFailures('mf-search')).toEqual(failuresBefore);
+});
+
+test.describe('the refused-query state', () => {
+  // axe is injected as an inline script, which the site's CSP (rightly) refuses.
+  test.use({ bypassCSP: true });
+
+  test('is axe-core clean', async ({ page }) => {
+    await page.goto(new URL(`/search?q=${THIRTEEN_WORDS}`, stack.url).href);
+    await islandsSettled(page);
+    await expect(page.locator('[data-island="mf-search/SearchList"]')).toHaveAttribute('data-island-state', 'mounted');
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });
