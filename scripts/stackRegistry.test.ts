@@ -3,7 +3,7 @@
 // alone), this test holds them to the registry.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES } from '@khs/stack/registry';
+import { REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES } from '@khs/stack/registry';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -33,5 +33,17 @@ describe('the stack registry', () => {
     expect(pkg.scripts.start).toBe(`tsx ${service.entry}`);
     for (const script of ['build', 'test']) expect(pkg.scripts[script]).toBeTruthy();
     expect(service.urlEnv).toBe(`${service.name.toUpperCase()}_SERVICE_URL`);
+  });
+
+  it('names the origins whose pages search from the browser: the shell on loopback, its public origin, the remotes', () => {
+    expect(
+      searchPageOrigins({
+        shellPort: '4300',
+        publicBaseUrl: 'https://competence.example.org/base/',
+        remoteOrigins: ['http://127.0.0.1:4310', 'http://127.0.0.1:4311/mf-manifest.json', 'http://127.0.0.1:4310/', 'not a url'],
+      }),
+    ).toEqual(['http://127.0.0.1:4300', 'http://localhost:4300', 'https://competence.example.org', 'http://127.0.0.1:4310', 'http://127.0.0.1:4311']);
+    // A port picked only at listen time (0) is unknown up front: no shell origin then.
+    expect(searchPageOrigins({ shellPort: 0, remoteOrigins: ['http://127.0.0.1:4312'] })).toEqual(['http://127.0.0.1:4312']);
   });
 });

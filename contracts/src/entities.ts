@@ -8,13 +8,13 @@ export interface SearchHit {
   subline?: string;
   intro: string;
   content: string;
-  /** Image URL (served by the shell). */
+  /** Image URL (served by the shell); relative or http(s) (`isSafeHitUrl`). */
   image: string;
   /** Topic list; the search index facets on it. */
   topic: string[];
   /** Publication date as unix seconds (sortable in the index). */
   date: number;
-  /** Site-relative URL of the article page. */
+  /** Site-relative URL of the article page; relative or http(s) (`isSafeHitUrl`). */
   url: string;
   /** Reading time in minutes. */
   readingTime: number;

@@ -12,3 +12,4 @@ export * from './contractsVersion.js';
 export * from './eventPayloads.js';
 export * from './servicePaths.js';
 export * from './pageFragment.js';
+export * from './hitLinks.js';

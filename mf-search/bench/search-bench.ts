@@ -194,12 +194,12 @@ async function main(): Promise<void> {
   const site = await serveDirectory({ dir: copy });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
-    const seeded = await startSeededSearchServer();
+    const seeded = await startSeededSearchServer({ allowedOrigins: [site.url] });
     await measureLatency(browser, seeded, 'seeded corpus', site.url);
     await seeded.close();
 
     let started = performance.now();
-    const large = await startSeededSearchServer({ articles: generateArticles(LARGE_CORPUS) });
+    const large = await startSeededSearchServer({ articles: generateArticles(LARGE_CORPUS), allowedOrigins: [site.url] });
     console.log(`(${LARGE_CORPUS} generated articles indexed in ${((performance.now() - started) / 1000).toFixed(1)} s)`);
     started = performance.now();
     await measureLatency(browser, large, `${LARGE_CORPUS} articles`, site.url);

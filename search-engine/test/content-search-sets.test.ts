@@ -26,7 +26,7 @@ describe("the editors' search sets in @khs/content", () => {
       target = await startTarget();
       collection = uniqueName('articles_sets');
       const result = await indexArticles({ url: target.url, apiKey: target.adminKey, collectionName: collection, articles: listArticles() });
-      expect(result).toEqual({ imported: listArticles().length, failed: 0, searchSets: 'applied' });
+      expect(result).toEqual({ imported: listArticles().length, failed: 0, refused: [], searchSets: 'applied' });
     });
     afterAll(async () => {
       await http(target.url, 'DELETE', `/collections/${collection}`, { key: target.adminKey });
@@ -52,7 +52,7 @@ describe("the editors' search sets in @khs/content", () => {
     it('re-attaches the sets to an existing collection on the next run (skipIfExists)', async () => {
       await http(target.url, 'PATCH', `/collections/${collection}`, { key: target.adminKey, body: { synonym_sets: [], curation_sets: [] } });
       const again = await indexArticles({ url: target.url, apiKey: target.adminKey, collectionName: collection, articles: listArticles(), skipIfExists: true });
-      expect(again).toEqual({ imported: 0, failed: 0, searchSets: 'applied' });
+      expect(again).toEqual({ imported: 0, failed: 0, refused: [], searchSets: 'applied' });
       const summary = (await http(target.url, 'GET', `/collections/${collection}`, { key: target.adminKey })).json;
       expect(summary.curation_sets).toEqual(sets.curationSets.map((s) => s.name));
     });

@@ -2,12 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticleCollection, http, type Target, startTarget } from './support/target.js';
 
 const FORBIDDEN = 'Forbidden - a valid `x-typesense-api-key` header must be sent.';
+const ALLOWED_ORIGIN = 'http://site.test:4300';
 
 describe('transport: health, keys, CORS, routes, content types', () => {
   let target: Target;
   let collection: string;
   beforeAll(async () => {
-    target = await startTarget();
+    target = await startTarget({ SEARCH_ALLOWED_ORIGINS: ALLOWED_ORIGIN });
     collection = await createArticleCollection(target, 'transport');
   });
   afterAll(async () => {
@@ -59,17 +60,20 @@ describe('transport: health, keys, CORS, routes, content types', () => {
     expect(viaQuery.json.name).toBe(collection);
   });
 
-  it('answers CORS preflights and marks every response cross-origin', async () => {
+  it('answers CORS only for searches from an allowed origin (see browser-security.test.ts)', async () => {
+    if (!target.embedded) return;
     const preflight = await http(target.url, 'OPTIONS', '/multi_search', {
-      headers: { origin: 'http://example.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-typesense-api-key' },
+      headers: { origin: ALLOWED_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-typesense-api-key' },
     });
-    expect(preflight.status).toBe(200);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    expect(preflight.headers.get('access-control-allow-methods')).toBe('POST, GET, DELETE, PUT, PATCH, OPTIONS');
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type,x-typesense-api-key');
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type, x-typesense-api-key');
     expect(preflight.headers.get('access-control-max-age')).toBe('3600');
-    const search = await http(target.url, 'POST', '/multi_search', { key: target.searchKey, keyInQuery: true, body: { searches: [{ collection, q: '*' }] }, headers: { origin: 'http://example.test' } });
-    expect(search.headers.get('access-control-allow-origin')).toBe('*');
+    const search = await http(target.url, 'POST', '/multi_search', { key: target.searchKey, keyInQuery: true, body: { searches: [{ collection, q: '*' }] }, headers: { origin: ALLOWED_ORIGIN } });
+    expect(search.status).toBe(200);
+    expect(search.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    expect(search.headers.get('vary')).toBe('Origin');
   });
 
   it('parses a multi_search body sent as text/plain (as the JS client does)', async () => {

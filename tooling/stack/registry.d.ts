@@ -45,3 +45,9 @@ export function defaultManifestUrl(remote: RemoteEntry, origin?: string): string
 export function defaultServiceUrl(service: TeamServiceEntry): string;
 /** The team service `name`; throws for a name the registry does not list. */
 export function teamService(name: TeamServiceName): TeamServiceEntry;
+/**
+ * The origins whose pages query the search server from the browser (its `SEARCH_ALLOWED_ORIGINS`):
+ * the shell on 127.0.0.1 and localhost when `shellPort` is known (> 0), `publicBaseUrl`'s origin and
+ * each remote's origin. Unparsable entries are dropped.
+ */
+export function searchPageOrigins(options: { shellPort?: number | string; publicBaseUrl?: string; remoteOrigins?: readonly string[] }): string[];

@@ -53,3 +53,25 @@ export function teamService(name) {
   if (!service) throw new Error(`No team service named "${name}" in the stack registry`);
   return service;
 }
+
+/**
+ * The origins whose pages query the search server from the browser, for its
+ * `SEARCH_ALLOWED_ORIGINS` (only they get CORS answers to searches): the shell on loopback
+ * (`127.0.0.1` and `localhost`, when its port is known), its public origin (`PUBLIC_BASE_URL`),
+ * and each remote's origin (its standalone page). Duplicates and unparsable entries are dropped.
+ */
+export function searchPageOrigins({ shellPort, publicBaseUrl, remoteOrigins = [] }) {
+  const origins = new Set();
+  const add = (value) => {
+    try {
+      const url = new URL(value);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origins.add(url.origin);
+    } catch {
+      // Not a URL: nothing a browser page could have as its origin.
+    }
+  };
+  if (Number(shellPort) > 0) for (const host of ['127.0.0.1', 'localhost']) add(`http://${host}:${shellPort}`);
+  if (publicBaseUrl) add(publicBaseUrl);
+  for (const origin of remoteOrigins) add(origin);
+  return [...origins];
+}

@@ -15,7 +15,7 @@ import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { deploy } from '@khs/deploy';
 import { serveDirectory } from '@khs/static-server';
-import { defaultManifestUrl, REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService } from './registry.mjs';
+import { defaultManifestUrl, REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService } from './registry.mjs';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const TSX_CLI = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
@@ -223,7 +223,7 @@ export async function startStack(options = {}) {
     const shellEnv = {
       ...process.env,
       HOST: '127.0.0.1',
-      PORT: String(await port(SHELL_DEFAULT_PORT)),
+      PORT: String((await port(SHELL_DEFAULT_PORT)) || (await freePort())), // known up front: the search server's allowed origins name it
       // Production React on the server: the development build renders several times slower.
       NODE_ENV: 'production',
       DATA_DIR: dataDir,
@@ -240,6 +240,7 @@ export async function startStack(options = {}) {
           SEARCH_HOST: '127.0.0.1',
           SEARCH_PORT: String(options.env?.[SEARCH.portEnv] ?? (await port(SEARCH.defaultPort))),
           SEARCH_DATA_DIR: path.join(dataDir, 'search'),
+          SEARCH_ALLOWED_ORIGINS: shellEnv.SEARCH_ALLOWED_ORIGINS ?? searchPageOrigins({ shellPort: shellEnv.PORT, publicBaseUrl: shellEnv.PUBLIC_BASE_URL, remoteOrigins: [...servers.values()].map((server) => server.url) }).join(','),
         },
         log,
       );

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPageBus, type IslandContext, type SiteEvents } from 'contracts';
 import { createSearchClient } from '../config/createSearchClient.js';
+import { REFUSED_SEARCH_TEXT } from '../config/refusedSearches.js';
 import { validateFacetOptions } from '../config/facetOptions.js';
 import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
 import { SearchList } from './SearchList.js';
@@ -143,6 +144,22 @@ describe('SearchList on the embedded search server', () => {
     expect(screen.queryAllByRole('article')).toHaveLength(0);
     await search('qqqxxyyzz');
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(config.i18n.noResults), WAIT);
+  });
+
+  it('explains a search the server refused for its input (too many words, too long) instead of failing', async () => {
+    const error = vi.spyOn(console, 'error');
+    renderList();
+    await search(Array.from({ length: 120 }, (_, i) => `word${i}`).join(' '));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(REFUSED_SEARCH_TEXT), WAIT);
+    expect(list().dataset.status).not.toBe('error');
+    expect(list().dataset.refused).toBe('true');
+    expect(teasers()).toHaveLength(0);
+    expect(error).not.toHaveBeenCalled();
+    // The next ordinary search answers as before.
+    await search('negotiation');
+    await waitFor(() => expect(teasers().length).toBeGreaterThan(0), WAIT);
+    expect(screen.getByRole('status').textContent).toBe('');
+    error.mockRestore();
   });
 
   it('sets the status to error when the search server fails, logs it and leaves the page intact', async () => {

@@ -3,6 +3,7 @@ import { useInstantSearch, useSearchBox } from 'react-instantsearch';
 import type { PageBus } from 'contracts';
 import type { SuggestionSource } from '../autocomplete/suggestions.js';
 import type { ChipOptions } from '../config/chipOptions.js';
+import { REFUSED_SEARCH_TEXT, refusedSearchReason } from '../config/refusedSearches.js';
 import type { ValidFacetOptions } from '../config/facetOptions.js';
 import { FilterChips } from '../filters/FilterChips.js';
 import { FilterPanel } from '../filters/FilterPanel.js';
@@ -55,6 +56,8 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
   }, []);
 
   const answered = results && !(results as { __isArtificial?: boolean }).__isArtificial;
+  // The server refused the visitor's search (e.g. too many words): say so instead of "no results".
+  const refused = answered ? refusedSearchReason(results) !== undefined : false;
   const visibility = resultsVisibility({ resultsHidden, hideResults, query, nbHits: answered ? results.nbHits : undefined });
 
   return (
@@ -63,6 +66,7 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
       data-status={status}
       data-results={visibility}
       data-query={answered ? (results.query ?? '') : undefined}
+      data-refused={refused ? 'true' : undefined}
       aria-busy={status === 'loading' || status === 'stalled'}>
       <ListSearchBox source={source} label={texts.searchLabel} placeholder={texts.searchPlaceholder} onSubmitted={markSubmitted} insights={insights} initialTags={initialTags} />
       <FilterPanel facets={facets} hasQuery={query.trim() !== ''} label={texts.filter} />
@@ -71,7 +75,7 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
         <InfiniteHitList viewingLabel={i18n.viewing} loadMoreLabel={i18n.loadMore} busy={status === 'loading' || status === 'stalled'} />
       </div>
       <p className="khs-search-list__no-results" role="status">
-        {visibility === 'no-hits' && status !== 'error' ? texts.noResults : ''}
+        {refused && visibility !== 'hidden' ? REFUSED_SEARCH_TEXT : visibility === 'no-hits' && status !== 'error' ? texts.noResults : ''}
       </p>
     </section>
   );

@@ -1,6 +1,7 @@
 import TypesenseInstantSearchAdapterExport from 'typesense-instantsearch-adapter';
 import type { SearchClient } from 'instantsearch.js';
 import { FACET_SEARCH_CAP, HIGHLIGHT_AFFIX_TOKENS, SEARCH_CACHE_SECONDS, type SearchConfiguration } from 'contracts';
+import { answerRefusedSearches, type InstantSearchRequestLike } from './refusedSearches.js';
 import { withSnippetOnlyFields, type TypesenseMultiSearchResponse } from './snippetOnlyFields.js';
 import { readSearchServerSettings, type SearchServerSettings } from './searchServerSettings.js';
 
@@ -56,7 +57,7 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
       enable_highlight_v1: false,
     },
   });
-  keepSnippetsOfExcludedFields(adapter);
+  hookRequestStep(adapter, (response) => withSnippetOnlyFields(response, SNIPPET_ONLY_FIELDS));
   const client = adapter.searchClient as unknown as { searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown> };
   const searchForFacetValues = client.searchForFacetValues.bind(client);
   // The adapter ignores InstantSearch's `maxFacetHits`; `maxValuesPerFacet` becomes Typesense's
@@ -89,6 +90,7 @@ export function createSuggestionClient(settings: SearchServerSettings, transport
       enable_highlight_v1: false,
     },
   });
+  hookRequestStep(adapter, (response) => response);
   return adapter.searchClient as unknown as SearchClient;
 }
 
@@ -115,20 +117,23 @@ function serverOptions(settings: SearchServerSettings, transport: SearchTranspor
 
 /** The adapter's step that sends the request and hands the raw Typesense answer to its reader. */
 interface AdapterRequestStep {
-  _adaptAndPerformTypesenseRequest(requests: unknown): Promise<TypesenseMultiSearchResponse>;
+  _adaptAndPerformTypesenseRequest(requests: InstantSearchRequestLike[]): Promise<TypesenseMultiSearchResponse>;
 }
 
 /**
- * The adapter builds `_snippetResult` from the hit's document keys only, so an excluded field's
- * snippet would be dropped although the server sent it. Its answers are therefore completed
- * (`withSnippetOnlyFields`) before the adapter reads them. Hooks an internal step of the pinned
- * adapter version (typesense-instantsearch-adapter 2.9.0); the embedded-server test of the content
- * snippet fails if that step changes.
+ * Completes every raw answer before the adapter reads it. First `answerRefusedSearches`: a search
+ * the server refused because of the visitor's input (a 4xx such as too many words) becomes an
+ * empty answer the list explains, instead of the adapter's error (which it logs with its stack);
+ * any other failure rejects with a one-line `SearchFailedError`. Then `complete`: for the list,
+ * `withSnippetOnlyFields` (the adapter builds `_snippetResult` from the hit's document keys only,
+ * so an excluded field's snippet would be dropped although the server sent it). Hooks an internal
+ * step of the pinned adapter version (typesense-instantsearch-adapter 2.9.0); the embedded-server
+ * tests of the content snippet and of refused searches fail if that step changes.
  */
-function keepSnippetsOfExcludedFields(adapter: object): void {
+function hookRequestStep(adapter: object, complete: (response: TypesenseMultiSearchResponse) => TypesenseMultiSearchResponse): void {
   const step = adapter as AdapterRequestStep;
   const perform = step._adaptAndPerformTypesenseRequest.bind(adapter);
-  step._adaptAndPerformTypesenseRequest = async (requests) => withSnippetOnlyFields(await perform(requests), SNIPPET_ONLY_FIELDS);
+  step._adaptAndPerformTypesenseRequest = async (requests) => complete(await answerRefusedSearches(requests, () => perform(requests)));
 }
 
 interface FacetValuesRequest {

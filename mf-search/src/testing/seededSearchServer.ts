@@ -20,11 +20,15 @@ const SEARCH_KEY = 'mf-search-test-search';
  * (tests and the benchmark search the real engine, never a stub).
  * @param extraArticles  Added to the seeded ones. Default none.
  * @param articles  Replaces the seeded articles (benchmark corpora). Default the seeded ones.
+ * @param allowedOrigins  Pages that may search it from a browser (the server answers CORS only for
+ *   them). Default: the test document's origin under jsdom, else none.
  */
 export async function startSeededSearchServer(
-  options: { extraArticles?: IndexableArticle[]; articles?: Iterable<IndexableArticle> } = {},
+  options: { extraArticles?: IndexableArticle[]; articles?: Iterable<IndexableArticle>; allowedOrigins?: string[] } = {},
 ): Promise<SeededSearchServer> {
-  const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY] });
+  const documentOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
+  const allowedOrigins = options.allowedOrigins ?? (documentOrigin?.startsWith('http') ? [documentOrigin] : []);
+  const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY], allowedOrigins });
   const articles = options.articles ?? [...(seededArticles as IndexableArticle[]), ...(options.extraArticles ?? [])];
   await indexArticles({ url: server.url, apiKey: ADMIN_KEY, collectionName: DEFAULT_SEARCH_INDEX_NAME, articles });
   return {

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { SearchServerOptions } from '../http/server.js';
+import { parseAllowedOrigins } from '../http/browser-origins.js';
 
 /** Default keys for local development (override with env in any shared setup). */
 export const DEV_ADMIN_KEY = 'khs-admin-dev-key';
@@ -59,6 +60,34 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Sear
     searchBudgetMs: positiveInteger(env, 'SEARCH_TIME_BUDGET_MS'),
     bodyLimitBytes: positiveInteger(env, 'SEARCH_MAX_BODY_BYTES'),
     workerYoungGenerationMb: positiveInteger(env, 'SEARCH_WORKER_YOUNG_GENERATION_MB'),
+    allowedOrigins: parseAllowedOrigins(env.SEARCH_ALLOWED_ORIGINS),
     limits,
   };
+}
+
+/** True for an interface only this machine reaches: `127.0.0.0/8`, `::1`, `localhost`. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.trim().toLowerCase().replace(/^\[|\]$/g, '');
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare) || /^::ffff:127(\.\d{1,3}){3}$/.test(bare);
+}
+
+/**
+ * Checks the keys against the interface before the server listens: the development keys are
+ * published in this repository, so a server reachable from other machines must not accept them.
+ * Returns the warnings to log (development keys on loopback).
+ * @throws Error when a development key would be used on a non-loopback interface.
+ */
+export function checkKeysForInterface(options: Pick<SearchServerOptions, 'host' | 'adminApiKey' | 'searchOnlyApiKeys'>): string[] {
+  const host = options.host ?? '127.0.0.1';
+  const devKeys = [
+    ...(options.adminApiKey === DEV_ADMIN_KEY ? ['TYPESENSE_API_KEY (admin)'] : []),
+    ...((options.searchOnlyApiKeys ?? []).includes(DEV_SEARCH_KEY) ? ['TYPESENSE_SEARCH_API_KEY (search-only)'] : []),
+  ];
+  if (devKeys.length === 0) return [];
+  if (!isLoopbackHost(host)) {
+    throw new Error(
+      `refusing to listen on ${host} with the development key(s) ${devKeys.join(' and ')}: they are public; set your own keys to listen beyond loopback`,
+    );
+  }
+  return [`WARNING: using the development key(s) ${devKeys.join(' and ')}, which are public; set your own for any shared setup`];
 }

@@ -19,5 +19,6 @@ const result = await indexArticles({
   articles: listArticles(),
   recreate: process.argv.includes('--recreate'),
 });
+for (const refusal of result.refused) console.error(`[search] refused ${refusal.message}`);
 console.log(`[search] indexed ${result.imported} articles into ${collectionName} at ${url} (${result.failed} failed) in ${Date.now() - started} ms`);
 if (result.failed > 0) process.exitCode = 1;

@@ -5,9 +5,19 @@
  * once it serves (supervisors and test harnesses read it), then human lines.
  */
 import { startSearchServer } from '../http/server.js';
-import { serverOptionsFromEnv } from './env-config.js';
+import { checkKeysForInterface, serverOptionsFromEnv } from './env-config.js';
 
-const server = await startSearchServer({ ...serverOptionsFromEnv(), log: (msg) => console.log(`[search] ${msg}`) });
+let options: ReturnType<typeof serverOptionsFromEnv>;
+let warnings: string[];
+try {
+  options = serverOptionsFromEnv();
+  warnings = checkKeysForInterface(options);
+} catch (error) {
+  console.error(`[search] ${(error as Error).message}`);
+  process.exit(1);
+}
+for (const warning of warnings) console.warn(`[search] ${warning}`);
+const server = await startSearchServer({ ...options, log: (msg) => console.log(`[search] ${msg}`) });
 console.log(JSON.stringify({ event: 'listening', url: server.url, port: server.port, pid: process.pid }));
 
 let stopping = false;

@@ -8,6 +8,7 @@ import { type SearchTask, WorkerPool } from '../pool/worker-pool.js';
 import type { WorkerMemory } from '../pool/worker-protocol.js';
 import { threadCpuMs } from '../pool/thread-cpu.js';
 import { type KeyAccess, resolveKey } from './auth.js';
+import { allowedRequestOrigin, isForeignBrowserRequest, normalizeOrigin, routeKind } from './browser-origins.js';
 import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
 import { mergeSearchParams, planMultiSearch, type UnionRequest } from '../search/multi-search.js';
 import { routeSetRequest, type SetOperations } from './set-routes.js';
@@ -36,6 +37,13 @@ export interface SearchServerOptions {
   limits?: Partial<RequestLimits>;
   /** Each search worker's V8 young generation in MB. Default `DEFAULT_WORKER_YOUNG_GENERATION_MB`. */
   workerYoungGenerationMb?: number;
+  /**
+   * Origins of the pages that may read search answers (CORS on the two search routes and their
+   * preflights): the site's and the remotes' standalone pages. Requests a browser sends from any
+   * other origin are refused on every admin route, and the admin key is refused from any web page.
+   * Default none: no page may read answers across origins; server-to-server calls are unaffected.
+   */
+  allowedOrigins?: readonly string[];
   /** Receives one line per notable event. Default: nothing is logged. */
   log?: (msg: string) => void;
 }
@@ -89,6 +97,11 @@ export interface RunningSearchServer {
 const DEFAULT_BODY_LIMIT = 64 * 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const FORBIDDEN = 'Forbidden - a valid `x-typesense-api-key` header must be sent.';
+const FOREIGN_ADMIN_REQUEST = 'Forbidden - this route does not answer requests a browser sent from a web page; only searches do.';
+const ADMIN_KEY_FROM_BROWSER = 'Forbidden - the admin key is not accepted from a web page; browsers search with a search-only key.';
+const CROSS_ORIGIN_REFUSED = 'Forbidden - cross-origin requests are answered only for searches from the allowed origins (SEARCH_ALLOWED_ORIGINS).';
+/** Headers a search page may send across origins (the typesense client's). */
+const CORS_ALLOWED_HEADERS = 'content-type, x-typesense-api-key';
 /** Most bytes of a refused body read and dropped before the connection is cut. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 const IMPORT_ACTIONS = new Set(['create', 'upsert', 'update', 'emplace']);
@@ -104,7 +117,7 @@ class ClientAbort extends Error {
 }
 
 function sendText(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
-  const headers: Record<string, string | number> = { 'content-type': type, 'content-length': Buffer.byteLength(body), 'access-control-allow-origin': '*' };
+  const headers: Record<string, string | number> = { 'content-type': type, 'content-length': Buffer.byteLength(body) };
   if (status === 503) headers['retry-after'] = '1';
   res.writeHead(status, headers);
   res.end(body);
@@ -112,7 +125,7 @@ function sendText(res: ServerResponse, status: number, body: string, type = 'tex
 
 /** Writes bytes as they are (a search answer encoded by its worker). */
 function sendBytes(res: ServerResponse, status: number, body: Uint8Array, type = JSON_TYPE): void {
-  res.writeHead(status, { 'content-type': type, 'content-length': body.byteLength, 'access-control-allow-origin': '*' });
+  res.writeHead(status, { 'content-type': type, 'content-length': body.byteLength });
   res.end(body);
 }
 
@@ -196,6 +209,13 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
   const limits: RequestLimits = { ...DEFAULT_REQUEST_LIMITS, ...options.limits };
   const keys = { adminApiKey: options.adminApiKey, searchOnlyApiKeys: options.searchOnlyApiKeys ?? [] };
   if (!keys.adminApiKey) throw new Error('startSearchServer: adminApiKey is required');
+  const allowedOrigins = new Set(
+    (options.allowedOrigins ?? []).map((origin) => {
+      const normalized = normalizeOrigin(origin);
+      if (!normalized) throw new Error(`startSearchServer: allowed origin "${origin}" is not an http(s) origin`);
+      return normalized;
+    }),
+  );
   // Workers reload from a folder after a restart, so an in-memory server keeps a temporary one.
   const temporaryDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'khs-search-'));
   const dataDir = options.dataDir ?? (temporaryDir as string);
@@ -284,22 +304,33 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const segments = url.pathname.split('/').filter(Boolean).map(decodeSegment);
+    const kind = routeKind(method, segments);
+    const foreignBrowser = isForeignBrowserRequest(req.headers, allowedOrigins);
+    // CORS only for searches, and only for the allowed origins (named, never `*`).
+    const corsOrigin = kind === 'search' ? allowedRequestOrigin(req.headers, allowedOrigins) : undefined;
+    if (kind === 'search') res.setHeader('vary', 'Origin');
+    if (corsOrigin) res.setHeader('access-control-allow-origin', corsOrigin);
     if (method === 'OPTIONS') {
-      res.writeHead(200, {
-        'access-control-allow-origin': '*',
-        'access-control-allow-methods': 'POST, GET, DELETE, PUT, PATCH, OPTIONS',
-        'access-control-allow-headers': req.headers['access-control-request-headers'] ?? '',
+      if (!corsOrigin) throw new ApiError(403, CROSS_ORIGIN_REFUSED);
+      res.writeHead(204, {
+        'access-control-allow-methods': 'GET, POST, OPTIONS',
+        'access-control-allow-headers': CORS_ALLOWED_HEADERS,
         'access-control-max-age': '3600',
-        'content-length': '0',
       });
       res.end();
       return;
     }
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const segments = url.pathname.split('/').filter(Boolean).map(decodeSegment);
+    // A page on another site can send writes without a preflight (`text/plain`, key in the query).
+    if (kind === 'admin' && foreignBrowser) throw new ApiError(403, FOREIGN_ADMIN_REQUEST);
     const headerKey = req.headers['x-typesense-api-key'];
     const key = (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? url.searchParams.get('x-typesense-api-key') ?? undefined;
-    const access = (): KeyAccess => resolveKey(key, keys);
+    const access = (): KeyAccess => {
+      const resolved = resolveKey(key, keys);
+      if (resolved.kind === 'admin' && foreignBrowser) throw new ApiError(403, ADMIN_KEY_FROM_BROWSER);
+      return resolved;
+    };
     const query = queryParams(url);
     const [first, name, third, fourth, fifth] = segments;
 

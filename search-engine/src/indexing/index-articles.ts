@@ -1,5 +1,5 @@
 import Typesense from 'typesense';
-import type { SearchHit } from 'contracts';
+import { isSafeHitUrl, type SearchHit } from 'contracts';
 import { collectionSchema } from './article-schema.js';
 import { type ArticleSearchSets, loadContentSearchSets } from './search-sets.js';
 
@@ -35,6 +35,26 @@ function errorStatus(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
+/** An article the indexer did not send: its `url` or `image` is neither relative nor http(s). */
+export interface RefusedArticle {
+  id: string;
+  field: 'url' | 'image';
+  /** Names the article, the field and the value, e.g. `article "x": url "javascript:…" is neither relative nor http(s)`. */
+  message: string;
+}
+
+/** The reason `article` may not be indexed, or undefined: its `url` and `image` must pass `isSafeHitUrl`. */
+export function refuseUnsafeLinks(article: Pick<IndexableArticle, 'id' | 'url' | 'image'>): RefusedArticle | undefined {
+  for (const field of ['url', 'image'] as const) {
+    const value: unknown = article[field];
+    if (!isSafeHitUrl(value)) {
+      const shown = JSON.stringify(typeof value === 'string' && value.length > 80 ? `${value.slice(0, 80)}…` : value) ?? 'undefined';
+      return { id: String(article.id), field, message: `article "${String(article.id)}": ${field} ${shown} is neither relative nor http(s); the article is not indexed` };
+    }
+  }
+  return undefined;
+}
+
 function toDocument(article: IndexableArticle): Record<string, unknown> {
   // Only the search-hit fields go to the index; gallery/survey data stay in the content store.
   const { id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta } = article;
@@ -43,18 +63,33 @@ function toDocument(article: IndexableArticle): Record<string, unknown> {
   return document;
 }
 
+/** What `indexArticles` did. */
+export interface IndexArticlesResult {
+  imported: number;
+  /** Documents the server refused, plus the refused articles. */
+  failed: number;
+  /** Articles not sent because a link was unsafe (`refuseUnsafeLinks`); also counted in `failed`. */
+  refused: RefusedArticle[];
+  searchSets?: 'applied' | 'unsupported';
+}
+
 /**
  * Creates the articles collection if missing (or recreates it) and upserts
  * the articles in batches through the official `typesense` client, so the
  * same call indexes the embedded server or a real Typesense cluster.
+ * Articles whose `url` or `image` is neither relative nor http(s) are not sent; each is
+ * reported in `refused` with a message naming it, and the others are indexed.
  */
-export async function indexArticles(options: IndexArticlesOptions): Promise<{ imported: number; failed: number; searchSets?: 'applied' | 'unsupported' }> {
+export async function indexArticles(options: IndexArticlesOptions): Promise<IndexArticlesResult> {
   const client = new Typesense.Client({
     nodes: [{ url: options.url.replace(/\/+$/, '') } as never],
     apiKey: options.apiKey,
     connectionTimeoutSeconds: 120,
     numRetries: 2,
     logLevel: 'warn',
+    // Indexing is server-to-server (admin key): Node's http transport, also where a test
+    // environment defines XMLHttpRequest (jsdom), whose requests the server treats as a web page's.
+    axiosAdapter: 'http',
   });
   const collection = client.collections(options.collectionName);
   let searchSets = options.searchSets === undefined ? loadContentSearchSets() : options.searchSets;
@@ -87,12 +122,13 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
   }
   // Editors' set changes apply on every run, also to a collection that is not re-imported.
   if (exists && searchSets) await client.apiCall.patch(`/collections/${encodeURIComponent(options.collectionName)}`, setLists);
-  if (exists && options.skipIfExists) return setsOutcome ? { imported: 0, failed: 0, searchSets: setsOutcome } : { imported: 0, failed: 0 };
+  if (exists && options.skipIfExists) return setsOutcome ? { imported: 0, failed: 0, refused: [], searchSets: setsOutcome } : { imported: 0, failed: 0, refused: [] };
   if (!exists) await client.collections().create({ ...collectionSchema(options.collectionName), ...setLists } as never);
 
   const batchSize = options.batchSize ?? 1000;
   let imported = 0;
   let failed = 0;
+  const refused: RefusedArticle[] = [];
   let batch: Record<string, unknown>[] = [];
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
@@ -110,9 +146,15 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<{ im
     }
   };
   for (const article of options.articles) {
+    const refusal = refuseUnsafeLinks(article);
+    if (refusal) {
+      refused.push(refusal);
+      failed += 1;
+      continue;
+    }
     batch.push(toDocument(article));
     if (batch.length >= batchSize) await flush();
   }
   await flush();
-  return setsOutcome ? { imported, failed, searchSets: setsOutcome } : { imported, failed };
+  return setsOutcome ? { imported, failed, refused, searchSets: setsOutcome } : { imported, failed, refused };
 }

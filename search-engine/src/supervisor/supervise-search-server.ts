@@ -17,6 +17,11 @@ export interface SupervisorOptions {
   adminApiKey: string;
   /** Search-only key. */
   searchApiKey: string;
+  /**
+   * Origins whose pages may read search answers (`SEARCH_ALLOWED_ORIGINS` of the server process).
+   * Default: the inherited environment's setting, else none.
+   */
+  allowedOrigins?: readonly string[];
   /** Further environment for the server process (`SEARCH_WORKERS`, limits, …). */
   env?: Record<string, string | undefined>;
   /** Receives the server's output lines and the supervisor's own events. Default: nothing. */
@@ -130,6 +135,7 @@ export async function superviseSearchServer(options: SupervisorOptions): Promise
       SEARCH_DATA_DIR: options.dataDir,
       TYPESENSE_API_KEY: options.adminApiKey,
       TYPESENSE_SEARCH_API_KEY: options.searchApiKey,
+      ...(options.allowedOrigins ? { SEARCH_ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
       // The server stops by itself when this process is gone (see cli/start.ts).
       SEARCH_SUPERVISOR_PID: String(process.pid),
     };

@@ -2,17 +2,18 @@ import { listArticles } from '@khs/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexArticles } from '../../src/index.js';
 import { http, type Target, startTarget, uniqueName } from '../support/target.js';
-import { InstantSearchHarness } from './instantsearch-page.js';
+import { InstantSearchHarness, reservePageOrigin } from './instantsearch-page.js';
 
 describe('InstantSearch.js page: query rule banner from curation metadata, pinned hit first (Chromium)', () => {
   let target: Target;
   let harness: InstantSearchHarness;
   let collection: string;
   beforeAll(async () => {
-    target = await startTarget();
+    const pages = await reservePageOrigin();
+    target = await startTarget({ SEARCH_ALLOWED_ORIGINS: pages.origin });
     collection = uniqueName('articles_banner');
     await indexArticles({ url: target.url, apiKey: target.adminKey, collectionName: collection, articles: listArticles() });
-    harness = new InstantSearchHarness(target.url, target.searchKey);
+    harness = new InstantSearchHarness(target.url, target.searchKey, pages.port);
     await harness.start();
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, type Target, startTarget, uniqueName } from '../support/target.js';
-import { InstantSearchHarness } from './instantsearch-page.js';
+import { InstantSearchHarness, reservePageOrigin } from './instantsearch-page.js';
 
 const PLACES = [
   { id: 'louvre', name: 'Louvre', location: [48.8606, 2.3376] },
@@ -14,14 +14,15 @@ describe('InstantSearch.js page: geo search list (Chromium, adapter 2.9.0)', () 
   let harness: InstantSearchHarness;
   let places: string;
   beforeAll(async () => {
-    target = await startTarget();
+    const pages = await reservePageOrigin();
+    target = await startTarget({ SEARCH_ALLOWED_ORIGINS: pages.origin });
     places = uniqueName('places_page');
     await http(target.url, 'POST', '/collections', {
       key: target.adminKey,
       body: { name: places, fields: [{ name: 'name', type: 'string' }, { name: 'location', type: 'geopoint' }] },
     });
     await http(target.url, 'POST', `/collections/${places}/documents/import`, { key: target.adminKey, rawBody: PLACES.map((p) => JSON.stringify(p)).join('\n') });
-    harness = new InstantSearchHarness(target.url, target.searchKey);
+    harness = new InstantSearchHarness(target.url, target.searchKey, pages.port);
     await harness.start();
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, type Target, startTarget, uniqueName } from '../support/target.js';
-import { InstantSearchHarness } from './instantsearch-page.js';
+import { InstantSearchHarness, reservePageOrigin } from './instantsearch-page.js';
 
 const FIELDS = [
   { name: 'title', type: 'string' },
@@ -31,10 +31,11 @@ describe('InstantSearch.js pages through typesense-instantsearch-adapter 2.9.0 (
     return name;
   };
   beforeAll(async () => {
-    target = await startTarget();
+    const pages = await reservePageOrigin();
+    target = await startTarget({ SEARCH_ALLOWED_ORIGINS: pages.origin });
     books = await create('books_page', BOOKS);
     films = await create('films_page', FILMS);
-    harness = new InstantSearchHarness(target.url, target.searchKey);
+    harness = new InstantSearchHarness(target.url, target.searchKey, pages.port);
     await harness.start();
   });
   afterAll(async () => {

@@ -14,6 +14,19 @@ const SCRIPTS: Record<string, string> = {
   '/adapter.js': require.resolve('typesense-instantsearch-adapter/dist/typesense-instantsearch-adapter.min.js'),
 };
 
+/**
+ * A free loopback port for the pages, chosen before the search server starts: the server answers
+ * CORS only for the origins it is given (`SEARCH_ALLOWED_ORIGINS`), so the pages' origin must be
+ * known up front.
+ */
+export async function reservePageOrigin(): Promise<{ port: number; origin: string }> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return { port, origin: `http://127.0.0.1:${port}` };
+}
+
 /** A page description: widgets are set up by `script`, which sees `searchClient` and `instantsearch`. */
 export interface InstantSearchPage {
   /** Markup of the page body (widget containers). */
@@ -35,7 +48,8 @@ export class InstantSearchHarness {
   private pages = new Map<string, string>();
   private origin = '';
 
-  constructor(private readonly searchUrl: string, private readonly searchKey: string) {}
+  /** @param port where the pages are served (`reservePageOrigin`); default any free port. */
+  constructor(private readonly searchUrl: string, private readonly searchKey: string, private readonly port = 0) {}
 
   async start(): Promise<void> {
     if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}; install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
@@ -53,7 +67,7 @@ export class InstantSearchHarness {
         res.writeHead(404).end();
       }
     });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
     this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     this.browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   }

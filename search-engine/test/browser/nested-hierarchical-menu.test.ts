@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { http, type Target, startTarget, uniqueName } from '../support/target.js';
-import { InstantSearchHarness } from './instantsearch-page.js';
+import { InstantSearchHarness, reservePageOrigin } from './instantsearch-page.js';
 
 const PRODUCTS = [
   { id: 'p1', name: 'Dune', hierarchicalCategories: { lvl0: 'Books', lvl1: 'Books > Fiction' } },
@@ -14,14 +14,15 @@ describe('InstantSearch.js page: hierarchical menu over nested fields (Chromium,
   let harness: InstantSearchHarness;
   let products: string;
   beforeAll(async () => {
-    target = await startTarget();
+    const pages = await reservePageOrigin();
+    target = await startTarget({ SEARCH_ALLOWED_ORIGINS: pages.origin });
     products = uniqueName('nested_page');
     await http(target.url, 'POST', '/collections', {
       key: target.adminKey,
       body: { name: products, enable_nested_fields: true, fields: [{ name: 'name', type: 'string' }, { name: 'hierarchicalCategories', type: 'object', facet: true }] },
     });
     await http(target.url, 'POST', `/collections/${products}/documents/import`, { key: target.adminKey, rawBody: PRODUCTS.map((p) => JSON.stringify(p)).join('\n') });
-    harness = new InstantSearchHarness(target.url, target.searchKey);
+    harness = new InstantSearchHarness(target.url, target.searchKey, pages.port);
     await harness.start();
   });
   afterAll(async () => {

@@ -26,12 +26,29 @@ export interface FailureLogOptions {
   now?: () => number;
   /** Called for every failure, also those the log leaves out (the health view counts them). Default none. */
   onFailure?: (remote: string, stage: ServerIslandStage, error: unknown) => void;
+  /**
+   * Follow each written line with the error's stack and its causes' (`LOG_LEVEL=debug`). Default
+   * false: one line per failure written, never a stack (a failing remote on a busy site would
+   * otherwise write a stack per page view).
+   */
+  stacks?: boolean;
+}
+
+/** The error's stack and those of its causes (at most 5 deep), for debug logging. */
+function stacksOf(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth += 1) {
+    parts.push(depth === 0 ? String((current as Error).stack ?? current) : `caused by: ${String((current as Error).stack ?? current)}`);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join('\n');
 }
 
 /**
  * Logs a remote's server-side failures once per remote per interval (a page with twelve
  * watchlist buttons, or a hundred requests a second, must not write a line per island), as one
- * line with the stable code first, the remote, the stage, and how many failures the previous
+ * line — no stack unless `stacks` (debug) — with the stable code first, the remote, the stage, and how many failures the previous
  * lines left out: `[shell] KHS-ISLAND-004 remote "mf-x" failed on the server (stage: compatibility): …`.
  */
 export class FailureLog {
@@ -40,9 +57,11 @@ export class FailureLog {
   private readonly log: Pick<Console, 'error'>;
   private readonly now: () => number;
   private readonly onFailure: FailureLogOptions['onFailure'];
+  private readonly stacks: boolean;
 
   constructor(options: FailureLogOptions = {}) {
     this.onFailure = options.onFailure;
+    this.stacks = options.stacks ?? false;
     this.intervalMs = options.intervalMs ?? 60_000;
     this.log = options.log ?? console;
     this.now = options.now ?? Date.now;
@@ -59,7 +78,9 @@ export class FailureLog {
     }
     const more = entry?.suppressed ? ` (${entry.suppressed} more failures since the last line)` : '';
     this.last.set(remote, { at: now, suppressed: 0 });
-    const message = error instanceof Error ? error.message : String(error);
-    this.log.error(`[shell] ${stableCode} remote "${remote}" failed on the server (stage: ${stage}): ${message}; its islands render placeholders${more}`);
+    // The first line of the message only: the line stays one line whatever the remote threw.
+    const message = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0];
+    const line = `[shell] ${stableCode} remote "${remote}" failed on the server (stage: ${stage}): ${message}; its islands render placeholders${more}`;
+    this.log.error(this.stacks ? `${line}\n${stacksOf(error)}` : line);
   }
 }

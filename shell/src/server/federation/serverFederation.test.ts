@@ -6,6 +6,7 @@ import { FailureLog } from './failureLog.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
 import { ServerFederation, type FederationRuntime } from './serverFederation.js';
 import { ServerIslands } from './serverIslands.js';
+import { readServerIslandSettings } from './serverIslandsFromEnv.js';
 
 const MANIFEST_URL = 'http://remote.test/mf-manifest.json';
 
@@ -349,6 +350,24 @@ describe('FailureLog', () => {
       '[shell] KHS-ISLAND-006 remote',
       '[shell] KHS-ISLAND-003 remote',
     ]);
+  });
+
+  it('writes one line per failure, never a stack, unless stacks are asked for (LOG_LEVEL=debug)', () => {
+    const thrown = new Error('search failed (401): Forbidden\nsecond line of a message', { cause: new Error('the cause') });
+    const quiet: string[] = [];
+    new FailureLog({ log: { error: (line: string) => quiet.push(line) } }).report('mf-search', 'render', thrown);
+    expect(quiet).toEqual([
+      '[shell] KHS-ISLAND-008 remote "mf-search" failed on the server (stage: render): search failed (401): Forbidden; its islands render placeholders',
+    ]);
+    const debug: string[] = [];
+    new FailureLog({ stacks: true, log: { error: (line: string) => debug.push(line) } }).report('mf-search', 'render', thrown);
+    expect(debug).toHaveLength(1);
+    expect(debug[0]!.split('\n')[0]).toBe(quiet[0]);
+    expect(debug[0]).toMatch(/\n\s+at /);
+    expect(debug[0]).toContain('caused by: Error: the cause');
+    expect(readServerIslandSettings({}).failureStacks).toBe(false);
+    expect(readServerIslandSettings({ LOG_LEVEL: 'info' }).failureStacks).toBe(false);
+    expect(readServerIslandSettings({ LOG_LEVEL: 'debug' }).failureStacks).toBe(true);
   });
 
   it('writes again after the interval, counting what it left out', () => {

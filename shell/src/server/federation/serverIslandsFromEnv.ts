@@ -18,6 +18,8 @@ export interface ServerIslandSettings {
   failureLogIntervalMs: number;
   /** `ISLAND_SERVER_TIMING=on`: island render times in a `Server-Timing` header. Default off (it shows internals). */
   serverTiming: boolean;
+  /** `LOG_LEVEL=debug` (or `trace`): each failure line is followed by the error's stack. Default off: one line, no stack. */
+  failureStacks: boolean;
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -36,6 +38,7 @@ export function readServerIslandSettings(env: NodeJS.ProcessEnv = process.env): 
     revalidateMs: positiveInteger(env, 'REMOTE_REVALIDATE_MS', 2000),
     failureLogIntervalMs: positiveInteger(env, 'REMOTE_FAILURE_LOG_INTERVAL_MS', 60_000),
     serverTiming: env.ISLAND_SERVER_TIMING === 'on',
+    failureStacks: env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace',
   };
 }
 
@@ -49,7 +52,7 @@ export function createServerIslands(
   onFailure?: (remote: string, stage: ServerIslandStage, error: unknown) => void,
 ): ServerIslands | undefined {
   if (!settings.enabled) return undefined;
-  const failures = new FailureLog({ intervalMs: settings.failureLogIntervalMs, ...(onFailure ? { onFailure } : {}) });
+  const failures = new FailureLog({ intervalMs: settings.failureLogIntervalMs, stacks: settings.failureStacks, ...(onFailure ? { onFailure } : {}) });
   const federation = new ServerFederation({
     remotes,
     runtime: createFederationRuntime({ hopTimeoutMs: settings.hopTimeoutMs }),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { indexArticles, superviseSearchServer } from '@khs/search-engine';
 import { listArticles } from '@khs/content';
+import { searchPageOrigins } from '@khs/stack/registry';
 import type { ShellConfig } from '../config.js';
 import type { BrowserSearchEndpoint } from '../pageConfig.js';
 
@@ -36,6 +37,15 @@ export async function startSearchService(config: ShellConfig, log: (message: str
     dataDir: path.join(config.dataDir, 'search'),
     adminApiKey: search.adminApiKey,
     searchApiKey: search.searchApiKey,
+    // Only these pages may read search answers (CORS); `SEARCH_ALLOWED_ORIGINS` overrides the list.
+    allowedOrigins:
+      process.env.SEARCH_ALLOWED_ORIGINS === undefined
+        ? searchPageOrigins({
+            shellPort: config.port,
+            publicBaseUrl: config.publicBaseUrl,
+            remoteOrigins: config.remotes.map((remote) => remote.entry),
+          })
+        : undefined,
     log,
   });
   return {
@@ -63,6 +73,8 @@ export async function ensureArticlesIndexed(
     articles: listArticles(),
     skipIfExists: true,
   });
+  // An article with an unsafe link is left out, named, and the rest is indexed.
+  for (const refusal of result.refused) log(`search index: refused ${refusal.message}`);
   if (result.imported === 0 && result.failed === 0) return;
   log(`indexed ${result.imported} articles into "${indexName}" (${result.failed} failed)`);
 }
