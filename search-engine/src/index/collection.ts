@@ -266,10 +266,11 @@ export class Collection {
     let merged: Record<string, unknown> = raw;
     if (existing && (action === 'update' || action === 'emplace')) merged = { ...existing, ...raw };
     const id = givenId ?? this.freshId();
-    const document = validateDocument(this.schema, merged, id);
+    const seqForErrors = existingSeq ?? this.nextSeq;
+    const document = validateDocument(this.schema, merged, id, seqForErrors);
     let flat: Record<string, unknown> | undefined;
     if (this.schema.enable_nested_fields) {
-      const flattened = flattenDocument(this.schema, this.fieldsByName, document, coerceField);
+      const flattened = flattenDocument(this.schema, this.fieldsByName, document, (field, value) => coerceField(field, value, seqForErrors));
       flat = flattened.values;
       for (const field of flattened.discovered) {
         this.discoveredFields.push(field);
