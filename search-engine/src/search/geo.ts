@@ -45,9 +45,13 @@ export function sortDistanceMeters(a: GeoPoint, b: GeoPoint): number {
   return Math.trunc(SORT_EARTH_RADIUS_MILES * radians * SORT_METERS_PER_MILE);
 }
 
-/** Whether a shape holds the unit vector p (S2Cap::Contains by chord length; the loop's S2 containment). */
-export function shapeContains(shape: GeoShape, p: Vec3): boolean {
-  if (shape.kind === 'polygon') return shape.loop.contains(p);
+/**
+ * Whether a shape holds the point at [lat, lng] degrees (S2Cap::Contains by chord length; the
+ * loop's S2 containment, which skips points outside the loop's box without trigonometry).
+ */
+export function shapeContains(shape: GeoShape, lat: number, lng: number): boolean {
+  if (shape.kind === 'polygon') return shape.loop.containsDegrees(lat, lng);
+  const p = pointFromDegrees(lat, lng);
   const dx = shape.center[0] - p[0];
   const dy = shape.center[1] - p[1];
   const dz = shape.center[2] - p[2];
@@ -159,11 +163,6 @@ export function geoPointsOf(collection: Collection, seq: number, field: string):
   return (value as unknown[]).filter((p): p is [number, number] => Array.isArray(p) && p.length === 2).map((p) => [p[0], p[1]] as GeoPoint);
 }
 
-/** A stored point as the unit vector Typesense tests (its packed coordinates). */
-function storedPoint(point: GeoPoint): Vec3 {
-  return pointFromDegrees(packedCoordinate(point[0]), packedCoordinate(point[1]));
-}
-
 /**
  * Builds the loop of a `geopolygon` value (a flat [lat1, lng1, lat2, lng2, …] array) as
  * Typesense's `GeoPolygonIndex::addPolygon` does: every point kept (no closing point dropped),
@@ -219,8 +218,10 @@ export function evaluateGeoClause(collection: Collection, clause: GeoClause): Ui
   for (let seq = 0; seq < collection.seqLimit; seq++) {
     if (collection.live[seq] !== 1) continue;
     for (const point of geoPointsOf(collection, seq, field)) {
-      const p = storedPoint(point);
-      if (shapes.some((shape) => shapeContains(shape, p))) {
+      // Typesense tests the stored (packed) coordinates.
+      const lat = packedCoordinate(point[0]);
+      const lng = packedCoordinate(point[1]);
+      if (shapes.some((shape) => shapeContains(shape, lat, lng))) {
         mask[seq] = 1;
         break;
       }

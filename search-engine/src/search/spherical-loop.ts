@@ -228,6 +228,11 @@ export class SphericalLoop {
   /** Per edge i (vertex i → i+1): vertex_i × vertex_i+1, and the orientation of the origin against it. */
   private edgeNormals: Float64Array;
   private originSides: Int8Array;
+  /**
+   * A latitude/longitude box around the loop (degrees, with a margin), or undefined when the loop
+   * is too large for one: `containsDegrees` answers points outside it without any trigonometry.
+   */
+  private box: { south: number; north: number; west: number; east: number } | undefined;
 
   private constructor(vertices: Vec3[]) {
     this.vertices = vertices;
@@ -247,6 +252,7 @@ export class SphericalLoop {
       this.edgeNormals.set(normal, 3 * i);
       this.originSides[i] = orientation(a, b, ORIGIN);
     }
+    this.box = boundingBox(this.vertices);
   }
 
   /** A loop through [lat, lng] points (degrees), normalized like `S2Loop::Normalize()`. */
@@ -289,6 +295,11 @@ export class SphericalLoop {
 
   /** Whether the loop contains the point at [lat, lng] degrees. */
   containsDegrees(lat: number, lng: number): boolean {
+    const box = this.box;
+    if (box && lng >= -180 && lng <= 180) {
+      if (lat < box.south || lat > box.north) return false;
+      if (box.west <= box.east ? lng < box.west || lng > box.east : lng < box.west && lng > box.east) return false;
+    }
     return this.contains(pointFromDegrees(lat, lng));
   }
 
@@ -443,6 +454,36 @@ function canonicalOrder(v: Vec3[]): { first: number; dir: number } {
     }
   }
   return best;
+}
+
+/**
+ * A latitude/longitude box holding a normalized loop, or undefined for loops reaching 80° from
+ * their vertices' mean direction. Every vertex lies in the cap of angle r around that direction;
+ * with r < 90° no minor arc between two vertices leaves the cap (c·p along a great circle is a
+ * sinusoid, positive at both ends of an arc shorter than π, so its minimum is at an end), and the
+ * cap's outside (more than half the sphere) cannot be the interior of a normalized loop. The box
+ * is the cap's (S2Cap::GetRectBound), widened by 1e-7 rad (≈ 0.6 m).
+ */
+function boundingBox(vertices: Vec3[]): { south: number; north: number; west: number; east: number } | undefined {
+  if (vertices.length < 3) return undefined;
+  const center = normalized(vertices.reduce<Vec3>((sum, v) => [sum[0] + v[0], sum[1] + v[1], sum[2] + v[2]], [0, 0, 0]));
+  if (dot(center, center) === 0) return undefined;
+  let radius = 0;
+  for (const v of vertices) {
+    const w = cross(center, v);
+    radius = Math.max(radius, Math.atan2(Math.sqrt(dot(w, w)), dot(center, v)));
+  }
+  if (radius > (80 * Math.PI) / 180) return undefined;
+  radius += 1e-7;
+  const toDegrees = 180 / Math.PI;
+  const lat = Math.asin(Math.max(-1, Math.min(1, center[2])));
+  const lng = Math.atan2(center[1], center[0]);
+  const south = lat - radius;
+  const north = lat + radius;
+  if (south <= -Math.PI / 2 || north >= Math.PI / 2) return { south: south * toDegrees, north: north * toDegrees, west: -180, east: 180 };
+  const halfWidth = Math.asin(Math.sin(radius) / Math.cos(lat));
+  const wrap = (angle: number): number => (angle > Math.PI ? angle - 2 * Math.PI : angle < -Math.PI ? angle + 2 * Math.PI : angle);
+  return { south: south * toDegrees, north: north * toDegrees, west: wrap(lng - halfWidth) * toDegrees, east: wrap(lng + halfWidth) * toDegrees };
 }
 
 /** The smallest longitude arc (radians) holding every vertex: 2π minus the widest gap between them. */
