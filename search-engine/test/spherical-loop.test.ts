@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../bench/bench-support.js';
-import { pointFromDegrees, SphericalLoop } from '../src/search/spherical-loop.js';
+import { crossingSign, pointFromDegrees, SphericalLoop } from '../src/search/spherical-loop.js';
 import { greatCircleLatitudeAt, insideConvexSphericalPolygon, insideFlatPolygon, type LatLng } from './support/geo-reference.js';
 
 /**
@@ -174,6 +174,38 @@ describe('spherical loops (S2 semantics)', () => {
       const holders = cells.filter((cell) => cell.containsDegrees(lat, lng > 180 ? lng - 360 : lng));
       expect(holders.length, `${lat}, ${lng}`).toBe(1);
     }
+  });
+
+  it('finds the same first self-intersection as testing every pair of edges', () => {
+    const random = prng(41);
+    let faulty = 0;
+    for (let shape = 0; shape < 400; shape++) {
+      const center: LatLng = [random() * 140 - 70, random() * 360 - 180];
+      const polygon = Array.from({ length: 4 + Math.floor(random() * 10) }, (): LatLng => [center[0] + (random() - 0.5) * 20, center[1] + (random() - 0.5) * 20]);
+      if (random() < 0.2) polygon.push(polygon[Math.floor(random() * (polygon.length - 2))] as LatLng); // a repeated vertex
+      const loop = SphericalLoop.fromDegrees(polygon);
+      const v = loop.vertices;
+      const n = v.length;
+      let expected: string | undefined;
+      for (let i = 0; i < n && !expected; i++) {
+        for (let j = i + 2; j < n && !expected; j++) {
+          if (i === 0 && j === n - 1) continue;
+          const crossing = crossingSign(v[i]!, v[(i + 1) % n]!, v[j]!, v[(j + 1) % n]!);
+          const b = v[(i + 1) % n]!;
+          const d = v[(j + 1) % n]!;
+          if (crossing > 0) expected = `Edge ${i} crosses edge ${j}`;
+          else if (crossing === 0 && b[0] === d[0] && b[1] === d[1] && b[2] === d[2]) expected = `Edge ${i} has duplicate vertex with edge ${j}`;
+        }
+      }
+      const error = loop.validationError();
+      if (error && !error.selfIntersection) continue; // a repeated neighbour: reported before any crossing
+      expect(error?.text).toBe(expected);
+      if (expected) faulty++;
+    }
+    expect(faulty).toBeGreaterThan(100);
+    // A long valid ring (a coastline-sized geopolygon) validates without testing every pair.
+    const ring = convexPolygon(prng(2), [10, 20], 30, 20_000, false);
+    expect(SphericalLoop.fromDegrees(ring).validationError()).toBeUndefined();
   });
 
   it('reports S2’s validation errors with the edge numbers of the normalized loop', () => {

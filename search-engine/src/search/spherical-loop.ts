@@ -278,19 +278,19 @@ export class SphericalLoop {
       if (same(v[i] as Vec3, next)) return vertexError(`Edge ${i} is degenerate (duplicate vertex)`);
       if (same(v[i] as Vec3, negated(next))) return vertexError(`Vertices ${i} and ${(i + 1) % n} are antipodal`);
     }
-    for (let i = 0; i < n; i++) {
-      for (let j = i + 2; j < n; j++) {
-        if (i === 0 && j === n - 1) continue; // adjacent through the closing edge
-        const a = v[i] as Vec3;
-        const b = v[(i + 1) % n] as Vec3;
-        const c = v[j] as Vec3;
-        const d = v[(j + 1) % n] as Vec3;
-        const crossing = crossingSign(a, b, c, d);
-        if (crossing > 0) return { text: `Edge ${i} crosses edge ${j}`, selfIntersection: true };
-        if (crossing === 0 && same(b, d)) return { text: `Edge ${i} has duplicate vertex with edge ${j}`, selfIntersection: true };
-      }
+    // Only edges whose boxes overlap can meet: a sweep along x keeps this near n log n for the
+    // long polygons a geopolygon field may hold, instead of testing all n² pairs.
+    let first: { i: number; j: number; text: string } | undefined;
+    for (const [i, j] of overlappingEdgePairs(v)) {
+      if (j === i + 1 || (i === 0 && j === n - 1)) continue; // adjacent edges share a vertex by design
+      if (first && (i > first.i || (i === first.i && j > first.j))) continue;
+      const b = v[(i + 1) % n] as Vec3;
+      const d = v[(j + 1) % n] as Vec3;
+      const crossing = crossingSign(v[i] as Vec3, b, v[j] as Vec3, d);
+      if (crossing > 0) first = { i, j, text: `Edge ${i} crosses edge ${j}` };
+      else if (crossing === 0 && same(b, d)) first = { i, j, text: `Edge ${i} has duplicate vertex with edge ${j}` };
     }
-    return undefined;
+    return first && { text: first.text, selfIntersection: true };
   }
 
   /** Whether the loop contains the point at [lat, lng] degrees. */
@@ -454,6 +454,40 @@ function canonicalOrder(v: Vec3[]): { first: number; dir: number } {
     }
   }
   return best;
+}
+
+/**
+ * Pairs [i, j] (i < j) of a loop's edges (edge i: vertex i → i+1) whose 3-D boxes overlap. An
+ * arc stays within its chord's box widened by the arc's sagitta, 1 − cos(θ/2), on every axis.
+ */
+function overlappingEdgePairs(v: Vec3[]): [number, number][] {
+  const n = v.length;
+  const boxes = new Float64Array(6 * n);
+  for (let i = 0; i < n; i++) {
+    const a = v[i] as Vec3;
+    const b = v[(i + 1) % n] as Vec3;
+    const sagitta = 1 - Math.sqrt(Math.max(0, (1 + dot(a, b)) / 2)) + 1e-12;
+    for (let axis = 0; axis < 3; axis++) {
+      boxes[6 * i + axis] = Math.min(a[axis] as number, b[axis] as number) - sagitta;
+      boxes[6 * i + 3 + axis] = Math.max(a[axis] as number, b[axis] as number) + sagitta;
+    }
+  }
+  const byWest = Array.from({ length: n }, (_, i) => i).sort((x, y) => (boxes[6 * x] as number) - (boxes[6 * y] as number));
+  const pairs: [number, number][] = [];
+  for (let k = 0; k < n; k++) {
+    const i = byWest[k] as number;
+    for (let m = k + 1; m < n; m++) {
+      const j = byWest[m] as number;
+      if ((boxes[6 * j] as number) > (boxes[6 * i + 3] as number)) break;
+      const overlaps =
+        (boxes[6 * j + 1] as number) <= (boxes[6 * i + 4] as number) &&
+        (boxes[6 * i + 1] as number) <= (boxes[6 * j + 4] as number) &&
+        (boxes[6 * j + 2] as number) <= (boxes[6 * i + 5] as number) &&
+        (boxes[6 * i + 2] as number) <= (boxes[6 * j + 5] as number);
+      if (overlaps) pairs.push(i < j ? [i, j] : [j, i]);
+    }
+  }
+  return pairs;
 }
 
 /**
