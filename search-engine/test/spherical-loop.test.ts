@@ -57,6 +57,28 @@ describe('spherical loops (S2 semantics)', () => {
     expect(inside).toBeGreaterThan(500);
   });
 
+  it('answers the same with and without the latitude/longitude box in front (near poles, across 180°, along bowed edges)', () => {
+    const random = prng(12);
+    let inside = 0;
+    for (let shape = 0; shape < 400; shape++) {
+      const center: LatLng = [random() * 178 - 89, random() * 360 - 180];
+      const radius = random() < 0.5 ? 0.01 + random() : 1 + random() * 60;
+      const polygon = convexPolygon(random, center, radius, 3 + Math.floor(random() * 10), random() < 0.5);
+      const loop = SphericalLoop.fromDegrees(polygon);
+      for (let k = 0; k < 50; k++) {
+        // Points around the polygon, a third of them within 2% of its size from an edge's ends.
+        const near = polygon[Math.floor(random() * polygon.length)] as LatLng;
+        const spread = k % 3 === 0 ? radius * 0.02 : radius * 2.5;
+        const lat = Math.max(-90, Math.min(90, (k % 3 === 0 ? near[0] : center[0]) + (random() - 0.5) * spread));
+        const lng = ((((k % 3 === 0 ? near[1] : center[1]) + (random() - 0.5) * spread + 180) % 360) + 360) % 360 - 180;
+        const expected = loop.contains(pointFromDegrees(lat, lng));
+        expect(loop.containsDegrees(lat, lng), `${JSON.stringify(polygon)} ∋ ${lat}, ${lng}`).toBe(expected);
+        if (expected) inside++;
+      }
+    }
+    expect(inside).toBeGreaterThan(2_000);
+  });
+
   it('agrees with flat edges on small polygons away from the poles, for points not next to an edge', () => {
     const random = prng(7);
     let compared = 0;

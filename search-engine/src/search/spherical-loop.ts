@@ -232,7 +232,7 @@ export class SphericalLoop {
    * A latitude/longitude box around the loop (degrees, with a margin), or undefined when the loop
    * is too large for one: `containsDegrees` answers points outside it without any trigonometry.
    */
-  private box: { south: number; north: number; west: number; east: number } | undefined;
+  private box: LatLngBox | undefined;
 
   private constructor(vertices: Vec3[]) {
     this.vertices = vertices;
@@ -252,7 +252,7 @@ export class SphericalLoop {
       this.edgeNormals.set(normal, 3 * i);
       this.originSides[i] = orientation(a, b, ORIGIN);
     }
-    this.box = boundingBox(this.vertices);
+    this.box = boundingBox(this.vertices, this.exactContains(NORTH_POLE) || this.exactContains(SOUTH_POLE));
   }
 
   /** A loop through [lat, lng] points (degrees), normalized like `S2Loop::Normalize()`. */
@@ -296,9 +296,12 @@ export class SphericalLoop {
   /** Whether the loop contains the point at [lat, lng] degrees. */
   containsDegrees(lat: number, lng: number): boolean {
     const box = this.box;
-    if (box && lng >= -180 && lng <= 180) {
+    // (A latitude beyond ±90°, which no stored point has, is left to the vector test.)
+    if (box && lat >= -90 && lat <= 90) {
       if (lat < box.south || lat > box.north) return false;
-      if (box.west <= box.east ? lng < box.west || lng > box.east : lng < box.west && lng > box.east) return false;
+      // Degrees east of the box's west side, in [0, 360).
+      const east = (((lng - box.west) % 360) + 360) % 360;
+      if (east > box.east - box.west) return false;
     }
     return this.contains(pointFromDegrees(lat, lng));
   }
@@ -490,34 +493,65 @@ function overlappingEdgePairs(v: Vec3[]): [number, number][] {
   return pairs;
 }
 
+/** A latitude/longitude box (degrees); `west` to `east` eastward, `east` possibly past 180. */
+interface LatLngBox {
+  south: number;
+  north: number;
+  west: number;
+  east: number;
+}
+
+/** Margin added around a box (degrees, ≈ 1 cm): far above the rounding of the values compared. */
+const BOX_MARGIN = 1e-7;
+
 /**
- * A latitude/longitude box holding a normalized loop, or undefined for loops reaching 80° from
- * their vertices' mean direction. Every vertex lies in the cap of angle r around that direction;
- * with r < 90° no minor arc between two vertices leaves the cap (c·p along a great circle is a
- * sinusoid, positive at both ends of an arc shorter than π, so its minimum is at an end), and the
- * cap's outside (more than half the sphere) cannot be the interior of a normalized loop. The box
- * is the cap's (S2Cap::GetRectBound), widened by 1e-7 rad (≈ 0.6 m).
+ * The latitude/longitude box of a normalized loop's edges (S2LatLngRectBounder's idea), or
+ * undefined when the loop holds a pole or has an edge of nearly 180° of longitude. Longitudes:
+ * the edges form one connected path whose longitude moves by each edge's shorter difference, so
+ * the path covers the range of the running sum. Latitudes: the vertices', widened where an edge's
+ * arc passes its great circle's northernmost or southernmost point. A point inside a loop that
+ * holds neither pole lies within both ranges (its meridian leaves the loop northwards and
+ * southwards, crossing the boundary at that longitude).
  */
-function boundingBox(vertices: Vec3[]): { south: number; north: number; west: number; east: number } | undefined {
-  if (vertices.length < 3) return undefined;
-  const center = normalized(vertices.reduce<Vec3>((sum, v) => [sum[0] + v[0], sum[1] + v[1], sum[2] + v[2]], [0, 0, 0]));
-  if (dot(center, center) === 0) return undefined;
-  let radius = 0;
-  for (const v of vertices) {
-    const w = cross(center, v);
-    radius = Math.max(radius, Math.atan2(Math.sqrt(dot(w, w)), dot(center, v)));
-  }
-  if (radius > (80 * Math.PI) / 180) return undefined;
-  radius += 1e-7;
+function boundingBox(vertices: Vec3[], holdsPole: boolean): LatLngBox | undefined {
+  const n = vertices.length;
+  if (n < 3 || holdsPole) return undefined;
   const toDegrees = 180 / Math.PI;
-  const lat = Math.asin(Math.max(-1, Math.min(1, center[2])));
-  const lng = Math.atan2(center[1], center[0]);
-  const south = lat - radius;
-  const north = lat + radius;
-  if (south <= -Math.PI / 2 || north >= Math.PI / 2) return { south: south * toDegrees, north: north * toDegrees, west: -180, east: 180 };
-  const halfWidth = Math.asin(Math.sin(radius) / Math.cos(lat));
-  const wrap = (angle: number): number => (angle > Math.PI ? angle - 2 * Math.PI : angle < -Math.PI ? angle + 2 * Math.PI : angle);
-  return { south: south * toDegrees, north: north * toDegrees, west: wrap(lng - halfWidth) * toDegrees, east: wrap(lng + halfWidth) * toDegrees };
+  const latitude = (p: Vec3): number => Math.atan2(p[2], Math.hypot(p[0], p[1])) * toDegrees;
+  const longitude = (p: Vec3): number => Math.atan2(p[1], p[0]) * toDegrees;
+  let south = Number.POSITIVE_INFINITY;
+  let north = Number.NEGATIVE_INFINITY;
+  const startLng = longitude(vertices[0] as Vec3);
+  let travelled = 0;
+  let westmost = 0;
+  let eastmost = 0;
+  for (let i = 0; i < n; i++) {
+    const a = vertices[i] as Vec3;
+    const b = vertices[(i + 1) % n] as Vec3;
+    const lat = latitude(a);
+    south = Math.min(south, lat);
+    north = Math.max(north, lat);
+    let step = longitude(b) - longitude(a);
+    if (step > 180) step -= 360;
+    else if (step < -180) step += 360;
+    if (Math.abs(step) > 179) return undefined;
+    travelled += step;
+    westmost = Math.min(westmost, travelled);
+    eastmost = Math.max(eastmost, travelled);
+    // The great circle's northernmost point m (and southernmost, −m), if the arc a→b passes it.
+    const normal = cross(a, b);
+    const m: Vec3 = [-normal[0] * normal[2], -normal[1] * normal[2], normal[0] * normal[0] + normal[1] * normal[1]];
+    if (m[2] === 0) continue; // the equator, or a degenerate edge
+    for (const extreme of [m, negated(m)]) {
+      if (dot(cross(a, extreme), normal) > 0 && dot(cross(extreme, b), normal) > 0) {
+        const lat = latitude(extreme);
+        south = Math.min(south, lat);
+        north = Math.max(north, lat);
+      }
+    }
+  }
+  if (eastmost - westmost >= 360 - 2 * BOX_MARGIN) return undefined;
+  return { south: south - BOX_MARGIN, north: north + BOX_MARGIN, west: startLng + westmost - BOX_MARGIN, east: startLng + eastmost + BOX_MARGIN };
 }
 
 /** The smallest longitude arc (radians) holding every vertex: 2π minus the widest gap between them. */
