@@ -201,7 +201,9 @@ describe('geopolygon fields', () => {
     expect((await http(target.url, 'GET', `/collections/${territories}/documents/3`, { key: target.adminKey })).status).toBe(404);
   });
 
-  it('check the filter value: one point (src/filter.cpp)', async () => {
+  it('check the filter value: one point (src/filter.cpp); of a list only the first is searched (src/filter_result_iterator.cpp: values[0])', async () => {
+    expect(hitIds(await search(target, territories, { q: '*', filter_by: 'area:[(10.5, 10.5), (2.5, 3.5)]' }))).toEqual(['2']);
+    expect(hitIds(await search(target, territories, { q: '*', filter_by: 'area:[(2.5, 3.5), (10.5, 10.5)]' }))).toEqual(['1']);
     for (const value of ['(0.5, 0.5, 1 km)', '(0.5, 0.5, 0.6, 0.6, 0.7, 0.5)']) {
       expect(await search(target, territories, { q: '*', filter_by: `area:${value}` })).toEqual({
         code: 400,

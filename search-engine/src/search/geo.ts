@@ -206,7 +206,8 @@ export function evaluateGeoClause(collection: Collection, clause: GeoClause): Ui
   if (!definition || !definition.index) throw new ApiError(404, `Could not find a filter field named \`${field}\` in the schema.`);
   const mask = new Uint8Array(collection.seqLimit);
   if (definition.type === 'geopolygon') {
-    const point = parseGeopolygonPoint(field, bodies[0] as string);
+    // Every value is checked (src/filter.cpp), only the first is searched.
+    const [point] = bodies.map((body) => parseGeopolygonPoint(field, body)) as [Vec3];
     for (let seq = 0; seq < collection.seqLimit; seq++) {
       if (collection.live[seq] !== 1) continue;
       if (storedGeopolygon(collection.valueOf(seq, field))?.contains(point)) mask[seq] = 1;
