@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { SearchEngine } from '../src/engine.js';
 import { evaluateFilter } from '../src/search/filter-eval.js';
 import { geoPointsOf, packedCoordinate } from '../src/search/geo.js';
-import { pointFromDegrees, SphericalLoop, type Vec3 } from '../src/search/spherical-loop.js';
+import { pointFromDegrees, SphericalLoop, type Vec3 } from '../src/geo/spherical-loop.js';
 import { insideFlatPolygon, type LatLng } from '../test/support/geo-reference.js';
 import { fmt, prng } from './bench-support.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prng } from '../bench/bench-support.js';
-import { crossingSign, pointFromDegrees, SphericalLoop } from '../src/search/spherical-loop.js';
+import { crossingSign, pointFromDegrees, SphericalLoop } from '../src/geo/spherical-loop.js';
 import { greatCircleLatitudeAt, insideConvexSphericalPolygon, insideFlatPolygon, type LatLng } from './support/geo-reference.js';
 
 /**

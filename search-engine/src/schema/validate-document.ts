@@ -1,5 +1,5 @@
 import { ApiError } from '../api-error.js';
-import { geopolygonLoop } from '../search/geo.js';
+import { geopolygonLoop } from '../geo/geopolygon.js';
 import type { CollectionSchema, FieldDefinition, FieldType } from './collection-schema.js';
 
 /** A stored document: a JSON object whose `id` is a string. */

@@ -1,6 +1,7 @@
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
-import { pointFromDegrees, SphericalLoop, type Vec3 } from './spherical-loop.js';
+import { geopolygonLoop } from '../geo/geopolygon.js';
+import { pointFromDegrees, SphericalLoop, type Vec3 } from '../geo/spherical-loop.js';
 
 /** S2's Earth radius (s2/s2earth.h), which Typesense uses to turn a filter radius into an angle. */
 const S2_EARTH_RADIUS_METERS = 6371010;
@@ -161,23 +162,6 @@ export function geoPointsOf(collection: Collection, seq: number, field: string):
   if (!Array.isArray(value) || value.length === 0) return [];
   if (typeof value[0] === 'number') return value.length === 2 ? [[value[0] as number, value[1] as number]] : [];
   return (value as unknown[]).filter((p): p is [number, number] => Array.isArray(p) && p.length === 2).map((p) => [p[0], p[1]] as GeoPoint);
-}
-
-/**
- * Builds the loop of a `geopolygon` value (a flat [lat1, lng1, lat2, lng2, …] array) as
- * Typesense's `GeoPolygonIndex::addPolygon` does: every point kept (no closing point dropped),
- * the loop normalized, then checked as an `S2Polygon`. Returns the loop or S2's error text.
- */
-export function geopolygonLoop(coordinates: readonly number[]): { loop: SphericalLoop } | { error: string } {
-  const points: [number, number][] = [];
-  for (let i = 0; i + 1 < coordinates.length; i += 2) points.push([coordinates[i] as number, coordinates[i + 1] as number]);
-  // One vertex is S2's empty or full loop, and a full one is normalized to empty (S2Polygon refuses both).
-  if (points.length === 1) return { error: 'Loop 0: empty loops are not allowed' };
-  const loop = SphericalLoop.fromDegrees(points);
-  const error = loop.validationError();
-  if (!error) return { loop };
-  // S2Polygon::FindValidationError names the loop for its per-loop checks, not for crossings.
-  return { error: error.selfIntersection ? error.text : `Loop 0: ${error.text}` };
 }
 
 // Loops of stored geopolygon values, by the value's array (a write stores a new array, so a

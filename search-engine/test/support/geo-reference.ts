@@ -1,6 +1,6 @@
 /**
  * Reference geometry for the geo tests and the geo bench, written independently of
- * `src/search/spherical-loop.ts`: the old flat-plane ray casting (what the engine did before)
+ * `src/geo/spherical-loop.ts`: the old flat-plane ray casting (what the engine did before)
  * and containment in a convex spherical polygon by the sign of each edge's great-circle normal.
  */
 
