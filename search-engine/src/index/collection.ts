@@ -188,8 +188,8 @@ export class Collection {
       const length = this.documentLengths[seq] as number;
       if (!length) continue;
       const stored = this.document(seq) as StoredDocument;
-      const document = validateDocument(schema, stored, stored.id);
-      const flat = next.flattenForIndex(document);
+      const document = validateDocument(schema, stored, stored.id, seq);
+      const flat = next.flattenForIndex(document, seq);
       next.nextSeq = seq + 1;
       next.seqById.set(stored.id, seq);
       next.liveCount++;
@@ -203,9 +203,9 @@ export class Collection {
   }
 
   /** With `enable_nested_fields`: the document's dotted values (fields found for the first time join the schema). */
-  private flattenForIndex(document: StoredDocument): Record<string, unknown> | undefined {
+  private flattenForIndex(document: StoredDocument, seqForErrors: number): Record<string, unknown> | undefined {
     if (!this.schema.enable_nested_fields) return undefined;
-    const flattened = flattenDocument(this.schema, this.fieldsByName, document, coerceField);
+    const flattened = flattenDocument(this.schema, this.fieldsByName, document, (field, value) => coerceField(field, value, seqForErrors));
     for (const field of flattened.discovered) {
       this.discoveredFields.push(field);
       this.addField(field);
@@ -306,8 +306,9 @@ export class Collection {
     let merged: Record<string, unknown> = raw;
     if (existing && (action === 'update' || action === 'emplace')) merged = { ...existing, ...raw };
     const id = givenId ?? this.freshId();
-    const document = validateDocument(this.schema, merged, id);
-    const flat = this.flattenForIndex(document);
+    const seqForErrors = existingSeq ?? this.nextSeq;
+    const document = validateDocument(this.schema, merged, id, seqForErrors);
+    const flat = this.flattenForIndex(document, seqForErrors);
     if (existingSeq !== undefined && existing) {
       this.unindex(existingSeq, existing);
       this.index(existingSeq, document, flat);

@@ -88,8 +88,13 @@ export function parseField(raw: unknown): FieldDefinition {
   const index = optionalBoolean(raw, 'index', true, name);
   const facet = optionalBoolean(raw, 'facet', false, name);
   if (facet && !index) throw new ApiError(400, `Field \`${name}\` cannot be a facet since it's marked as non-indexable.`);
-  const sortDefault = isNumericType(fieldType) || fieldType === 'bool' || fieldType === 'geopoint';
+  const isGeo = fieldType === 'geopoint' || fieldType === 'geopoint[]' || fieldType === 'geopolygon';
+  const sortDefault = isNumericType(fieldType) || fieldType === 'bool' || isGeo;
   const sort = optionalBoolean(raw, 'sort', sortDefault, name);
+  // Typesense (`src/field.cpp`) keeps a sort index for every geo field and refuses to go without.
+  if (isGeo && !sort) {
+    throw new ApiError(400, `The \`sort\` property of the field \`${name}\` having \`${fieldType}\` type cannot be \`false\`. The sort index is used during GeoSearch.`);
+  }
   const locale = raw.locale === undefined ? '' : raw.locale;
   if (typeof locale !== 'string') throw new ApiError(400, `The \`locale\` property of the field \`${name}\` should be a string.`);
   return {

@@ -1,4 +1,5 @@
 import { ApiError } from '../api-error.js';
+import { geopolygonLoop } from '../geo/geopolygon.js';
 import type { CollectionSchema, FieldDefinition, FieldType } from './collection-schema.js';
 
 /** A stored document: a JSON object whose `id` is a string. */
@@ -53,10 +54,38 @@ function coerceScalar(value: unknown, baseType: string): unknown {
   }
 }
 
-/** Coerces a field value to its declared type (Typesense's default `coerce_or_reject`); throws 400. */
-export function coerceField(field: FieldDefinition, value: unknown): unknown {
+/** The type names nlohmann::json puts in its type errors. */
+function jsonTypeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+/**
+ * Checks a `geopolygon` value as Typesense does: an array (`src/validator.cpp`) of numbers (read
+ * as `std::vector<double>` in `src/index.cpp`, whose JSON type error is the answer) forming a
+ * valid S2 polygon (`src/geopolygon_index.cpp`: "Geopolygon for seq_id N is invalid: …", with
+ * S2's text). An odd count, which Typesense reads past, is refused here.
+ */
+function validateGeopolygon(field: FieldDefinition, value: unknown, seq: number): unknown {
+  if (!Array.isArray(value)) throw new ApiError(400, `Field \`${field.name}\` must be an array.`);
+  for (const item of value) {
+    if (typeof item !== 'number') throw new ApiError(400, `[json.exception.type_error.302] type must be number, but is ${jsonTypeName(item)}`);
+  }
+  if (value.length % 2 !== 0) throw new ApiError(400, `Field \`${field.name}\` must hold pairs of coordinates: [lat1, lng1, lat2, lng2, …].`);
+  const built = geopolygonLoop(value as number[]);
+  if ('error' in built) throw new ApiError(400, `Geopolygon for seq_id ${seq} is invalid: ${built.error}`);
+  return value;
+}
+
+/**
+ * Coerces a field value to its declared type (Typesense's default `coerce_or_reject`); throws 400.
+ * @param seq the document's sequence id, named in a geopolygon's error as Typesense does (default 0)
+ */
+export function coerceField(field: FieldDefinition, value: unknown, seq = 0): unknown {
   const type: FieldType = field.type;
-  if (type === 'string*' || type === 'auto' || type === 'object' || type === 'object[]' || type === 'image' || type === 'geopolygon') {
+  if (type === 'geopolygon') return validateGeopolygon(field, value, seq);
+  if (type === 'string*' || type === 'auto' || type === 'object' || type === 'object[]' || type === 'image') {
     return value;
   }
   if (type === 'geopoint' || type === 'geopoint[]') {
@@ -83,8 +112,9 @@ export function coerceField(field: FieldDefinition, value: unknown): unknown {
 /**
  * Checks a complete document against the schema and returns the stored form
  * (values coerced to their declared types). Throws ApiError(400) per Typesense.
+ * @param seq the sequence id the document gets (named in geopolygon errors; default 0)
  */
-export function validateDocument(schema: CollectionSchema, raw: Record<string, unknown>, id: string): StoredDocument {
+export function validateDocument(schema: CollectionSchema, raw: Record<string, unknown>, id: string, seq = 0): StoredDocument {
   const document: StoredDocument = { ...raw, id };
   for (const field of schema.fields) {
     if (field.name.includes('*') || field.type === 'auto') continue;
@@ -105,7 +135,7 @@ export function validateDocument(schema: CollectionSchema, raw: Record<string, u
       if (!valid) throw new ApiError(400, `Field \`${field.name}\` has an incorrect type.`);
       continue;
     }
-    document[field.name] = coerceField(field, value);
+    document[field.name] = coerceField(field, value, seq);
   }
   return document;
 }

@@ -3,12 +3,11 @@ import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import type { StoredDocument } from '../schema/validate-document.js';
 import { nestValue } from '../schema/nested-fields.js';
-import { type GeoPoint, nearestDistance } from './geo.js';
 import { computeFacets, expandFacetBy, parseFacetQuery } from './facets.js';
 import { evaluateFilter } from './filter-eval.js';
 import { highlightText, type HighlightOptions } from './highlight.js';
 import type { SearchParams } from './search-params.js';
-import { effectiveSortKeys, makeComparator, type SortKey } from './sort.js';
+import { effectiveSortKeys, hitGeoDistance, makeComparator, type SortKey } from './sort.js';
 import { documentHasPhrases, parseQueryWords } from './query-words.js';
 import { type QueryField, type TextMatchResult } from './text-match.js';
 import type { CurationOutcome } from '../sets/curation-set.js';
@@ -261,8 +260,7 @@ export function buildHit(prepared: PreparedSearch, seq: number, curated: boolean
   if (geoKeys.length > 0) {
     const distances: Record<string, number> = {};
     for (const key of geoKeys) {
-      const distance = nearestDistance(collection, seq, key.field, key.geo as GeoPoint);
-      if (distance !== undefined) distances[key.field] = distance;
+      distances[key.field] = hitGeoDistance(collection, key, seq);
     }
     hit.geo_distance_meters = distances;
   }

@@ -3,7 +3,7 @@ import type { Collection } from '../index/collection.js';
 import { isNumericType } from '../schema/collection-schema.js';
 import { foldedKey, tokenize } from '../text/tokenize.js';
 import { type FilterNode, type FilterOperator, type FilterValue, parseFilter } from './filter-parser.js';
-import { evaluateGeoClause, extractGeoClauses, type GeoShape } from './geo.js';
+import { evaluateGeoClause, extractGeoClauses, type GeoClause } from './geo.js';
 
 const PARSE_ERROR = 'Could not parse the filter query.';
 
@@ -18,12 +18,12 @@ export function evaluateFilter(collection: Collection, filterBy: string): Uint8A
   return evaluateNode(collection, tree, geo.clauses);
 }
 
-type GeoClauses = Map<string, { field: string; shapes: GeoShape[] }>;
+type GeoClauses = Map<string, GeoClause>;
 
 function evaluateNode(collection: Collection, node: FilterNode, geo: GeoClauses): Uint8Array {
   if (node.kind === 'clause') {
     const geoClause = geo.get(node.field);
-    if (geoClause) return evaluateGeoClause(collection, geoClause.field, geoClause.shapes);
+    if (geoClause) return evaluateGeoClause(collection, geoClause);
     if (node.field === 'id') return evaluateIdClause(collection, node.operator, node.values);
     return evaluateClause(collection, node.field, node.operator, node.values);
   }

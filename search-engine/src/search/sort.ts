@@ -9,6 +9,63 @@ export interface SortKey {
   descending: boolean;
   /** For `field(lat, lng):asc` on a geopoint field: the reference point (sorts by distance). */
   geo?: GeoPoint;
+  /** `exclude_radius`: distances below it (meters) sort as 0, so the next key orders those documents. */
+  geoExcludeRadius?: number;
+  /** `precision`: distances rounded up to a multiple of it (meters), so the next key orders each bucket. */
+  geoPrecision?: number;
+}
+
+const FLOAT = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * Parses the inside of a geo sort key, `lat, lng[, exclude_radius: 2mi | precision: 2 km]`, with
+ * Typesense's checks and messages (`src/collection.cpp`, geo branch of the sort_by parsing;
+ * `test/collection_sorting_test.cpp` GeoPointSortingWithExcludeRadius / …WithPrecision): at most
+ * one option; the value is read as a float (`std::stof`) times 1000 or 1609.34 and truncated to
+ * whole meters, which must be positive.
+ */
+function parseGeoSortKey(field: string, inside: string): Omit<SortKey, 'descending'> {
+  const syntaxError = new ApiError(400, `Bad syntax for sorting field \`${field}\``);
+  const parts = inside.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  if (parts.length !== 2 && parts.length !== 3) throw syntaxError;
+  if (!FLOAT.test(parts[0] as string) || !FLOAT.test(parts[1] as string)) throw syntaxError;
+  const key: Omit<SortKey, 'descending'> = { field, geo: [Number(parts[0]), Number(parts[1])] };
+  const option = parts[2];
+  if (option === undefined) return key;
+  const isExclude = option.startsWith('exclude_radius');
+  if (!isExclude && !option.startsWith('precision')) throw syntaxError;
+  const nameAndValue = option.split(':').map((v) => v.trim()).filter((v) => v !== '');
+  if (nameAndValue.length !== 2) throw syntaxError;
+  const value = nameAndValue[1] as string;
+  if (value.length < 2) throw syntaxError;
+  const unit = value.slice(-2);
+  if (unit !== 'km' && unit !== 'mi') throw new ApiError(400, "Sort field's parameter unit must be either `km` or `mi`.");
+  const amount = value.slice(0, -2).trim();
+  if (!FLOAT.test(amount)) throw syntaxError;
+  const meters = Math.trunc(Math.fround(Number(amount)) * (unit === 'km' ? 1000 : 1609.34));
+  if (meters <= 0) throw new ApiError(400, "Sort field's parameter must be a positive number.");
+  return isExclude ? { ...key, geoExcludeRadius: meters } : { ...key, geoPrecision: meters };
+}
+
+/**
+ * A document's geo sort value under a key (Typesense's `Index::compute_sort_scores`): the nearest
+ * distance, 0 inside `exclude_radius`, then rounded up to a multiple of `precision`.
+ */
+function geoSortDistance(collection: Collection, key: SortKey, seq: number): number {
+  let distance = nearestDistance(collection, seq, key.field, key.geo as GeoPoint);
+  if (key.geoExcludeRadius !== undefined && distance < key.geoExcludeRadius) distance = 0;
+  const precision = key.geoPrecision;
+  if (precision !== undefined) distance = distance + precision - 1 - ((distance + precision - 1) % precision);
+  return distance;
+}
+
+/**
+ * `geo_distance_meters` of a hit for a geo sort key, as Typesense reports it
+ * (`Collection::search`): with `precision` the real nearest distance, otherwise the sort value
+ * (so 0 inside `exclude_radius`); 2147483647 for a document without the field.
+ */
+export function hitGeoDistance(collection: Collection, key: SortKey, seq: number): number {
+  return key.geoPrecision !== undefined ? nearestDistance(collection, seq, key.field, key.geo as GeoPoint) : geoSortDistance(collection, key, seq);
 }
 
 /** Splits `sort_by` on commas outside parentheses (`location(48.8, 2.3):asc,price:desc`). */
@@ -41,18 +98,15 @@ export function effectiveSortKeys(collection: Collection, sortBy: string, wildca
     const order = colon < 0 ? '' : part.slice(colon + 1).trim().toLowerCase();
     const geoMatch = /^([^(]+)\(([^()]*)\)$/.exec(field);
     if (geoMatch) {
-      // Geo sort: `location(48.85, 2.34):asc` (Typesense's exclude_radius / precision options are not supported).
+      // Geo sort: `location(48.85, 2.34):asc`, optionally with `exclude_radius: 2mi` or `precision: 2mi`.
       field = (geoMatch[1] as string).trim();
       const definition = collection.fieldsByName.get(field);
       if (!definition || (definition.type !== 'geopoint' && definition.type !== 'geopoint[]')) {
         throw new ApiError(404, `Could not find a field named \`${field}\` in the schema for sorting.`);
       }
-      const coordinates = (geoMatch[2] as string).split(',').map((v) => v.trim());
-      if (coordinates.length !== 2 || coordinates.some((v) => !/^[-+]?(\d+\.?\d*|\.\d+)$/.test(v))) {
-        throw new ApiError(400, `Bad syntax for sorting field \`${field}\``);
-      }
+      const key = parseGeoSortKey(field, geoMatch[2] as string);
       if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `Order for field \`${field}\` should be either ASC or DESC.`);
-      keys.push({ field, descending: order === 'desc', geo: [Number(coordinates[0]), Number(coordinates[1])] });
+      keys.push({ ...key, descending: order === 'desc' });
       continue;
     }
     if (order !== 'asc' && order !== 'desc') throw new ApiError(400, `Order for field \`${field}\` should be either ASC or DESC.`);
@@ -83,14 +137,17 @@ export function makeComparator(collection: Collection, keys: SortKey[], scores: 
       return (a: number, b: number): number => (scores ? sign * ((scores[a] as number) - (scores[b] as number)) : 0);
     }
     if (key.field === '_seq_id') return (a: number, b: number): number => sign * (a - b);
-    const geo = key.geo;
-    if (geo) {
-      const distances = new Map<number, number | undefined>();
-      const distanceOf = (seq: number): number | undefined => {
-        if (!distances.has(seq)) distances.set(seq, nearestDistance(collection, seq, key.field, geo));
-        return distances.get(seq);
+    if (key.geo) {
+      const distances = new Map<number, number>();
+      const distanceOf = (seq: number): number => {
+        let distance = distances.get(seq);
+        if (distance === undefined) {
+          distance = geoSortDistance(collection, key, seq);
+          distances.set(seq, distance);
+        }
+        return distance;
       };
-      return (a: number, b: number): number => compareSortValues(distanceOf(a), distanceOf(b), key.descending);
+      return (a: number, b: number): number => sign * (distanceOf(a) - distanceOf(b));
     }
     const column = collection.numericColumns.get(key.field);
     if (column) {
@@ -164,7 +221,7 @@ export function topK(items: ArrayLike<number>, k: number, compare: (a: number, b
 export function sortValue(collection: Collection, key: SortKey, seq: number, scores: Float64Array | undefined): number | string | undefined {
   if (key.field === '_text_match') return scores ? (scores[seq] as number) : 0;
   if (key.field === '_seq_id') return seq;
-  if (key.geo) return nearestDistance(collection, seq, key.field, key.geo);
+  if (key.geo) return geoSortDistance(collection, key, seq);
   const column = collection.numericColumns.get(key.field);
   if (column) {
     const value = column[seq] as number;
