@@ -1,0 +1,152 @@
+// Every route the running site answers, listed from the code that registers it, per part of the
+// stack. The fuzz corpus (corpus.ts) sends each of them malformed and hostile requests. A route
+// added to the code belongs here too: say where it is registered.
+import { CONTACT_SERVICE_PATHS, DEFAULT_CALL_URLS, DEFAULT_SEARCH_INDEX_NAME, SERVICE_PATHS } from 'contracts';
+
+/** A part of the stack with its own listening socket. */
+export type FuzzPart = 'shell' | 'survey' | 'watchlist' | 'insights' | 'contact' | 'search' | `origin:${string}`;
+
+/** What a route's body is, when it takes one. */
+export type BodyKind = 'json' | 'multipart' | 'ndjson';
+
+export interface FuzzRoute {
+  part: FuzzPart;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Request target as sent (path and query), e.g. `/api/survey-results/team-size`. */
+  path: string;
+  /** The body a well-behaved client sends (hostile variants start from it). */
+  body?: { kind: BodyKind; valid: string; limitBytes: number };
+  /** Needs the shell's CSRF token and cookie to get past the edge (unsafe method, not exempt). */
+  csrf?: boolean;
+  /** Extra headers a well-behaved client sends (API keys, operator token). */
+  headers?: Array<[string, string]>;
+  /** Serves a file: `Range` variants apply. */
+  file?: boolean;
+}
+
+/** What the route list needs to know about the running stack and its content. */
+export interface RouteContext {
+  articleId: string;
+  surveyHandle: string;
+  operatorToken: string;
+  searchKey: string;
+  adminKey: string;
+  /** Files of the shell's client build (`/assets/…`), of its public folder and of the content. */
+  shellAssets: string[];
+  contentImage: string;
+  contentMedia: string;
+  /** Per remote origin: some of the files it serves (manifest, entry, chunks, standalone page, server entry). */
+  originFiles: Record<string, string[]>;
+}
+
+const json = (valid: unknown, limitBytes: number) => ({ kind: 'json' as const, valid: JSON.stringify(valid), limitBytes });
+
+/** A multipart body as the contact form sends it. */
+export const MULTIPART_BOUNDARY = 'khsFuzzBoundary7MA4YWxkTrZu0gW';
+function contactForm(): string {
+  const field = (name: string, value: string) => `--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  return `${field('name', 'Fuzz Tester')}${field('email', 'fuzz@example.org')}${field('message', 'Hello from the fuzz corpus.')}--${MULTIPART_BOUNDARY}--\r\n`;
+}
+
+/** The insights event a search page sends. */
+function insightsBody(articleId: string) {
+  return { events: [{ eventType: 'view', eventName: 'Hits Viewed', index: DEFAULT_SEARCH_INDEX_NAME, userToken: 'anonymous-fuzz', objectIDs: [articleId], timestamp: Date.UTC(2026, 0, 1) }] };
+}
+
+const survey = (handle: string) => ({
+  submit: DEFAULT_CALL_URLS.surveySubmit.replace('{formHandle}', encodeURIComponent(handle)),
+  results: DEFAULT_CALL_URLS.surveyResults.replace('{formHandle}', encodeURIComponent(handle)),
+});
+
+/** The routes of every part, from the code that registers them. */
+export function listRoutes(context: RouteContext): FuzzRoute[] {
+  const { articleId, surveyHandle } = context;
+  const surveyPaths = survey(surveyHandle);
+  const watchlistBody = json({ storedWatchlist: { articles: { [articleId]: { title: 'Negotiating' } } } }, 256 * 1024);
+  const operator: Array<[string, string]> = [['authorization', `Bearer ${context.operatorToken}`]];
+  const searchKey: Array<[string, string]> = [['x-typesense-api-key', context.searchKey]];
+  const adminKey: Array<[string, string]> = [['x-typesense-api-key', context.adminKey]];
+  const collection = `/collections/${DEFAULT_SEARCH_INDEX_NAME}`;
+  // A collection and a set that do not exist: admin requests never change the site's index.
+  const fuzzCollection = '/collections/fuzz-absent';
+  const searchBody = json({ searches: [{ collection: DEFAULT_SEARCH_INDEX_NAME, q: 'leadership', query_by: 'title,headline,intro,content', per_page: 10 }] }, 64 * 1024);
+
+  return [
+    // shell/src/server/pages/routes.tsx
+    { part: 'shell', method: 'GET', path: '/' },
+    { part: 'shell', method: 'GET', path: `/articles/${articleId}` },
+    { part: 'shell', method: 'GET', path: '/articles/no-such-article' },
+    { part: 'shell', method: 'GET', path: `${DEFAULT_CALL_URLS.searchPage}?q=leadership` },
+    { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.watchlistPage },
+    // shell/src/server/watchlist/sharedWatchlistRoutes.tsx
+    { part: 'shell', method: 'GET', path: '/watchlist/shared/aaaaaaaaaaaaaaaaaaaaaa' },
+    // shell/src/server/fragmentPages/contactPageRoutes.tsx
+    { part: 'shell', method: 'GET', path: `${CONTACT_SERVICE_PATHS.page}?sent=1` },
+    { part: 'shell', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 }, csrf: true },
+    // shell/src/server/security/csrf.ts
+    { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.csrfToken },
+    // shell/src/server/health/healthRoutes.tsx (the operators' view needs OPERATOR_TOKEN)
+    { part: 'shell', method: 'POST', path: '/api/island-failures', body: json({ remote: 'mf-widgets', stage: 'mount', code: 'KHS-ISLAND-001' }, 2048) },
+    { part: 'shell', method: 'GET', path: '/health/remotes', headers: operator },
+    { part: 'shell', method: 'GET', path: '/health/remotes.json', headers: operator },
+    // shell/src/server/proxy/teamServiceProxies.ts: the team services' calls, forwarded
+    { part: 'shell', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), csrf: true },
+    { part: 'shell', method: 'GET', path: surveyPaths.results },
+    { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody, csrf: true },
+    { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, csrf: true },
+    { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024) },
+    // shell/src/server/app.ts: static files (@fastify/static) and the 404 page
+    ...context.shellAssets.map((path): FuzzRoute => ({ part: 'shell', method: 'GET', path, file: true })),
+    { part: 'shell', method: 'GET', path: context.contentImage, file: true },
+    { part: 'shell', method: 'GET', path: context.contentMedia, file: true },
+    { part: 'shell', method: 'GET', path: '/no/such/page' },
+
+    // libs/team-service/src/createServiceApp.ts: every service's /health
+    ...(['survey', 'watchlist', 'insights', 'contact'] as const).map((part): FuzzRoute => ({ part, method: 'GET', path: '/health' })),
+    // mf-survey/server/src/surveyRoutes.ts
+    { part: 'survey', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024) },
+    { part: 'survey', method: 'GET', path: surveyPaths.results },
+    { part: 'survey', method: 'GET', path: survey('no-such-survey').results },
+    // mf-watchlist/server/src/watchlistRoutes.ts
+    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody },
+    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody },
+    { part: 'watchlist', method: 'GET', path: SERVICE_PATHS.watchlistShare.replace('{shareId}', 'aaaaaaaaaaaaaaaaaaaaaa') },
+    // mf-search/server/src/insightsRoutes.ts
+    { part: 'insights', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024) },
+    // contact/server/src/contactRoutes.tsx
+    { part: 'contact', method: 'GET', path: `${CONTACT_SERVICE_PATHS.pageFragment}?sent=1` },
+    { part: 'contact', method: 'GET', path: CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', '413') },
+    { part: 'contact', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 } },
+
+    // search-engine/src/http/server.ts
+    { part: 'search', method: 'GET', path: '/health' },
+    { part: 'search', method: 'GET', path: '/stats.json', headers: adminKey },
+    { part: 'search', method: 'POST', path: '/multi_search', body: searchBody, headers: searchKey },
+    { part: 'search', method: 'GET', path: '/collections', headers: adminKey },
+    { part: 'search', method: 'POST', path: '/collections', body: json({ name: 'fuzz-absent', fields: 'not-a-list' }, 1024 * 1024), headers: adminKey },
+    { part: 'search', method: 'GET', path: collection, headers: adminKey },
+    { part: 'search', method: 'DELETE', path: fuzzCollection, headers: adminKey },
+    { part: 'search', method: 'GET', path: `${collection}/documents/search?q=leadership&query_by=title`, headers: searchKey },
+    { part: 'search', method: 'POST', path: `${fuzzCollection}/documents/import?action=upsert`, body: { kind: 'ndjson', valid: '{"id":"1"}\n{"id":"2"}', limitBytes: 1024 * 1024 }, headers: adminKey },
+    { part: 'search', method: 'POST', path: `${fuzzCollection}/documents`, body: json({ id: 'x' }, 1024 * 1024), headers: adminKey },
+    { part: 'search', method: 'GET', path: `${collection}/documents/${articleId}`, headers: adminKey },
+    { part: 'search', method: 'PATCH', path: `${fuzzCollection}/documents/x`, body: json({ title: 'x' }, 1024 * 1024), headers: adminKey },
+    { part: 'search', method: 'DELETE', path: `${fuzzCollection}/documents/x`, headers: adminKey },
+    // search-engine/src/http/set-routes.ts
+    { part: 'search', method: 'PATCH', path: fuzzCollection, body: json({ synonym_sets: ['fuzz-absent'] }, 1024 * 1024), headers: adminKey },
+    ...(['synonym_sets', 'curation_sets'] as const).flatMap((kind): FuzzRoute[] => [
+      { part: 'search', method: 'GET', path: `/${kind}`, headers: adminKey },
+      { part: 'search', method: 'GET', path: `/${kind}/fuzz-absent`, headers: adminKey },
+      { part: 'search', method: 'PUT', path: `/${kind}/fuzz-absent`, body: json({ items: 'not-a-list' }, 1024 * 1024), headers: adminKey },
+      { part: 'search', method: 'DELETE', path: `/${kind}/fuzz-absent`, headers: adminKey },
+      { part: 'search', method: 'GET', path: `/${kind}/fuzz-absent/items/x`, headers: adminKey },
+      { part: 'search', method: 'PUT', path: `/${kind}/fuzz-absent/items/x`, body: json({ id: 'x' }, 1024 * 1024), headers: adminKey },
+      { part: 'search', method: 'DELETE', path: `/${kind}/fuzz-absent/items/x`, headers: adminKey },
+    ]),
+
+    // tooling/static-server: each remote's origin (its build's files)
+    ...Object.entries(context.originFiles).flatMap(([remote, files]) =>
+      [...files, '/no-such-file.js'].map((path): FuzzRoute => ({ part: `origin:${remote}`, method: 'GET', path, file: true })),
+    ),
+  ];
+}
