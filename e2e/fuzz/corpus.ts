@@ -81,6 +81,9 @@ const words = (count: number, random: () => number) => {
   return Array.from({ length: count }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' ');
 };
 
+/** The families every route gets alike, of which a route with `sample` gets a share. */
+const SAMPLED_FAMILIES = new Set(['method', 'protocol', 'host', 'origin', 'headers', 'edge', 'path', 'query', 'body']);
+
 /** Builds every case for `routes`. */
 export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCase[] {
   const random = seededRandom(context.seed);
@@ -98,6 +101,7 @@ export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCa
     const validBody = route.body ? Buffer.from(route.body.valid) : undefined;
     const withBody = (headers: Header[]): Header[] => (route.body ? [...headers, ['Content-Type', contentType]] : headers);
     const add = (family: string, variant: string, shape: RequestShape | RawPiece[], head = false) => {
+      if (route.sample !== undefined && SAMPLED_FAMILIES.has(family) && random() >= route.sample) return;
       let name = `${route.part} ${route.method} ${route.path.length > 80 ? `${route.path.slice(0, 77)}...` : route.path} · ${family}: ${variant}`;
       for (let n = 2; names.has(name); n++) name = `${name} #${n}`;
       names.add(name);
@@ -210,9 +214,11 @@ export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCa
     add('query', 'prototype keys', request({ target: `${route.path}${separator}__proto__[x]=1&constructor[prototype][y]=2&q[]=a&q[b]=c` }));
     add('query', 'control characters', request({ target: `${route.path}${separator}q=%00%01%1b%7f%0d%0aX-Injected:%201` }));
 
-    // Long search queries: 13 words (past the typo budget), 100 and 300 words, made-up words (each
-    // looked up with typos), one word of 1000 letters; in the URL or in a multi-search body.
+    // Long search queries: 12 made-up words (the most the search server takes, each looked up with
+    // typos), 13 (one past it), 100 and 300 words, one word of 1000 letters; in the URL or in a
+    // multi-search body (one search, or 50).
     const longQueries: Array<[string, string]> = [
+      ['12 made-up words (the most the search server takes)', madeUpWords(12, random)],
       ['13 words', words(13, random)],
       ['13 made-up words', madeUpWords(13, random)],
       ['100 words', words(100, random)],
@@ -230,8 +236,8 @@ export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCa
         add('long query', label, request({ body: Buffer.from(JSON.stringify(body)) }));
       }
       const many = JSON.parse(route.body.valid) as { searches: Array<Record<string, unknown>> };
-      many.searches = Array.from({ length: 50 }, () => ({ ...many.searches[0], q: madeUpWords(20, random) }));
-      add('long query', '50 searches of 20 made-up words', request({ body: Buffer.from(JSON.stringify(many)) }));
+      many.searches = Array.from({ length: 50 }, () => ({ ...many.searches[0], q: madeUpWords(12, random), num_typos: 2, prefix: true }));
+      add('long query', '50 searches of 12 made-up words', request({ body: Buffer.from(JSON.stringify(many)) }));
     }
 
     // Ranges, on every file and page a GET answers.

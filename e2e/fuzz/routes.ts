@@ -22,7 +22,16 @@ export interface FuzzRoute {
   headers?: Array<[string, string]>;
   /** Serves a file: `Range` variants apply. */
   file?: boolean;
+  /**
+   * Share of the variants every route gets (methods, protocol, host, headers, paths, queries) sent
+   * to this route, picked by the seed; default 1. For routes another one of the same handler
+   * covers in full (more pages, more files of one origin): each costs a server render or a file.
+   */
+  sample?: number;
 }
+
+/** The share of the generic variants sent to a route whose handler another route covers in full. */
+const SAMPLED = 0.25;
 
 /** What the route list needs to know about the running stack and its content. */
 export interface RouteContext {
@@ -73,15 +82,15 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
 
   return [
     // shell/src/server/pages/routes.tsx
-    { part: 'shell', method: 'GET', path: '/' },
+    { part: 'shell', method: 'GET', path: '/', sample: SAMPLED },
     { part: 'shell', method: 'GET', path: `/articles/${articleId}` },
-    { part: 'shell', method: 'GET', path: '/articles/no-such-article' },
+    { part: 'shell', method: 'GET', path: '/articles/no-such-article', sample: SAMPLED },
     { part: 'shell', method: 'GET', path: `${DEFAULT_CALL_URLS.searchPage}?q=leadership` },
-    { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.watchlistPage },
+    { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.watchlistPage, sample: SAMPLED },
     // shell/src/server/watchlist/sharedWatchlistRoutes.tsx
-    { part: 'shell', method: 'GET', path: '/watchlist/shared/aaaaaaaaaaaaaaaaaaaaaa' },
+    { part: 'shell', method: 'GET', path: '/watchlist/shared/aaaaaaaaaaaaaaaaaaaaaa', sample: SAMPLED },
     // shell/src/server/fragmentPages/contactPageRoutes.tsx
-    { part: 'shell', method: 'GET', path: `${CONTACT_SERVICE_PATHS.page}?sent=1` },
+    { part: 'shell', method: 'GET', path: `${CONTACT_SERVICE_PATHS.page}?sent=1`, sample: SAMPLED },
     { part: 'shell', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 }, csrf: true },
     // shell/src/server/security/csrf.ts
     { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.csrfToken },
@@ -96,10 +105,10 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, csrf: true },
     { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024) },
     // shell/src/server/app.ts: static files (@fastify/static) and the 404 page
-    ...context.shellAssets.map((path): FuzzRoute => ({ part: 'shell', method: 'GET', path, file: true })),
-    { part: 'shell', method: 'GET', path: context.contentImage, file: true },
+    ...context.shellAssets.map((path, index): FuzzRoute => ({ part: 'shell', method: 'GET', path, file: true, ...(index > 0 ? { sample: SAMPLED } : {}) })),
+    { part: 'shell', method: 'GET', path: context.contentImage, file: true, sample: SAMPLED },
     { part: 'shell', method: 'GET', path: context.contentMedia, file: true },
-    { part: 'shell', method: 'GET', path: '/no/such/page' },
+    { part: 'shell', method: 'GET', path: '/no/such/page', sample: SAMPLED },
 
     // libs/team-service/src/createServiceApp.ts: every service's /health
     ...(['survey', 'watchlist', 'insights', 'contact'] as const).map((part): FuzzRoute => ({ part, method: 'GET', path: '/health' })),
@@ -145,8 +154,9 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     ]),
 
     // tooling/static-server: each remote's origin (its build's files)
+    // (the manifest and the entry in full, the other files sampled: one handler serves them all)
     ...Object.entries(context.originFiles).flatMap(([remote, files]) =>
-      [...files, '/no-such-file.js'].map((path): FuzzRoute => ({ part: `origin:${remote}`, method: 'GET', path, file: true })),
+      [...files, '/no-such-file.js'].map((path, index): FuzzRoute => ({ part: `origin:${remote}`, method: 'GET', path, file: true, ...(index > 1 ? { sample: SAMPLED } : {}) })),
     ),
   ];
 }

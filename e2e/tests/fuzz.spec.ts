@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listArticles, listSurveys } from '@khs/content';
 import { DEVELOPMENT_COOKIE_SECRET, edgeKeyOf } from '@khs/team-service/edge';
@@ -89,7 +89,7 @@ test.describe('fuzz corpus against the whole stack', () => {
     await stack?.close();
   });
 
-  test('no hostile request gets a 5xx or no answer, and every process is still up', async () => {
+  test('no hostile request gets a 5xx or no answer, and every process is still up', async ({}, testInfo) => {
     test.setTimeout(240_000);
     const services = ['survey', 'watchlist', 'insights', 'contact'] as const;
     const pidsBefore = { search: stack.searchPid(), ...Object.fromEntries(services.map((name) => [name, stack.servicePid(name)])) };
@@ -141,6 +141,10 @@ test.describe('fuzz corpus against the whole stack', () => {
       },
     });
     console.log(`${summarize(run)}\nroutes: ${routes.length}, cases: ${cases.length}, seed ${SEED}, hang after ${HANG_MS / 1000} s`);
+    // Every case's outcome, to compare runs or find a case by its name.
+    const outcomesFile = testInfo.outputPath('fuzz-outcomes.json');
+    writeFileSync(outcomesFile, JSON.stringify(run.results.map(({ fuzzCase, outcome }) => ({ case: fuzzCase.name, ...outcome })), null, 1));
+    console.log(`every case's outcome: ${outcomesFile}`);
 
     const describe = ({ fuzzCase, outcome }: CaseResult) => `${outcomeLabel(outcome)} (${outcome.ms} ms)  ${fuzzCase.name}${outcome.kind === 'crash' ? `  [${outcome.error}]` : ''}`;
     const known = (result: CaseResult) => KNOWN_FAILURES.find((entry) => entry.case.test(result.fuzzCase.name));
