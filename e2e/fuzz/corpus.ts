@@ -121,7 +121,8 @@ export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCa
     // Methods the route does not have, odd spellings, and ones Node treats specially.
     for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND', 'FOO', 'get', 'HEAD', 'CONNECT']) {
       if (method === route.method) continue;
-      add('method', method, request({ method, ...(method === 'CONNECT' ? { target: host } : {}) }), method === 'HEAD');
+      const keyless = route.readOnlyKey && !['HEAD', 'OPTIONS', 'get'].includes(method);
+      add('method', method, request({ method, ...(method === 'CONNECT' ? { target: host } : {}), ...(keyless ? { headers: withBody([['Host', host]]) } : {}) }), method === 'HEAD');
     }
 
     // Protocol framing: HTTP/1.0, no Host, Connection: close, unknown versions, pipelining.

@@ -20,6 +20,11 @@ export interface FuzzRoute {
   csrf?: boolean;
   /** Extra headers a well-behaved client sends (API keys, operator token). */
   headers?: Array<[string, string]>;
+  /**
+   * An admin-keyed read of what the site serves (its collection, an article): the corpus's other
+   * methods go without `headers`, so it never changes or drops the index the site searches.
+   */
+  readOnlyKey?: boolean;
   /** Serves a file: `Range` variants apply. */
   file?: boolean;
   /**
@@ -131,14 +136,14 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     { part: 'search', method: 'GET', path: '/health' },
     { part: 'search', method: 'GET', path: '/stats.json', headers: adminKey },
     { part: 'search', method: 'POST', path: '/multi_search', body: searchBody, headers: searchKey },
-    { part: 'search', method: 'GET', path: '/collections', headers: adminKey },
+    { part: 'search', method: 'GET', path: '/collections', headers: adminKey, readOnlyKey: true },
     { part: 'search', method: 'POST', path: '/collections', body: json({ name: 'fuzz-absent', fields: 'not-a-list' }, 1024 * 1024), headers: adminKey },
-    { part: 'search', method: 'GET', path: collection, headers: adminKey },
+    { part: 'search', method: 'GET', path: collection, headers: adminKey, readOnlyKey: true },
     { part: 'search', method: 'DELETE', path: fuzzCollection, headers: adminKey },
-    { part: 'search', method: 'GET', path: `${collection}/documents/search?q=leadership&query_by=title`, headers: searchKey },
+    { part: 'search', method: 'GET', path: `${collection}/documents/search?q=leadership&query_by=title`, headers: searchKey, readOnlyKey: true },
     { part: 'search', method: 'POST', path: `${fuzzCollection}/documents/import?action=upsert`, body: { kind: 'ndjson', valid: '{"id":"1"}\n{"id":"2"}', limitBytes: 1024 * 1024 }, headers: adminKey },
     { part: 'search', method: 'POST', path: `${fuzzCollection}/documents`, body: json({ id: 'x' }, 1024 * 1024), headers: adminKey },
-    { part: 'search', method: 'GET', path: `${collection}/documents/${articleId}`, headers: adminKey },
+    { part: 'search', method: 'GET', path: `${collection}/documents/${articleId}`, headers: adminKey, readOnlyKey: true },
     { part: 'search', method: 'PATCH', path: `${fuzzCollection}/documents/x`, body: json({ title: 'x' }, 1024 * 1024), headers: adminKey },
     { part: 'search', method: 'DELETE', path: `${fuzzCollection}/documents/x`, headers: adminKey },
     // search-engine/src/http/set-routes.ts

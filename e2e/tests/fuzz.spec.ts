@@ -1,6 +1,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listArticles, listSurveys } from '@khs/content';
+import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import { DEVELOPMENT_COOKIE_SECRET, edgeKeyOf } from '@khs/team-service/edge';
 import { expect, test } from '@playwright/test';
 import { buildCorpus } from '../fuzz/corpus.js';
@@ -170,8 +171,13 @@ test.describe('fuzz corpus against the whole stack', () => {
     ] as const;
     const statuses = await Promise.all(health.map(async ([name, url]) => `${name} ${await fetch(url).then((response) => response.status, (error: Error) => error.message)}`));
 
+    // The corpus reads the site's index with the admin key but never changes it.
+    const index = await fetch(new URL(`/collections/${DEFAULT_SEARCH_INDEX_NAME}`, stack.searchUrl), { headers: { 'x-typesense-api-key': ADMIN_API_KEY } });
+    const indexed = ((await index.json()) as { num_documents?: number }).num_documents;
+
     expect(unexpected.map(describe), 'requests answered with a 5xx or not at all').toEqual([]);
     expect([exited, ...dead].filter(Boolean), 'processes that crashed').toEqual([]);
     expect(statuses).toEqual(health.map(([name]) => `${name} 200`));
+    expect(indexed, 'articles in the search index after the fuzz').toBe(listArticles().length);
   });
 });
