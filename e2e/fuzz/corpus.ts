@@ -11,6 +11,8 @@ export interface FuzzCase {
   /** Unique and stable: `<part> <method> <path> · <family>: <variant>`. */
   name: string;
   part: FuzzPart;
+  /** The route it was made from. */
+  route?: FuzzRoute;
   family: string;
   pieces: RawPiece[];
   /** A HEAD request (its answer has no body). */
@@ -105,7 +107,7 @@ export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCa
       let name = `${route.part} ${route.method} ${route.path.length > 80 ? `${route.path.slice(0, 77)}...` : route.path} · ${family}: ${variant}`;
       for (let n = 2; names.has(name); n++) name = `${name} #${n}`;
       names.add(name);
-      cases.push({ name, part: route.part, family, pieces: Array.isArray(shape) ? shape : [encode(shape)], ...(head ? { head } : {}) });
+      cases.push({ name, part: route.part, route, family, pieces: Array.isArray(shape) ? shape : [encode(shape)], ...(head ? { head } : {}) });
     };
     const request = (overrides: Partial<RequestShape> = {}): RequestShape => ({
       method: route.method,
@@ -385,7 +387,7 @@ export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCa
     const pieces: RawPiece[] = [head];
     const step = Math.ceil(body.length / 8);
     for (let offset = 0; offset < body.length; offset += step) pieces.push({ pauseMs: 250 }, body.subarray(offset, offset + step));
-    cases.push({ name: `${route.part} ${route.method} ${route.path} · slow body: 8 pieces 250 ms apart`, part: route.part, family: 'slow body', pieces });
+    cases.push({ name: `${route.part} ${route.method} ${route.path} · slow body: 8 pieces 250 ms apart`, part: route.part, route, family: 'slow body', pieces });
   }
   return cases;
 }

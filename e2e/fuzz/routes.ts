@@ -1,6 +1,7 @@
 // Every route the running site answers, listed from the code that registers it, per part of the
 // stack. The fuzz corpus (corpus.ts) sends each of them malformed and hostile requests. A route
 // added to the code belongs here too: say where it is registered.
+import { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
 import { CONTACT_SERVICE_PATHS, DEFAULT_CALL_URLS, DEFAULT_SEARCH_INDEX_NAME, SERVICE_PATHS } from 'contracts';
 
 /** A part of the stack with its own listening socket. */
@@ -33,6 +34,8 @@ export interface FuzzRoute {
    * covers in full (more pages, more files of one origin): each costs a server render or a file.
    */
   sample?: number;
+  /** What the well-behaved request itself gets (default 200): proof that the corpus reaches the route's handler. */
+  baseline?: number[];
 }
 
 /** The share of the generic variants sent to a route whose handler another route covers in full. */
@@ -43,6 +46,8 @@ export interface RouteContext {
   articleId: string;
   surveyHandle: string;
   operatorToken: string;
+  /** The edge key the services believe: a direct call to a service comes as the edge sends it. */
+  edgeKey: string;
   searchKey: string;
   adminKey: string;
   /** Files of the shell's client build (`/assets/…`), of its public folder and of the content. */
@@ -64,7 +69,7 @@ function contactForm(): string {
 
 /** The insights event a search page sends. */
 function insightsBody(articleId: string) {
-  return { events: [{ eventType: 'view', eventName: 'Hits Viewed', index: DEFAULT_SEARCH_INDEX_NAME, userToken: 'anonymous-fuzz', objectIDs: [articleId], timestamp: Date.UTC(2026, 0, 1) }] };
+  return { events: [{ eventType: 'view', eventName: 'Hits Viewed', index: DEFAULT_SEARCH_INDEX_NAME, userToken: 'anonymous-fuzz', objectIDs: [articleId], positions: [1] }] };
 }
 
 const survey = (handle: string) => ({
@@ -80,6 +85,13 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
   const operator: Array<[string, string]> = [['authorization', `Bearer ${context.operatorToken}`]];
   const searchKey: Array<[string, string]> = [['x-typesense-api-key', context.searchKey]];
   const adminKey: Array<[string, string]> = [['x-typesense-api-key', context.adminKey]];
+  // A call straight to a team service, as the shell's proxy forwards it (edge key, visitor, link origin).
+  const edge: Array<[string, string]> = [
+    [EDGE_KEY_HEADER, context.edgeKey],
+    [VISITOR_ID_HEADER, 'fuzzVisitor00000000000001'],
+    [LINK_ORIGIN_HEADER, 'http://127.0.0.1:4300'],
+    [FORM_TOKEN_HEADER, 'fuzz-form-token'],
+  ];
   const collection = `/collections/${DEFAULT_SEARCH_INDEX_NAME}`;
   // A collection and a set that do not exist: admin requests never change the site's index.
   const fuzzCollection = '/collections/fuzz-absent';
@@ -89,22 +101,22 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     // shell/src/server/pages/routes.tsx
     { part: 'shell', method: 'GET', path: '/', sample: SAMPLED },
     { part: 'shell', method: 'GET', path: `/articles/${articleId}` },
-    { part: 'shell', method: 'GET', path: '/articles/no-such-article', sample: SAMPLED },
+    { part: 'shell', method: 'GET', path: '/articles/no-such-article', sample: SAMPLED, baseline: [404] },
     { part: 'shell', method: 'GET', path: `${DEFAULT_CALL_URLS.searchPage}?q=leadership` },
     { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.watchlistPage, sample: SAMPLED },
     // shell/src/server/watchlist/sharedWatchlistRoutes.tsx
-    { part: 'shell', method: 'GET', path: '/watchlist/shared/aaaaaaaaaaaaaaaaaaaaaa', sample: SAMPLED },
+    { part: 'shell', method: 'GET', path: '/watchlist/shared/aaaaaaaaaaaaaaaaaaaaaa', sample: SAMPLED, baseline: [404] },
     // shell/src/server/fragmentPages/contactPageRoutes.tsx
     { part: 'shell', method: 'GET', path: `${CONTACT_SERVICE_PATHS.page}?sent=1`, sample: SAMPLED },
-    { part: 'shell', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 }, csrf: true },
+    { part: 'shell', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 }, csrf: true, baseline: [303] },
     // shell/src/server/security/csrf.ts
     { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.csrfToken },
     // shell/src/server/health/healthRoutes.tsx (the operators' view needs OPERATOR_TOKEN)
-    { part: 'shell', method: 'POST', path: '/api/island-failures', body: json({ remote: 'mf-widgets', stage: 'mount', code: 'KHS-ISLAND-001' }, 2048) },
+    { part: 'shell', method: 'POST', path: '/api/island-failures', body: json({ remote: 'mf-widgets', stage: 'mount', code: 'KHS-ISLAND-001' }, 2048), baseline: [204] },
     { part: 'shell', method: 'GET', path: '/health/remotes', headers: operator },
     { part: 'shell', method: 'GET', path: '/health/remotes.json', headers: operator },
     // shell/src/server/proxy/teamServiceProxies.ts: the team services' calls, forwarded
-    { part: 'shell', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), csrf: true },
+    { part: 'shell', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), csrf: true, baseline: [201, 200] },
     { part: 'shell', method: 'GET', path: surveyPaths.results },
     { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody, csrf: true },
     { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, csrf: true },
@@ -113,55 +125,62 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     ...context.shellAssets.map((path, index): FuzzRoute => ({ part: 'shell', method: 'GET', path, file: true, ...(index > 0 ? { sample: SAMPLED } : {}) })),
     { part: 'shell', method: 'GET', path: context.contentImage, file: true, sample: SAMPLED },
     { part: 'shell', method: 'GET', path: context.contentMedia, file: true },
-    { part: 'shell', method: 'GET', path: '/no/such/page', sample: SAMPLED },
+    { part: 'shell', method: 'GET', path: '/no/such/page', sample: SAMPLED, baseline: [404] },
 
     // libs/team-service/src/createServiceApp.ts: every service's /health
     ...(['survey', 'watchlist', 'insights', 'contact'] as const).map((part): FuzzRoute => ({ part, method: 'GET', path: '/health' })),
     // mf-survey/server/src/surveyRoutes.ts
-    { part: 'survey', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024) },
-    { part: 'survey', method: 'GET', path: surveyPaths.results },
-    { part: 'survey', method: 'GET', path: survey('no-such-survey').results },
+    { part: 'survey', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), headers: edge, baseline: [201, 200] },
+    { part: 'survey', method: 'GET', path: surveyPaths.results, headers: edge },
+    { part: 'survey', method: 'GET', path: survey('no-such-survey').results, headers: edge, baseline: [404] },
     // mf-watchlist/server/src/watchlistRoutes.ts
-    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody },
-    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody },
-    { part: 'watchlist', method: 'GET', path: SERVICE_PATHS.watchlistShare.replace('{shareId}', 'aaaaaaaaaaaaaaaaaaaaaa') },
+    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody, headers: edge },
+    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, headers: edge },
+    { part: 'watchlist', method: 'GET', path: SERVICE_PATHS.watchlistShare.replace('{shareId}', 'aaaaaaaaaaaaaaaaaaaaaa'), headers: edge, baseline: [404] },
     // mf-search/server/src/insightsRoutes.ts
-    { part: 'insights', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024) },
+    { part: 'insights', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024), headers: edge },
     // contact/server/src/contactRoutes.tsx
-    { part: 'contact', method: 'GET', path: `${CONTACT_SERVICE_PATHS.pageFragment}?sent=1` },
-    { part: 'contact', method: 'GET', path: CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', '413') },
-    { part: 'contact', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 } },
+    { part: 'contact', method: 'GET', path: `${CONTACT_SERVICE_PATHS.pageFragment}?sent=1`, headers: edge },
+    { part: 'contact', method: 'GET', path: CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', '413'), headers: edge, baseline: [413] },
+    { part: 'contact', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 }, headers: edge, baseline: [303] },
 
     // search-engine/src/http/server.ts
     { part: 'search', method: 'GET', path: '/health' },
     { part: 'search', method: 'GET', path: '/stats.json', headers: adminKey },
     { part: 'search', method: 'POST', path: '/multi_search', body: searchBody, headers: searchKey },
     { part: 'search', method: 'GET', path: '/collections', headers: adminKey, readOnlyKey: true },
-    { part: 'search', method: 'POST', path: '/collections', body: json({ name: 'fuzz-absent', fields: 'not-a-list' }, 1024 * 1024), headers: adminKey },
+    { part: 'search', method: 'POST', path: '/collections', body: json({ name: 'fuzz-absent', fields: 'not-a-list' }, 1024 * 1024), headers: adminKey, baseline: [400] },
     { part: 'search', method: 'GET', path: collection, headers: adminKey, readOnlyKey: true },
-    { part: 'search', method: 'DELETE', path: fuzzCollection, headers: adminKey },
+    { part: 'search', method: 'DELETE', path: fuzzCollection, headers: adminKey, baseline: [404] },
     { part: 'search', method: 'GET', path: `${collection}/documents/search?q=leadership&query_by=title`, headers: searchKey, readOnlyKey: true },
-    { part: 'search', method: 'POST', path: `${fuzzCollection}/documents/import?action=upsert`, body: { kind: 'ndjson', valid: '{"id":"1"}\n{"id":"2"}', limitBytes: 1024 * 1024 }, headers: adminKey },
-    { part: 'search', method: 'POST', path: `${fuzzCollection}/documents`, body: json({ id: 'x' }, 1024 * 1024), headers: adminKey },
+    { part: 'search', method: 'POST', path: `${fuzzCollection}/documents/import?action=upsert`, body: { kind: 'ndjson', valid: '{"id":"1"}\n{"id":"2"}', limitBytes: 1024 * 1024 }, headers: adminKey, baseline: [404] },
+    { part: 'search', method: 'POST', path: `${fuzzCollection}/documents`, body: json({ id: 'x' }, 1024 * 1024), headers: adminKey, baseline: [404] },
     { part: 'search', method: 'GET', path: `${collection}/documents/${articleId}`, headers: adminKey, readOnlyKey: true },
-    { part: 'search', method: 'PATCH', path: `${fuzzCollection}/documents/x`, body: json({ title: 'x' }, 1024 * 1024), headers: adminKey },
-    { part: 'search', method: 'DELETE', path: `${fuzzCollection}/documents/x`, headers: adminKey },
+    { part: 'search', method: 'PATCH', path: `${fuzzCollection}/documents/x`, body: json({ title: 'x' }, 1024 * 1024), headers: adminKey, baseline: [404] },
+    { part: 'search', method: 'DELETE', path: `${fuzzCollection}/documents/x`, headers: adminKey, baseline: [404] },
     // search-engine/src/http/set-routes.ts
-    { part: 'search', method: 'PATCH', path: fuzzCollection, body: json({ synonym_sets: ['fuzz-absent'] }, 1024 * 1024), headers: adminKey },
+    { part: 'search', method: 'PATCH', path: fuzzCollection, body: json({ synonym_sets: ['fuzz-absent'] }, 1024 * 1024), headers: adminKey, baseline: [404] },
     ...(['synonym_sets', 'curation_sets'] as const).flatMap((kind): FuzzRoute[] => [
       { part: 'search', method: 'GET', path: `/${kind}`, headers: adminKey },
-      { part: 'search', method: 'GET', path: `/${kind}/fuzz-absent`, headers: adminKey },
-      { part: 'search', method: 'PUT', path: `/${kind}/fuzz-absent`, body: json({ items: 'not-a-list' }, 1024 * 1024), headers: adminKey },
-      { part: 'search', method: 'DELETE', path: `/${kind}/fuzz-absent`, headers: adminKey },
-      { part: 'search', method: 'GET', path: `/${kind}/fuzz-absent/items/x`, headers: adminKey },
-      { part: 'search', method: 'PUT', path: `/${kind}/fuzz-absent/items/x`, body: json({ id: 'x' }, 1024 * 1024), headers: adminKey },
-      { part: 'search', method: 'DELETE', path: `/${kind}/fuzz-absent/items/x`, headers: adminKey },
+      { part: 'search', method: 'GET', path: `/${kind}/fuzz-absent`, headers: adminKey, baseline: [404] },
+      { part: 'search', method: 'PUT', path: `/${kind}/fuzz-absent`, body: json({ items: 'not-a-list' }, 1024 * 1024), headers: adminKey, baseline: [400] },
+      { part: 'search', method: 'DELETE', path: `/${kind}/fuzz-absent`, headers: adminKey, baseline: [404] },
+      { part: 'search', method: 'GET', path: `/${kind}/fuzz-absent/items/x`, headers: adminKey, baseline: [404] },
+      { part: 'search', method: 'PUT', path: `/${kind}/fuzz-absent/items/x`, body: json({ id: 'x' }, 1024 * 1024), headers: adminKey, baseline: [404] },
+      { part: 'search', method: 'DELETE', path: `/${kind}/fuzz-absent/items/x`, headers: adminKey, baseline: [404] },
     ]),
 
     // tooling/static-server: each remote's origin (its build's files)
     // (the manifest and the entry in full, the other files sampled: one handler serves them all)
     ...Object.entries(context.originFiles).flatMap(([remote, files]) =>
-      [...files, '/no-such-file.js'].map((path, index): FuzzRoute => ({ part: `origin:${remote}`, method: 'GET', path, file: true, ...(index > 1 ? { sample: SAMPLED } : {}) })),
+      [...files, '/no-such-file.js'].map((path, index): FuzzRoute => ({
+        part: `origin:${remote}`,
+        method: 'GET',
+        path,
+        file: true,
+        ...(index > 1 ? { sample: SAMPLED } : {}),
+        ...(path === '/no-such-file.js' ? { baseline: [404] } : {}),
+      })),
     ),
   ];
 }

@@ -104,12 +104,14 @@ test.describe('fuzz corpus against the whole stack', () => {
       if (part.startsWith('origin:')) return new URL(`http://${originProcess(part).host}:${originProcess(part).port}`);
       return new URL(stack.serviceUrl(part as (typeof services)[number]));
     };
+    const edgeKey = edgeKeyOf(process.env.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET);
     const clientDir = path.join(REPO_ROOT, 'shell/dist/client');
     const shellChunk = readdirSync(clientDir).find((file) => /^\d+\.[0-9a-f]{8}\.js$/.test(file));
     const routes = listRoutes({
       articleId: listArticles()[0]!.id,
       surveyHandle: listSurveys()[0]!.formHandle,
       operatorToken: OPERATOR_TOKEN,
+      edgeKey,
       searchKey: SEARCH_API_KEY,
       adminKey: ADMIN_API_KEY,
       shellAssets: ['/assets/shell-runtime.js', ...(shellChunk ? [`/assets/${shellChunk}`] : []), '/static/site.css'],
@@ -120,7 +122,7 @@ test.describe('fuzz corpus against the whole stack', () => {
     const cases = buildCorpus(routes, {
       hostOf: (part) => origin(part).host,
       csrf,
-      edgeKey: edgeKeyOf(process.env.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET),
+      edgeKey,
       seed: SEED,
     });
 
@@ -175,7 +177,16 @@ test.describe('fuzz corpus against the whole stack', () => {
     const index = await fetch(new URL(`/collections/${DEFAULT_SEARCH_INDEX_NAME}`, stack.searchUrl), { headers: { 'x-typesense-api-key': ADMIN_API_KEY } });
     const indexed = ((await index.json()) as { num_documents?: number }).num_documents;
 
+    // The well-behaved request of each route got what it should: the corpus reaches every handler
+    // (keys, CSRF token and edge headers right), so the hostile variants test the handlers too.
+    const baselines = routes.map((route) => {
+      const result = run.results.find(({ fuzzCase }) => fuzzCase.route === route && fuzzCase.family === 'baseline')!;
+      const expectedStatuses = route.baseline ?? [200];
+      return `${route.part} ${route.method} ${route.path}: ${result.outcome.kind === 'response' && expectedStatuses.includes(result.outcome.status) ? 'as expected' : outcomeLabel(result.outcome)}`;
+    });
+
     expect(unexpected.map(describe), 'requests answered with a 5xx or not at all').toEqual([]);
+    expect(baselines.filter((line) => !line.endsWith('as expected')), 'well-behaved requests that did not get their usual answer').toEqual([]);
     expect([exited, ...dead].filter(Boolean), 'processes that crashed').toEqual([]);
     expect(statuses).toEqual(health.map(([name]) => `${name} 200`));
     expect(indexed, 'articles in the search index after the fuzz').toBe(listArticles().length);
