@@ -148,21 +148,25 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
  * and the standalone page at `/`, as before.
  * `contractsDir` builds against another contracts package than the workspace's (the contracts
  * skew fixtures of the e2e suite); its version is what the manifest records.
+ * `rspack build --env distDir=<folder>` writes the build there instead of `<dir>/dist` (the
+ * reproducibility test builds one remote twice side by side).
  * @param {{ dir: string, name: string, exposes: Record<string,string>, serverExposes?: Record<string,string>, devPort: number, contractsDir?: string }} options
  */
 export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort, contractsDir }) {
   return (env, argv) => {
     const mode = argv.mode ?? process.env.NODE_ENV;
+    const distDir = env?.distDir ? path.resolve(env.distDir) : path.join(dir, 'dist');
     if (env?.RSPACK_SERVE || env?.WEBPACK_SERVE) {
       return createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime: false, contractsDir });
     }
     const configs = [
-      createRemoteBrowserConfig({ dir, name, exposes: { ...exposes, './Standalone': STANDALONE_EXPOSE }, devPort, mode, externalRuntime: true, serverExposes, contractsDir }),
-      createStandaloneHostConfig({ dir, name, mode, contractsDir }),
+      createRemoteBrowserConfig({ dir, name, exposes: { ...exposes, './Standalone': STANDALONE_EXPOSE }, devPort, mode, externalRuntime: true, serverExposes, contractsDir, distDir }),
+      createStandaloneHostConfig({ dir, name, mode, contractsDir, distDir }),
     ];
-    if (serverExposes) configs.push(createRemoteServerConfig({ dir, name, exposes: serverExposes, mode, contractsDir }));
-    // The last compilation (it runs after the browser build): the manifest gets the build's version.
-    configs.at(-1).plugins.push(new BuildVersionPlugin(dir));
+    if (serverExposes) configs.push(createRemoteServerConfig({ dir, name, exposes: serverExposes, mode, contractsDir, distDir }));
+    // The last compilation, after all the others (its version hashes every file they wrote).
+    configs.at(-1).dependencies = configs.slice(0, -1).map((config) => config.name);
+    configs.at(-1).plugins.push(new BuildVersionPlugin(dir, distDir));
     return configs;
   };
 }
@@ -191,13 +195,13 @@ function runtimeProvidingHost(name, dir, contractsDir) {
  * provides the runtime, registers the remote from `../mf-manifest.json` and loads `./Standalone`.
  * Built after the browser build (whose `clean` would otherwise remove it).
  */
-function createStandaloneHostConfig({ dir, name, mode, contractsDir }) {
+function createStandaloneHostConfig({ dir, name, mode, contractsDir, distDir = path.join(dir, 'dist') }) {
   const config = baseConfig({
     dir,
     mode,
     entry: require.resolve('./standalone/index.mjs'),
     publicPath: 'auto',
-    outDir: path.join(dir, 'dist', 'standalone'),
+    outDir: path.join(distDir, 'standalone'),
     devPort: 0,
     html: './src/standalone/index.html',
   });
@@ -223,14 +227,14 @@ function createStandaloneHostConfig({ dir, name, mode, contractsDir }) {
  * shell's server as one set of singletons. Built after the browser build (whose `clean` would
  * otherwise remove it).
  */
-export function createRemoteServerConfig({ dir, name, exposes, mode, contractsDir }) {
+export function createRemoteServerConfig({ dir, name, exposes, mode, contractsDir, distDir = path.join(dir, 'dist') }) {
   const production = mode !== 'development';
   const config = baseConfig({
     dir,
     mode,
     entry: './src/index.ts',
     publicPath: 'auto',
-    outDir: path.join(dir, 'dist', SERVER_DIR),
+    outDir: path.join(distDir, SERVER_DIR),
     devPort: 0,
   });
   config.name = 'server';
@@ -258,18 +262,19 @@ export function createRemoteServerConfig({ dir, name, exposes, mode, contractsDi
       dts: false,
       manifest: true,
     }),
+    new ExposeSharedManifestPlugin(),
   );
   useContracts(config, contractsDir);
   return config;
 }
 
-function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime, serverExposes, contractsDir }) {
+function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime, serverExposes, contractsDir, distDir = path.join(dir, 'dist') }) {
   const config = baseConfig({
     dir,
     mode,
     entry: './src/index.ts',
     publicPath: 'auto',
-    outDir: path.join(dir, 'dist'),
+    outDir: distDir,
     devPort: Number(process.env.PORT ?? devPort),
     html: externalRuntime ? undefined : './src/standalone/index.html',
   });

@@ -7,7 +7,7 @@ export interface WatchlistPdfInput {
   siteName: string;
   /** The saved articles, in watchlist order. */
   articles: readonly Article[];
-  /** Origin the article links point to, e.g. `https://khs.example` (no trailing slash). */
+  /** Origin the article links point to, e.g. `https://khs.example` (no trailing slash); empty: relative links. */
   baseUrl: string;
   /** Date printed under the heading. Default now. */
   date?: Date;
@@ -45,7 +45,9 @@ export function renderWatchlistPdf({ siteName, articles, baseUrl, date = new Dat
   doc.moveDown(1.5);
 
   for (const article of articles) {
-    const link = new URL(article.url, baseUrl).href;
+    // A request that did not come through the edge has no link origin: its links stay relative
+    // (as the sharing URL does) rather than failing the whole download.
+    const link = baseUrl ? new URL(article.url, baseUrl).href : article.url;
     doc.font('Helvetica-Bold').fontSize(13).fillColor(INK).text(winAnsiText(article.title));
     doc.font('Helvetica').fontSize(9).fillColor(MUTED).text(winAnsiText(article.topic.join(' · ')));
     doc.moveDown(0.3);

@@ -163,6 +163,20 @@ describe(`watchlist service routes (${label})`, () => {
       }
       expect(text).not.toContain('unknown');
     });
+
+    it('answers the PDF with relative links to a request that did not come through the edge (no link origin)', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/watchlist/pdf',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ storedWatchlist: localList(first.id) }),
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/pdf');
+      // The article's link annotation (what a reader clicks) is the site-relative URL.
+      const links = response.rawPayload.toString('latin1').match(/\/URI \(([^)]*)\)/g);
+      expect(links).toEqual([`/URI (${first.url})`]);
+    });
   });
 
   describe('GET /api/watchlist/shares/:shareId (read by the shell for its shared-watchlist page)', () => {
