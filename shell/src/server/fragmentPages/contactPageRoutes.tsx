@@ -31,6 +31,8 @@ export interface ContactPageRoutesOptions {
   runtimeUrl: string;
   /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
   renderIslandPage?: (page: ReactElement, url: string) => Promise<string>;
+  /** How long a post's upload may take to arrive (ms), then the 408 page. Default `UPLOAD_BODY_TIMEOUT_MS`. */
+  uploadTimeoutMs?: number;
 }
 
 /** Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers are the edge's to set. */
@@ -158,7 +160,7 @@ export async function contactPageRoutes(app: FastifyInstance, options: ContactPa
       bodyLimit: CONTACT_POST_MAX_BYTES,
       // A plain form cannot send the header: the token is checked in the form (the content parser).
       // An upload may take longer to arrive than a call's body (`edgeLimits.ts`).
-      config: { csrfExempt: true, bodyTimeoutMs: UPLOAD_BODY_TIMEOUT_MS, ...rateLimitConfig(CONTACT_LIMIT) },
+      config: { csrfExempt: true, bodyTimeoutMs: options.uploadTimeoutMs ?? UPLOAD_BODY_TIMEOUT_MS, ...rateLimitConfig(CONTACT_LIMIT) },
       // Header-only checks, before the rate limiter (which runs after the route's own onRequest).
       onRequest: [
         async (request) => {
