@@ -248,7 +248,7 @@ describe(`watchlist service routes (${label})`, () => {
       for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'bad%20id!', '..%2F..%2Fetc']) {
         const shared = await app.inject({ url: `/api/watchlist/shares/${id}` });
         expect(shared.statusCode, id).toBe(404);
-        expect(shared.json()).toEqual({ error: expect.any(String) });
+        expect(shared.json()).toEqual({ error: expect.any(String), code: 'not-found' });
       }
     });
   });
