@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonClientErrorHandler, jsonFrameworkErrors, sendApiError, type ApiErrorBody } from './apiErrors.js';
-import { ACCEPTED_REQUEST_CODING, UnsupportedRequestCoding, isIdentityCoding } from './requestCoding.js';
+import { ACCEPTED_REQUEST_CODING, UnsupportedRequestCoding, hasCodedBody } from './requestCoding.js';
 
 /** JSON error body of every service answer that is not a success (the one shape, `apiErrors.ts`). */
 export type ServiceError = ApiErrorBody;
@@ -40,7 +40,7 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   });
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, { statusCode: 404, message: 'Not found' }));
   app.addHook('onRequest', async (request, reply) => {
-    if (isIdentityCoding(request.headers['content-encoding'])) return;
+    if (!hasCodedBody(request.headers)) return;
     reply.header('accept-encoding', ACCEPTED_REQUEST_CODING).header('connection', 'close');
     throw new UnsupportedRequestCoding();
   });

@@ -11,6 +11,16 @@ export const ACCEPTED_REQUEST_CODING = 'identity';
 /** Code of the JSON error of a refused coding. */
 export const UNSUPPORTED_CODING_CODE = 'unsupported-content-encoding';
 
+/** Whether a request announces a body (a `Content-Length` above 0, or a `Transfer-Encoding`). */
+export function announcesBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
+}
+
+/** Whether a request carries a body in a coding other than identity (the one refused). */
+export function hasCodedBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return announcesBody(headers) && !isIdentityCoding(headers['content-encoding']);
+}
+
 /** Whether a `Content-Encoding` header names only the identity coding (or is absent). */
 export function isIdentityCoding(header: string | string[] | undefined): boolean {
   if (header === undefined) return true;

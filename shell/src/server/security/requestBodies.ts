@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import { ACCEPTED_REQUEST_CODING, UnsupportedRequestCoding, isIdentityCoding } from '@khs/team-service/request-coding';
+import { ACCEPTED_REQUEST_CODING, UnsupportedRequestCoding, announcesBody, hasCodedBody } from '@khs/team-service/request-coding';
 import { REQUEST_BODY_TIMEOUT_MS } from './edgeLimits.js';
 
 /** Error code of a body that did not arrive in time. */
@@ -30,11 +30,6 @@ declare module 'fastify' {
   }
 }
 
-/** Whether a request announces a body (a length above 0, or chunked). */
-export function announcesBody(headers: FastifyRequest['headers']): boolean {
-  return headers['transfer-encoding'] !== undefined || Number(headers['content-length'] ?? 0) > 0;
-}
-
 /** `payload`, cut off with a 408 error when it has not ended within `timeoutMs`. */
 function withDeadline(request: FastifyRequest, payload: Readable, timeoutMs: number): Readable {
   const guarded = new PassThrough();
@@ -57,7 +52,7 @@ function withDeadline(request: FastifyRequest, payload: Readable, timeoutMs: num
 
 /**
  * The edge's rules for every request body (values in `edgeLimits.ts`):
- * - a `Content-Encoding` other than `identity` (`@khs/team-service/request-coding`: why) is refused with 415 (`Accept-Encoding: identity`,
+ * - a body in a `Content-Encoding` other than `identity` (`@khs/team-service/request-coding`: why) is refused with 415 (`Accept-Encoding: identity`,
  *   RFC 7694) from the headers, before any of the body is read;
  * - a body must have arrived within the route's `bodyTimeoutMs` (config; default
  *   `REQUEST_BODY_TIMEOUT_MS`), else its reader gets a 408 error (JSON, or the route's own page);
@@ -67,8 +62,7 @@ function withDeadline(request: FastifyRequest, payload: Readable, timeoutMs: num
  */
 async function requestBodiesPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
-    const coding = request.headers['content-encoding'];
-    if (!isIdentityCoding(coding)) {
+    if (hasCodedBody(request.headers)) {
       reply.header('accept-encoding', ACCEPTED_REQUEST_CODING);
       throw new UnsupportedRequestCoding();
     }
