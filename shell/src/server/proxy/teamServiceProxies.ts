@@ -26,6 +26,8 @@ export interface TeamServiceProxyDependencies {
   content: Pick<ContentStore, 'getSurvey'>;
   /** Origin of absolute links (sharing URLs, PDF links), forwarded to the watchlist service. */
   linkOrigin: LinkOriginResolver;
+  /** Proxied requests one client address may have in flight per service. Default `PROXY_IN_FLIGHT_PER_ADDRESS` (benchmarks from one address raise it). */
+  inFlightPerAddress?: number;
 }
 
 /**
@@ -36,8 +38,9 @@ export interface TeamServiceProxyDependencies {
  * call with the visitor id that bounds its share links); the search team's insights collector
  * the insights call.
  */
-export function teamServiceProxies({ config, content, linkOrigin }: TeamServiceProxyDependencies): ShellFeature[] {
-  const common = (name: keyof ShellConfig['services']): Pick<ServiceProxyOptions, 'upstreams' | 'cookieSecret' | 'connectTimeoutMs' | 'responseTimeoutMs'> => ({
+export function teamServiceProxies({ config, content, linkOrigin, inFlightPerAddress }: TeamServiceProxyDependencies): ShellFeature[] {
+  const common = (name: keyof ShellConfig['services']): Pick<ServiceProxyOptions, 'upstreams' | 'cookieSecret' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'inFlightPerAddress'> => ({
+    ...(inFlightPerAddress !== undefined ? { inFlightPerAddress } : {}),
     upstreams: config.services[name].upstreams,
     cookieSecret: config.cookieSecret,
     connectTimeoutMs: config.services[name].connectTimeoutMs,
