@@ -82,7 +82,7 @@ test.describe('survey service on its own', () => {
     await page.goto(new URL(article.url, stack.url).href);
     await islandsSettled(page);
     const unknown = () => page.request.get(new URL('/api/survey-results/no-such-survey', stack.url).href).then(async (response) => ({ status: response.status(), body: await response.json() }));
-    expect(await unknown()).toEqual({ status: 404, body: { error: 'Unknown survey' } });
+    expect(await unknown()).toEqual({ status: 404, body: { error: 'Unknown survey', code: 'not-found' } });
     const before = stack.servicePid('survey');
 
     const sliceDir = changedSurveyService((serverDir) => {
@@ -95,7 +95,7 @@ test.describe('survey service on its own', () => {
       const { pid } = await stack.startService('survey', sliceDir);
       expect(pid).not.toBe(before);
       expect(await stillRunning(stack)).toBe(true);
-      expect(await unknown()).toEqual({ status: 404, body: { error: 'There is no survey by that name' } });
+      expect(await unknown()).toEqual({ status: 404, body: { error: 'There is no survey by that name', code: 'not-found' } });
       // The page (served by the same shell) keeps working against the redeployed service.
       const form = surveyForm(page);
       await expect(form).toHaveAttribute('data-phase', /answering|results/);
@@ -103,6 +103,6 @@ test.describe('survey service on its own', () => {
       await stack.startService('survey');
       rmSync(sliceDir, { recursive: true, force: true });
     }
-    expect(await unknown()).toEqual({ status: 404, body: { error: 'Unknown survey' } });
+    expect(await unknown()).toEqual({ status: 404, body: { error: 'Unknown survey', code: 'not-found' } });
   });
 });

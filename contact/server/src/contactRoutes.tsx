@@ -9,6 +9,7 @@ import { CONTACT_PATH, CONTACT_PROBLEM_STATUSES, renderContactFragment, renderCo
 import { hashRequestPassword } from './requestPassword.js';
 import type { ContactRequestRepository } from './storage/contactRequestRepository.js';
 import { validateContactSubmission } from './validateContactSubmission.js';
+import { sendApiError } from '@khs/team-service/errors';
 
 export interface ContactRoutesOptions {
   /** Where requests are stored. */
@@ -62,7 +63,7 @@ export async function contactRoutes(app: FastifyInstance, options: ContactRoutes
 
   app.get<{ Params: { status: string } }>(callRoutePattern(CONTACT_SERVICE_PATHS.problemFragment), async (request, reply) => {
     const status = Number(request.params.status);
-    if (!(CONTACT_PROBLEM_STATUSES as readonly number[]).includes(status)) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Unknown status' });
+    if (!(CONTACT_PROBLEM_STATUSES as readonly number[]).includes(status)) return sendApiError(reply, { statusCode: 404, message: 'Unknown status' });
     return sendFragment(reply, status, renderContactProblemFragment(status));
   });
 

@@ -1,10 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonClientErrorHandler, jsonFrameworkErrors, sendApiError, type ApiErrorBody } from './apiErrors.js';
+import { ACCEPTED_REQUEST_CODING, UnsupportedRequestCoding, hasCodedBody } from './requestCoding.js';
 
-/** JSON error body of every service answer that is not a success. */
-export interface ServiceError {
-  error: string;
-  code?: string;
-}
+/** JSON error body of every service answer that is not a success (the one shape, `apiErrors.ts`). */
+export type ServiceError = ApiErrorBody;
 
 /** Options of `createServiceApp`. */
 export interface ServiceAppOptions {
@@ -20,19 +19,31 @@ export interface ServiceAppOptions {
 
 /**
  * A team service's Fastify app: `GET /health` (`{ status: 'ok', service }`, 503 when the storage
- * check fails), JSON errors for everything that fails (4xx with the reason, 5xx without details), a
- * body limit and a request timeout so a trickling client cannot hold a connection. The service adds
- * its routes to the returned app.
+ * check fails), JSON errors `{ error, code }` for everything that fails — the routes' own, Fastify's
+ * (bad JSON 400, body over the limit 413, unknown type 415, unknown path 404, an unreadable URL 400,
+ * a path parameter too long 414) and Node's parser's (malformed 400, headers too large 431, too slow
+ * 408) — with the reason for a 4xx and none for a 5xx; a body limit; a request timeout so a
+ * trickling client cannot hold a connection; a `Content-Encoding` other than identity refused with
+ * 415 before the body is read. The service adds its routes to the returned app.
  */
 export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? 64 * 1024, requestTimeout: 30_000 });
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    if (status >= 500) request.log.error(error);
-    const body: ServiceError = { error: status >= 500 ? 'Internal server error' : error.message, ...(error.code ? { code: error.code } : {}) };
-    return reply.code(status).header('cache-control', 'no-store').send(body);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    requestTimeout: 30_000,
+    frameworkErrors: jsonFrameworkErrors,
+    clientErrorHandler: jsonClientErrorHandler,
   });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found' } satisfies ServiceError));
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (!(error.statusCode && error.statusCode < 500)) request.log.error(error);
+    return sendApiError(reply, error);
+  });
+  app.setNotFoundHandler((_request, reply) => sendApiError(reply, { statusCode: 404, message: 'Not found' }));
+  app.addHook('onRequest', async (request, reply) => {
+    if (!hasCodedBody(request.headers)) return;
+    reply.header('accept-encoding', ACCEPTED_REQUEST_CODING).header('connection', 'close');
+    throw new UnsupportedRequestCoding();
+  });
   app.get('/health', async (_request, reply) => {
     try {
       await options.checkStorage?.();

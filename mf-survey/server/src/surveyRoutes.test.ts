@@ -69,7 +69,7 @@ function describeSurveyService(label: string, target: Target) {
       it('answers 404 JSON for an unknown survey', async () => {
         const response = await app.inject({ url: '/api/survey-results/nope', headers: { accept: 'application/json' } });
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ error: expect.any(String) });
+        expect(response.json()).toEqual({ error: expect.any(String), code: expect.any(String) });
       });
     });
 
@@ -79,14 +79,14 @@ function describeSurveyService(label: string, target: Target) {
       it('403 when the voter is not named by the edge (no edge key), even with a voter header', async () => {
         const response = await submitThroughEdge(app, 'coffee', JSON.stringify({ answerPosition: 1 }), { edge: false });
         expect(response.statusCode).toBe(403);
-        expect(response.json()).toEqual({ error: expect.any(String) });
+        expect(response.json()).toEqual({ error: expect.any(String), code: expect.any(String) });
         await expectNothingStored();
       });
 
       it('404 for an unknown survey', async () => {
         const response = await vote(app, 'nope', 1);
         expect(response.statusCode).toBe(404);
-        expect(response.json()).toEqual({ error: expect.any(String) });
+        expect(response.json()).toEqual({ error: expect.any(String), code: expect.any(String) });
         expect(await storage.surveys.countVotes('nope')).toEqual({});
       });
 
@@ -103,7 +103,7 @@ function describeSurveyService(label: string, target: Target) {
       ])('422 when answerPosition is %s', async (_case, payload) => {
         const response = await submitThroughEdge(app, 'coffee', payload);
         expect(response.statusCode).toBe(422);
-        expect(response.json()).toEqual({ error: expect.any(String) });
+        expect(response.json()).toEqual({ error: expect.any(String), code: expect.any(String) });
         await expectNothingStored();
       });
 

@@ -3,6 +3,7 @@ import { callRoutePattern, DEFAULT_CALL_URLS, type Survey, type SurveyResults } 
 import { trustedVisitorId } from '@khs/team-service/edge';
 import type { SurveyRepository } from './storage/surveyRepository.js';
 import { surveyResults } from './surveyResults.js';
+import { sendApiError } from '@khs/team-service/errors';
 
 /** What the survey routes need. */
 export interface SurveyRoutesOptions {
@@ -33,8 +34,9 @@ export const SURVEY_SUBMISSION_BODY_LIMIT_BYTES = 1024;
 /** Longest survey handle looked up; longer ones are unknown without a lookup. */
 const MAX_FORM_HANDLE_LENGTH = 100;
 
+/** The one JSON error shape (`{ error, code }`, the code from the status: `not-found`, `unprocessable`…). */
 function sendError(reply: FastifyReply, status: number, error: string) {
-  return reply.code(status).header('cache-control', 'no-store').send({ error });
+  return sendApiError(reply, { statusCode: status, message: error });
 }
 
 /** The answer position in a submission body, or an error message saying why it is not valid. */

@@ -6,11 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import { WATCHLIST_PDF_FILE_NAME, type StoredWatchlist } from 'contracts';
-import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, edgeKeyOf } from '@khs/team-service/edge';
+import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
 import { POSTGRES_TESTS_SKIPPED_MESSAGE, temporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
 import { buildWatchlistService } from './buildWatchlistService.js';
 import { pdfText } from './pdfText.testing.js';
-import { RELATED_ARTICLES_MAX, WATCHLIST_MAX_ARTICLES } from './limits.js';
+import { RELATED_ARTICLES_MAX, SHARE_BOUND, WATCHLIST_MAX_ARTICLES } from './limits.js';
 import { openWatchlistStorage, type WatchlistStorage } from './storage/openWatchlistStorage.js';
 import type { SharedWatchlistBody } from './watchlistRoutes.js';
 import { repositoryContent } from './watchlistContent.js';
@@ -102,6 +102,65 @@ describe(`watchlist service routes (${label})`, () => {
       expect((viaEdge.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl).toMatch(/^https:\/\/khs\.example\/watchlist\/shared\/[A-Za-z0-9_-]+$/);
       const forged = await post('/api/watchlist', { storedWatchlist: localList(first.id) }, { [EDGE_KEY_HEADER]: 'forged', [LINK_ORIGIN_HEADER]: 'https://evil.example' });
       expect((forged.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl).toMatch(/^\/watchlist\/shared\/[A-Za-z0-9_-]+$/);
+    });
+  });
+
+  describe('share bound (SHARE_BOUND new shares per visitor and per address in a day)', () => {
+    /** The n-th distinct list (ordered pairs of articles: 62 articles give 3782). */
+    const nthList = (n: number) => {
+      const a = Math.floor(n / (articles.length - 1));
+      const b = n % (articles.length - 1);
+      return localList(articles[a]!.id, articles[b >= a ? b + 1 : b]!.id);
+    };
+    // Lists led by the fourth article on: the tests above share lists of the first three.
+    let nextList = 3 * (articles.length - 1);
+    const share = async (address: string, visitor: string | undefined, list = nthList(nextList++)) => {
+      const response = await post('/api/watchlist', { storedWatchlist: list }, { 'x-forwarded-for': address, ...(visitor ? { [VISITOR_ID_HEADER]: visitor } : {}) });
+      expect(response.statusCode).toBe(200);
+      return (response.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist;
+    };
+
+    it(`gives one visitor ${SHARE_BOUND.perVisitor} new sharing URLs, then the list without one (an equal list keeps its URL), and nobody else is affected`, async () => {
+      const before = await shares.count();
+      const visitor = 'visitor-bound-aaaaaaaaaaaa';
+      const firstList = nthList(nextList);
+      const urls: string[] = [];
+      for (let i = 0; i < SHARE_BOUND.perVisitor; i += 1) urls.push((await share('203.0.113.1', visitor)).sharingUrl);
+      expect(urls.filter((url) => /\/watchlist\/shared\/[A-Za-z0-9_-]{22}$/.test(url))).toHaveLength(SHARE_BOUND.perVisitor);
+      const refused = await share('203.0.113.1', visitor);
+      expect(refused.sharingUrl).toBe('');
+      expect(Object.keys(refused.articles)).toHaveLength(2);
+      // A list it shared before still has its URL; nothing new was stored.
+      expect((await share('203.0.113.1', visitor, firstList)).sharingUrl).toBe(urls[0]);
+      expect(await shares.count()).toBe(before + SHARE_BOUND.perVisitor);
+      // Another visitor on the same address, and a visitor elsewhere, still share.
+      expect((await share('203.0.113.1', 'visitor-bound-bbbbbbbbbbbb')).sharingUrl).toMatch(/\/watchlist\/shared\//);
+      expect((await share('203.0.113.2', 'visitor-bound-cccccccccccc')).sharingUrl).toMatch(/\/watchlist\/shared\//);
+    });
+
+    it(`gives one address ${SHARE_BOUND.perAddress} new shares whatever visitor ids it sends (thrown-away cookies), then none`, async () => {
+      const address = '203.0.113.50';
+      let shared = 0;
+      for (let i = 0; i < SHARE_BOUND.perAddress; i += 1) {
+        if ((await share(address, `visitor-address-${String(i).padStart(8, '0')}`)).sharingUrl) shared += 1;
+      }
+      expect(shared).toBe(SHARE_BOUND.perAddress);
+      expect((await share(address, 'visitor-address-fresh-0000')).sharingUrl).toBe('');
+      expect((await share(address, undefined)).sharingUrl).toBe('');
+      expect((await share('203.0.113.51', undefined)).sharingUrl).toMatch(/\/watchlist\/shared\//);
+    });
+
+    it('believes a forwarded address only with the edge key (else the socket peer counts)', async () => {
+      const before = await shares.count();
+      const forged = await app.inject({
+        method: 'POST',
+        url: '/api/watchlist',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.50' },
+        payload: JSON.stringify({ storedWatchlist: nthList(nextList++) }),
+      });
+      // 203.0.113.50 is past its bound, but without the edge key the request counts as its socket peer's.
+      expect((forged.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl).toMatch(/\/watchlist\/shared\//);
+      expect(await shares.count()).toBe(before + 1);
     });
   });
 
@@ -203,7 +262,7 @@ describe(`watchlist service routes (${label})`, () => {
       for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'bad%20id!', '..%2F..%2Fetc']) {
         const shared = await app.inject({ url: `/api/watchlist/shares/${id}` });
         expect(shared.statusCode, id).toBe(404);
-        expect(shared.json()).toEqual({ error: expect.any(String) });
+        expect(shared.json()).toEqual({ error: expect.any(String), code: 'not-found' });
       }
     });
   });

@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Article } from '@khs/content';
-import { trustedLinkOrigin } from '@khs/team-service/edge';
+import { EDGE_KEY_HEADER, isEdgeKey, trustedLinkOrigin, trustedVisitorId } from '@khs/team-service/edge';
+import { sendApiError } from '@khs/team-service/errors';
 import {
   DEFAULT_CALL_URLS,
   SERVICE_PATHS,
@@ -12,12 +14,12 @@ import {
   type WatchlistResponse,
 } from 'contracts';
 import { articleTeaser, type TeaserLabels } from './articleTeaser.js';
-import { RELATED_ARTICLES_MAX, WATCHLIST_BODY_LIMIT_BYTES } from './limits.js';
+import { RELATED_ARTICLES_MAX, SHARE_BOUND, WATCHLIST_BODY_LIMIT_BYTES } from './limits.js';
 import { parseWatchlistRequest } from './parseWatchlistRequest.js';
 import { relatedArticles } from './relatedArticles.js';
 import { renderWatchlistPdf } from './renderWatchlistPdf.js';
 import { resolveWatchlist } from './resolveWatchlist.js';
-import type { WatchlistShareRepository } from './storage/watchlistShareRepository.js';
+import type { ShareCreator, WatchlistShareRepository } from './storage/watchlistShareRepository.js';
 import type { WatchlistContent } from './watchlistContent.js';
 
 /** Path prefix of sharing URLs (the shell's shared-watchlist page); the share id follows. */
@@ -29,6 +31,20 @@ export interface SharedWatchlistBody {
   teasers: Teaser[];
   /** The same articles as a local-watchlist map (the import island's props). */
   importable: LocalWatchlist['articles'];
+}
+
+/**
+ * Who asks for a share, as keys (HMAC with the edge key: the rows never hold an address or a
+ * visitor id): the client address the edge forwarded (`x-forwarded-for`, believed with the edge
+ * key; else the socket's peer) and the visitor id it named.
+ */
+export function shareCreatorOf(request: FastifyRequest, edgeKey: string): ShareCreator {
+  const fromEdge = isEdgeKey(request.headers[EDGE_KEY_HEADER], edgeKey);
+  const forwardedFor = request.headers['x-forwarded-for'];
+  const address = fromEdge && typeof forwardedFor === 'string' && forwardedFor.length > 0 ? forwardedFor : request.ip;
+  const key = (kind: string, value: string) => createHmac('sha256', edgeKey).update(`${kind}:${value}`).digest('base64url').slice(0, 32);
+  const visitorId = trustedVisitorId(request.headers, edgeKey);
+  return { addressKey: key('address', address), visitorKey: visitorId ? key('visitor', visitorId) : undefined };
 }
 
 /** The service's default texts: the teasers' watchlist-button labels (the page config may override them in the browser). */
@@ -52,7 +68,8 @@ export interface WatchlistRoutesOptions {
 /**
  * The watchlist calls (spec point 7), reached by browsers through the shell's proxy (which checks
  * the CSRF token and names the link origin), and the shared list the shell's page reads:
- * - `POST /api/watchlist` resolves the local watchlist to teasers, related articles and a sharing URL;
+ * - `POST /api/watchlist` resolves the local watchlist to teasers, related articles and a sharing URL
+ *   (none once its creator added `SHARE_BOUND` new shares in the window);
  * - `POST /api/watchlist/pdf` answers the same list as a PDF;
  * - `GET /api/watchlist/shares/:shareId` the shared list (`SharedWatchlistBody`), 404 unknown.
  * Bodies are limited to `WATCHLIST_BODY_LIMIT_BYTES`; bad bodies get 400/422 JSON, nothing stored.
@@ -69,7 +86,17 @@ export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRo
     const saved = resolveWatchlist(parseWatchlistRequest(request.body), content);
     const related = relatedArticles(saved, content.listArticles(), RELATED_ARTICLES_MAX);
     // Only known articles, with the store's titles, are shared: nothing the client made up is kept.
-    const sharingUrl = saved.length > 0 ? `${linkOrigin(request)}${SHARED_WATCHLIST_PATH}/${await shares.create(asLocalArticles(saved))}` : '';
+    // A creator past SHARE_BOUND gets the list without a new sharing URL.
+    const shareId =
+      saved.length > 0
+        ? await shares.create(asLocalArticles(saved), {
+            creator: shareCreatorOf(request, edgeKey),
+            since: new Date(now().getTime() - SHARE_BOUND.windowMs),
+            perAddress: SHARE_BOUND.perAddress,
+            perVisitor: SHARE_BOUND.perVisitor,
+          })
+        : undefined;
+    const sharingUrl = shareId ? `${linkOrigin(request)}${SHARED_WATCHLIST_PATH}/${shareId}` : '';
     const body: WatchlistResponse = {
       storedWatchlist: {
         articles: Object.fromEntries(teasersOf(saved).map((teaser) => [teaser.id, teaser])),
@@ -92,7 +119,7 @@ export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRo
 
   app.get<{ Params: { shareId: string } }>(callRoutePattern(SERVICE_PATHS.watchlistShare), async (request, reply) => {
     const shared = await shares.get(request.params.shareId);
-    if (!shared) return reply.code(404).header('cache-control', 'no-store').send({ error: 'Unknown shared watchlist' });
+    if (!shared) return sendApiError(reply, { statusCode: 404, message: 'Unknown shared watchlist' });
     const articles = resolveWatchlist({ articles: shared }, content);
     const body: SharedWatchlistBody = { teasers: teasersOf(articles), importable: asLocalArticles(articles) };
     return reply.header('cache-control', 'no-store').send(body);

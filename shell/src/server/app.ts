@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
+import { apiErrorOf, jsonClientErrorHandler, sendApiError, type ApiErrorBody } from '@khs/team-service/errors';
 import { contentImagesDir, contentMediaDir } from '@khs/content';
 import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
@@ -14,12 +15,15 @@ import type { ReactElement } from 'react';
 import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
 import { renderPageWithIslands } from './federation/islandCollector.js';
 import type { ServerIslands } from './federation/serverIslands.js';
+import { renderRequestErrorPage } from './pages/RequestErrorPage.js';
 import { renderPage } from './pages/renderPage.js';
 import { pageRoutes } from './pages/routes.js';
 import { csrfProtection } from './security/csrf.js';
+import { SERVER_REQUEST_TIMEOUT_MS } from './security/edgeLimits.js';
 import { securityHeaders } from './security/headers.js';
 import { databaseRateLimitStore } from './security/rateLimit/databaseRateLimitStore.js';
 import { registerRateLimiting } from './security/rateLimit/rateLimiting.js';
+import { requestBodies } from './security/requestBodies.js';
 import { singleHostHeader } from './security/singleHostHeader.js';
 import { fastifyTrustProxy } from './security/trustProxy.js';
 
@@ -67,10 +71,12 @@ export interface ShellApp extends ShellCore {
   app: FastifyInstance;
 }
 
-/** JSON error body every API error uses. */
-export interface ApiError {
-  error: string;
-  code?: string;
+/** JSON error body every API error uses (`{ error, code }`, shared with the team services). */
+export type ApiError = ApiErrorBody;
+
+/** Paths whose errors are answered as JSON (API calls); every other path gets the site's HTML error pages. */
+export function isApiPath(url: string): boolean {
+  return url.startsWith('/api/') || url.startsWith('/actions/');
 }
 
 function origin(url: string): string {
@@ -87,22 +93,36 @@ function runtimeVersion(dir: string): string {
 export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> {
   const { config, content } = deps;
   const clientAssetsDir = deps.clientAssetsDir ?? path.join(SHELL_ROOT, 'dist/client');
-  // A request (uploads included) must arrive within a minute: a client that trickles forever is cut off.
-  // Proxies are believed only when configured (TRUST_PROXY): else X-Forwarded-* is ignored.
-  const app = Fastify({ logger: deps.logger ?? false, bodyLimit: 1024 * 1024, trustProxy: fastifyTrustProxy(config.trustProxy), requestTimeout: 60_000 });
   const pageConfig = buildPageConfig(config, deps.search);
+  const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
+  // Proxies are believed only when configured (TRUST_PROXY): else X-Forwarded-* is ignored.
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // The backstop behind the bodies' own deadlines (`requestBodies`): no request lasts longer to arrive.
+    requestTimeout: SERVER_REQUEST_TIMEOUT_MS,
+    // Errors answered before any route runs: the one JSON shape for calls, the site's page for pages.
+    frameworkErrors: (error, request, frameworkReply) => {
+      const reply = frameworkReply as unknown as FastifyReply;
+      if (isApiPath(request.url)) return void sendApiError(reply, error);
+      const { status } = apiErrorOf(error);
+      void reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(renderRequestErrorPage(status, pageConfig, runtimeUrl));
+    },
+    clientErrorHandler: jsonClientErrorHandler,
+  });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    if (status >= 500) request.log.error(error);
-    const body: ApiError = {
-      error: status >= 500 ? 'Internal server error' : error.message,
-      ...(error.code ? { code: error.code } : {}),
-    };
-    return reply.code(status).send(body);
+    if (!(error.statusCode && error.statusCode < 500)) request.log.error(error);
+    return sendApiError(reply, error);
   });
 
   await app.register(singleHostHeader);
+  await app.register(requestBodies);
   await securityHeaders(app, {
     remoteOrigins: config.remotes.map((remote) => origin(remote.entry)),
     searchOrigin: `${deps.search.protocol}://${deps.search.host}:${deps.search.port}`,
@@ -124,7 +144,6 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });
   await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
 
-  const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
   const islands = deps.islands;
   const renderIslandPage = async (page: ReactElement, url: string) =>

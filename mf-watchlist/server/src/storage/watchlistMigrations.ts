@@ -20,6 +20,16 @@ export const WATCHLIST_MIGRATIONS: ServiceMigrations = {
         CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
       `,
     },
+    {
+      version: 2,
+      name: 'who created each share (keyed address and visitor), to bound new shares per creator',
+      sql: `
+        ALTER TABLE watchlist_shares ADD COLUMN creator_address TEXT;
+        ALTER TABLE watchlist_shares ADD COLUMN creator_visitor TEXT;
+        CREATE INDEX watchlist_shares_creator_address ON watchlist_shares (creator_address, created_at);
+        CREATE INDEX watchlist_shares_creator_visitor ON watchlist_shares (creator_visitor, created_at);
+      `,
+    },
   ],
   postgres: [
     {
@@ -33,6 +43,16 @@ export const WATCHLIST_MIGRATIONS: ServiceMigrations = {
           created_at TIMESTAMPTZ NOT NULL DEFAULT now()
         );
         CREATE UNIQUE INDEX watchlist_shares_content_hash ON watchlist_shares (content_hash);
+      `,
+    },
+    {
+      version: 2,
+      name: 'who created each share (keyed address and visitor), to bound new shares per creator',
+      sql: `
+        ALTER TABLE watchlist_shares ADD COLUMN creator_address TEXT;
+        ALTER TABLE watchlist_shares ADD COLUMN creator_visitor TEXT;
+        CREATE INDEX watchlist_shares_creator_address ON watchlist_shares (creator_address, created_at);
+        CREATE INDEX watchlist_shares_creator_visitor ON watchlist_shares (creator_visitor, created_at);
       `,
     },
   ],

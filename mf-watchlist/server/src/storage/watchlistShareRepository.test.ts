@@ -19,7 +19,7 @@ function describeShareRepository(label: string, open: () => Promise<WatchlistSto
 
       it('stores a list under an unguessable id and returns it in order', async () => {
         const articles = { z9: { title: 'Zeta' }, a1: { title: 'Alpha "quoted" ü' }, m5: { title: 'Mu' } };
-        const id = await storage.shares.create(articles);
+        const id = (await storage.shares.create(articles))!;
         expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
         const stored = await storage.shares.get(id);
         expect(stored).toEqual(articles);
@@ -35,13 +35,29 @@ function describeShareRepository(label: string, open: () => Promise<WatchlistSto
       });
 
       it('stores only the title of each entry', async () => {
-        const id = await storage.shares.create({ a: { title: 'A', extra: 'x' } as { title: string } });
+        const id = (await storage.shares.create({ a: { title: 'A', extra: 'x' } as { title: string } }))!;
         expect(await storage.shares.get(id)).toEqual({ a: { title: 'A' } });
       });
 
       it('stores an empty list', async () => {
-        const id = await storage.shares.create({});
+        const id = (await storage.shares.create({}))!;
         expect(await storage.shares.get(id)).toEqual({});
+      });
+
+      it('adds a new row only while its creator is under the bound (per address, per visitor, since a time); an equal list keeps its id', async () => {
+        const bound = (addressKey: string, visitorKey: string | undefined, since = new Date(Date.now() - 60_000)) => ({ creator: { addressKey, visitorKey }, since, perAddress: 3, perVisitor: 2 });
+        const list = (name: string) => ({ [name]: { title: name } });
+        const visitorIds = [await storage.shares.create(list('v1'), bound('addr-1', 'visitor-1')), await storage.shares.create(list('v2'), bound('addr-1', 'visitor-1'))];
+        expect(visitorIds.every((id) => typeof id === 'string')).toBe(true);
+        expect(await storage.shares.create(list('v3'), bound('addr-1', 'visitor-1'))).toBeUndefined();
+        expect(await storage.shares.create(list('v1'), bound('addr-1', 'visitor-1'))).toBe(visitorIds[0]);
+        // The address has one more; then it is full for every visitor.
+        expect(await storage.shares.create(list('v4'), bound('addr-1', 'visitor-2'))).toEqual(expect.any(String));
+        expect(await storage.shares.create(list('v5'), bound('addr-1', 'visitor-3'))).toBeUndefined();
+        expect(await storage.shares.create(list('v6'), bound('addr-1', undefined))).toBeUndefined();
+        // Rows before `since` do not count; other creators are unaffected.
+        expect(await storage.shares.create(list('v7'), bound('addr-1', 'visitor-1', new Date(Date.now() + 60_000)))).toEqual(expect.any(String));
+        expect(await storage.shares.create(list('v8'), bound('addr-2', 'visitor-9'))).toEqual(expect.any(String));
       });
 
       it('gives undefined for unknown and malformed ids', async () => {

@@ -9,10 +9,12 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
 /**
  * Compresses every answer the browser accepts compressed (brotli, else gzip) unless it already
  * is (precompressed static files). Brotli at quality 4 (the plugin's default): on-the-fly
- * quality 11 would cost far more CPU per page than it saves in bytes.
+ * quality 11 would cost far more CPU per page than it saves in bytes. Answers only: request bodies
+ * are never decompressed (the plugin's request decompression is off), a compressed one is refused
+ * with 415 (`security/requestBodies.ts`).
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyCompress, { global: true, encodings: ['br', 'gzip'], threshold: COMPRESS_THRESHOLD_BYTES });
+  await app.register(fastifyCompress, { global: true, globalDecompression: false, encodings: ['br', 'gzip'], threshold: COMPRESS_THRESHOLD_BYTES });
 }
 
 /**

@@ -3,7 +3,9 @@
 // edge (token in the form, early refusal of forged uploads) and streamed to the service, and a dead
 // service answered with a readable 503 page while the rest of the site goes on.
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
 import type net from 'node:net';
+import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
@@ -14,7 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../database/index.js';
 import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildProductTestApp } from '../testing/buildProductTestApp.js';
-import { fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { buildTestApp, fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { CONTACT_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
+import { contactPageRoutes } from './contactPageRoutes.js';
 import { closedPort } from '../testing/closedPort.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 import { testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
@@ -180,6 +184,103 @@ describe('contact page composed from the contact service', () => {
       expect((await dead.inject({ url: '/actions/blitz/csrf/token' })).statusCode).toBe(200);
     } finally {
       await dead.close();
+    }
+  });
+});
+
+/** A contact post over its own socket from `localAddress`: `chunks` written `gapMs` apart (the rest unsent once answered). */
+function postSlowly(origin: string, options: { headers: Record<string, string>; chunks: Buffer[]; gapMs: number; localAddress?: string }) {
+  const request = http.request(`${origin}/contact`, { method: 'POST', headers: options.headers, agent: false, localAddress: options.localAddress });
+  let answered = false;
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('error', (error: NodeJS.ErrnoException) => (['EPIPE', 'ECONNRESET'].includes(error.code ?? '') || request.destroyed ? undefined : reject(error)));
+    request.on('response', (response) => {
+      answered = true;
+      const parts: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => parts.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, body: Buffer.concat(parts).toString('utf8') }));
+    });
+  });
+  let index = 0;
+  const writeNext = () => {
+    if (answered || request.destroyed) return;
+    if (index === options.chunks.length) return void request.end();
+    request.write(options.chunks[index++]);
+    setTimeout(writeNext, options.gapMs);
+  };
+  writeNext();
+  return { answer, abort: () => request.destroy() };
+}
+
+describe('the contact post at the edge: coding, upload deadline, posts in flight per address', () => {
+  let dataDir: string;
+  let service: TeamServiceUnderTest;
+  let app: FastifyInstance;
+  let origin: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-contact-edge-'));
+    service = await startTeamServiceForTest('contact', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
+    ({ app } = await buildTestApp({
+      features: [
+        ({ pageConfig, runtimeUrl }) => ({
+          plugin: contactPageRoutes,
+          options: { upstreams: service.urls, connectTimeoutMs: 1000, responseTimeoutMs: 3000, cookieSecret: TEST_COOKIE_SECRET, pageConfig, runtimeUrl, uploadTimeoutMs: 400 },
+        }),
+      ],
+    }));
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    origin = `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}`;
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await service?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const form = async (token: string) => multipartBody([['_csrf', token], ['name', 'Ada Lovelace'], ['email', 'ada@example.org'], ['message', 'A workshop, please.']]);
+
+  it('answers a gzip post with its 415 page at once, storing nothing', async () => {
+    const { cookie, token } = await fetchCsrf(app);
+    const { payload, contentType } = await form(token);
+    const before = await service.countRows('contact_requests');
+    const response = await app.inject({ method: 'POST', url: '/contact', remoteAddress: uniqueClientAddress(), payload: gzipSync(payload), headers: { cookie, 'content-type': contentType, 'content-encoding': 'gzip' } });
+    expect(response.statusCode).toBe(415);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(parse(response.body).querySelector('main h1')?.textContent).toBe('Your request could not be read');
+    expect(await service.countRows('contact_requests')).toBe(before);
+  });
+
+  it('cuts off an upload that trickles, before and after its token, with the 408 page; nothing stored', async () => {
+    const { cookie, token } = await fetchCsrf(app);
+    const { payload, contentType } = await form(token);
+    const before = await service.countRows('contact_requests');
+    const headers = { cookie, 'content-type': contentType, 'content-length': String(payload.length) };
+    // Before the token: the first bytes, then one byte every 100 ms.
+    const early = postSlowly(origin, { headers, chunks: [payload.subarray(0, 10), ...Array.from(payload.subarray(10), (byte) => Buffer.from([byte]))], gapMs: 100 });
+    // After the token (the form's first field): streaming to the service when the deadline passes.
+    const tokenEnd = payload.indexOf(Buffer.from(token)) + token.length + 40;
+    const late = postSlowly(origin, { headers, chunks: [payload.subarray(0, tokenEnd), ...Array.from(payload.subarray(tokenEnd), (byte) => Buffer.from([byte]))], gapMs: 100 });
+    for (const { answer } of [early, late]) {
+      const { status, body } = await answer;
+      expect(status).toBe(408);
+      expect(parse(body).querySelector('main h1')?.textContent).toBe('Your request could not be read');
+    }
+    expect(await service.countRows('contact_requests')).toBe(before);
+  });
+
+  it(`lets one address stream at most ${CONTACT_IN_FLIGHT_PER_ADDRESS} posts at once (the 429 page beyond); another address still posts`, async () => {
+    const { cookie, token } = await fetchCsrf(app);
+    const { payload, contentType } = await form(token);
+    const headers = { cookie, 'content-type': contentType, 'content-length': String(payload.length) };
+    const slow = Array.from({ length: CONTACT_IN_FLIGHT_PER_ADDRESS }, () => postSlowly(origin, { headers, chunks: Array.from(payload, (byte) => Buffer.from([byte])), gapMs: 50, localAddress: '127.0.0.4' }));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const refused = await postSlowly(origin, { headers, chunks: [payload], gapMs: 0, localAddress: '127.0.0.4' }).answer;
+      expect(refused.status).toBe(429);
+      expect(parse(refused.body).querySelector('main h1')?.textContent).toBe('Too many requests from your network');
+      const other = await postSlowly(origin, { headers, chunks: [payload], gapMs: 0, localAddress: '127.0.0.5' }).answer;
+      expect(other.status).toBe(303);
+    } finally {
+      for (const { abort } of slow) abort();
     }
   });
 });

@@ -6,6 +6,8 @@ import { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEAD
 import { Layout } from '../pages/Layout.js';
 import { renderPage } from '../pages/renderPage.js';
 import { csrfSecretOf, isValidCsrfToken } from '../security/csrf.js';
+import { CONTACT_CONNECTIONS_PER_UPSTREAM, CONTACT_IN_FLIGHT_PER_ADDRESS, UPLOAD_BODY_TIMEOUT_MS } from '../security/edgeLimits.js';
+import { inFlightPerAddress } from '../security/inFlightPerAddress.js';
 import { CONTACT_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import { ContactPostRefusedAtEdge, gateContactPost } from './contactTokenGate.js';
@@ -29,6 +31,8 @@ export interface ContactPageRoutesOptions {
   runtimeUrl: string;
   /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
   renderIslandPage?: (page: ReactElement, url: string) => Promise<string>;
+  /** How long a post's upload may take to arrive (ms), then the 408 page. Default `UPLOAD_BODY_TIMEOUT_MS`. */
+  uploadTimeoutMs?: number;
 }
 
 /** Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers are the edge's to set. */
@@ -104,9 +108,13 @@ export async function contactPageRoutes(app: FastifyInstance, options: ContactPa
   const compose = async (request: FastifyRequest, reply: FastifyReply, fetched: FetchedFragment) =>
     fetched === 'unavailable' ? sendUnavailable(reply, false) : sendPage(request, reply, fetched.status, fetched.fragment);
   const edgeHeaders = (formToken: string | undefined): Record<string, string> => ({ [EDGE_KEY_HEADER]: edgeKey, ...(formToken ? { [FORM_TOKEN_HEADER]: formToken } : {}) });
-  /** The page for a post refused here, with the service's explanation of `status`. */
+  /**
+   * The page for a post refused here, with the service's explanation of `status` (a 408 with its
+   * "could not be read" one: the service has no page of its own for a post that stopped coming).
+   */
   const refusalPage = async (request: FastifyRequest, reply: FastifyReply, status: number) => {
-    const url = `${nextUpstream()}${CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', String(status))}`;
+    const explained = status === 408 ? 400 : status;
+    const url = `${nextUpstream()}${CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', String(explained))}`;
     const fetched = await fetchPageFragment(url, edgeHeaders(undefined), options.responseTimeoutMs);
     if (fetched === 'unavailable') return sendUnavailable(reply, false);
     return sendPage(request, reply, status, fetched.fragment);
@@ -122,7 +130,7 @@ export async function contactPageRoutes(app: FastifyInstance, options: ContactPa
   // The post is streamed to the service; reply-from lives only inside this plugin.
   await app.register(fastifyReplyFrom, {
     base: upstreams.length === 1 ? upstreams[0]! : upstreams,
-    undici: { connections: 16, pipelining: 1, connect: { timeout: options.connectTimeoutMs }, headersTimeout: options.responseTimeoutMs, bodyTimeout: options.responseTimeoutMs },
+    undici: { connections: CONTACT_CONNECTIONS_PER_UPSTREAM, pipelining: 1, connect: { timeout: options.connectTimeoutMs }, headersTimeout: options.responseTimeoutMs, bodyTimeout: options.responseTimeoutMs },
     disableRequestLogging: true,
   });
   app.addContentTypeParser('multipart/form-data', (request, payload, done) => {
@@ -139,26 +147,34 @@ export async function contactPageRoutes(app: FastifyInstance, options: ContactPa
   });
 
   const onError: NonNullable<FastifyReplyFromHooks['onError']> = (reply, { error }) => {
+    // The upload stopped coming while it streamed to the service: the visitor's fault, not the service's.
+    if (reply.request.bodyTimedOut) return void refusalPage(reply.request as FastifyRequest, reply as unknown as FastifyReply, 408);
     reply.request.log.warn({ err: error }, 'the contact service did not answer');
     void sendUnavailable(reply as unknown as FastifyReply, (error as Error & { statusCode?: number }).statusCode === 504);
   };
 
+  const inFlight = inFlightPerAddress(CONTACT_IN_FLIGHT_PER_ADDRESS);
   app.post(
     CONTACT_PATH,
     {
       bodyLimit: CONTACT_POST_MAX_BYTES,
       // A plain form cannot send the header: the token is checked in the form (the content parser).
-      config: { csrfExempt: true, ...rateLimitConfig(CONTACT_LIMIT) },
+      // An upload may take longer to arrive than a call's body (`edgeLimits.ts`).
+      config: { csrfExempt: true, bodyTimeoutMs: options.uploadTimeoutMs ?? UPLOAD_BODY_TIMEOUT_MS, ...rateLimitConfig(CONTACT_LIMIT) },
       // Header-only checks, before the rate limiter (which runs after the route's own onRequest).
-      onRequest: async (request) => {
-        // `request.isMultipart()` is only known once the parser ran: read the header itself.
-        const contentType = request.headers['content-type'] ?? '';
-        if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) throw new ContactPostRefusedAtEdge(415, 'The contact form is sent as multipart/form-data');
-        if (!/;\s*boundary=/i.test(contentType)) throw new ContactPostRefusedAtEdge(400, 'The form data could not be read (no multipart boundary)');
-        const declared = Number(request.headers['content-length']);
-        if (Number.isFinite(declared) && declared > CONTACT_POST_MAX_BYTES) throw new ContactPostRefusedAtEdge(413, 'The contact form is larger than allowed');
-        if (!csrfSecretOf(request)) throw new ContactPostRefusedAtEdge(403, 'The form token cookie is missing');
-      },
+      onRequest: [
+        async (request) => {
+          // `request.isMultipart()` is only known once the parser ran: read the header itself.
+          const contentType = request.headers['content-type'] ?? '';
+          if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) throw new ContactPostRefusedAtEdge(415, 'The contact form is sent as multipart/form-data');
+          if (!/;\s*boundary=/i.test(contentType)) throw new ContactPostRefusedAtEdge(400, 'The form data could not be read (no multipart boundary)');
+          const declared = Number(request.headers['content-length']);
+          if (Number.isFinite(declared) && declared > CONTACT_POST_MAX_BYTES) throw new ContactPostRefusedAtEdge(413, 'The contact form is larger than allowed');
+          if (!csrfSecretOf(request)) throw new ContactPostRefusedAtEdge(403, 'The form token cookie is missing');
+        },
+        // At most a few posts of one address stream to the service at once: slow uploads cannot hold its connections.
+        inFlight.onRequest,
+      ],
       // The fresh token for the form shown again after a validation error (the service puts it in the page).
       preHandler: async (request, reply) => {
         request.contactFormToken = await reply.generateCsrf();

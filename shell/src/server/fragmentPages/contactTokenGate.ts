@@ -8,7 +8,7 @@ export const TOKEN_GATE_PREFIX_MAX_BYTES = 1024 * 1024;
 /** A contact post the edge refused while looking for its token; nothing was forwarded. */
 export class ContactPostRefusedAtEdge extends Error {
   constructor(
-    readonly statusCode: 400 | 403 | 413 | 415,
+    readonly statusCode: 400 | 403 | 408 | 413 | 415,
     message: string,
   ) {
     super(message);
@@ -35,7 +35,8 @@ export interface TokenGateOptions {
  *   valid header token, as before);
  * - a file part before any valid token → 403 unread; with a valid header token → forwarded;
  * - the form ends without a valid token → 403 (a valid header token: forwarded);
- * - malformed multipart before the decision → 400; a token not within the first
+ * - malformed multipart before the decision → 400; a body that stopped coming (its deadline at the
+ *   edge passed) → 408; a token not within the first
  *   `TOKEN_GATE_PREFIX_MAX_BYTES` → 403.
  * Resolves to the body to forward: the bytes read so far, then the rest as it streams in.
  */
@@ -87,6 +88,8 @@ export function gateContactPost(payload: Readable, options: TokenGateOptions): P
       });
       for (const chunk of buffered) body.write(chunk);
       let received = bufferedBytes;
+      // A body cut off at the edge (its deadline passed) must fail the forward, not leave it waiting.
+      payload.on('error', (error) => body.destroy(error));
       payload.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > options.bodyLimit) body.destroy(new Error('body over the limit'));
@@ -119,6 +122,8 @@ export function gateContactPost(payload: Readable, options: TokenGateOptions): P
     });
     payload.on('data', onData);
     payload.on('end', onEnd);
-    payload.on('error', () => refuse(new ContactPostRefusedAtEdge(400, 'The form data could not be read')));
+    payload.on('error', (error: Error & { statusCode?: number }) =>
+      refuse(error.statusCode === 408 ? new ContactPostRefusedAtEdge(408, error.message) : new ContactPostRefusedAtEdge(400, 'The form data could not be read')),
+    );
   });
 }

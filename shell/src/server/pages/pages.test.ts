@@ -85,7 +85,7 @@ describe('server-rendered pages', () => {
     expect(page.body).toContain('Page not found');
     const api = await app.inject('/api/nothing');
     expect(api.statusCode).toBe(404);
-    expect(api.json()).toEqual({ error: 'Not found' });
+    expect(api.json()).toEqual({ error: 'Not found', code: 'not-found' });
   });
 
   it('serves content images locally', async () => {

@@ -83,7 +83,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET') {
-      return reply.code(404).send({ error: 'Not found' });
+      return reply.code(404).header('cache-control', 'no-store').send({ error: 'Not found', code: 'not-found' });
     }
     reply.code(404);
     html(reply);

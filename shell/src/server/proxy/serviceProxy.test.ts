@@ -8,12 +8,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellConfig } from '../config.js';
 import { readShellConfig } from '../config.js';
 import { CSRF_COOKIE_NAME } from '../security/csrf.js';
-import { INSIGHTS_LIMIT, SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { INSIGHTS_LIMIT, SURVEY_VOTE_LIMIT, WATCHLIST_LIMIT, WATCHLIST_PDF_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
 import { closedPort } from '../testing/closedPort.js';
 import { SERVICE_TIMEOUT_CODE, SERVICE_UNAVAILABLE_CODE } from './serviceProxy.js';
-import { EDGE_BODY_LIMITS, teamServiceProxies, VOTER_ID_PURPOSE } from './teamServiceProxies.js';
+import { EDGE_BODY_LIMITS, SHARE_CREATOR_ID_PURPOSE, teamServiceProxies, VOTER_ID_PURPOSE } from './teamServiceProxies.js';
 
 interface Seen {
   method: string;
@@ -167,6 +167,43 @@ describe('the insights collector behind the proxy: no CSRF token (beacons), limi
       expect(seen[0]).toMatchObject({ url: '/api/insights/events', body: '{"events":[]}' });
       // Another address is not affected.
       expect((await app.inject({ method: 'POST', url: '/api/insights/events', remoteAddress: uniqueClientAddress(), headers: { 'content-type': 'application/json' }, payload: '{}' })).statusCode).toBe(201);
+    } finally {
+      await app.close();
+      await upstream.app.close();
+    }
+  });
+});
+
+describe('the watchlist service behind the proxy: share links limited per address at the edge', () => {
+  it(`forwards the watchlist call with the share creator's visitor id, refuses the (${WATCHLIST_LIMIT.max} + 1)th of an address with 429 JSON; the PDF call has its own ${WATCHLIST_PDF_LIMIT.max}`, async () => {
+    const seen: Seen[] = [];
+    const upstream = await startUpstream('watchlist', seen);
+    const app = await shellWithSurveyAt(upstream.url, { WATCHLIST_SERVICE_URL: upstream.url });
+    try {
+      const browser = new BrowserSession(app);
+      const token = await browser.csrfToken();
+      const send = (url: string) => browser.request({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-csrf-token': token }, payload: '{"storedWatchlist":{"articles":{}}}' });
+      const statuses: number[] = [];
+      let refused;
+      for (let i = 0; i <= WATCHLIST_LIMIT.max; i += 1) {
+        const response = await send('/api/watchlist');
+        statuses.push(response.statusCode);
+        if (response.statusCode === 429) refused = response;
+      }
+      expect(statuses).toEqual([...Array(WATCHLIST_LIMIT.max).fill(201), 429]);
+      expect(refused!.json()).toEqual({ error: expect.any(String), code: 'rate-limited' });
+      expect(seen).toHaveLength(WATCHLIST_LIMIT.max);
+      // The visitor id of the share-link bound: the same for one browser, derived for its own purpose.
+      expect(seen[0]!.headers[VISITOR_ID_HEADER]).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(new Set(seen.map((request) => request.headers[VISITOR_ID_HEADER])).size).toBe(1);
+      expect(SHARE_CREATOR_ID_PURPOSE).not.toBe(VOTER_ID_PURPOSE);
+      // The PDF call is counted apart (and names nobody).
+      const pdf = await send('/api/watchlist/pdf');
+      expect(pdf.statusCode).toBe(201);
+      expect(seen.at(-1)!.headers[VISITOR_ID_HEADER]).toBeUndefined();
+      const pdfStatuses: number[] = [pdf.statusCode];
+      for (let i = 1; i <= WATCHLIST_PDF_LIMIT.max; i += 1) pdfStatuses.push((await send('/api/watchlist/pdf')).statusCode);
+      expect(pdfStatuses).toEqual([...Array(WATCHLIST_PDF_LIMIT.max).fill(201), 429]);
     } finally {
       await app.close();
       await upstream.app.close();

@@ -1,8 +1,9 @@
-import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
 import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
 import type { ApiError } from '../app.js';
+import { PROXY_CONNECTIONS_PER_UPSTREAM, PROXY_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
+import { inFlightPerAddress } from '../security/inFlightPerAddress.js';
 import type { RateLimitPolicy } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import { visitorIdOf } from '../security/visitorIdentity.js';
@@ -26,8 +27,9 @@ export interface ProxiedRoute {
   csrfExempt?: boolean;
   /**
    * Largest body the edge forwards (bytes): a larger declared `Content-Length` is refused here with
-   * 413 JSON before anything is forwarded, and a body that grows past it is cut off. The service
-   * applies its own limit too. Default: the shell's body limit.
+   * 413 JSON before anything is read, and a body that grows past it (chunked, or longer than it
+   * said) with 413 JSON as soon as it does; nothing is forwarded. The service applies its own limit
+   * too. Default: the shell's body limit.
    */
   bodyLimit?: number;
   /** Forward the origin absolute links must use (`x-khs-link-origin`: PUBLIC_BASE_URL or an allowed host), e.g. for sharing URLs. */
@@ -47,6 +49,10 @@ export interface ServiceProxyOptions {
   connectTimeoutMs: number;
   /** How long to wait for its response headers, and between body chunks (ms). */
   responseTimeoutMs: number;
+  /** Requests one client address may have in flight to this service. Default `PROXY_IN_FLIGHT_PER_ADDRESS`. */
+  inFlightPerAddress?: number;
+  /** How long a request body may take to arrive (ms), then 408. Default `REQUEST_BODY_TIMEOUT_MS`. */
+  bodyTimeoutMs?: number;
   /** Resolves a request's link origin, for routes with `forwardLinkOrigin`. */
   linkOrigin?: (request: FastifyRequest) => string;
 }
@@ -54,9 +60,43 @@ export interface ServiceProxyOptions {
 /** Error codes of a failed forward, in the JSON body. */
 export const SERVICE_UNAVAILABLE_CODE = 'service-unavailable';
 export const SERVICE_TIMEOUT_CODE = 'service-timeout';
+/** Fastify's code for a body over the limit: the edge's own declared-length refusal uses the same. */
+export const BODY_TOO_LARGE_CODE = 'FST_ERR_CTP_BODY_TOO_LARGE';
 
-/** Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers are the edge's to set. */
-const DROPPED_REQUEST_HEADERS = ['cookie', 'x-csrf-token', EDGE_KEY_HEADER, VISITOR_ID_HEADER, LINK_ORIGIN_HEADER, 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto'];
+/**
+ * Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers
+ * are the edge's to set; the body's framing is the edge's own (it forwards the body it read, with
+ * its length).
+ */
+const DROPPED_REQUEST_HEADERS = [
+  'cookie',
+  'x-csrf-token',
+  EDGE_KEY_HEADER,
+  VISITOR_ID_HEADER,
+  LINK_ORIGIN_HEADER,
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'transfer-encoding',
+  'content-length',
+  'content-encoding',
+];
+
+/**
+ * Hop-by-hop headers of the service's answer (RFC 9110 7.6.1): they describe the proxy's connection
+ * to the service, not the visitor's. Passed on, a service's `Connection: keep-alive` would override
+ * the visitor's own `Connection: close` (Node then keeps the socket open).
+ */
+const HOP_BY_HOP_RESPONSE_HEADERS = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
+
+/** The service's answer headers without the hop-by-hop ones (and those its `Connection` header names). */
+export function endToEndHeaders<T extends Record<string, unknown>>(headers: T): T {
+  const named = typeof headers.connection === 'string' ? headers.connection.split(',').map((name) => name.trim().toLowerCase()) : [];
+  const kept = { ...headers };
+  for (const name of [...HOP_BY_HOP_RESPONSE_HEADERS, ...named]) delete kept[name];
+  return kept;
+}
 
 /** Logs a service's failures at most once a minute (a dead service must not flood the log). */
 function failureLogger(service: string): (error: Error) => void {
@@ -83,9 +123,14 @@ function failureLogger(service: string): (error: Error) => void {
  * connections, a connect and a response timeout). What runs here, at the edge, before anything is
  * forwarded: the CSRF check (the app's global hook: one mechanism for every service), the route's
  * rate limit, and — for routes with a `visitorIdPurpose` — the visitor id derived from the signed
- * cookie, sent with the edge key so the service can trust it. The request body is streamed
- * through unparsed (the service parses and limits it). A service that is down or too slow gets a
- * quick JSON 503/504, so its island shows its error state and the page and other islands go on.
+ * cookie, sent with the edge key so the service can trust it. At most `inFlightPerAddress`
+ * requests of one client address are open at once (429 beyond). The request body is read at the
+ * edge (unparsed; the service parses it) up to the route's limit (413 beyond, chunked or not) and
+ * within the body timeout (408, `requestBodies`), and only a complete body is forwarded, with its
+ * length: a slow or broken client never holds a connection to the service. A service that is down
+ * or too slow gets a quick JSON 503/504, so its island shows its error state and the page and other
+ * islands go on. The answer's hop-by-hop headers stay behind (the visitor's `Connection: close`
+ * is honoured).
  */
 export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOptions): Promise<void> {
   const { service, upstreams, cookieSecret } = options;
@@ -97,7 +142,7 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
   await app.register(fastifyReplyFrom, {
     base: upstreams.length === 1 ? upstreams[0]! : upstreams,
     undici: {
-      connections: 64,
+      connections: PROXY_CONNECTIONS_PER_UPSTREAM,
       pipelining: 1,
       connect: { timeout: options.connectTimeoutMs },
       headersTimeout: options.responseTimeoutMs,
@@ -105,27 +150,12 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
     },
     disableRequestLogging: true,
   });
-  // Bodies go to the service as they came: no parsing (nor a second size limit) at the edge.
+  // Bodies are read whole at the edge, unparsed, up to the route's limit (Fastify answers 413 as
+  // soon as one grows past it, 400 when it is shorter or longer than its Content-Length), and
+  // forwarded as the bytes that came: a connection to the service is only taken for a complete body.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (request, payload, done) => {
-    const limit = request.routeOptions.bodyLimit;
-    // Forwarded through a pass-through, not the request itself: a failed forward destroys the body
-    // stream it was given, and must not take the visitor's connection with it (the 503 JSON must
-    // still reach them). The rest of an unsent body is then read and dropped.
-    const body = new PassThrough();
-    body.on('error', () => {
-      payload.unpipe(body);
-      payload.resume();
-    });
-    // A body longer than it said (or chunked past the limit) is cut off: the service gets a truncated one.
-    let received = 0;
-    payload.on('data', (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limit) body.destroy(new Error('body over the limit'));
-    });
-    payload.pipe(body);
-    done(null, body);
-  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  const inFlight = inFlightPerAddress(options.inFlightPerAddress ?? PROXY_IN_FLIGHT_PER_ADDRESS);
 
   const onError: NonNullable<FastifyReplyFromHooks['onError']> = (reply, { error }) => {
     logFailure(error);
@@ -160,17 +190,34 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
       method: route.method,
       url: route.url,
       bodyLimit,
-      onRequest: (request, reply, done) => {
-        const declared = Number(request.headers['content-length'] ?? 0);
-        if (declared > bodyLimit) {
-          const body: ApiError = { error: `The request body is larger than ${bodyLimit} bytes`, code: 'FST_ERR_CTP_BODY_TOO_LARGE' };
-          void reply.code(413).header('cache-control', 'no-store').send(body);
-          return;
-        }
-        done();
+      // Before the rate limit (which runs after the route's own onRequest hooks): cheap refusals first.
+      onRequest: [
+        (request, reply, done) => {
+          const declared = Number(request.headers['content-length'] ?? 0);
+          if (declared > bodyLimit) {
+            const body: ApiError = { error: `The request body is larger than ${bodyLimit} bytes`, code: BODY_TOO_LARGE_CODE };
+            void reply.code(413).header('cache-control', 'no-store').send(body);
+            return;
+          }
+          done();
+        },
+        inFlight.onRequest,
+      ],
+      config: {
+        ...(route.csrfExempt ? { csrfExempt: true } : {}),
+        ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+        ...(route.rateLimit ? rateLimitConfig(route.rateLimit.policy, route.rateLimit.scope) : {}),
       },
-      config: { ...(route.csrfExempt ? { csrfExempt: true } : {}), ...(route.rateLimit ? rateLimitConfig(route.rateLimit.policy, route.rateLimit.scope) : {}) },
-      handler: (request, reply) => reply.from(request.url, { rewriteRequestHeaders, onError }),
+      handler: (request, reply) => {
+        const body = request.body as Buffer | undefined;
+        return reply.from(request.url, {
+          rewriteRequestHeaders,
+          rewriteHeaders: endToEndHeaders,
+          onError,
+          // The bytes read at the edge, with their length and the type they came with.
+          ...(body !== undefined ? { body, contentType: request.headers['content-type'] ?? 'application/octet-stream' } : {}),
+        });
+      },
     });
   }
 }

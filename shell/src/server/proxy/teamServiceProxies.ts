@@ -4,17 +4,17 @@ import type { ShellFeature } from '../app.js';
 import type { ShellConfig } from '../config.js';
 import type { ContentStore } from '../content/contentStore.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
-import { INSIGHTS_LIMIT, SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { EDGE_BODY_LIMITS } from '../security/edgeLimits.js';
+import { INSIGHTS_LIMIT, SURVEY_VOTE_LIMIT, WATCHLIST_LIMIT, WATCHLIST_PDF_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { serviceProxy, type ServiceProxyOptions } from './serviceProxy.js';
 
 /** Purpose of the voter id the edge derives for the survey service (see `visitorIdOf`): kept from before the move, so earlier votes keep their voters. */
 export const VOTER_ID_PURPOSE = 'survey-vote';
+/** Purpose of the visitor id forwarded to the watchlist service: it bounds the share links one visitor creates. */
+export const SHARE_CREATOR_ID_PURPOSE = 'watchlist-share';
 
-/**
- * Largest bodies the edge forwards (bytes), per call: the edge's own cap, refused with 413 before a
- * byte is forwarded. Each service applies its own limit as well (the same numbers today).
- */
-export const EDGE_BODY_LIMITS = { surveySubmission: 1024, watchlist: 256 * 1024, insights: 128 * 1024 } as const;
+/** The edge's body caps per call live with the other edge limits; re-exported for the proxies' users. */
+export { EDGE_BODY_LIMITS } from '../security/edgeLimits.js';
 
 /** Longest survey handle looked up for the limit's scope; longer ones count as unknown. */
 const MAX_FORM_HANDLE_LENGTH = 100;
@@ -26,17 +26,21 @@ export interface TeamServiceProxyDependencies {
   content: Pick<ContentStore, 'getSurvey'>;
   /** Origin of absolute links (sharing URLs, PDF links), forwarded to the watchlist service. */
   linkOrigin: LinkOriginResolver;
+  /** Proxied requests one client address may have in flight per service. Default `PROXY_IN_FLIGHT_PER_ADDRESS` (benchmarks from one address raise it). */
+  inFlightPerAddress?: number;
 }
 
 /**
  * Each team service's calls, forwarded by the shell at the paths contracts name (DEFAULT_CALL_URLS):
  * the survey service gets the survey submission (CSRF-checked, limited per address and survey,
  * voter named by the edge) and the results call; the watchlist service the watchlist and download
- * calls (CSRF-checked, with the link origin the edge resolved); the search team's insights collector
+ * calls (CSRF-checked, limited per address, with the link origin the edge resolved; the watchlist
+ * call with the visitor id that bounds its share links); the search team's insights collector
  * the insights call.
  */
-export function teamServiceProxies({ config, content, linkOrigin }: TeamServiceProxyDependencies): ShellFeature[] {
-  const common = (name: keyof ShellConfig['services']): Pick<ServiceProxyOptions, 'upstreams' | 'cookieSecret' | 'connectTimeoutMs' | 'responseTimeoutMs'> => ({
+export function teamServiceProxies({ config, content, linkOrigin, inFlightPerAddress }: TeamServiceProxyDependencies): ShellFeature[] {
+  const common = (name: keyof ShellConfig['services']): Pick<ServiceProxyOptions, 'upstreams' | 'cookieSecret' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'inFlightPerAddress'> => ({
+    ...(inFlightPerAddress !== undefined ? { inFlightPerAddress } : {}),
     upstreams: config.services[name].upstreams,
     cookieSecret: config.cookieSecret,
     connectTimeoutMs: config.services[name].connectTimeoutMs,
@@ -59,8 +63,15 @@ export function teamServiceProxies({ config, content, linkOrigin }: TeamServiceP
     ...common('watchlist'),
     linkOrigin,
     routes: [
-      { method: 'POST', url: callRoutePattern(DEFAULT_CALL_URLS.watchlist), forwardLinkOrigin: true, bodyLimit: EDGE_BODY_LIMITS.watchlist },
-      { method: 'POST', url: callRoutePattern(DEFAULT_CALL_URLS.download), forwardLinkOrigin: true, bodyLimit: EDGE_BODY_LIMITS.watchlist },
+      {
+        method: 'POST',
+        url: callRoutePattern(DEFAULT_CALL_URLS.watchlist),
+        forwardLinkOrigin: true,
+        bodyLimit: EDGE_BODY_LIMITS.watchlist,
+        rateLimit: { policy: WATCHLIST_LIMIT, scope: () => 'watchlist' },
+        visitorIdPurpose: SHARE_CREATOR_ID_PURPOSE,
+      },
+      { method: 'POST', url: callRoutePattern(DEFAULT_CALL_URLS.download), forwardLinkOrigin: true, bodyLimit: EDGE_BODY_LIMITS.watchlist, rateLimit: { policy: WATCHLIST_PDF_LIMIT, scope: () => 'watchlist-pdf' } },
     ],
   };
   const insights: ServiceProxyOptions = {

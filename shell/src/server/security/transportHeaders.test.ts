@@ -48,6 +48,31 @@ describe('transport headers', () => {
     expect(http.headers['strict-transport-security']).toBeUndefined();
   });
 
+  it("forbids every frame the same way in both headers: X-Frame-Options DENY next to CSP frame-ancestors 'none'", async () => {
+    const page = await app.inject({ url: '/' });
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
+  it("answers requests Node's parser cannot read, and unreadable or too long addresses, in the one error shape (pages: the site's page)", async () => {
+    const malformed = await rawRequest(port, 'POST /api/insights/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nxx');
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.body)).toEqual({ error: expect.any(String), code: 'bad-request' });
+    const oversized = await rawRequest(port, `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(oversized.status).toBe(431);
+    expect(JSON.parse(oversized.body)).toEqual({ error: expect.any(String), code: 'headers-too-large' });
+    const badCall = await app.inject({ url: '/api/survey-results/%E0%A4%A' });
+    expect(badCall.statusCode).toBe(400);
+    expect(badCall.json()).toEqual({ error: expect.any(String), code: 'FST_ERR_BAD_URL' });
+    const badPage = await app.inject({ url: '/articles/%E0%A4%A' });
+    expect(badPage.statusCode).toBe(400);
+    expect(badPage.headers['content-type']).toMatch(/^text\/html/);
+    expect(badPage.body).toContain('This address could not be read');
+    const unknownCall = await app.inject({ method: 'POST', url: '/api/nothing-here', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    expect(unknownCall.statusCode).toBe(403); // CSRF first: nothing unknown is told apart from a refused call
+    expect(unknownCall.json()).toEqual({ error: expect.any(String), code: expect.any(String) });
+  });
+
   it('refuses a request with two Host headers (400 JSON, over a real socket)', async () => {
     const response = await rawRequest(
       port,

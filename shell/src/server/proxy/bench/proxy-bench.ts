@@ -1,5 +1,7 @@
 // What the shell's proxy hop costs: the survey results call straight to the survey service
 // (baseline) and through the shell's reverse proxy, same service process, same run. Prints figures.
+// All connections come from one address, so the proxy measured has its in-flight cap per address
+// raised to the connection count; a last run with the default cap shows the cap refusing the rest.
 //
 //   cd shell && npx tsx src/server/proxy/bench/proxy-bench.ts
 //   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 npx tsx src/server/proxy/bench/proxy-bench.ts
@@ -12,6 +14,7 @@ import { readShellConfig } from '../../config.js';
 import { repositoryContentStore as content } from '../../content/contentStore.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../../testing/buildTestApp.js';
 import { startTeamServiceForTest } from '../../testing/teamServiceUnderTest.js';
+import { PROXY_IN_FLIGHT_PER_ADDRESS } from '../../security/edgeLimits.js';
 import { teamServiceProxies } from '../teamServiceProxies.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -29,17 +32,23 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-proxy-bench-'));
   const service = await startTeamServiceForTest('survey', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
   const env = { SURVEY_SERVICE_URL: service.urls[0]! };
-  const { app } = await buildTestApp({ env, features: teamServiceProxies({ config: readShellConfig(env), content, linkOrigin: () => 'http://localhost' }) });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  const shellOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const proxyOf = async (inFlightPerAddress?: number) => {
+    const { app } = await buildTestApp({ env, features: teamServiceProxies({ config: readShellConfig(env), content, linkOrigin: () => 'http://localhost', ...(inFlightPerAddress ? { inFlightPerAddress } : {}) }) });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address();
+    return { app, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+  };
+  const raised = await proxyOf(CONNECTIONS);
+  const capped = await proxyOf();
   try {
     console.log(`Survey results call, ${CONNECTIONS} connections, ${SECONDS} s each, node ${process.version}`);
     const callPath = `/api/survey-results/${survey.formHandle}`;
     await measure('direct to the service', `${service.urls[0]}${callPath}`);
-    await measure('through the shell proxy', `${shellOrigin}${callPath}`);
+    await measure('through the shell proxy', `${raised.origin}${callPath}`);
+    await measure(`proxy, cap ${PROXY_IN_FLIGHT_PER_ADDRESS} per address`, `${capped.origin}${callPath}`);
   } finally {
-    await app.close();
+    await raised.app.close();
+    await capped.app.close();
     await service.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,0 +1,45 @@
+/**
+ * The edge's limits on request bodies and connections, in one place (documented in
+ * `shell/README.md`, "Edge limits"; tests read the same numbers). Server policy, not contracts.
+ */
+
+/**
+ * Largest bodies the edge forwards to a team service (bytes), per call: refused with 413 JSON
+ * whether the body declares its length or comes chunked. Each service applies its own limit as
+ * well (the same numbers today).
+ */
+export const EDGE_BODY_LIMITS = { surveySubmission: 1024, watchlist: 256 * 1024, insights: 128 * 1024 } as const;
+
+/**
+ * A request body must have arrived completely within this long after its headers (ms), else 408
+ * JSON and the connection is closed. The largest body that needs it (256 KiB) takes under 6 s on a
+ * 400 kbit/s line.
+ */
+export const REQUEST_BODY_TIMEOUT_MS = 10_000;
+
+/** The same for the contact form's upload (up to 6 MiB: about 1.1 Mbit/s), answered with the form's 408 page. */
+export const UPLOAD_BODY_TIMEOUT_MS = 45_000;
+
+/** The HTTP server's own bound on a whole request (Node's `requestTimeout`): the backstop behind the two above. */
+export const SERVER_REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * Requests one client address may have in flight per team service at the edge, from its headers
+ * until its answer is sent (body reading included); more get 429 JSON at once. A page sends a few
+ * calls at a time (browsers open at most 6 connections per origin), so only a client holding many
+ * requests open meets it; it keeps one address from holding the service's connections.
+ */
+export const PROXY_IN_FLIGHT_PER_ADDRESS = 8;
+
+/** Contact posts one client address may have in flight (a person sends one form at a time). */
+export const CONTACT_IN_FLIGHT_PER_ADDRESS = 2;
+
+/**
+ * Connections the proxy keeps to each instance of a team service (undici pool). Only complete
+ * bodies are forwarded (they are read at the edge first), and an answer must come within
+ * `SERVICE_TIMEOUT_MS`, so a connection is never held by a slow client, nor for longer than that.
+ */
+export const PROXY_CONNECTIONS_PER_UPSTREAM = 64;
+
+/** Connections to each contact service instance (its posts are streamed: a slow upload holds one, at most `CONTACT_IN_FLIGHT_PER_ADDRESS` per address). */
+export const CONTACT_CONNECTIONS_PER_UPSTREAM = 16;
