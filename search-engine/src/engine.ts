@@ -1,4 +1,5 @@
 import { ApiError } from './api-error.js';
+import { nestsDeeperThan, TOO_DEEPLY_NESTED } from './json-depth.js';
 import { Collection, type WriteAction } from './index/collection.js';
 import { DocumentArena } from './index/document-arena.js';
 import { CollectionStore, type LogEntry } from './persistence/collection-store.js';
@@ -206,6 +207,7 @@ export class SearchEngine {
         } catch (error) {
           throw new ApiError(400, `Bad JSON: ${(error as Error).message}`);
         }
+        if (nestsDeeperThan(parsed)) throw new ApiError(400, TOO_DEEPLY_NESTED);
         if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
           throw new ApiError(400, 'Bad JSON: not a properly formed document.');
         }

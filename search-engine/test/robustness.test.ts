@@ -84,3 +84,40 @@ describe('robustness: hostile input never crashes the server or corrupts the ind
     expect((await http(target.url, 'GET', '/health')).status).toBe(200);
   });
 });
+
+describe('robustness: deeply nested JSON bodies', () => {
+  let target: Target;
+  let articles: string;
+  beforeAll(async () => {
+    target = await startTarget();
+    articles = await createArticleCollection(target, 'nested');
+  });
+  afterAll(async () => {
+    await http(target.url, 'DELETE', `/collections/${articles}`, { key: target.adminKey });
+    await target.close();
+  });
+
+  // Found by the e2e fuzz corpus: 20,000 nested arrays or 5,000 nested objects overflowed the
+  // stack of the code that walks a body (schema, document, set validation) and answered 500.
+  const arrays = '['.repeat(20_000) + ']'.repeat(20_000);
+  const objects = '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000);
+  it.each([
+    ['POST', '/collections'],
+    ['POST', '/collections/:articles/documents'],
+    ['PATCH', '/collections/:articles'],
+    ['PUT', '/synonym_sets/deep'],
+    ['PUT', '/curation_sets/deep'],
+  ] as const)('%s %s answers 400, not 500, and the index is unchanged', async (method, path) => {
+    for (const rawBody of [arrays, objects]) {
+      const res = await http(target.url, method, path.replace(':articles', articles), { key: target.adminKey, rawBody });
+      expect(res.status, `${method} ${rawBody.slice(0, 8)}`).toBe(400);
+      expect(res.json?.message).toMatch(/nested/i);
+    }
+    const lines = [arrays, objects, JSON.stringify({ id: 'fine', headline: 'h', title: 'Fine', intro: 'i', content: 'c', image: 'x', topic: ['Career'], date: 1, url: '/u', readingTime: 1, cta: 'c' })];
+    const imported = await http(target.url, 'POST', `/collections/${articles}/documents/import?action=upsert`, { key: target.adminKey, rawBody: lines.join('\n') });
+    expect(imported.status).toBe(200);
+    expect(imported.text.split('\n').map((line) => JSON.parse(line).success)).toEqual([false, false, true]);
+    expect((await search(target, articles, { q: '*' })).found).toBe(6);
+    await http(target.url, 'DELETE', `/collections/${articles}/documents/fine`, { key: target.adminKey });
+  });
+});

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { nestsDeeperThan, TOO_DEEPLY_NESTED } from '../json-depth.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -167,11 +168,14 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
 }
 
 function parseJson(text: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'Bad JSON.');
   }
+  if (nestsDeeperThan(parsed)) throw new ApiError(400, TOO_DEEPLY_NESTED);
+  return parsed;
 }
 
 function queryParams(url: URL): Record<string, string> {
