@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../database/index.js';
 import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildProductTestApp } from '../testing/buildProductTestApp.js';
-import { fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { fetchCsrf } from '../testing/buildTestApp.js';
 import { closedPort } from '../testing/closedPort.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 import { testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
@@ -68,7 +68,7 @@ describe('contact page composed from the contact service', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-contact-page-'));
     database = await openDatabase({ dataDir });
-    service = await startTeamServiceForTest('contact', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
+    service = await startTeamServiceForTest('contact', { dataDir });
     app = await build(service.urls[0]!);
   }, 60_000);
   afterAll(async () => {
@@ -194,7 +194,7 @@ describe.skipIf(!postgresUrl)('two contact service instances on PostgreSQL behin
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-contact-scale-'));
     database = await openDatabase({ dataDir });
-    service = await startTeamServiceForTest('contact', { dataDir, cookieSecret: TEST_COOKIE_SECRET, postgresUrl, instances: 2 });
+    service = await startTeamServiceForTest('contact', { dataDir, postgresUrl, instances: 2 });
     const env = { DATA_DIR: dataDir, CONTACT_SERVICE_URL: service.urls.join(',') };
     app = await buildProductTestApp({ env, database, publicBaseUrl: 'https://khs.example' });
   }, 60_000);

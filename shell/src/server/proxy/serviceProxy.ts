@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
-import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
+import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
 import type { ApiError } from '../app.js';
 import type { RateLimitPolicy } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
@@ -41,8 +41,10 @@ export interface ServiceProxyOptions {
   /** Its instances' origins; with several, requests are balanced round-robin over them. */
   upstreams: string[];
   routes: ProxiedRoute[];
-  /** The shell's `COOKIE_SECRET`: derives visitor ids and the edge key. */
+  /** The shell's `COOKIE_SECRET`: derives visitor ids (it never leaves the shell). */
   cookieSecret: string;
+  /** The service's own edge key (registry `edgeKeyEnv`), sent with every forwarded request. */
+  edgeKey: string;
   /** How long to wait for a connection to an instance (ms). */
   connectTimeoutMs: number;
   /** How long to wait for its response headers, and between body chunks (ms). */
@@ -88,10 +90,9 @@ function failureLogger(service: string): (error: Error) => void {
  * quick JSON 503/504, so its island shows its error state and the page and other islands go on.
  */
 export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOptions): Promise<void> {
-  const { service, upstreams, cookieSecret } = options;
+  const { service, upstreams, cookieSecret, edgeKey } = options;
   if (upstreams.length === 0) throw new Error(`No upstream for the ${service} service`);
   if (options.routes.some((route) => route.forwardLinkOrigin) && !options.linkOrigin) throw new Error(`The ${service} service's routes need a link origin resolver`);
-  const edgeKey = edgeKeyOf(cookieSecret);
   const logFailure = failureLogger(service);
 
   await app.register(fastifyReplyFrom, {
