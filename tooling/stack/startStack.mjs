@@ -304,7 +304,11 @@ export async function startStack(options = {}) {
           },
         }),
         healthPath: HEALTH_PATHS.search,
-        timings: { stopTimeoutMs: SERVER_STOP_TIMEOUT_MS },
+        timings: {
+          stopTimeoutMs: SERVER_STOP_TIMEOUT_MS,
+          // A test may hold the server down longer to look at the site meanwhile (search-engine README).
+          ...(options.searchEnv?.SEARCH_RESTART_BACKOFF_MS ? { initialBackoffMs: Number(options.searchEnv.SEARCH_RESTART_BACKOFF_MS) } : {}),
+        },
         log,
       });
       cleanups.push(() => search.supervised.close());

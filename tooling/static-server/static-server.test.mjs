@@ -59,14 +59,15 @@ describe('Range (RFC 9110 §14)', () => {
     expect([huge.status, huge.body, huge.headers['content-range']]).toEqual([206, BODY, 'bytes 0-35/36']);
   });
 
-  it.each(['bytes=100-1', 'bytes=50-10', 'bytes=36-', 'bytes=100-200', 'bytes=-0', 'bytes=x-y', 'bytes='])('%s is unsatisfiable: 416 with bytes */len', async (range) => {
+  it.each(['bytes=20-10', 'bytes=100-1', 'bytes=50-10', 'bytes=36-', 'bytes=100-200', 'bytes=-0', 'bytes=x-y', 'bytes='])('%s is unsatisfiable: 416 with bytes */len', async (range) => {
     const res = await request('GET', '/chunk.0123abcd.js', { range });
     expect(res.status).toBe(416);
     expect(res.headers['content-range']).toBe('bytes */36');
   });
 
   it('the server keeps answering after unsatisfiable ranges', async () => {
-    await request('GET', '/chunk.0123abcd.js', { range: 'bytes=100-1' });
+    await request('GET', '/chunk.0123abcd.js', { range: 'bytes=20-10' }).catch(() => undefined);
+    await request('GET', '/chunk.0123abcd.js', { range: 'bytes=0-18446744073709551615' }).catch(() => undefined);
     expect((await request('GET', '/chunk.0123abcd.js')).body).toBe(BODY);
   });
 
