@@ -171,7 +171,7 @@ test.describe.serial('every part comes back by itself', () => {
       // Meanwhile the page answers (the shell itself aside), the affected island degrading as it does.
       if (part !== 'shell') expect(await articleAnswers(stack)).toBe(200);
       const pid = await Promise.race([back, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${part} not back`)), BACK_WITHIN_MS))]);
-      test.info().annotations.push({ type: 'restart', description: `${part} killed: back in ${Date.now() - killedAt} ms` });
+      console.log(`[supervision] ${part} killed (SIGKILL): listening again after ${Date.now() - killedAt} ms`);
       expect(pid).not.toBe(killed);
       expect(isAlive(killed)).toBe(false);
     }
@@ -195,7 +195,7 @@ test.describe.serial('every part comes back by itself', () => {
         // The shell keeps answering the page meanwhile (the hung part's island, if any, degrades).
         expect(await articleAnswers(stack)).toBe(200);
         const pid = await Promise.race([back, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${part} not replaced`)), BACK_WITHIN_MS))]);
-        test.info().annotations.push({ type: 'replacement', description: `${part} hung: replaced in ${Date.now() - stoppedAt} ms` });
+        console.log(`[supervision] ${part} hung (SIGSTOP): replaced, listening after ${Date.now() - stoppedAt} ms`);
         expect(pid).not.toBe(hung);
         await expect.poll(() => isAlive(hung), { timeout: 10_000 }).toBe(false);
       } finally {
@@ -279,7 +279,9 @@ test.describe('npm start itself', () => {
       // The stack's own process killed outright: every child ends with it, within a few seconds.
       first.child.kill('SIGKILL');
       await first.exited;
-      await expect.poll(() => Object.values(pids).filter(isAlive), { timeout: 8_000 }).toEqual([]);
+      const killedAt = Date.now();
+      await expect.poll(() => Object.values(pids).filter(isAlive), { timeout: 8_000, intervals: [100] }).toEqual([]);
+      console.log(`[supervision] npm start killed (SIGKILL): its ${Object.keys(pids).length} children gone after ${Date.now() - killedAt} ms`);
 
       // The next start: the same ports, the same secrets.
       const second = npmStart(dataDir, offset);
