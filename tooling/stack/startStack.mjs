@@ -197,9 +197,10 @@ export async function startStack(options = {}) {
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'khs-stack-'));
   const cleanups = [];
+  // Every part at once: each supervisor stops restarting the moment its close() is called, so a
+  // Ctrl-C (which reaches the children too) never sees one restarted while another is awaited.
   const cleanUp = async () => {
-    for (const step of cleanups.reverse()) await step();
-    cleanups.length = 0;
+    await Promise.all(cleanups.splice(0).map((step) => step()));
     if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 

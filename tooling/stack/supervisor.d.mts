@@ -8,7 +8,7 @@ export interface SupervisionTimings {
   healthyAfterMs: number;
   /** Pause between two health checks of a listening child. Default 1 s. */
   healthIntervalMs: number;
-  /** How long one health check waits for an answer. Default 2 s. */
+  /** How long one health check waits for an answer. Default 3 s. */
   healthTimeoutMs: number;
   /** Missed health checks in a row after which the child is killed and restarted. Default 3. */
   healthFailures: number;
