@@ -251,7 +251,7 @@ function npmStart(dataDir: string, offset: number): StartedSite {
 }
 
 test.describe('npm start itself', () => {
-  test('kill -9 leaves no process behind; the next start reuses the ports and the secrets; a start over taken ports says which and stops', async () => {
+  test('kill -9 leaves no process behind; the next start reuses the ports and the secrets; a start over taken ports or a used data folder says which and stops', async () => {
     test.setTimeout(180_000);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-npm-start-'));
     const thirdDataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-npm-start-third-'));
@@ -300,6 +300,11 @@ test.describe('npm start itself', () => {
       expect(message).toContain(`${SHELL_DEFAULT_PORT + offset} (the shell)`);
       expect(message).toContain(`${4312 + offset} (the mf-survey origin)`);
       expect(message).toContain(`${4320 + offset} (the survey service)`);
+      // A fourth on other ports over the second's data folder: refused too, naming the holder.
+      const fourth = npmStart(dataDir, await freePortOffset());
+      started.push(fourth);
+      expect(await fourth.exited).not.toBe(0);
+      expect(fourth.output.join('\n')).toContain(`The data folder ${dataDir} is in use by process ${second.child.pid}`);
       expect(Object.values(again.pids).every(isAlive)).toBe(true);
 
       second.child.kill('SIGTERM');

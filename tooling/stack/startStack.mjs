@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { deploy } from '@khs/deploy';
 import { SERVER_HEALTH_PATH, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS, SERVER_STOP_TIMEOUT_MS } from '../../search-engine/server-process.mjs';
 import { defaultManifestUrl, REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService } from './registry.mjs';
+import { lockDataDir } from './dataDirLock.mjs';
 import { loadStackSecrets, SECRET_NAMES } from './secrets.mjs';
 import { EXIT_WITH_PARENT, supervise } from './supervisor.mjs';
 
@@ -196,11 +197,14 @@ export async function startStack(options = {}) {
   const { log } = options;
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'khs-stack-'));
+  // One site per data folder, whatever its ports (a second one would share every SQLite file).
+  const lock = lockDataDir(dataDir);
   const cleanups = [];
   // Every part at once: each supervisor stops restarting the moment its close() is called, so a
   // Ctrl-C (which reaches the children too) never sees one restarted while another is awaited.
   const cleanUp = async () => {
     await Promise.all(cleanups.splice(0).map((step) => step()));
+    lock.release();
     if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
