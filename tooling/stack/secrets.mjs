@@ -21,15 +21,16 @@ export function generateSecret() {
 }
 
 /**
- * The value of every secret in `SECRET_NAMES`: from `env` when set there, else from
+ * The value of every secret in `names` (default `SECRET_NAMES`): from `env` when set there, else from
  * `<dataDir>/secrets.json`, else generated now and added to that file (written to a temporary file
  * with mode 0600 and renamed over it). Returns the values, the file, and which names came from
  * where.
  * @param {string} dataDir
  * @param {Record<string, string | undefined>} env
+ * @param {readonly string[]} [names]
  * @returns {{ values: Record<string, string>, file: string, fromEnv: string[], reused: string[], generated: string[] }}
  */
-export function loadStackSecrets(dataDir, env) {
+export function loadStackSecrets(dataDir, env, names = SECRET_NAMES) {
   const file = path.join(dataDir, SECRETS_FILE_NAME);
   let stored = {};
   try {
@@ -41,7 +42,7 @@ export function loadStackSecrets(dataDir, env) {
   const fromEnv = [];
   const reused = [];
   const generated = [];
-  for (const name of SECRET_NAMES) {
+  for (const name of names) {
     const given = env[name]?.trim();
     if (given) {
       values[name] = given;

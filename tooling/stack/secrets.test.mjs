@@ -53,3 +53,11 @@ describe('loadStackSecrets', () => {
     expect(readFileSync(path.join(dataDir, 'secrets.json'), 'utf8')).toBe('{ broken');
   });
 });
+
+describe('loadStackSecrets for some names', () => {
+  it('generates only the names asked for (a real Typesense keeps the keys its operator set)', () => {
+    const loaded = loadStackSecrets(dataDir, {}, ['COOKIE_SECRET', 'SURVEY_EDGE_KEY']);
+    expect(Object.keys(loaded.values)).toEqual(['COOKIE_SECRET', 'SURVEY_EDGE_KEY']);
+    expect(Object.keys(JSON.parse(readFileSync(loaded.file, 'utf8')))).toEqual(['COOKIE_SECRET', 'SURVEY_EDGE_KEY']);
+  });
+});

@@ -210,7 +210,17 @@ export async function startStack(options = {}) {
 
   try {
     const given = { ...process.env, ...options.env };
-    const secrets = loadStackSecrets(dataDir, given);
+    const embeddedSearch = !given[SEARCH.hostEnv];
+    const ownServices = TEAM_SERVICES.filter((service) => !given[service.urlEnv]); // others run elsewhere
+    // Only the secrets of parts this stack runs are generated: a real Typesense's keys and an
+    // external service's edge key are its operator's, taken from the environment as they are.
+    const stackSecrets = SECRET_NAMES.filter(
+      (name) =>
+        (embeddedSearch || !name.startsWith('TYPESENSE_')) &&
+        !TEAM_SERVICES.some((service) => service.edgeKeyEnv === name && !ownServices.includes(service)),
+    );
+    const secrets = loadStackSecrets(dataDir, given, stackSecrets);
+    const givenSecrets = Object.fromEntries(SECRET_NAMES.filter((name) => given[name]?.trim()).map((name) => [name, given[name].trim()]));
     log?.(
       `[stack] secrets in ${secrets.file} (mode 0600)` +
         (secrets.generated.length > 0 ? `; generated now: ${secrets.generated.join(', ')}` : '') +
@@ -223,8 +233,6 @@ export async function startStack(options = {}) {
       NODE_ENV: 'production',
     };
 
-    const embeddedSearch = !given[SEARCH.hostEnv];
-    const ownServices = TEAM_SERVICES.filter((service) => !given[service.urlEnv]); // others run elsewhere
     // Each part's port: its registry default for `npm start` (all checked before anything starts: a
     // taken one stops the start), else 0 (a free one, picked by the part itself and kept).
     const ports = new Map();
@@ -283,6 +291,7 @@ export async function startStack(options = {}) {
       ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, defaultManifestUrl(remote, origins.get(remote.name).url)])),
       ...withoutSecrets(options.env ?? {}),
       // The shell holds every secret: its cookie secret, the search keys, each service's edge key to send it.
+      ...givenSecrets,
       ...secrets.values,
     };
 
