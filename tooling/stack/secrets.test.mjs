@@ -61,3 +61,23 @@ describe('loadStackSecrets for some names', () => {
     expect(Object.keys(JSON.parse(readFileSync(loaded.file, 'utf8')))).toEqual(['COOKIE_SECRET', 'SURVEY_EDGE_KEY']);
   });
 });
+
+describe("a team service's environment", () => {
+  it('holds its own edge key and no other secret, whatever the caller had', async () => {
+    const { teamServiceEnvironment } = await import('./startStack.mjs');
+    const secrets = loadStackSecrets(dataDir, {}).values;
+    const survey = TEAM_SERVICES.find((service) => service.name === 'survey');
+    const env = teamServiceEnvironment(survey, {
+      env: { PATH: '/usr/bin', COOKIE_SECRET: 'from-the-shell-env-0123456789abcdef', WATCHLIST_EDGE_KEY: 'w'.repeat(43) },
+      serviceEnv: { SITE_NAME: 'KHS', TYPESENSE_API_KEY: 'k'.repeat(43) },
+      secrets,
+      port: 4320,
+      dataDir,
+    });
+    expect(env.SURVEY_EDGE_KEY).toBe(secrets.SURVEY_EDGE_KEY);
+    expect(env).toMatchObject({ PATH: '/usr/bin', SITE_NAME: 'KHS', HOST: '127.0.0.1', PORT: '4320', DATA_DIR: dataDir });
+    for (const name of SECRET_NAMES.filter((name) => name !== 'SURVEY_EDGE_KEY')) expect(env).not.toHaveProperty(name);
+    const values = Object.values(env);
+    for (const [name, value] of Object.entries(secrets)) if (name !== 'SURVEY_EDGE_KEY') expect(values).not.toContain(value);
+  });
+});

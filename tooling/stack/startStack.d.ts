@@ -112,5 +112,13 @@ export function portOrFree(preferred: number, host?: string): Promise<number>;
 export class PortTakenError extends Error {
   readonly taken: { port: number; part: string }[];
 }
+/**
+ * The whole environment of a team service the stack runs: `env` and `serviceEnv` without any of the
+ * stack's secrets, loopback, `port`, `dataDir`, and only its own edge key from `secrets`.
+ */
+export function teamServiceEnvironment(
+  service: import('./registry.js').TeamServiceEntry,
+  parts: { env: Record<string, string | undefined>; serviceEnv?: Record<string, string>; secrets: Record<string, string>; port: number; dataDir: string },
+): Record<string, string | undefined>;
 /** Starts the whole site; see the module comment. */
 export function startStack(options?: StackOptions): Promise<Stack>;

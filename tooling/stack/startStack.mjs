@@ -192,6 +192,25 @@ function withoutSecrets(env) {
   return copy;
 }
 
+/**
+ * The whole environment of a team service the stack runs: the caller's environment and
+ * `serviceEnv` without any secret, loopback, its port and data folder, and its own edge key — not
+ * the shell's cookie secret, not another service's key, not the search keys.
+ * @param {import('./registry.d.ts').TeamServiceEntry} service
+ * @param {{ env: Record<string, string | undefined>, serviceEnv?: Record<string, string>, secrets: Record<string, string>, port: number, dataDir: string }} parts
+ */
+export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets, port, dataDir }) {
+  return {
+    ...withoutSecrets(env),
+    ...withoutSecrets(serviceEnv),
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    [service.edgeKeyEnv]: secrets[service.edgeKeyEnv],
+  };
+}
+
 /** @param {import('./startStack.d.ts').StackOptions} options */
 export async function startStack(options = {}) {
   const { log } = options;
@@ -346,14 +365,7 @@ export async function startStack(options = {}) {
           nodeArgs: ['--import', TSX_LOADER],
           args: [path.join(dir, service.entry)],
           cwd: dir,
-          env: {
-            ...baseEnv,
-            ...withoutSecrets(options.serviceEnv ?? {}),
-            HOST: '127.0.0.1',
-            PORT: String(port),
-            DATA_DIR: dataDir,
-            [service.edgeKeyEnv]: secrets.values[service.edgeKeyEnv],
-          },
+          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.values, port, dataDir }),
         }),
         healthPath: HEALTH_PATHS.service,
         log,
