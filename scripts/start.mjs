@@ -1,14 +1,19 @@
 #!/usr/bin/env node
 // `npm start`: builds every part, then starts the site through the shared stack starter
 // (tooling/stack, the same one the e2e harness uses): each remote served from its own origin (as
-// its CDN would), the embedded search server as its own supervised process (unless TYPESENSE_HOST
-// points at a real Typesense), then the shell (with SQLite in .data unless DATA_DIR/DATABASE_URL
-// say otherwise). Each part takes its default port from the registry (tooling/stack/registry.mjs)
-// when free. Prints the URL and the base URL of sharing/PDF links.
+// its CDN would), the embedded search server (unless TYPESENSE_HOST points at a real Typesense),
+// each team service, then the shell (with SQLite in .data unless DATA_DIR/DATABASE_URL say
+// otherwise) — each its own process, supervised by this one (restarted when it dies or hangs, ended
+// when this process ends, however it ends). Each part takes its default port from the registry
+// (tooling/stack/registry.mjs); a port already taken stops the start with its name (no second copy
+// on other ports over the same data). Secrets not set in the environment are generated once and
+// kept in the data folder (`secrets.json`, mode 0600). Prints the URL and the base URL of
+// sharing/PDF links.
 // Each remote's origin is its deploy target in .origins/<remote> (tooling/deploy): the fresh build is
 // deployed there first, and `npm run deploy -w <remote>` / `npm run rollback -w <remote>` switch
 // what the running site loads, without a restart.
-// `npm start -- --no-build` skips the build.
+// `npm start -- --no-build` skips the build. STACK_PORT_OFFSET shifts every default port (a second
+// site beside the first, with its own DATA_DIR and ORIGINS_DIR, the folder of its deploy targets).
 import path from 'node:path';
 import { LOCAL_ORIGINS_DIR } from '@khs/deploy';
 import { startStack } from '@khs/stack';
@@ -21,7 +26,8 @@ if (!process.argv.includes('--no-build')) {
 
 const stack = await startStack({
   preferDefaultPorts: true,
-  deployedOrigins: LOCAL_ORIGINS_DIR,
+  portOffset: Number(process.env.STACK_PORT_OFFSET ?? 0),
+  deployedOrigins: process.env.ORIGINS_DIR ? path.resolve(process.env.ORIGINS_DIR) : LOCAL_ORIGINS_DIR,
   dataDir: path.resolve(ROOT, process.env.DATA_DIR ?? '.data'),
   env: { ...process.env },
   log: (line) => console.log(line),
@@ -29,10 +35,14 @@ const stack = await startStack({
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
+console.log(JSON.stringify({ event: 'listening', url: stack.url, pids: stack.pids() }));
 
-const stop = () => void stack.close();
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  void stack.close().then(() => process.exit(0));
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-const code = await stack.shellExit;
-await stack.close();
-process.exit(code);
+await stack.shellExit;

@@ -7,6 +7,7 @@ import { buildSearchServer } from '../scripts/build-server.mjs';
 import { fixtureArticles } from './support/fixtures.js';
 import { collectionSchema } from '../src/indexing/article-schema.js';
 import { http } from './support/target.js';
+import { EXIT_WITH_PARENT } from '@khs/stack/supervisor';
 import { SERVER_NODE_FLAGS } from '../src/supervisor/supervise-search-server.js';
 
 /** `npm start` runs the compiled build (`scripts/build-server.mjs`): plain node in every process and thread. */
@@ -44,9 +45,10 @@ describe('the compiled search service', () => {
       });
       child.once('exit', (code) => reject(new Error(`supervisor exited with ${code}: ${buffered}`)));
     });
-    // The server process is plain node on the compiled entry with the supervisor's V8 flags (no tsx loader, no .ts file).
+    // The server process is plain node on the compiled entry with the supervisor's V8 flags (no tsx
+    // loader, no .ts file), and the supervisor's preload that stops it when the supervisor is gone.
     const serverArgs = readFileSync(`/proc/${status.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    expect(serverArgs.slice(1)).toEqual([...SERVER_NODE_FLAGS, join(outdir, 'start.js')]);
+    expect(serverArgs.slice(1)).toEqual([...SERVER_NODE_FLAGS, '--import', EXIT_WITH_PARENT, join(outdir, 'start.js')]);
 
     const key = 'dist-admin';
     expect((await http(status.url, 'POST', '/collections', { key, body: collectionSchema('articles') })).status).toBe(201);

@@ -29,6 +29,11 @@ export interface TeamServiceEntry {
   /** Environment variable with its URL (comma-separated for several instances) in the shell's configuration. */
   readonly urlEnv: string;
   readonly defaultPort: number;
+  /**
+   * Environment variable with its edge key: the service reads it, the shell reads every service's
+   * to send it along (`npm start` generates each, see the tooling/stack README, "Secrets").
+   */
+  readonly edgeKeyEnv: string;
 }
 
 /** Every federated remote, in a fixed order. */

@@ -23,15 +23,17 @@ export const SERVICES = Object.freeze([
 /**
  * Each team's own service (its slice's server): the service's name, its slice folder, the entry its
  * `npm start` runs (relative to the slice), the variable holding its URL in the shell's configuration
- * (a comma-separated list balances over several instances) and its default port. The shell reaches
- * it through its reverse proxy; the stack starter runs it as its own process.
+ * (a comma-separated list balances over several instances), its default port and the variable holding
+ * its edge key (the secret the shell sends with every forwarded request and the service checks: one
+ * per service, so no service holds another's key or the shell's cookie secret). The shell reaches
+ * it through its reverse proxy; the stack starter runs it as its own supervised process.
  */
 export const TEAM_SERVICES = Object.freeze([
-  Object.freeze({ name: 'survey', slice: 'mf-survey', entry: 'server/src/main.ts', urlEnv: 'SURVEY_SERVICE_URL', defaultPort: 4320 }),
-  Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321 }),
+  Object.freeze({ name: 'survey', slice: 'mf-survey', entry: 'server/src/main.ts', urlEnv: 'SURVEY_SERVICE_URL', defaultPort: 4320, edgeKeyEnv: 'SURVEY_EDGE_KEY' }),
+  Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321, edgeKeyEnv: 'WATCHLIST_EDGE_KEY' }),
   // The search team's insights collector (the search service itself is SERVICES' `search`).
-  Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322 }),
-  Object.freeze({ name: 'contact', slice: 'contact', entry: 'server/src/main.ts', urlEnv: 'CONTACT_SERVICE_URL', defaultPort: 4323 }),
+  Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322, edgeKeyEnv: 'INSIGHTS_EDGE_KEY' }),
+  Object.freeze({ name: 'contact', slice: 'contact', entry: 'server/src/main.ts', urlEnv: 'CONTACT_SERVICE_URL', defaultPort: 4323, edgeKeyEnv: 'CONTACT_EDGE_KEY' }),
 ]);
 
 /** The shell's own default port (`PORT`). */

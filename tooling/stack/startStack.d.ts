@@ -8,11 +8,19 @@ export const REPO_ROOT: string;
 export interface StackOptions {
   /** Data folder (SQLite file, search data). Default: a fresh temporary folder, removed by `close()`. */
   dataDir?: string;
-  /** Use each part's default port from the registry when it is free (`npm start`). Default false: free ports. */
+  /**
+   * Use each part's default port from the registry (`npm start`): all are checked before anything
+   * starts, and a taken one fails the start with a `PortTakenError` naming it. Default false: free ports.
+   */
   preferDefaultPorts?: boolean;
-  /** Environment of the shell, over `process.env` and the stack's own settings. */
+  /** Added to every default port with `preferDefaultPorts` (`npm start`: `STACK_PORT_OFFSET`), e.g. to run a second site beside the first. Default 0. */
+  portOffset?: number;
+  /**
+   * Environment of the shell, over `process.env` and the stack's own settings. Secrets in it (or in
+   * `process.env`) win over the data folder's `secrets.json`; they reach only the processes that own them.
+   */
   env?: Record<string, string | undefined>;
-  /** Extra environment for the team services' processes (over the shell's). */
+  /** Extra environment for the team services' processes (never a secret: each gets only its own edge key). */
   serviceEnv?: Record<string, string>;
   /** Extra environment for the search server process (limits, workers). */
   searchEnv?: Record<string, string>;
@@ -37,11 +45,21 @@ export interface Stack {
   /** Origin sharing URLs and PDF links use (`PUBLIC_BASE_URL`, else the shell's own address). */
   baseUrl: string;
   dataDir: string;
-  /** Resolves with the shell's exit code once it has exited. */
+  /** The data folder's `secrets.json` (mode 0600) with the secrets the environment did not set. */
+  secretsFile: string;
+  /** Resolves (0) once the shell has ended for good: `close()`. A crashed shell is restarted, not ended. */
   shellExit: Promise<number>;
-  /** Process id of the search server process (not its supervisor). */
+  /** Process id of every part the stack runs now, by name (`shell`, `search`, each remote, each team service); undefined while one restarts. */
+  pids(): Record<string, number | undefined>;
+  /** Process id of the shell. */
+  shellPid(): number;
+  /** Process id of a remote's static origin. */
+  originPid(name: RemoteName): number;
+  /** Resolves with the pid of the next process of `part` (`shell`, `search`, a remote or a team service) that listens: a restart. */
+  nextStart(part: 'shell' | 'search' | RemoteName | TeamServiceName): Promise<number>;
+  /** Process id of the search server process (supervised by the stack itself). */
   searchPid(): number;
-  /** Stops the search server and its supervisor for good. */
+  /** Stops the search server for good (no restart). */
   stopSearch(): Promise<void>;
   /** Kills the search server process (SIGKILL); resolves once the supervisor has it listening again. */
   killSearchServer(): Promise<{ pid: number; restartMs: number }>;
@@ -84,11 +102,23 @@ export interface RunningTeamService {
   stop(): Promise<void>;
 }
 
-/** Starts one team service as its own process; resolves once it listens. */
+/** Starts one team service as its own process (not supervised; it ends with this process); resolves once it listens. */
 export function startTeamService(name: TeamServiceName, options?: TeamServiceStartOptions): Promise<RunningTeamService>;
 /** A free TCP port on `host` (default 127.0.0.1). */
 export function freePort(host?: string): Promise<number>;
 /** `preferred` when it is free on `host`, else any free port. */
 export function portOrFree(preferred: number, host?: string): Promise<number>;
+/** A start found ports it needs taken: `taken` names each with the part that wanted it. */
+export class PortTakenError extends Error {
+  readonly taken: { port: number; part: string }[];
+}
+/**
+ * The whole environment of a team service the stack runs: `env` and `serviceEnv` without any of the
+ * stack's secrets, loopback, `port`, `dataDir`, and only its own edge key from `secrets`.
+ */
+export function teamServiceEnvironment(
+  service: import('./registry.js').TeamServiceEntry,
+  parts: { env: Record<string, string | undefined>; serviceEnv?: Record<string, string>; secrets: Record<string, string>; port: number; dataDir: string },
+): Record<string, string | undefined>;
 /** Starts the whole site; see the module comment. */
 export function startStack(options?: StackOptions): Promise<Stack>;

@@ -1,11 +1,13 @@
 // The one stack starter: `npm start` (scripts/start.mjs) and the e2e harness (e2e/harness/stack.ts)
-// both start the site through `startStack`, so the two cannot drift apart. It serves each remote's
-// dist from its own origin (as its CDN would), starts the embedded search server as its own
-// supervised process (unless TYPESENSE_HOST points at a real Typesense), each team service
-// (registry TEAM_SERVICES) as its own process, then the shell pointed at all of them, and resolves
-// once the shell reports `listening`. With `deployedOrigins` each remote's origin is a deploy target
-// (tooling/deploy): its current build is deployed there first, and `npm run deploy` /
-// `npm run rollback` switch what the running site loads.
+// both start the site through `startStack`, so the two cannot drift apart. Every part is its own
+// process, run by the one supervisor (supervisor.mjs: restarted with back-off when it exits,
+// replaced when its health check stops answering, ended when this process ends): a static origin
+// per remote (tooling/static-server, serving its dist as its CDN would), the embedded search server
+// (unless TYPESENSE_HOST points at a real Typesense), each team service (registry TEAM_SERVICES),
+// then the shell pointed at all of them; it resolves once the shell listens. With `deployedOrigins`
+// each remote's origin is a deploy target (tooling/deploy): its current build is deployed there
+// first, and `npm run deploy` / `npm run rollback` switch what the running site loads. Secrets not
+// in the environment come from the data folder (secrets.mjs); each process gets only its own.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -14,14 +16,20 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { deploy } from '@khs/deploy';
-import { serveDirectory } from '@khs/static-server';
+import { SERVER_HEALTH_PATH, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS, SERVER_STOP_TIMEOUT_MS } from '../../search-engine/server-process.mjs';
 import { defaultManifestUrl, REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService } from './registry.mjs';
+import { lockDataDir } from './dataDirLock.mjs';
+import { loadStackSecrets, SECRET_NAMES } from './secrets.mjs';
+import { EXIT_WITH_PARENT, supervise } from './supervisor.mjs';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX_CLI = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
 const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const STATIC_SERVER_CLI = path.join(REPO_ROOT, 'tooling/static-server/cli.mjs');
+const SEARCH_SERVER_ENTRY = path.join(REPO_ROOT, 'search-engine/dist/start.js');
 const START_TIMEOUT_MS = 60_000;
 const SEARCH = SERVICES.find((service) => service.name === 'search');
+/** What the supervisor requests of each kind of part to know it still works (any HTTP answer will do). */
+const HEALTH_PATHS = { origin: '/mf-manifest.json', search: SERVER_HEALTH_PATH, service: '/health', shell: '/site.css' };
 
 /** A free TCP port on `host`. */
 export function freePort(host = '127.0.0.1') {
@@ -35,16 +43,30 @@ export function freePort(host = '127.0.0.1') {
   });
 }
 
-/** `preferred` when it is free on `host`, else any free port. */
-export function portOrFree(preferred, host = '127.0.0.1') {
+/** Whether `port` is free on `host`. */
+function isPortFree(port, host = '127.0.0.1') {
   return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', () => resolve(freePort(host)));
-    server.listen(preferred, host, () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+/** `preferred` when it is free on `host`, else any free port. */
+export async function portOrFree(preferred, host = '127.0.0.1') {
+  return (await isPortFree(preferred, host)) ? preferred : freePort(host);
+}
+
+/** A start found a port it needs taken (another copy of the site, or anything else). */
+export class PortTakenError extends Error {
+  constructor(taken) {
+    super(
+      `Port${taken.length > 1 ? 's' : ''} taken: ${taken.map(({ port, part }) => `${port} (${part})`).join(', ')}. ` +
+        'Is the site already running (another npm start)? Stop it, or free the port, and start again: a second copy on other ports would share the same data.',
+    );
+    this.name = 'PortTakenError';
+    this.taken = taken;
+  }
 }
 
 /**
@@ -100,46 +122,35 @@ function buildSearchServer() {
 }
 
 /**
- * Starts the compiled search supervisor (`search-engine/dist/supervise.js`, plain node: no
- * TypeScript loader in the supervisor, the server or its workers) and follows its `listening` lines
- * (one per (re)start).
+ * Runs one part under supervision on `port` (0: a free one, kept for every restart) and resolves
+ * once it listens. `spec(port)` says how to run it on a port; restarts are logged.
  */
-async function startSearchSupervisor(env, log) {
-  await buildSearchServer();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['search-engine/dist/supervise.js'], {
-      cwd: REPO_ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let supervisor;
-    let waiters = [];
-    const followed = follow(child, 'the search server', log, (status) => {
-      if (status.event !== 'listening') return;
-      log?.(`[stack] search server (pid ${status.pid}) at ${status.url}${status.restarts ? `, restart ${status.restarts}` : ''}`);
-      if (!supervisor) {
-        clearTimeout(timer);
-        supervisor = { child, port: status.port, pid: status.pid, nextStart: () => new Promise((next) => waiters.push(next)) };
-        resolve(supervisor);
-        return;
-      }
-      supervisor.pid = status.pid;
-      const current = waiters;
-      waiters = [];
-      for (const next of current) next(status.pid);
-    });
-    const timer = setTimeout(() => reject(followed.failure(`did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (!supervisor) reject(followed.failure(`exited with ${code}`));
-    });
+async function supervisePart({ name, port, spec, healthPath, log, timings }) {
+  const portOf = (status) => status.port ?? Number(new URL(status.url).port);
+  const supervised = await supervise({
+    name,
+    ...spec(port),
+    healthUrl: (status) => `http://127.0.0.1:${portOf(status)}${healthPath}`,
+    ...(log ? { log } : {}),
+    timings: { startTimeoutMs: START_TIMEOUT_MS, ...timings },
   });
+  const actualPort = portOf(supervised.status());
+  // Every restart on the same port: the shell and the other parts know it by that.
+  supervised.update(spec(actualPort));
+  const announce = () =>
+    void supervised.nextStart().then((next) => {
+      log?.(`[stack] ${name} (pid ${next.pid}) listening again on port ${actualPort}, restart ${next.restarts}`);
+      announce();
+    });
+  announce();
+  return { supervised, port: actualPort, url: `http://127.0.0.1:${actualPort}` };
 }
 
 /**
- * Starts one team service (registry `TEAM_SERVICES`) as its own process: node with tsx's loader on
- * the service's entry, from its slice folder — or from `sliceDir`, a changed copy of the slice
- * (a redeploy) — and resolves once it reports `listening`.
+ * Starts one team service (registry `TEAM_SERVICES`) as its own process, not supervised (tests that
+ * run instances next to their own shell): node with tsx's loader on the service's entry, from its
+ * slice folder — or from `sliceDir`, a changed copy of the slice (a redeploy) — and resolves once it
+ * reports `listening`. It ends with this process (the supervisor's EXIT_WITH_PARENT preload).
  * @param {import('./startStack.d.ts').TeamServiceName} name
  * @param {import('./startStack.d.ts').TeamServiceStartOptions} options
  * @returns {Promise<import('./startStack.d.ts').RunningTeamService>}
@@ -149,7 +160,12 @@ export function startTeamService(name, options = {}) {
   const sliceDir = options.sliceDir ?? path.join(REPO_ROOT, service.slice);
   const env = { ...process.env, HOST: '127.0.0.1', ...options.env, PORT: String(options.port ?? 0) };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, path.join(sliceDir, service.entry)], { cwd: sliceDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, '--import', TSX_LOADER, path.join(sliceDir, service.entry)], {
+      cwd: sliceDir,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    child.channel?.unref();
     let started = false;
     const followed = follow(child, `the ${name} service`, options.log, (status) => {
       if (status.event !== 'listening' || started) return;
@@ -169,23 +185,30 @@ export function startTeamService(name, options = {}) {
   });
 }
 
-/** Starts the shell (from its own folder, so tsx compiles it with the shell's tsconfig). */
-function startShell(env, log) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX_CLI, ['src/server/main.ts'], { cwd: path.join(REPO_ROOT, 'shell'), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let started = false;
-    const followed = follow(child, 'the shell', log, (status) => {
-      if (status.event !== 'listening' || started) return;
-      started = true;
-      clearTimeout(timer);
-      resolve({ child, status });
-    });
-    const timer = setTimeout(() => reject(followed.failure(`did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      if (!started) reject(followed.failure(`exited with ${code}`));
-    });
-  });
+/** `env` without any of the stack's secrets: no process inherits one it was not given. */
+function withoutSecrets(env) {
+  const copy = { ...env };
+  for (const name of SECRET_NAMES) delete copy[name];
+  return copy;
+}
+
+/**
+ * The whole environment of a team service the stack runs: the caller's environment and
+ * `serviceEnv` without any secret, loopback, its port and data folder, and its own edge key — not
+ * the shell's cookie secret, not another service's key, not the search keys.
+ * @param {import('./registry.d.ts').TeamServiceEntry} service
+ * @param {{ env: Record<string, string | undefined>, serviceEnv?: Record<string, string>, secrets: Record<string, string>, port: number, dataDir: string }} parts
+ */
+export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets, port, dataDir }) {
+  return {
+    ...withoutSecrets(env),
+    ...withoutSecrets(serviceEnv),
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    [service.edgeKeyEnv]: secrets[service.edgeKeyEnv],
+  };
 }
 
 /** @param {import('./startStack.d.ts').StackOptions} options */
@@ -193,16 +216,69 @@ export async function startStack(options = {}) {
   const { log } = options;
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'khs-stack-'));
-  const port = (preferred) => (options.preferDefaultPorts ? portOrFree(preferred) : 0);
+  // One site per data folder, whatever its ports (a second one would share every SQLite file).
+  const lock = lockDataDir(dataDir);
   const cleanups = [];
+  // Every part at once: each supervisor stops restarting the moment its close() is called, so a
+  // Ctrl-C (which reaches the children too) never sees one restarted while another is awaited.
   const cleanUp = async () => {
-    for (const step of cleanups.reverse()) await step();
-    cleanups.length = 0;
+    await Promise.all(cleanups.splice(0).map((step) => step()));
+    lock.release();
     if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 
   try {
-    const servers = new Map();
+    const given = { ...process.env, ...options.env };
+    const embeddedSearch = !given[SEARCH.hostEnv];
+    const ownServices = TEAM_SERVICES.filter((service) => !given[service.urlEnv]); // others run elsewhere
+    // Only the secrets of parts this stack runs are generated: a real Typesense's keys and an
+    // external service's edge key are its operator's, taken from the environment as they are.
+    const stackSecrets = SECRET_NAMES.filter(
+      (name) =>
+        (embeddedSearch || !name.startsWith('TYPESENSE_')) &&
+        !TEAM_SERVICES.some((service) => service.edgeKeyEnv === name && !ownServices.includes(service)),
+    );
+    const secrets = loadStackSecrets(dataDir, given, stackSecrets);
+    const givenSecrets = Object.fromEntries(SECRET_NAMES.filter((name) => given[name]?.trim()).map((name) => [name, given[name].trim()]));
+    log?.(
+      `[stack] secrets in ${secrets.file} (mode 0600)` +
+        (secrets.generated.length > 0 ? `; generated now: ${secrets.generated.join(', ')}` : '') +
+        (secrets.fromEnv.length > 0 ? `; from the environment: ${secrets.fromEnv.join(', ')}` : ''),
+    );
+    // What every process starts from: the caller's environment without any secret.
+    const baseEnv = {
+      ...withoutSecrets(given),
+      // Production React on the server: the development build renders several times slower.
+      NODE_ENV: 'production',
+    };
+
+    // Each part's port: its registry default for `npm start` (all checked before anything starts: a
+    // taken one stops the start), else 0 (a free one, picked by the part itself and kept).
+    const ports = new Map();
+    const byDefault = (port) => port + (options.portOffset ?? 0);
+    const wanted = [
+      ...REMOTES.map((remote) => [remote.name, `the ${remote.name} origin`, byDefault(remote.defaultPort)]),
+      ...(embeddedSearch ? [['search', 'the search server', given[SEARCH.portEnv] ? Number(given[SEARCH.portEnv]) : byDefault(SEARCH.defaultPort)]] : []),
+      ...ownServices.map((service) => [service.name, `the ${service.name} service`, byDefault(service.defaultPort)]),
+      ['shell', 'the shell', given.PORT ? Number(given.PORT) : byDefault(SHELL_DEFAULT_PORT)],
+    ];
+    if (options.preferDefaultPorts) {
+      const taken = [];
+      for (const [key, part, port] of wanted) {
+        if (port !== 0 && !(await isPortFree(port))) taken.push({ port, part });
+        ports.set(key, port);
+      }
+      if (taken.length > 0) throw new PortTakenError(taken);
+    } else {
+      for (const [key] of wanted) ports.set(key, 0);
+      if (options.env?.PORT) ports.set('shell', Number(options.env.PORT));
+      if (embeddedSearch && options.env?.[SEARCH.portEnv]) ports.set('search', Number(options.env[SEARCH.portEnv]));
+    }
+    // Known up front, even on free ports: the search server's allowed origins name the shell's.
+    if (!ports.get('shell')) ports.set('shell', await freePort());
+
+    // Each remote's origin, as its CDN would serve it.
+    const origins = new Map();
     const originDirs = new Map();
     for (const remote of REMOTES) {
       const dist = path.join(REPO_ROOT, remote.name, 'dist');
@@ -213,62 +289,100 @@ export async function startStack(options = {}) {
         const deployed = await deploy({ from: dist, target: dir });
         log?.(`[stack] ${remote.name} ${deployed.version} ${deployed.changed ? `deployed to ${dir}` : `already live in ${dir}`}`);
       }
-      const server = await serveDirectory({ dir, port: await port(remote.defaultPort) });
-      cleanups.push(() => server.close());
-      servers.set(remote.name, server);
       originDirs.set(remote.name, dir);
-      log?.(`[stack] ${remote.name} served at ${server.url}/`);
     }
+    // What each origin serves now (`serveRemote` swaps it; its own folder again when omitted).
+    const servedDirs = new Map(originDirs);
+    const originSpec = (name) => (port) => ({ args: [STATIC_SERVER_CLI, servedDirs.get(name), String(port)], env: baseEnv, cwd: REPO_ROOT });
+    const startedOrigins = await Promise.allSettled(
+      REMOTES.map(async (remote) => {
+        const origin = await supervisePart({ name: `the ${remote.name} origin`, port: ports.get(remote.name), spec: originSpec(remote.name), healthPath: HEALTH_PATHS.origin, log });
+        cleanups.push(() => origin.supervised.close());
+        origins.set(remote.name, origin);
+        log?.(`[stack] ${remote.name} served at ${origin.url}/ (pid ${origin.supervised.pid()})`);
+      }),
+    );
+    const originFailure = startedOrigins.find((result) => result.status === 'rejected');
+    if (originFailure) throw originFailure.reason;
 
     const shellEnv = {
-      ...process.env,
+      ...baseEnv,
       HOST: '127.0.0.1',
-      PORT: String((await port(SHELL_DEFAULT_PORT)) || (await freePort())), // known up front: the search server's allowed origins name it
-      // Production React on the server: the development build renders several times slower.
-      NODE_ENV: 'production',
       DATA_DIR: dataDir,
-      ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, defaultManifestUrl(remote, servers.get(remote.name).url)])),
-      ...options.env,
+      ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, defaultManifestUrl(remote, origins.get(remote.name).url)])),
+      ...withoutSecrets(options.env ?? {}),
+      // The shell holds every secret: its cookie secret, the search keys, each service's edge key to send it.
+      ...givenSecrets,
+      ...secrets.values,
     };
 
     let search;
-    if (!shellEnv[SEARCH.hostEnv]) {
-      search = await startSearchSupervisor(
-        {
-          ...shellEnv,
-          ...options.searchEnv,
-          SEARCH_HOST: '127.0.0.1',
-          SEARCH_PORT: String(options.env?.[SEARCH.portEnv] ?? (await port(SEARCH.defaultPort))),
-          SEARCH_DATA_DIR: path.join(dataDir, 'search'),
-          SEARCH_ALLOWED_ORIGINS: shellEnv.SEARCH_ALLOWED_ORIGINS ?? searchPageOrigins({ shellPort: shellEnv.PORT, publicBaseUrl: shellEnv.PUBLIC_BASE_URL, remoteOrigins: [...servers.values()].map((server) => server.url) }).join(','),
+    if (embeddedSearch) {
+      await buildSearchServer();
+      const searchDataDir = path.join(dataDir, 'search');
+      search = await supervisePart({
+        name: 'the search server',
+        port: ports.get('search'),
+        spec: (port) => ({
+          nodeArgs: [...SERVER_NODE_FLAGS],
+          args: [SEARCH_SERVER_ENTRY],
+          cwd: REPO_ROOT,
+          env: {
+            ...SERVER_MALLOC_ENV,
+            ...baseEnv,
+            ...options.searchEnv,
+            SEARCH_HOST: '127.0.0.1',
+            SEARCH_PORT: String(port),
+            SEARCH_DATA_DIR: searchDataDir,
+            TYPESENSE_API_KEY: secrets.values.TYPESENSE_API_KEY,
+            TYPESENSE_SEARCH_API_KEY: secrets.values.TYPESENSE_SEARCH_API_KEY,
+            // Browsers may search from the site's pages and the remotes' standalone pages only.
+            SEARCH_ALLOWED_ORIGINS:
+              given.SEARCH_ALLOWED_ORIGINS ??
+              searchPageOrigins({ shellPort: String(ports.get('shell')), publicBaseUrl: given.PUBLIC_BASE_URL, remoteOrigins: [...origins.values()].map((origin) => origin.url) }).join(','),
+          },
+        }),
+        healthPath: HEALTH_PATHS.search,
+        timings: {
+          stopTimeoutMs: SERVER_STOP_TIMEOUT_MS,
+          // A test may hold the server down longer to look at the site meanwhile (search-engine README).
+          ...(options.searchEnv?.SEARCH_RESTART_BACKOFF_MS ? { initialBackoffMs: Number(options.searchEnv.SEARCH_RESTART_BACKOFF_MS) } : {}),
         },
         log,
-      );
-      cleanups.push(() => stopProcess(search.child));
+      });
+      cleanups.push(() => search.supervised.close());
+      log?.(`[stack] search server (pid ${search.supervised.pid()}) at ${search.url}`);
       shellEnv[SEARCH.hostEnv] = '127.0.0.1';
       shellEnv[SEARCH.portEnv] = String(search.port);
       shellEnv.TYPESENSE_PROTOCOL = 'http';
     }
 
     // Each team's service as its own process, on its own port, sharing the data folder (each keeps
-    // its own file there) or DATABASE_URL (each its own schema) and the cookie secret with the shell.
+    // its own file there) or DATABASE_URL (each its own schema). It gets its own edge key and no
+    // other secret: not the shell's cookie secret, not another service's key.
     const teamServices = new Map();
+    const servicePorts = new Map();
     const launchService = async (service, sliceDir) => {
-      const running = await startTeamService(service.name, {
-        env: { ...shellEnv, ...options.serviceEnv },
-        port: teamServicePorts.get(service.name),
-        ...(sliceDir ? { sliceDir } : {}),
+      const dir = sliceDir ?? path.join(REPO_ROOT, service.slice);
+      const running = await supervisePart({
+        name: `the ${service.name} service`,
+        port: servicePorts.get(service.name) ?? ports.get(service.name),
+        spec: (port) => ({
+          nodeArgs: ['--import', TSX_LOADER],
+          args: [path.join(dir, service.entry)],
+          cwd: dir,
+          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.values, port, dataDir }),
+        }),
+        healthPath: HEALTH_PATHS.service,
         log,
       });
-      teamServicePorts.set(service.name, running.port);
+      servicePorts.set(service.name, running.port);
       teamServices.set(service.name, running);
+      log?.(`[stack] ${service.name} service (pid ${running.supervised.pid()}) at ${running.url}`);
       return running;
     };
-    const teamServicePorts = new Map();
-    const ownServices = TEAM_SERVICES.filter((service) => !shellEnv[service.urlEnv]); // others run elsewhere
-    for (const service of ownServices) teamServicePorts.set(service.name, await port(service.defaultPort));
     cleanups.push(async () => {
-      await Promise.all([...teamServices.values()].map((running) => running.stop()));
+      await Promise.all([...teamServices.values()].map((running) => running.supervised.close()));
     });
     // In parallel: each has its own port and its own storage.
     const started = await Promise.allSettled(ownServices.map((service) => launchService(service)));
@@ -281,48 +395,78 @@ export async function startStack(options = {}) {
       return running;
     };
 
-    const shell = await startShell(shellEnv, log);
-    cleanups.push(() => stopProcess(shell.child));
-    const embeddedSearch = () => {
+    const shellDir = path.join(REPO_ROOT, 'shell');
+    const shell = await supervisePart({
+      name: 'the shell',
+      port: ports.get('shell'),
+      // From its own folder, so tsx compiles it with the shell's tsconfig.
+      spec: (port) => ({ nodeArgs: ['--import', TSX_LOADER], args: ['src/server/main.ts'], cwd: shellDir, env: { ...shellEnv, PORT: String(port) } }),
+      healthPath: HEALTH_PATHS.shell,
+      log,
+    });
+    const shellStatus = shell.supervised.status();
+    let shellClosed;
+    const shellExit = new Promise((resolve) => (shellClosed = resolve));
+    cleanups.push(async () => {
+      await shell.supervised.close();
+      shellClosed(0);
+    });
+    const embedded = () => {
       if (!search) throw new Error('the search server is external (TYPESENSE_HOST): the stack does not run it');
       return search;
     };
     let closing;
     return {
-      url: shell.status.url,
-      remotes: Object.fromEntries([...servers].map(([name, server]) => [name, server.url])),
+      url: shellStatus.url,
+      remotes: Object.fromEntries([...origins].map(([name, origin]) => [name, origin.url])),
       originDirs: Object.fromEntries(originDirs),
-      searchUrl: shell.status.searchUrl,
-      baseUrl: shell.status.baseUrl,
+      searchUrl: shellStatus.searchUrl,
+      baseUrl: shellStatus.baseUrl,
       dataDir,
-      shellExit: new Promise((resolve) => {
-        if (shell.child.exitCode !== null) resolve(shell.child.exitCode);
-        else shell.child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-      }),
-      searchPid: () => embeddedSearch().pid,
+      secretsFile: secrets.file,
+      shellExit,
+      pids() {
+        return {
+          shell: shell.supervised.pid(),
+          ...(search ? { search: search.supervised.pid() } : {}),
+          ...Object.fromEntries([...origins].map(([name, origin]) => [name, origin.supervised.pid()])),
+          ...Object.fromEntries([...teamServices].map(([name, running]) => [name, running.supervised.pid()])),
+        };
+      },
+      shellPid: () => shell.supervised.pid(),
+      originPid: (name) => origins.get(name).supervised.pid(),
+      searchPid: () => embedded().supervised.pid(),
       serviceUrl: (name) => runningService(name).url,
-      servicePid: (name) => runningService(name).pid,
+      servicePid: (name) => runningService(name).supervised.pid(),
+      nextStart(part) {
+        const supervised =
+          part === 'shell' ? shell.supervised : part === 'search' ? embedded().supervised : origins.get(part)?.supervised ?? runningService(part).supervised;
+        return supervised.nextStart().then((status) => status.pid);
+      },
       async stopService(name) {
-        await runningService(name).stop();
+        await runningService(name).supervised.close();
       },
       async startService(name, sliceDir) {
-        const running = runningService(name);
-        await running.stop();
+        await runningService(name).supervised.close();
         const restarted = await launchService(teamService(name), sliceDir);
-        return { pid: restarted.pid, url: restarted.url };
+        return { pid: restarted.supervised.pid(), url: restarted.url };
       },
       serveRemote(name, dir) {
-        servers.get(name).serve(dir ?? originDirs.get(name));
+        const origin = origins.get(name);
+        servedDirs.set(name, dir ?? originDirs.get(name));
+        // The running origin switches at once; a restarted one starts on the new folder too.
+        origin.supervised.update(originSpec(name)(origin.port));
+        origin.supervised.send({ type: 'serve', dir: servedDirs.get(name) });
       },
       async stopSearch() {
-        await stopProcess(embeddedSearch().child);
+        await embedded().supervised.close();
       },
       async killSearchServer() {
-        const current = embeddedSearch();
+        const current = embedded().supervised;
         const killedAt = Date.now();
         const restarted = current.nextStart();
-        process.kill(current.pid, 'SIGKILL');
-        const pid = await restarted;
+        process.kill(current.pid(), 'SIGKILL');
+        const { pid } = await restarted;
         return { pid, restartMs: Date.now() - killedAt };
       },
       close() {

@@ -11,7 +11,7 @@ export interface ContactServiceDependencies {
   storage: Pick<ContactStorage, 'check'> & { contactRequests: ContactRequestRepository };
   /** Data directory: attachment bytes go to `<dataDir>/contact-attachments/<random id>`. */
   dataDir: string;
-  /** `edgeKeyOf(COOKIE_SECRET)`. */
+  /** The service's own edge key (its registry `edgeKeyEnv`). */
   edgeKey: string;
   logger?: FastifyServerOptions['logger'];
 }

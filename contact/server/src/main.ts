@@ -7,8 +7,8 @@ import { buildContactService } from './buildContactService.js';
 import { CONTACT_SERVICE_NAME, openContactStorage } from './storage/openContactStorage.js';
 
 async function main(): Promise<void> {
-  const settings = readServiceSettings(teamService(CONTACT_SERVICE_NAME).defaultPort);
-  if (settings.usesDevelopmentCookieSecret) console.log(`[${CONTACT_SERVICE_NAME}] COOKIE_SECRET is not set: using the public development secret.`);
+  const settings = readServiceSettings(teamService(CONTACT_SERVICE_NAME));
+  if (settings.usesDevelopmentEdgeKey) console.log(`[${CONTACT_SERVICE_NAME}] ${teamService(CONTACT_SERVICE_NAME).edgeKeyEnv} is not set: using the public development edge key (loopback only).`);
   const storage = await openContactStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
   const app = await buildContactService({
     storage,

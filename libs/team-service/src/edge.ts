@@ -1,7 +1,9 @@
 // What the shell (the edge) and the team services agree on for requests it forwards. The edge checks
 // CSRF and rate limits, derives the visitor's id from its signed cookie, and forwards the id in a
 // header; it never forwards the visitor's cookies. A service believes that header only on a request
-// that carries the edge key, which only the edge can compute (it is derived from COOKIE_SECRET).
+// that carries its edge key: a secret of its own (one per service, the stack registry's
+// `edgeKeyEnv`), which the edge holds for every service and no service can derive from anything it
+// has — not from the shell's COOKIE_SECRET, which no service receives.
 // No Fastify here: the shell and the services both import it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -9,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 export const VISITOR_ID_HEADER = 'x-khs-visitor-id';
 /** Origin of absolute links the edge resolved for the request (`PUBLIC_BASE_URL` or an allowed host). */
 export const LINK_ORIGIN_HEADER = 'x-khs-link-origin';
-/** Proves a request came through the edge: `edgeKeyOf(COOKIE_SECRET)`. */
+/** Proves a request came through the edge: the service's own edge key. */
 export const EDGE_KEY_HEADER = 'x-khs-edge-key';
 
 /**
@@ -18,9 +20,31 @@ export const EDGE_KEY_HEADER = 'x-khs-edge-key';
  */
 export const DEVELOPMENT_COOKIE_SECRET = 'khs-dev-cookie-secret-change-me-in-production';
 
-/** The edge key for `cookieSecret`: an HMAC of it, so the secret itself never travels to a service. */
-export function edgeKeyOf(cookieSecret: string): string {
-  return createHmac('sha256', cookieSecret).update('khs-edge-proxy-key').digest('base64url');
+/**
+ * The public development edge key of `service`, used by the shell and the service when its variable
+ * (registry `edgeKeyEnv`) is unset, so a shell and services started by hand on loopback still
+ * agree. Anyone can read it here: a service refuses to listen beyond loopback with it, and `npm
+ * start` never uses it (it generates a key per service, tooling/stack `secrets.mjs`).
+ */
+export function developmentEdgeKey(service: string): string {
+  return `khs-development-edge-key-of-the-${service}-service`;
+}
+
+/** The shortest edge key a service accepts from its environment. */
+export const MIN_EDGE_KEY_LENGTH = 32;
+
+/**
+ * A key derived from any string (an HMAC of it): for tests and benchmarks that need a well-formed
+ * key. The site's edge keys are independent random secrets, never derived from COOKIE_SECRET.
+ */
+export function edgeKeyOf(secret: string): string {
+  return createHmac('sha256', secret).update('khs-edge-proxy-key').digest('base64url');
+}
+
+/** Whether `host` (a listen address) is reachable from this machine only: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || bare === '::ffff:127.0.0.1';
 }
 
 /** Whether `presented` (the request's edge-key header) is the edge key: compared in constant time. */

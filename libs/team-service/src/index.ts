@@ -1,9 +1,9 @@
 export { createServiceApp, type ServiceAppOptions, type ServiceError } from './createServiceApp.js';
 export { runService, type RunServiceOptions } from './runService.js';
-export { readServiceSettings, ServiceSettingsError, type ServiceSettings } from './serviceSettings.js';
+export { readServiceSettings, ServiceSettingsError, type ServiceIdentity, type ServiceSettings } from './serviceSettings.js';
 export { openServiceDatabase, sqliteFileName, type ServiceDatabase, type ServiceDatabaseOptions } from './database/openServiceDatabase.js';
 export { openServiceStorage, type ServiceRepositories, type ServiceStorage } from './database/openServiceStorage.js';
 export { migrateSqlite } from './database/migrateSqlite.js';
 export { migratePostgres } from './database/migratePostgres.js';
 export type { Migration, ServiceMigrations } from './database/migration.js';
-export { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf, isEdgeKey, trustedFormToken, trustedLinkOrigin, trustedVisitorId } from './edge.js';
+export { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, developmentEdgeKey, edgeKeyOf, isEdgeKey, isLoopbackHost, trustedFormToken, trustedLinkOrigin, trustedVisitorId } from './edge.js';

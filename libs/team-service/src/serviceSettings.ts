@@ -1,5 +1,14 @@
 import path from 'node:path';
-import { DEVELOPMENT_COOKIE_SECRET, edgeKeyOf } from './edge.js';
+import { developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from './edge.js';
+
+/** Which service reads its settings: its registry entry (`@khs/stack/registry` `TEAM_SERVICES`). */
+export interface ServiceIdentity {
+  name: string;
+  /** Its port when `PORT` is unset. */
+  defaultPort: number;
+  /** The variable with its edge key, e.g. `SURVEY_EDGE_KEY`. */
+  edgeKeyEnv: string;
+}
 
 /** What every team service reads from its environment. */
 export interface ServiceSettings {
@@ -13,10 +22,10 @@ export interface ServiceSettings {
   databaseUrl: string | undefined;
   /** `DATABASE_SCHEMA`: the schema in PostgreSQL. Default: the service's name. */
   databaseSchema: string | undefined;
-  /** The edge key derived from `COOKIE_SECRET` (the same secret as the shell's). */
+  /** The service's own edge key (its `edgeKeyEnv`; default: the public development key of the service). */
   edgeKey: string;
-  /** True when `COOKIE_SECRET` is unset and the public development secret is used. */
-  usesDevelopmentCookieSecret: boolean;
+  /** True when the edge key variable is unset and the public development key is used. */
+  usesDevelopmentEdgeKey: boolean;
 }
 
 /** A setting was malformed; lists every problem at once. */
@@ -27,22 +36,33 @@ export class ServiceSettingsError extends Error {
   }
 }
 
-/** Reads and validates the settings; throws `ServiceSettingsError` naming each bad variable. */
-export function readServiceSettings(defaultPort: number, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServiceSettings {
+/**
+ * Reads and validates the settings of `service`; throws `ServiceSettingsError` naming each bad
+ * variable. A service never reads `COOKIE_SECRET` (the shell's alone). It refuses to listen beyond
+ * loopback (`HOST` not 127.0.0.0/8, ::1 or localhost) without an edge key of its own: the
+ * development key is public.
+ */
+export function readServiceSettings(service: ServiceIdentity, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServiceSettings {
   const problems: string[] = [];
   const rawPort = env.PORT?.trim();
-  const port = rawPort ? Number(rawPort) : defaultPort;
+  const port = rawPort ? Number(rawPort) : service.defaultPort;
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be an integer from 0 to 65535, got "${rawPort}"`);
-  const cookieSecret = env.COOKIE_SECRET?.trim() || DEVELOPMENT_COOKIE_SECRET;
-  if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const givenKey = env[service.edgeKeyEnv]?.trim();
+  if (givenKey !== undefined && givenKey !== '' && givenKey.length < MIN_EDGE_KEY_LENGTH) problems.push(`${service.edgeKeyEnv} must be at least ${MIN_EDGE_KEY_LENGTH} characters`);
+  const edgeKey = givenKey || developmentEdgeKey(service.name);
+  const usesDevelopmentEdgeKey = edgeKey === developmentEdgeKey(service.name);
+  if (usesDevelopmentEdgeKey && !isLoopbackHost(host)) {
+    problems.push(`${service.edgeKeyEnv} must be set to listen on HOST=${host} (not loopback): the development edge key is public, anyone could pass for the shell`);
+  }
   if (problems.length > 0) throw new ServiceSettingsError(problems);
   return {
-    host: env.HOST?.trim() || '127.0.0.1',
+    host,
     port,
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || '.data'),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     databaseSchema: env.DATABASE_SCHEMA?.trim() || undefined,
-    edgeKey: edgeKeyOf(cookieSecret),
-    usesDevelopmentCookieSecret: cookieSecret === DEVELOPMENT_COOKIE_SECRET,
+    edgeKey,
+    usesDevelopmentEdgeKey,
   };
 }

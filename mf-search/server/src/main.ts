@@ -7,7 +7,7 @@ import { buildInsightsService } from './buildInsightsService.js';
 import { INSIGHTS_SERVICE_NAME, openInsightsStorage } from './storage/openInsightsStorage.js';
 
 async function main(): Promise<void> {
-  const settings = readServiceSettings(teamService(INSIGHTS_SERVICE_NAME).defaultPort);
+  const settings = readServiceSettings(teamService(INSIGHTS_SERVICE_NAME));
   const storage = await openInsightsStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
   const app = await buildInsightsService({ storage, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
   await runService({ name: INSIGHTS_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: () => storage.close() });

@@ -8,7 +8,7 @@ import { surveyRoutes, type SurveyRoutesOptions } from './surveyRoutes.js';
 /** What the survey service is built from. */
 export interface SurveyServiceDependencies {
   storage: SurveyStorage;
-  /** `edgeKeyOf(COOKIE_SECRET)`. */
+  /** The service's own edge key (its registry `edgeKeyEnv`). */
   edgeKey: string;
   /** Where surveys are defined. Default: the content store (`@khs/content`). */
   getSurvey?: SurveyRoutesOptions['getSurvey'];

@@ -7,8 +7,8 @@ import { buildSurveyService } from './buildSurveyService.js';
 import { openSurveyStorage, SURVEY_SERVICE_NAME } from './storage/openSurveyStorage.js';
 
 async function main(): Promise<void> {
-  const settings = readServiceSettings(teamService(SURVEY_SERVICE_NAME).defaultPort);
-  if (settings.usesDevelopmentCookieSecret) console.log(`[${SURVEY_SERVICE_NAME}] COOKIE_SECRET is not set: using the public development secret.`);
+  const settings = readServiceSettings(teamService(SURVEY_SERVICE_NAME));
+  if (settings.usesDevelopmentEdgeKey) console.log(`[${SURVEY_SERVICE_NAME}] ${teamService(SURVEY_SERVICE_NAME).edgeKeyEnv} is not set: using the public development edge key (loopback only).`);
   const storage = await openSurveyStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
   const app = await buildSurveyService({
     storage,

@@ -11,7 +11,7 @@ export interface SurveyRoutesOptions {
   getSurvey(formHandle: string): Survey | undefined;
   /** Where votes are stored. */
   surveys: SurveyRepository;
-  /** The edge key (`edgeKeyOf(COOKIE_SECRET)`): only requests carrying it may name a voter. */
+  /** Its own edge key (registry `edgeKeyEnv`): only requests carrying it may name a voter. */
   edgeKey: string;
 }
 

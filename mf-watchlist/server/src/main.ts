@@ -8,8 +8,8 @@ import { buildWatchlistService } from './buildWatchlistService.js';
 import { openWatchlistStorage, WATCHLIST_SERVICE_NAME } from './storage/openWatchlistStorage.js';
 
 async function main(): Promise<void> {
-  const settings = readServiceSettings(teamService(WATCHLIST_SERVICE_NAME).defaultPort);
-  if (settings.usesDevelopmentCookieSecret) console.log(`[${WATCHLIST_SERVICE_NAME}] COOKIE_SECRET is not set: using the public development secret.`);
+  const settings = readServiceSettings(teamService(WATCHLIST_SERVICE_NAME));
+  if (settings.usesDevelopmentEdgeKey) console.log(`[${WATCHLIST_SERVICE_NAME}] ${teamService(WATCHLIST_SERVICE_NAME).edgeKeyEnv} is not set: using the public development edge key (loopback only).`);
   const storage = await openWatchlistStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
   const app = await buildWatchlistService({
     storage,

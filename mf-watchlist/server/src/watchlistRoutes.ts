@@ -56,7 +56,7 @@ export interface WatchlistRoutesOptions {
   shares: Pick<WatchlistShareRepository, 'create' | 'get'>;
   /** Printed on the PDF (`SITE_NAME`). */
   siteName: string;
-  /** `edgeKeyOf(COOKIE_SECRET)`: only the edge may say where links point. */
+  /** Its own edge key (registry `edgeKeyEnv`): only the edge may say where links point. */
   edgeKey: string;
   /** Link origin of requests that did not come through the edge (`PUBLIC_BASE_URL` of the service). Default: relative links. */
   fallbackLinkOrigin?: string;

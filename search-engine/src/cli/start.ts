@@ -35,11 +35,6 @@ const stop = (): void => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-// A supervisor killed outright (SIGKILL) cannot pass its stop on: a server whose supervisor is
-// gone stops too, instead of holding its port and data folder as an orphan.
-const supervisorPid = Number(process.env.SEARCH_SUPERVISOR_PID);
-if (supervisorPid > 0) {
-  setInterval(() => {
-    if (process.ppid !== supervisorPid) stop();
-  }, 500).unref();
-}
+// A supervisor killed outright (SIGKILL) cannot pass its stop on: the supervisor's preload
+// (`@khs/stack/supervisor`, EXIT_WITH_PARENT) stops this process when the supervisor's IPC channel
+// closes, instead of leaving it holding its port and data folder as an orphan.

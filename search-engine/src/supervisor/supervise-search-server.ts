@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import readline from 'node:readline';
+import { supervise } from '@khs/stack/supervisor';
+import { SERVER_HEALTH_PATH, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS, SERVER_STOP_TIMEOUT_MS } from '../../server-process.mjs';
 
 /** Options of `superviseSearchServer`. */
 export interface SupervisorOptions {
@@ -49,31 +49,9 @@ export interface SupervisedSearchServer {
   close(): Promise<void>;
 }
 
-/**
- * glibc malloc settings for the server process (a caller's own values win). Its worker threads
- * build posting lists by growing typed arrays; with glibc's defaults (one malloc arena per thread,
- * a dynamic mmap threshold) the freed buffers stay resident: measured at 100k articles with two
- * workers, 916 MB resident without these settings and 785 MB with them
- * (`measure/server-memory.ts`). Ignored where the C library is not glibc.
- */
-export const SERVER_MALLOC_ENV: Record<string, string> = {
-  MALLOC_ARENA_MAX: '2',
-  MALLOC_MMAP_THRESHOLD_: '65536',
-  MALLOC_TRIM_THRESHOLD_: '1048576',
-};
-
-/**
- * V8 flags of the server process (every isolate in it: the HTTP thread and the workers).
- * `--heap-growing-percent=50`: after a full collection the old generation may grow by half of
- * what survived before the next one starts, instead of V8's dynamic factor of up to 4×; searches
- * promote short-lived garbage (hits, highlights) and the workers' heaps grew by 40–100 MB under
- * load. `--max-semi-space-size=2`: the HTTP thread's young generation (the workers set their own,
- * `SEARCH_WORKER_YOUNG_GENERATION_MB`); it only routes and writes bytes. Measured at 100k articles
- * with two workers after the benchmark's queries (package README, "Memory under load"): server
- * RSS 664–683 MB without, 593 MB with them, CPU per query unchanged within the noise; with 20 %
- * instead of 50 % memory was the same and the GC threads' CPU per query doubled.
- */
-export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=50'];
+// How the server process is run (node flags, malloc settings, health path) lives in one plain
+// module the site's stack reads too.
+export { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../../server-process.mjs';
 
 /**
  * The server process's node arguments. A compiled supervisor (`dist/supervise.js`, built by
@@ -81,12 +59,12 @@ export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', 
  * TypeScript loader. From sources it runs `src/cli/start.ts` with tsx's loader (tests, dev, the
  * shell's own supervisor). Paths, not URL objects: jsdom test environments replace `URL`.
  */
-function serverCommand(): string[] {
+function serverCommand(): { nodeArgs: string[]; args: string[] } {
   const self = fileURLToPath(import.meta.url);
   const here = dirname(self);
-  if (!self.endsWith('.ts')) return [...SERVER_NODE_FLAGS, join(here, 'start.js')];
+  if (!self.endsWith('.ts')) return { nodeArgs: [...SERVER_NODE_FLAGS], args: [join(here, 'start.js')] };
   const loader = pathToFileURL(createRequire(join(here, 'x.js')).resolve('tsx')).href;
-  return [...SERVER_NODE_FLAGS, '--import', loader, join(here, '..', 'cli', 'start.ts')];
+  return { nodeArgs: [...SERVER_NODE_FLAGS, '--import', loader], args: [join(here, '..', 'cli', 'start.ts')] };
 }
 
 function freePort(host: string): Promise<number> {
@@ -101,32 +79,21 @@ function freePort(host: string): Promise<number> {
 }
 
 /**
- * Runs the search server (`src/cli/start.ts`) as its own process and
- * restarts it with exponential back-off whenever it exits, on the same port
- * and data folder. Resolves once the first server listens; rejects if that
- * first start fails (bad configuration should not loop silently).
+ * Runs the search server (`src/cli/start.ts`) as its own process, supervised by the site's one
+ * supervisor (`@khs/stack/supervisor`): restarted with exponential back-off whenever it exits, and
+ * replaced when its `/health` stops answering (a hung server), on the same port and data folder; it
+ * stops by itself when this process is gone. Resolves once the first server listens; rejects if
+ * that first start fails (bad configuration should not loop silently).
  */
 export async function superviseSearchServer(options: SupervisorOptions): Promise<SupervisedSearchServer> {
   const host = options.host ?? '127.0.0.1';
   const port = options.port && options.port > 0 ? options.port : await freePort(host);
-  const log = options.log ?? (() => {});
-  const initialBackoff = options.initialBackoffMs ?? 250;
-  const maxBackoff = options.maxBackoffMs ?? 10_000;
-  const healthyAfter = options.healthyAfterMs ?? 30_000;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${port}`;
-
-  let child: ChildProcess | undefined;
-  let currentPid: number | undefined;
-  let restarts = 0;
-  let backoff = initialBackoff;
-  let closing = false;
-  let restartTimer: NodeJS.Timeout | undefined;
-  let startWaiters: ((pid: number) => void)[] = [];
-
-  const launch = (onFirstExit?: (error: Error) => void): void => {
-    const startedAt = Date.now();
-    const env = {
+  const supervised = await supervise({
+    name: 'search server',
+    ...serverCommand(),
+    env: {
       ...SERVER_MALLOC_ENV,
       ...process.env,
       ...options.env,
@@ -136,76 +103,22 @@ export async function superviseSearchServer(options: SupervisorOptions): Promise
       TYPESENSE_API_KEY: options.adminApiKey,
       TYPESENSE_SEARCH_API_KEY: options.searchApiKey,
       ...(options.allowedOrigins ? { SEARCH_ALLOWED_ORIGINS: options.allowedOrigins.join(',') } : {}),
-      // The server stops by itself when this process is gone (see cli/start.ts).
-      SEARCH_SUPERVISOR_PID: String(process.pid),
-    };
-    const process_ = spawn(process.execPath, serverCommand(), { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    child = process_;
-    const output = (stream: NodeJS.ReadableStream): void => {
-      readline.createInterface({ input: stream }).on('line', (line) => {
-        if (line.startsWith('{')) {
-          try {
-            const status = JSON.parse(line) as { event?: string; pid?: number };
-            if (status.event === 'listening') {
-              currentPid = status.pid ?? process_.pid;
-              onFirstExit = undefined;
-              const waiters = startWaiters;
-              startWaiters = [];
-              for (const resolve of waiters) resolve(currentPid as number);
-              return;
-            }
-          } catch {
-            // Not a status line: log it like any other.
-          }
-        }
-        log(line);
-      });
-    };
-    output(process_.stdout!);
-    output(process_.stderr!);
-    process_.once('exit', (code, signal) => {
-      currentPid = undefined;
-      if (closing) return;
-      if (onFirstExit) {
-        onFirstExit(new Error(`the search server exited with ${signal ?? code} before it listened`));
-        return;
-      }
-      if (Date.now() - startedAt >= healthyAfter) backoff = initialBackoff;
-      log(`[search-supervisor] search server exited with ${signal ?? `code ${code}`}; restarting in ${backoff} ms`);
-      restartTimer = setTimeout(() => {
-        restartTimer = undefined;
-        if (closing) return;
-        restarts++;
-        launch();
-      }, backoff);
-      backoff = Math.min(backoff * 2, maxBackoff);
-    });
-  };
-
-  await new Promise<void>((resolve, reject) => {
-    startWaiters.push(() => resolve());
-    launch(reject);
+    },
+    healthUrl: `${url}${SERVER_HEALTH_PATH}`,
+    ...(options.log ? { log: options.log } : {}),
+    timings: {
+      stopTimeoutMs: SERVER_STOP_TIMEOUT_MS,
+      ...(options.initialBackoffMs !== undefined ? { initialBackoffMs: options.initialBackoffMs } : {}),
+      ...(options.maxBackoffMs !== undefined ? { maxBackoffMs: options.maxBackoffMs } : {}),
+      ...(options.healthyAfterMs !== undefined ? { healthyAfterMs: options.healthyAfterMs } : {}),
+    },
   });
-
   return {
     url,
     port,
-    pid: () => currentPid,
-    restarts: () => restarts,
-    nextStart: () => new Promise((resolve) => startWaiters.push(resolve)),
-    close: async () => {
-      closing = true;
-      if (restartTimer) clearTimeout(restartTimer);
-      const running = child;
-      if (!running || running.exitCode !== null || running.signalCode !== null) return;
-      await new Promise<void>((resolve) => {
-        const kill = setTimeout(() => running.kill('SIGKILL'), 10_000);
-        running.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-        running.kill('SIGTERM');
-      });
-    },
+    pid: () => supervised.pid(),
+    restarts: () => supervised.restarts(),
+    nextStart: async () => (await supervised.nextStart()).pid,
+    close: () => supervised.close(),
   };
 }

@@ -78,4 +78,20 @@ describe('readShellConfig', () => {
     expect(readShellConfig({}).usesDevelopmentCookieSecret).toBe(true);
     expect(readShellConfig({ COOKIE_SECRET: 'y'.repeat(32) }).usesDevelopmentCookieSecret).toBe(false);
   });
+
+  it.each(['0.0.0.0', '::', '10.0.0.5'])('refuses to listen on %s (not loopback) with the public development cookie secret', (host) => {
+    expect(() => readShellConfig({ HOST: host })).toThrow(`COOKIE_SECRET must be set to listen on HOST=${host} (not loopback)`);
+    expect(readShellConfig({ HOST: host, COOKIE_SECRET: 'y'.repeat(32) }).host).toBe(host);
+    expect(readShellConfig({ HOST: '127.0.0.1' }).usesDevelopmentCookieSecret).toBe(true);
+  });
+
+  it("reads each team service's edge key from its registry variable (a development key per service when unset)", () => {
+    const config = readShellConfig({ SURVEY_EDGE_KEY: 's'.repeat(43) });
+    expect(config.edgeKeys.survey).toBe('s'.repeat(43));
+    // One key per service: none is another's or the cookie secret.
+    const keys = Object.values(config.edgeKeys);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).not.toContain(config.cookieSecret);
+    expect(() => readShellConfig({ WATCHLIST_EDGE_KEY: 'short' })).toThrow('WATCHLIST_EDGE_KEY must be at least 32 characters');
+  });
 });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, type TeamServiceName } from '@khs/stack/registry';
-import { DEVELOPMENT_COOKIE_SECRET } from '@khs/team-service/edge';
+import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
 import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition } from 'contracts';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
@@ -43,6 +43,11 @@ export interface ShellConfig {
   databaseUrl: string | undefined;
   /** `COOKIE_SECRET`: signs visitor cookies; must be the same on every instance. */
   cookieSecret: string;
+  /**
+   * Each team service's edge key (`SURVEY_EDGE_KEY`…, registry `edgeKeyEnv`), sent with every
+   * request forwarded to it; default the service's public development key (loopback only).
+   */
+  edgeKeys: Record<TeamServiceName, string>;
   /** True when `COOKIE_SECRET` is unset and the public development secret is used. */
   usesDevelopmentCookieSecret: boolean;
   /** `OPERATOR_TOKEN` (at least 16 characters): opens `/health/remotes`. Unset: that view is off (404). */
@@ -81,7 +86,7 @@ export class ShellConfigError extends Error {
   }
 }
 
-// Shared with the team services (they must agree on it): one definition, in the service kit.
+// The public development value, one definition in the service kit.
 const DEV_COOKIE_SECRET = DEVELOPMENT_COOKIE_SECRET;
 
 /** Reads and validates the configuration; throws `ShellConfigError` naming each bad variable. */
@@ -140,6 +145,18 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   if (protocol !== 'http' && protocol !== 'https') problems.push(`TYPESENSE_PROTOCOL must be http or https, got "${protocol}"`);
   const cookieSecret = text('COOKIE_SECRET', DEV_COOKIE_SECRET);
   if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
+  const host = text('HOST', '127.0.0.1');
+  // Anyone can read the development secret here: with it, anyone could sign a visitor's cookie.
+  if (cookieSecret === DEV_COOKIE_SECRET && !isLoopbackHost(host)) {
+    problems.push(`COOKIE_SECRET must be set to listen on HOST=${host} (not loopback): the development secret is public`);
+  }
+  const edgeKeys = Object.fromEntries(
+    TEAM_SERVICES.map((service) => {
+      const key = text(service.edgeKeyEnv, developmentEdgeKey(service.name));
+      if (key.length < MIN_EDGE_KEY_LENGTH) problems.push(`${service.edgeKeyEnv} must be at least ${MIN_EDGE_KEY_LENGTH} characters`);
+      return [service.name, key];
+    }),
+  ) as Record<TeamServiceName, string>;
 
   const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined;
   if (operatorToken !== undefined && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
@@ -150,7 +167,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   for (const problem of [publicBaseUrl?.problem, allowedHosts.problem, trustProxy.problem]) if (problem) problems.push(problem);
 
   const config: ShellConfig = {
-    host: text('HOST', '127.0.0.1'),
+    host,
     port: integer('PORT', SHELL_DEFAULT_PORT, 0, 65535),
     siteName: text('SITE_NAME', 'KHS Competence'),
     publicBaseUrl: publicBaseUrl?.url,
@@ -165,6 +182,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     dataDir: path.resolve(cwd, text('DATA_DIR', '.data')),
     databaseUrl: env.DATABASE_URL?.trim() || undefined,
     cookieSecret,
+    edgeKeys,
     usesDevelopmentCookieSecret: cookieSecret === DEV_COOKIE_SECRET,
     operatorToken,
     search: {

@@ -274,12 +274,11 @@ describeOnEachDatabase('product calls under abuse', (current) => {
 
   beforeAll(async () => {
     const { db, dataDir } = current();
-    const cookieSecret = readShellConfig({}).cookieSecret;
     const postgresUrl = db.dialect === 'postgres' ? testDatabaseUrl() : undefined;
-    surveyService = await startSurveyServiceForTest({ dataDir, cookieSecret, postgresUrl });
-    watchlistService = await startTeamServiceForTest('watchlist', { dataDir, cookieSecret, postgresUrl });
-    insightsService = await startTeamServiceForTest('insights', { dataDir, cookieSecret, postgresUrl });
-    contactService = await startTeamServiceForTest('contact', { dataDir, cookieSecret, postgresUrl });
+    surveyService = await startSurveyServiceForTest({ dataDir, postgresUrl });
+    watchlistService = await startTeamServiceForTest('watchlist', { dataDir, postgresUrl });
+    insightsService = await startTeamServiceForTest('insights', { dataDir, postgresUrl });
+    contactService = await startTeamServiceForTest('contact', { dataDir, postgresUrl });
     const config = readShellConfig({
       PUBLIC_BASE_URL,
       ALLOWED_HOSTS: ALLOWED_HOST,

@@ -27,7 +27,7 @@ export function productFeatures({ config, content, database, linkOrigin }: Produ
     ...teamServiceProxies({ config, content, linkOrigin }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: contactPageRoutes,
-      options: { ...config.services.contact, cookieSecret: config.cookieSecret, pageConfig, runtimeUrl, renderIslandPage },
+      options: { ...config.services.contact, edgeKey: config.edgeKeys.contact, pageConfig, runtimeUrl, renderIslandPage },
     }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: sharedWatchlistRoutes,

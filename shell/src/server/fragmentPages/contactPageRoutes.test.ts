@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../database/index.js';
 import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildProductTestApp } from '../testing/buildProductTestApp.js';
-import { buildTestApp, fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { buildTestApp, fetchCsrf } from '../testing/buildTestApp.js';
+import { developmentEdgeKey } from '@khs/team-service/edge';
 import { CONTACT_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
 import { contactPageRoutes } from './contactPageRoutes.js';
 import { closedPort } from '../testing/closedPort.js';
@@ -72,7 +73,7 @@ describe('contact page composed from the contact service', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-contact-page-'));
     database = await openDatabase({ dataDir });
-    service = await startTeamServiceForTest('contact', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
+    service = await startTeamServiceForTest('contact', { dataDir });
     app = await build(service.urls[0]!);
   }, 60_000);
   afterAll(async () => {
@@ -219,12 +220,12 @@ describe('the contact post at the edge: coding, upload deadline, posts in flight
   let origin: string;
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-contact-edge-'));
-    service = await startTeamServiceForTest('contact', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
+    service = await startTeamServiceForTest('contact', { dataDir });
     ({ app } = await buildTestApp({
       features: [
         ({ pageConfig, runtimeUrl }) => ({
           plugin: contactPageRoutes,
-          options: { upstreams: service.urls, connectTimeoutMs: 1000, responseTimeoutMs: 3000, cookieSecret: TEST_COOKIE_SECRET, pageConfig, runtimeUrl, uploadTimeoutMs: 400 },
+          options: { upstreams: service.urls, connectTimeoutMs: 1000, responseTimeoutMs: 3000, edgeKey: developmentEdgeKey('contact'), pageConfig, runtimeUrl, uploadTimeoutMs: 400 },
         }),
       ],
     }));
@@ -295,7 +296,7 @@ describe.skipIf(!postgresUrl)('two contact service instances on PostgreSQL behin
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-contact-scale-'));
     database = await openDatabase({ dataDir });
-    service = await startTeamServiceForTest('contact', { dataDir, cookieSecret: TEST_COOKIE_SECRET, postgresUrl, instances: 2 });
+    service = await startTeamServiceForTest('contact', { dataDir, postgresUrl, instances: 2 });
     const env = { DATA_DIR: dataDir, CONTACT_SERVICE_URL: service.urls.join(',') };
     app = await buildProductTestApp({ env, database, publicBaseUrl: 'https://khs.example' });
   }, 60_000);

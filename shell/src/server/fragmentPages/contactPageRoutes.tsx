@@ -2,7 +2,7 @@ import type { ReactElement } from 'react';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
 import { CONTACT_POST_MAX_BYTES, CONTACT_SERVICE_PATHS, type PageConfig, type PageFragment } from 'contracts';
-import { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
+import { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
 import { Layout } from '../pages/Layout.js';
 import { renderPage } from '../pages/renderPage.js';
 import { csrfSecretOf, isValidCsrfToken } from '../security/csrf.js';
@@ -25,8 +25,8 @@ export interface ContactPageRoutesOptions {
   connectTimeoutMs: number;
   /** How long the page waits for the service's answer (ms). */
   responseTimeoutMs: number;
-  /** The shell's `COOKIE_SECRET` (the edge key is derived from it). */
-  cookieSecret: string;
+  /** The contact service's edge key (`CONTACT_EDGE_KEY`), sent with every request to it. */
+  edgeKey: string;
   pageConfig: PageConfig;
   runtimeUrl: string;
   /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
@@ -66,9 +66,8 @@ declare module 'fastify' {
  *   nothing else on the site affected.
  */
 export async function contactPageRoutes(app: FastifyInstance, options: ContactPageRoutesOptions): Promise<void> {
-  const { pageConfig, runtimeUrl, upstreams, cookieSecret } = options;
+  const { pageConfig, runtimeUrl, upstreams, edgeKey } = options;
   if (upstreams.length === 0) throw new Error('No upstream for the contact service');
-  const edgeKey = edgeKeyOf(cookieSecret);
   let next = 0;
   const nextUpstream = () => upstreams[next++ % upstreams.length]!;
 

@@ -101,7 +101,9 @@ describe('the shell proxy to a team service', () => {
     const [forwarded] = seen as [Seen];
     expect(forwarded.body).toBe(payload);
     expect(forwarded.headers['content-type']).toBe('application/json');
-    expect(forwarded.headers[EDGE_KEY_HEADER]).toBe(edgeKeyOf(TEST_COOKIE_SECRET));
+    // The survey service's own edge key, nothing derived from the shell's cookie secret.
+    expect(forwarded.headers[EDGE_KEY_HEADER]).toBe(readShellConfig({}).edgeKeys.survey);
+    expect(forwarded.headers[EDGE_KEY_HEADER]).not.toBe(edgeKeyOf(TEST_COOKIE_SECRET));
     expect(forwarded.headers[VISITOR_ID_HEADER]).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(forwarded.headers[VISITOR_ID_HEADER]).not.toBe('forged-voter-id-000000');
     expect(forwarded.headers.cookie).toBeUndefined();

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
-import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
+import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
 import type { ApiError } from '../app.js';
 import { PROXY_CONNECTIONS_PER_UPSTREAM, PROXY_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
 import { inFlightPerAddress } from '../security/inFlightPerAddress.js';
@@ -43,8 +43,10 @@ export interface ServiceProxyOptions {
   /** Its instances' origins; with several, requests are balanced round-robin over them. */
   upstreams: string[];
   routes: ProxiedRoute[];
-  /** The shell's `COOKIE_SECRET`: derives visitor ids and the edge key. */
+  /** The shell's `COOKIE_SECRET`: derives visitor ids (it never leaves the shell). */
   cookieSecret: string;
+  /** The service's own edge key (registry `edgeKeyEnv`), sent with every forwarded request. */
+  edgeKey: string;
   /** How long to wait for a connection to an instance (ms). */
   connectTimeoutMs: number;
   /** How long to wait for its response headers, and between body chunks (ms). */
@@ -133,10 +135,9 @@ function failureLogger(service: string): (error: Error) => void {
  * is honoured).
  */
 export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOptions): Promise<void> {
-  const { service, upstreams, cookieSecret } = options;
+  const { service, upstreams, cookieSecret, edgeKey } = options;
   if (upstreams.length === 0) throw new Error(`No upstream for the ${service} service`);
   if (options.routes.some((route) => route.forwardLinkOrigin) && !options.linkOrigin) throw new Error(`The ${service} service's routes need a link origin resolver`);
-  const edgeKey = edgeKeyOf(cookieSecret);
   const logFailure = failureLogger(service);
 
   await app.register(fastifyReplyFrom, {

@@ -15,7 +15,7 @@ import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../
 import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
 import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
-import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { buildTestApp } from '../testing/buildTestApp.js';
 import { startSurveyServiceForTest, type SurveyServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 import { teamServiceProxies } from './teamServiceProxies.js';
 
@@ -34,7 +34,7 @@ describe.skipIf(!postgresUrl)('two survey service instances behind two shells (P
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-survey-scale-out-'));
-    service = await startSurveyServiceForTest({ dataDir, cookieSecret: TEST_COOKIE_SECRET, postgresUrl, instances: 2 });
+    service = await startSurveyServiceForTest({ dataDir, postgresUrl, instances: 2 });
     shellSchema = await createTemporaryPostgresSchema(postgresUrl!);
     shellDatabase = await openDatabase({ dataDir, databaseUrl: shellSchema.url });
     const env = { SURVEY_SERVICE_URL: service.urls.join(',') };

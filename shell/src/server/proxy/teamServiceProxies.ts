@@ -21,7 +21,7 @@ const MAX_FORM_HANDLE_LENGTH = 100;
 
 /** What the proxies need. */
 export interface TeamServiceProxyDependencies {
-  config: Pick<ShellConfig, 'services' | 'cookieSecret'>;
+  config: Pick<ShellConfig, 'services' | 'cookieSecret' | 'edgeKeys'>;
   /** Survey lookups for the vote limit's scope (unknown handles share one counter). */
   content: Pick<ContentStore, 'getSurvey'>;
   /** Origin of absolute links (sharing URLs, PDF links), forwarded to the watchlist service. */
@@ -39,10 +39,11 @@ export interface TeamServiceProxyDependencies {
  * the insights call.
  */
 export function teamServiceProxies({ config, content, linkOrigin, inFlightPerAddress }: TeamServiceProxyDependencies): ShellFeature[] {
-  const common = (name: keyof ShellConfig['services']): Pick<ServiceProxyOptions, 'upstreams' | 'cookieSecret' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'inFlightPerAddress'> => ({
+  const common = (name: keyof ShellConfig['services']): Pick<ServiceProxyOptions, 'upstreams' | 'cookieSecret' | 'edgeKey' | 'connectTimeoutMs' | 'responseTimeoutMs' | 'inFlightPerAddress'> => ({
     ...(inFlightPerAddress !== undefined ? { inFlightPerAddress } : {}),
     upstreams: config.services[name].upstreams,
     cookieSecret: config.cookieSecret,
+    edgeKey: config.edgeKeys[name],
     connectTimeoutMs: config.services[name].connectTimeoutMs,
     responseTimeoutMs: config.services[name].responseTimeoutMs,
   });

@@ -42,7 +42,6 @@ export async function startSurveyServiceForTest(options: TeamServiceTestOptions)
 /** Where and how many instances. */
 export interface TeamServiceTestOptions {
   dataDir: string;
-  cookieSecret: string;
   postgresUrl?: string | undefined;
   instances?: number;
   /** Further environment (e.g. `SITE_NAME`). */
@@ -58,7 +57,6 @@ export async function startTeamServiceForTest(name: TeamServiceName, options: Te
   const schema = options.postgresUrl ? `test_${name}_${randomBytes(5).toString('hex')}` : undefined;
   const env = {
     DATA_DIR: options.dataDir,
-    COOKIE_SECRET: options.cookieSecret,
     DATABASE_URL: options.postgresUrl ?? '',
     DATABASE_SCHEMA: schema ?? '',
     NODE_ENV: 'production',

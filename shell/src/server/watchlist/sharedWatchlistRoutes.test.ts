@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositoryContentStore as content } from '../content/contentStore.js';
 import { openDatabase, type Database } from '../database/index.js';
 import { buildProductTestApp } from '../testing/buildProductTestApp.js';
-import { fetchCsrf, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
+import { fetchCsrf } from '../testing/buildTestApp.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 
 const articles = content.listArticles();
@@ -28,7 +28,7 @@ describe('shared watchlist page', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-shared-watchlist-'));
     database = await openDatabase({ dataDir });
-    service = await startTeamServiceForTest('watchlist', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
+    service = await startTeamServiceForTest('watchlist', { dataDir });
     app = await build(service.urls[0]!);
   }, 60_000);
   afterAll(async () => {

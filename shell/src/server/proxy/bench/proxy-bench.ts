@@ -12,7 +12,7 @@ import { listSurveys } from '@khs/content';
 import autocannon from 'autocannon';
 import { readShellConfig } from '../../config.js';
 import { repositoryContentStore as content } from '../../content/contentStore.js';
-import { buildTestApp, TEST_COOKIE_SECRET } from '../../testing/buildTestApp.js';
+import { buildTestApp } from '../../testing/buildTestApp.js';
 import { startTeamServiceForTest } from '../../testing/teamServiceUnderTest.js';
 import { PROXY_IN_FLIGHT_PER_ADDRESS } from '../../security/edgeLimits.js';
 import { teamServiceProxies } from '../teamServiceProxies.js';
@@ -30,7 +30,7 @@ async function measure(label: string, url: string): Promise<void> {
 async function main(): Promise<void> {
   const survey = listSurveys()[0]!;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-proxy-bench-'));
-  const service = await startTeamServiceForTest('survey', { dataDir, cookieSecret: TEST_COOKIE_SECRET });
+  const service = await startTeamServiceForTest('survey', { dataDir });
   const env = { SURVEY_SERVICE_URL: service.urls[0]! };
   const proxyOf = async (inFlightPerAddress?: number) => {
     const { app } = await buildTestApp({ env, features: teamServiceProxies({ config: readShellConfig(env), content, linkOrigin: () => 'http://localhost', ...(inFlightPerAddress ? { inFlightPerAddress } : {}) }) });
