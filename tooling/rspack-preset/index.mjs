@@ -100,6 +100,9 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
       publicPath,
       filename: production ? '[name].[contenthash:8].js' : '[name].js',
       chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+      // Stylesheets are named by their content only: each expose that imports the same styles
+      // (mf-search's two islands and its standalone page) gets the same file, which a page links once.
+      ...(production ? { cssFilename: 'styles.[contenthash:8].css', cssChunkFilename: 'styles.[contenthash:8].css' } : {}),
       clean: true,
       uniqueName: readPackage(dir).name,
     },

@@ -22,10 +22,11 @@ function manifest(build: string, css: string[], contractsVersion: string | undef
     exposes: [
       { name: 'Hello', assets: { css: { sync: css, async: [] }, js: { sync: [`hello.${build}.js`], async: [] } }, requires: ['contracts', 'react', 'react-dom/client'] },
       // Bound without a framework: its manifest entry says it needs no renderer.
-      { name: 'Link', assets: { js: { sync: [`link.${build}.js`], async: [] } }, requires: ['contracts'] },
+      // Its lazy styles, as a manifest lists them: the shared file again and the standalone page's own.
+      { name: 'Link', assets: { css: { sync: ['shared.css'], async: ['shared.css', 'standalone-page.css'] }, js: { sync: [`link.${build}.js`], async: [] } }, requires: ['contracts'] },
       // A build from before `requires`: taken to need the renderer.
       { name: 'Legacy', assets: { js: { sync: ['legacy.js'], async: [] } } },
-      { name: 'Standalone', assets: { js: { sync: ['standalone.js'] } } },
+      { name: 'Standalone', assets: { css: { sync: ['shared.css', 'standalone-page.css'] }, js: { sync: ['standalone.js'] } } },
     ],
     shared: [
       { name: 'react', assets: { js: { sync: ['react.js'] } } },
@@ -92,6 +93,8 @@ describe('ServerFederation', () => {
     expect(remote.origin.manifestCalls).toBe(1);
     expect(remote.runtime.registrations).toEqual([{ force: false }]);
     expect(federation.stylesheets('mf-hello', 'Hello')).toEqual(['http://remote.test/hello.v1.css']);
+    // Each stylesheet once, and never one only the remote's standalone page uses.
+    expect(federation.stylesheets('mf-hello', 'Link')).toEqual(['http://remote.test/shared.css']);
     // Preload hints: the modules' own chunks, and the shared React renderer's where the manifest
     // says a module needs it as it loads (or does not say).
     expect(federation.scripts('mf-hello', ['Link'])).toEqual(['http://remote.test/link.v1.js']);

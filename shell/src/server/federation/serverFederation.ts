@@ -86,6 +86,8 @@ interface ManifestAssets {
 
 /** The shared module a React island hydrates with: by far the largest file of a first view. */
 const RENDERER_SHARE = 'react-dom/client';
+/** The expose of a remote's standalone page (tooling/rspack-preset): never an island of the site. */
+const STANDALONE_EXPOSE = 'Standalone';
 
 interface RemoteState {
   definition: RemoteDefinition;
@@ -254,7 +256,12 @@ export class ServerFederation {
     if (!manifest || !expose) return [];
     const publicPath = manifest.json.metaData?.publicPath;
     const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
-    const css = [...(expose.assets?.css?.sync ?? []), ...(expose.assets?.css?.async ?? [])];
+    // A remote's standalone page (its `Standalone` expose) is no island of the site: a stylesheet
+    // only it needs is never linked, even when the manifest lists it among another expose's lazy ones.
+    const exposes = manifest.json.exposes ?? [];
+    const standaloneOnly = new Set(exposes.find((candidate) => candidate.name === STANDALONE_EXPOSE)?.assets?.css?.sync ?? []);
+    for (const other of exposes) if (other.name !== STANDALONE_EXPOSE) for (const file of other.assets?.css?.sync ?? []) standaloneOnly.delete(file);
+    const css = [...(expose.assets?.css?.sync ?? []), ...(expose.assets?.css?.async ?? [])].filter((file) => module === STANDALONE_EXPOSE || !standaloneOnly.has(file));
     return [...new Set(css)].map((file) => new URL(file, base).href);
   }
 
