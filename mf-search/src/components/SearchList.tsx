@@ -36,6 +36,8 @@ export interface SearchListProps {
   createHitsCache?: () => DisposableHitsCache;
   /** Suggestion tags the server fetched. Default: fetched in the browser. */
   initialTags?: string[];
+  /** Hits a view event was already sent for (by the binding of the server markup): not sent again. Default none. */
+  viewedObjectIds?: ReadonlySet<string>;
 }
 
 function openedWithQuery(): string {
@@ -54,6 +56,7 @@ export function SearchList({
   serverUrl,
   createHitsCache,
   initialTags,
+  viewedObjectIds,
 }: SearchListProps) {
   const { config, bus } = context;
   const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
@@ -90,7 +93,7 @@ export function SearchList({
         future={{ preserveSharedStateOnUnmount: true }}
       >
         <Configure hitsPerPage={setup.hitsPerPage} highlightPreTag={HIGHLIGHT_PRE_TAG} highlightPostTag={HIGHLIGHT_POST_TAG} />
-        <InsightsMiddleware client={insightsClient} />
+        <InsightsMiddleware client={insightsClient} alreadyViewed={viewedObjectIds} />
         <SearchListScreen
           bus={bus}
           texts={texts}
