@@ -45,6 +45,11 @@ export interface SearchListBinding {
   readonly input: HTMLInputElement;
   /** Object ids of the server-rendered hits, in list order. */
   hitIds(): string[];
+  /**
+   * What the visitor typed into the box, as of the last keystroke (`null`: nothing). Recorded at
+   * each input, because hydration puts the value React rendered back into the box.
+   */
+  typed(): { value: string; selectionStart: number | null; selectionEnd: number | null } | null;
   /** Stops listening; returns what the visitor did meanwhile, in order. */
   release(): HeldAction[];
   /** Removes the room kept for the next page (the full island keeps its own from then on). */
@@ -67,6 +72,7 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   const input = form?.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input);
   if (!list || !form || !input) return null;
   const held: HeldAction[] = [];
+  let typed: ReturnType<SearchListBinding['typed']> = null;
   let started = false;
   const start = () => {
     if (started) return;
@@ -122,7 +128,9 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
     if (!held.some((action) => action.kind === 'submit')) hold({ kind: 'submit', form });
   };
   const onFieldActivity = (event: Event) => {
-    if (event.target === input) start();
+    if (event.target !== input) return;
+    if (event.type === 'input') typed = { value: input.value, selectionStart: input.selectionStart, selectionEnd: input.selectionEnd };
+    start();
   };
   // A press on a control starts the load about 100 ms before its click.
   const onPointerDown = (event: PointerEvent) => {
@@ -142,6 +150,7 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   return {
     input,
     hitIds: () => hits().map((teaser) => teaser.dataset.objectId!),
+    typed: () => typed,
     release() {
       element.removeEventListener('click', onClick, true);
       element.removeEventListener('submit', onSubmit, true);

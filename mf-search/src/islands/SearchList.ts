@@ -42,9 +42,14 @@ function afterTwoFrames(): Promise<void> {
  * prototype's setter puts the typed text back, and an `input` event lets the box's change
  * handler (the autocomplete, then the debounced search) see it as typing. Caret and focus stay.
  */
-export function handOverTypedQuery(input: HTMLInputElement, typed: string, serverValue: string): void {
+export function handOverTypedQuery(
+  input: HTMLInputElement,
+  typed: string,
+  serverValue: string,
+  selection: { selectionStart: number | null; selectionEnd: number | null } = input,
+): void {
   if (typed === serverValue) return;
-  const { selectionStart, selectionEnd } = input;
+  const { selectionStart, selectionEnd } = selection;
   input.value = serverValue;
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, typed);
   input.dispatchEvent(new Event('input', { bubbles: true }));
@@ -109,6 +114,13 @@ function bindUntilNeeded(
   let unmounted = false;
   let unmountFull: Unmount | undefined;
   const setStage = (stage: string) => element.setAttribute(SEARCH_LIST_STAGE_ATTRIBUTE, stage);
+  // Back or forward to an entry the full island pushed before a reload: only the full island
+  // follows the address in place; until it runs, the server renders the entry's list.
+  const renderedAddress = window.location.href;
+  const onHistoryMove = () => {
+    if (window.location.href !== renderedAddress) window.location.reload();
+  };
+  window.addEventListener('popstate', onHistoryMove);
   const upgrade = async (binding: SearchListBinding) => {
     setStage('loading');
     const serverValue = binding.input.defaultValue;
@@ -126,8 +138,10 @@ function bindUntilNeeded(
       return;
     }
     insights.stop();
+    window.removeEventListener('popstate', onHistoryMove);
     const held = binding.release();
-    handOverTypedQuery(binding.input, binding.input.value, serverValue);
+    const typed = binding.typed();
+    if (typed) handOverTypedQuery(binding.input, typed.value, serverValue, typed);
     await afterTwoFrames();
     replay(held);
     // The hydrated list keeps its own room for the coming page (rendered by the replayed click).
@@ -143,6 +157,7 @@ function bindUntilNeeded(
   });
   if (!binding) {
     insights.stop();
+    window.removeEventListener('popstate', onHistoryMove);
     return loadFull().then(({ mountFullSearchList }) => mountFullSearchList(element, props, context));
   }
   setStage('bound');
@@ -150,6 +165,7 @@ function bindUntilNeeded(
   return () => {
     unmounted = true;
     insights.stop();
+    window.removeEventListener('popstate', onHistoryMove);
     binding.release();
     binding.clearPendingHits();
     unmountFull?.();
