@@ -220,6 +220,7 @@ describe('ServerIslands', () => {
         calls.push([remote, modules]);
         return modules.map((module) => `http://${remote}/${module}.js`).concat([`http://${remote}/renderer.js`]);
       },
+      needsRenderer: () => true,
     } as unknown as ServerFederation;
     const islands = new ServerIslands({ federation, budgetMs: 100 });
     expect(
@@ -233,6 +234,17 @@ describe('ServerIslands', () => {
     expect(calls).toEqual([['mf-a', ['Link', 'Button']]]);
     expect(islands.firstViewScripts([{ name: 'mf-a/Link', props: {} }, { name: 'mf-b/List', props: {} }])).toEqual([]);
     expect(islands.firstViewScripts([{ name: 'mf-b/Search', props: {}, hydrate: 'idle' }])).toEqual([]);
+  });
+
+  it('with several remotes hydrating at once, preloads their chunks only when none of them needs React as it loads', () => {
+    const bound = new Set(['mf-a/Link', 'mf-b/List']);
+    const federation = {
+      scripts: (remote: string, modules: string[]) => modules.map((module) => `http://${remote}/${module}.js`),
+      needsRenderer: (remote: string, modules: string[]) => modules.some((module) => !bound.has(`${remote}/${module}`)),
+    } as unknown as ServerFederation;
+    const islands = new ServerIslands({ federation, budgetMs: 100 });
+    expect(islands.firstViewScripts([{ name: 'mf-a/Link', props: {} }, { name: 'mf-b/List', props: {} }])).toEqual(['http://mf-a/Link.js', 'http://mf-b/List.js']);
+    expect(islands.firstViewScripts([{ name: 'mf-a/Link', props: {} }, { name: 'mf-b/Screen', props: {} }])).toEqual([]);
   });
 
   it('renders each island alone: a throwing or slow one fails, the others render', async () => {

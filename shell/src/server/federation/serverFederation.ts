@@ -277,11 +277,23 @@ export class ServerFederation {
     if (!manifest) return [];
     const exposes = (manifest.json.exposes ?? []).filter((expose) => modules.includes(expose.name));
     const files = exposes.flatMap((expose) => expose.assets?.js?.sync ?? []);
-    if (exposes.some((expose) => expose.requires === undefined || expose.requires.includes(RENDERER_SHARE))) {
+    if (this.needsRenderer(remote, modules)) {
       files.push(...(manifest.json.shared?.find((share) => share.name === RENDERER_SHARE)?.assets?.js?.sync ?? []));
     }
     const base = this.assetBase(manifest);
     return [...new Set(files)].map((file) => new URL(file, base).href);
+  }
+
+  /**
+   * Whether one of `modules` of `remote` needs the shared React renderer as it loads (its
+   * manifest's `requires` names it, or does not say). True while the manifest is not loaded.
+   */
+  needsRenderer(remote: string, modules: readonly string[]): boolean {
+    const manifest = this.states.get(remote)?.manifest;
+    if (!manifest) return true;
+    return (manifest.json.exposes ?? [])
+      .filter((expose) => modules.includes(expose.name))
+      .some((expose) => expose.requires === undefined || expose.requires.includes(RENDERER_SHARE));
   }
 
   /** Where a manifest's files are: its `publicPath`, or (`auto`) next to the manifest. */
