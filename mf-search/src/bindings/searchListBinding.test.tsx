@@ -12,8 +12,8 @@ import { startSeededSearchServer, type SeededSearchServer } from '../testing/see
 import { bindSearchList, PENDING_HITS_ATTRIBUTE, SEARCH_LIST_MARKUP } from './bindSearchList.js';
 
 let server: SeededSearchServer;
-const WAIT = { timeout: 10_000 };
-vi.setConfig({ testTimeout: 30_000 });
+const WAIT = { timeout: 20_000 };
+vi.setConfig({ testTimeout: 60_000 });
 
 beforeAll(async () => {
   server = await startSeededSearchServer();
@@ -131,6 +131,20 @@ describe('the search list binding on the server markup', () => {
     await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
     expect(document.activeElement).toBe(input);
     expect(loads).toHaveBeenCalledTimes(1);
+  });
+
+  it("opening the page with ?q= is tracked once, from the server's answer at once, not again by the full island", async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const submitted: Array<{ query: string; hitCount: number }> = [];
+    context.bus.on('search-submitted', (event) => submitted.push(event));
+    const { mount } = countedFullIsland();
+    unmount = await mount(element, {}, context);
+    const total = Number(element.querySelector<HTMLProgressElement>(SEARCH_LIST_MARKUP.progress)!.max);
+    expect(submitted).toEqual([{ query: 'team', hitCount: total }]);
+    element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!.focus();
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(submitted).toHaveLength(1);
   });
 
   it('a full island that fails to load leaves the list working natively: the held load more follows its link', async () => {

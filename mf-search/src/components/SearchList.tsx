@@ -38,6 +38,8 @@ export interface SearchListProps {
   initialTags?: string[];
   /** Hits a view event was already sent for (by the binding of the server markup): not sent again. Default none. */
   viewedObjectIds?: ReadonlySet<string>;
+  /** The query the page was opened with was tracked as a submission already (the binding did, from the server's answer). Default `false`. */
+  openedQueryReported?: boolean;
 }
 
 function openedWithQuery(): string {
@@ -57,6 +59,7 @@ export function SearchList({
   createHitsCache,
   initialTags,
   viewedObjectIds,
+  openedQueryReported = false,
 }: SearchListProps) {
   const { config, bus } = context;
   const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
@@ -80,7 +83,7 @@ export function SearchList({
   );
   const texts = config.i18n;
   const i18n = useMemo(() => ({ viewing: texts.viewing, loadMore: texts.loadMore }), [texts]);
-  const initialQuery = useMemo(openedWithQuery, []);
+  const initialQuery = useMemo(() => (openedQueryReported ? '' : openedWithQuery()), []);
 
   return (
     <HitListEnvironmentContext.Provider value={hitList}>

@@ -113,6 +113,7 @@ function bindUntilNeeded(
   });
   let unmounted = false;
   let unmountFull: Unmount | undefined;
+  let openedQueryReported = false;
   const setStage = (stage: string) => element.setAttribute(SEARCH_LIST_STAGE_ATTRIBUTE, stage);
   // Back or forward to an entry the full island pushed before a reload: only the full island
   // follows the address in place; until it runs, the server renders the entry's list.
@@ -128,7 +129,7 @@ function bindUntilNeeded(
       const { mountFullSearchList } = await loadFull();
       if (unmounted) return;
       // The binding keeps holding clicks while React hydrates; it lets go once the island is live.
-      const unmount = await mountFullSearchList(element, props, context, { viewedObjectIds: insights.viewed });
+      const unmount = await mountFullSearchList(element, props, context, { viewedObjectIds: insights.viewed, openedQueryReported });
       if (unmounted) return unmount();
       unmountFull = unmount;
     } catch (error) {
@@ -162,6 +163,12 @@ function bindUntilNeeded(
   }
   setStage('bound');
   insights.viewedHits(binding.hitIds());
+  // Opening the page with `?q=` is a submission, tracked once its answer is there: the server's is.
+  const opened = new URLSearchParams(window.location.search).get('q')?.trim() ?? '';
+  const answered = answer as { query?: unknown; nbHits?: unknown } | undefined;
+  const hitCount = answered?.nbHits;
+  openedQueryReported = opened !== '' && typeof hitCount === 'number' && String(answered?.query ?? '').trim() === opened;
+  if (openedQueryReported) context.bus.emit('search-submitted', { query: opened, hitCount: hitCount as number });
   return () => {
     unmounted = true;
     insights.stop();

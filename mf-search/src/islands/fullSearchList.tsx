@@ -11,6 +11,8 @@ import { searchListOptions, type SearchListOptionProps } from './searchListOptio
 export interface FullSearchListOptions {
   /** Hits a view event was already sent for (by the binding): not sent again. Default none. */
   viewedObjectIds?: ReadonlySet<string>;
+  /** The query the page was opened with was tracked as a submission already (by the binding). Default `false`. */
+  openedQueryReported?: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export function mountFullSearchList(
   element: HTMLElement,
   props: SearchListOptionProps | undefined,
   context: IslandContext,
-  { viewedObjectIds }: FullSearchListOptions = {},
+  { viewedObjectIds, openedQueryReported = false }: FullSearchListOptions = {},
 ): Promise<Unmount> {
   const search = context.config.search;
   try {
@@ -40,6 +42,7 @@ export function mountFullSearchList(
         createHitsCache={server ? () => createPageSessionHitsCache(window, server.hitsCache) : undefined}
         initialTags={server?.tags}
         viewedObjectIds={viewedObjectIds}
+        openedQueryReported={openedQueryReported}
       />
     );
     return mountReactIsland(
