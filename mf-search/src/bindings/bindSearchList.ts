@@ -31,9 +31,15 @@ export type HeldAction =
   | { kind: 'load-more'; link: HTMLAnchorElement }
   | { kind: 'submit'; form: HTMLFormElement };
 
+/**
+ * What the visitor did: `typing` (focus, a key or input in the box: the full island can wait for
+ * a pause) or `action` (a control or load more pressed, Enter: it is needed now).
+ */
+export type SearchListInteraction = 'typing' | 'action';
+
 export interface SearchListBindingOptions {
-  /** The visitor started to search or filter (focus or input in the box, a control, load more): load the full island. */
-  onFirstInteraction(): void;
+  /** Each interaction until the binding is released: the caller loads the full island. */
+  onInteraction(kind: SearchListInteraction): void;
   /** A server-rendered hit was opened (`position` 1-based in the whole list). */
   onHitOpened(objectID: string, position: number): void;
   /** Hits per page: how many hits a load more brings at most. */
@@ -49,7 +55,7 @@ export interface SearchListBinding {
    * What the visitor typed into the box, as of the last keystroke (`null`: nothing). Recorded at
    * each input, because hydration puts the value React rendered back into the box.
    */
-  typed(): { value: string; selectionStart: number | null; selectionEnd: number | null } | null;
+  typed(): { value: string; selectionStart: number | null; selectionEnd: number | null; at: number } | null;
   /** Stops listening; returns what the visitor did meanwhile, in order. */
   release(): HeldAction[];
   /** Removes the room kept for the next page (the full island keeps its own from then on). */
@@ -73,17 +79,11 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   if (!list || !form || !input) return null;
   const held: HeldAction[] = [];
   let typed: ReturnType<SearchListBinding['typed']> = null;
-  let started = false;
-  const start = () => {
-    if (started) return;
-    started = true;
-    options.onFirstInteraction();
-  };
   const hits = () => [...list.querySelectorAll<HTMLElement>(`${SEARCH_LIST_MARKUP.hitList} ${SEARCH_LIST_MARKUP.teaser}`)];
   const hold = (action: HeldAction) => {
     held.push(action);
     element.setAttribute('aria-busy', 'true');
-    start();
+    options.onInteraction('action');
   };
   // Room for the next page at the click (within the 500 ms after an input that layout-shift
   // scoring forgives): the link and "viewing X of Y" move once, now, not when the answer arrives.
@@ -129,13 +129,13 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   };
   const onFieldActivity = (event: Event) => {
     if (event.target !== input) return;
-    if (event.type === 'input') typed = { value: input.value, selectionStart: input.selectionStart, selectionEnd: input.selectionEnd };
-    start();
+    if (event.type === 'input') typed = { value: input.value, selectionStart: input.selectionStart, selectionEnd: input.selectionEnd, at: event.timeStamp };
+    options.onInteraction('typing');
   };
   // A press on a control starts the load about 100 ms before its click.
   const onPointerDown = (event: PointerEvent) => {
     const target = event.target instanceof Element ? event.target : null;
-    if (target?.closest(`${SEARCH_LIST_MARKUP.loadMore}, ${SEARCH_LIST_MARKUP.control}`) && list.contains(target)) start();
+    if (target?.closest(`${SEARCH_LIST_MARKUP.loadMore}, ${SEARCH_LIST_MARKUP.control}`) && list.contains(target)) options.onInteraction('action');
   };
 
   element.addEventListener('click', onClick, true);
@@ -145,7 +145,7 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   element.addEventListener('keydown', onFieldActivity, true);
   element.addEventListener('pointerdown', onPointerDown, true);
   // Focus that came before the binding (autofocus, an early tab) counts as a start too.
-  if (input.ownerDocument.activeElement === input) start();
+  if (input.ownerDocument.activeElement === input) options.onInteraction('typing');
 
   return {
     input,

@@ -1,10 +1,12 @@
 import type { IslandContext, IslandMount, Unmount } from 'contracts';
 import '../styles/search.css';
+import { TYPED_AT_PROPERTY } from '../autocomplete/typedAt.js';
 import { bindSearchList, type HeldAction, type SearchListBinding } from '../bindings/bindSearchList.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
 import { readSearchServerSettings } from '../config/searchServerSettings.js';
 import { connectServerHitsInsights } from '../insights/serverHitsInsights.js';
 import type { FullSearchListOptions } from './fullSearchList.js';
+import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
 
@@ -23,6 +25,12 @@ export type FullSearchListModule = {
  * natively, held actions were carried out natively).
  */
 export const SEARCH_LIST_STAGE_ATTRIBUTE = 'data-search-list';
+
+/**
+ * How long typing must pause before the full island's scripts run (their download was
+ * prefetched): less than the 500 ms search debounce, which counts from the last key anyway.
+ */
+export const TYPING_PAUSE_MS = 250;
 
 /** Two frames: the hydrated tree's effects (InstantSearch's widgets) ran before a held action is replayed. */
 function afterTwoFrames(): Promise<void> {
@@ -46,13 +54,14 @@ export function handOverTypedQuery(
   input: HTMLInputElement,
   typed: string,
   serverValue: string,
-  selection: { selectionStart: number | null; selectionEnd: number | null } = input,
+  selection: { selectionStart: number | null; selectionEnd: number | null; at?: number } = input,
 ): void {
   if (typed === serverValue) return;
   const { selectionStart, selectionEnd } = selection;
   input.value = serverValue;
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, typed);
-  input.dispatchEvent(new Event('input', { bubbles: true }));
+  // The debounce counts from the last keystroke, not from this hand-over.
+  input.dispatchEvent(Object.assign(new Event('input', { bubbles: true }), selection.at === undefined ? {} : { [TYPED_AT_PROPERTY]: selection.at }));
   if (input.ownerDocument.activeElement === input && selectionStart !== null) input.setSelectionRange(selectionStart, selectionEnd);
 }
 
@@ -150,10 +159,26 @@ function bindUntilNeeded(
     setStage('interactive');
   };
   let binding: SearchListBinding | null = null;
+  let upgrading = false;
+  let typingPause: ReturnType<typeof setTimeout> | undefined;
+  const upgradeNow = () => {
+    clearTimeout(typingPause);
+    if (upgrading || unmounted) return;
+    upgrading = true;
+    void upgrade(binding!);
+  };
   binding = bindSearchList(element, {
     hitsPerPage: settings.hitsPerPage,
-    // Later than the binding's own setup (a box focused before it calls this at once).
-    onFirstInteraction: () => queueMicrotask(() => void upgrade(binding!)),
+    // Typing waits for a pause: the keys stay with the native box, and running the full island's
+    // scripts (seconds on a slow phone) never delays one; the debounce counts from the last key
+    // anyway. A pressed control or load more is waited for: now (later than the binding's own
+    // setup, which reports a box focused before it at once).
+    onInteraction: (kind) => {
+      if (upgrading) return;
+      clearTimeout(typingPause);
+      if (kind === 'action') queueMicrotask(upgradeNow);
+      else typingPause = setTimeout(upgradeNow, TYPING_PAUSE_MS);
+    },
     onHitOpened: (objectID, position) => insights.openedHit(objectID, position),
   });
   if (!binding) {
@@ -163,6 +188,12 @@ function bindUntilNeeded(
   }
   setStage('bound');
   insights.viewedHits(binding.hitIds());
+  // The full island's own chunks are prefetched with this one (the import's `webpackPrefetch`);
+  // React, shared, comes from whichever remote the page's runtime picks: prefetched once idle.
+  const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
+  whenIdle(() => {
+    if (!upgrading && !unmounted) prefetch(sharedModuleFiles(FULL_LIST_SHARED_MODULES));
+  }, { timeout: 3000 });
   // Opening the page with `?q=` is a submission, tracked once its answer is there: the server's is.
   const opened = new URLSearchParams(window.location.search).get('q')?.trim() ?? '';
   const answered = answer as { query?: unknown; nbHits?: unknown } | undefined;
@@ -171,6 +202,7 @@ function bindUntilNeeded(
   if (openedQueryReported) context.bus.emit('search-submitted', { query: opened, hitCount: hitCount as number });
   return () => {
     unmounted = true;
+    clearTimeout(typingPause);
     insights.stop();
     window.removeEventListener('popstate', onHistoryMove);
     binding.release();
