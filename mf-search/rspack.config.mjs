@@ -5,7 +5,7 @@ export default createRemoteConfig({
   name: 'mf_search',
   devPort: 4310,
   exposes: {
-    './SearchList': './src/islands/SearchList.tsx',
+    './SearchList': './src/islands/SearchList.ts',
     './HeaderSearch': './src/islands/HeaderSearch.tsx',
   },
   // The same expose names, rendered by the shell's server (dist/server/, named by the manifest).

@@ -4,6 +4,9 @@
 //  - bytes transferred (encoded bodies, as on the wire) until the first view is ready;
 //  - with a throttled phone profile (1.6 Mbit/s down, 150 ms RTT, CPU 4× slower; empty cache),
 //    largest contentful paint and the time until every island in view is ready, median of 5;
+//  - on the search page, same profile, median of 5: from the visitor's first keystroke (the first
+//    interaction of the page) to the results of the new query painted, debounce included, and the
+//    INP (slowest interaction) while typing a 10-letter query;
 // for this checkout and, side by side, a baseline checkout (BENCH_BASELINE_ROOT: another built
 // worktree, e.g. `git worktree add --detach /tmp/baseline <commit>` + `npm ci` + `npm run build`),
 // each run as its own whole stack (shell + remotes' static servers + search server).
@@ -30,15 +33,21 @@ interface Figures {
   scripts: number;
   scriptsGzip: number;
   transferred: number;
+  /** Bytes of the browser's idle-priority prefetches (`Sec-Purpose: prefetch`), not part of the first view. */
+  prefetched: number;
   lcp: number[];
   islandsReady: number[];
+  /** Search page only: first keystroke to the new query's results painted, ms. */
+  keystrokeToResults: number[];
+  /** Search page only: INP while typing a 10-letter query, ms. */
+  inp: number[];
 }
 
 const surveyHandles = new Set(listSurveys().map((survey) => survey.formHandle));
 const article = listArticles().find((candidate) => candidate.surveyHandle && surveyHandles.has(candidate.surveyHandle)) ?? listArticles()[0]!;
 const PAGES = [
   { name: 'article', path: article.url },
-  { name: 'search', path: '/search?q=leadership' },
+  { name: 'search', path: '/search?q=team' },
   { name: 'watchlist', path: '/watchlist' },
 ];
 
@@ -77,11 +86,15 @@ async function firstView(browser: Browser, url: string) {
   let scripts = 0;
   let scriptsGzip = 0;
   let transferred = 0;
+  let prefetched = 0;
   page.on('requestfinished', (request) => {
     pending.push(
       (async () => {
         const sizes = await request.sizes().catch(() => undefined);
-        transferred += sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
+        const bytes = sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
+        // The browser's idle-priority prefetch of what an interaction will need is no part of the first view.
+        if ((await request.allHeaders())['sec-purpose']?.includes('prefetch')) prefetched += bytes;
+        else transferred += bytes;
         if (request.resourceType() !== 'script') return;
         const body = (await (await request.response())?.body().catch(() => undefined)) ?? Buffer.alloc(0);
         scripts += 1;
@@ -94,7 +107,7 @@ async function firstView(browser: Browser, url: string) {
   await page.waitForLoadState('networkidle');
   await Promise.all(pending);
   await context.close();
-  return { scripts, scriptsGzip, transferred };
+  return { scripts, scriptsGzip, transferred, prefetched };
 }
 
 /** One throttled load: largest contentful paint and islands in view ready, ms from navigation. */
@@ -125,6 +138,84 @@ async function throttledRun(browser: Browser, url: string): Promise<{ lcp: numbe
   return { lcp, islandsReady };
 }
 
+/** A throttled phone page (the profile above), its CDP session applied. */
+async function throttledPage(browser: Browser): Promise<{ page: Page; close(): Promise<void> }> {
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: THROTTLE.latency,
+    downloadThroughput: THROTTLE.downloadThroughput,
+    uploadThroughput: THROTTLE.uploadThroughput,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE.cpuRate });
+  return { page, close: () => context.close() };
+}
+
+const SEARCH_BOX = '.khs-search-list input[role="combobox"]';
+
+/** Loads the search page throttled and waits until it settled (islands ready, network idle: what a visitor reading the results before typing has). */
+async function settledSearchPage(browser: Browser, url: string) {
+  const throttled = await throttledPage(browser);
+  await throttled.page.addInitScript(() => {
+    const w = window as unknown as { __inp: number; __firstKey?: number };
+    w.__inp = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { interactionId?: number })[]) {
+        if (entry.interactionId) w.__inp = Math.max(w.__inp, entry.duration);
+      }
+    }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
+    document.addEventListener('keydown', (event) => void (w.__firstKey ??= event.timeStamp), true);
+  });
+  await throttled.page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
+  await throttled.page.waitForFunction(islandsInViewReady, undefined, { polling: 50, timeout: 60_000 });
+  await throttled.page.waitForLoadState('networkidle', { timeout: 60_000 });
+  return throttled;
+}
+
+/** The new query's results are on screen: the list answered it and is idle; returns the frame's time. */
+function resultsPainted(query: string): number | false {
+  const list = document.querySelector('.khs-search-list');
+  return list?.getAttribute('data-query') === query && list.getAttribute('data-status') === 'idle' ? performance.now() : false;
+}
+
+/**
+ * First keystroke to results painted: the first interaction of the page is one more letter typed
+ * at the end of the address's query (`team` → `teams`); timed in the page from the keydown to the
+ * animation frame that shows the new query's answer.
+ */
+async function keystrokeToResults(browser: Browser, url: string): Promise<number> {
+  const { page, close } = await settledSearchPage(browser, url);
+  try {
+    const box = page.locator(SEARCH_BOX);
+    const query = `${await box.inputValue()}s`;
+    await box.press('End');
+    await page.keyboard.type('s');
+    const painted = (await (await page.waitForFunction(resultsPainted, query, { polling: 'raf', timeout: 60_000 })).jsonValue()) as number;
+    const firstKey = await page.evaluate(() => (window as unknown as { __firstKey: number }).__firstKey);
+    return painted - firstKey;
+  } finally {
+    await close();
+  }
+}
+
+/** INP while typing a 10-letter query (replacing the address's) as the page's first interaction, keys 120 ms apart. */
+async function inpWhileTyping(browser: Browser, url: string): Promise<number> {
+  const { page, close } = await settledSearchPage(browser, url);
+  try {
+    await page.locator(SEARCH_BOX).focus();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('leadership', { delay: 120 });
+    await page.waitForFunction(resultsPainted, 'leadership', { polling: 'raf', timeout: 60_000 });
+    await page.waitForTimeout(500);
+    return page.evaluate(() => (window as unknown as { __inp: number }).__inp);
+  } finally {
+    await close();
+  }
+}
+
 async function measure(root: string): Promise<Map<string, Figures>> {
   const { startStack } = (await import(path.join(root, 'e2e/harness/stack.ts'))) as { startStack(options?: { env?: Record<string, string> }): Promise<StackLike> };
   const stack = await startStack({ env: { ISLAND_SERVER_TIMING: 'on' } });
@@ -135,11 +226,14 @@ async function measure(root: string): Promise<Map<string, Figures>> {
       const url = new URL(pagePath, stack.url).href;
       await untilServerRendered(url);
       const first = await firstView(browser, url);
-      const figures: Figures = { ...first, lcp: [], islandsReady: [] };
+      const figures: Figures = { ...first, lcp: [], islandsReady: [], keystrokeToResults: [], inp: [] };
       for (let run = 0; run < RUNS; run += 1) {
         const { lcp, islandsReady } = await throttledRun(browser, url);
         figures.lcp.push(lcp);
         figures.islandsReady.push(islandsReady);
+        if (name !== 'search') continue;
+        figures.keystrokeToResults.push(await keystrokeToResults(browser, url));
+        figures.inp.push(await inpWhileTyping(browser, url));
       }
       results.set(name, figures);
     }
@@ -170,6 +264,7 @@ console.log(
   'scripts'.padStart(8),
   'JS gz KB'.padStart(9),
   'wire KB'.padStart(8),
+  'prefetch KB'.padStart(12),
   'LCP s'.padStart(7),
   'islands s'.padStart(10),
   '  runs (islands s)',
@@ -183,11 +278,23 @@ for (const { name } of PAGES) {
       String(figures.scripts).padStart(8),
       kb(figures.scriptsGzip).padStart(9),
       kb(figures.transferred).padStart(8),
+      kb(figures.prefetched).padStart(12),
       seconds(median(figures.lcp)).padStart(7),
       seconds(median(figures.islandsReady)).padStart(10),
       `  ${figures.islandsReady.map(seconds).join(' ')}`,
     );
   }
+}
+console.log(`\nSearch page (/search?q=team), throttled phone profile, median of ${RUNS}:`);
+console.log('variant'.padEnd(11), 'keystroke->results s'.padStart(21), 'INP ms'.padStart(8), '  runs (keystroke s | INP ms)');
+for (const [variant, results] of variants) {
+  const figures = results.get('search')!;
+  console.log(
+    variant.padEnd(11),
+    seconds(median(figures.keystrokeToResults)).padStart(21),
+    median(figures.inp).toFixed(0).padStart(8),
+    `  ${figures.keystrokeToResults.map(seconds).join(' ')} | ${figures.inp.map((value) => value.toFixed(0)).join(' ')}`,
+  );
 }
 const mine = variants.at(-1)![1];
 const articleFigures = mine.get('article')!;
@@ -198,3 +305,8 @@ console.log(`  article initial scripts ${kb(articleFigures.scriptsGzip)} KB gzip
 console.log(`  article transferred ${kb(articleFigures.transferred)} KB (goal <= 250): ${verdict(articleFigures.transferred <= 250 * 1024)}`);
 console.log(`  article islands in view ready ${seconds(median(articleFigures.islandsReady))} s throttled (goal <= 2.5): ${verdict(median(articleFigures.islandsReady) <= 2500)}`);
 console.log(`  search results visible (LCP, server-rendered) ${seconds(median(searchFigures.lcp))} s throttled (goal <= 1.5): ${verdict(median(searchFigures.lcp) <= 1500)}`);
+console.log(`  search initial scripts ${kb(searchFigures.scriptsGzip)} KB gzip in ${searchFigures.scripts} files (goal <= 110): ${verdict(searchFigures.scriptsGzip <= 110 * 1024)}`);
+console.log(`  search transferred ${kb(searchFigures.transferred)} KB first view (goal <= 150; idle prefetch ${kb(searchFigures.prefetched)} KB apart): ${verdict(searchFigures.transferred <= 150 * 1024)}`);
+console.log(`  search first keystroke -> results painted ${seconds(median(searchFigures.keystrokeToResults))} s throttled (goal <= 1.5): ${verdict(median(searchFigures.keystrokeToResults) <= 1500)}`);
+console.log(`  search INP typing 10 letters ${median(searchFigures.inp).toFixed(0)} ms throttled (goal <= 200): ${verdict(median(searchFigures.inp) <= 200)}`);
+console.log(`  article initial scripts ${kb(articleFigures.scriptsGzip)} KB gzip (goal: stays <= 82): ${verdict(articleFigures.scriptsGzip <= 82 * 1024)}`);

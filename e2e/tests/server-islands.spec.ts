@@ -72,7 +72,7 @@ test.describe('server-rendered islands', () => {
     await context.close();
   });
 
-  test('search with JavaScript: hydrates the server answer without searching again, without shifting, without errors', async ({ page, stack }) => {
+  test('search with JavaScript: bound at once, the full island hydrates the server answer on the first interaction without searching again, and load more shifts nothing however late its page comes', async ({ page, stack }) => {
     const problems = consoleProblems(page);
     const searches: string[] = [];
     page.on('request', (request) => {
@@ -94,17 +94,30 @@ test.describe('server-rendered islands', () => {
       return element.textContent;
     });
     await islandsSettled(page);
-    await expect(page.locator('[data-island="mf-search/SearchList"]')).toHaveAttribute('data-island-state', 'mounted');
-    // Hydrated, not replaced: the server's element is still there and now interactive.
+    const island = page.locator('[data-island="mf-search/SearchList"]');
+    // Bound at once, without React or InstantSearch: the full island waits for the visitor.
+    await expect(island).toHaveAttribute('data-island-state', 'mounted');
+    await expect(island).toHaveAttribute('data-search-list', 'bound');
+
+    // The first interaction (focus in the box) brings the full island: it hydrates, it does not replace.
+    await page.locator('.khs-search-list').getByRole('combobox').focus();
+    await expect(island).toHaveAttribute('data-search-list', 'interactive');
     expect(await page.locator('.khs-search-teaser').first().evaluate((element) => (element as HTMLElement & { __fromServer?: boolean }).__fromServer)).toBe(true);
     expect(await page.locator('.khs-search-teaser').first().textContent()).toBe(serverFirstTeaser);
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(600);
     expect(searches).toEqual([]);
 
-    // Load more in place (no navigation), one search for page 2.
+    // Load more in place (no navigation), one search for page 2, whose answer comes 1.5 s after
+    // the click at the earliest (every request takes that long now): nothing moves meanwhile or then.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 1500, downloadThroughput: -1, uploadThroughput: -1 });
+    const clicked = Date.now();
     await page.getByRole('link', { name: i18n.loadMore }).click();
-    await expect(page.locator('.khs-search-teaser')).toHaveCount(2 * HITS_PER_PAGE);
+    await expect(page.locator('.khs-search-teaser')).toHaveCount(2 * HITS_PER_PAGE, { timeout: 20_000 });
+    expect(Date.now() - clicked).toBeGreaterThan(1000);
     expect(searches).toHaveLength(1);
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 
     const cls = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts.reduce((sum, value) => sum + value, 0));
     expect(cls).toBeLessThan(0.1);

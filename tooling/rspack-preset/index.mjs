@@ -10,6 +10,7 @@ import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { PrecompressPlugin } from './precompress.mjs';
 import { contractsPackage, ContractsVersionManifestPlugin } from './contractsVersion.mjs';
 import { ExposeSharedManifestPlugin } from './exposeShared.mjs';
+import { BUNDLER_RUNTIME_GLOBAL } from './bundlerRuntimeGlobal.mjs';
 
 /** Reads a package.json as JSON. */
 function readPackage(dir) {
@@ -99,6 +100,9 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
       publicPath,
       filename: production ? '[name].[contenthash:8].js' : '[name].js',
       chunkFilename: production ? '[name].[contenthash:8].js' : '[name].js',
+      // Stylesheets are named by their content only: each expose that imports the same styles
+      // (mf-search's two islands and its standalone page) gets the same file, which a page links once.
+      ...(production ? { cssFilename: 'styles.[contenthash:8].css', cssChunkFilename: 'styles.[contenthash:8].css' } : {}),
       clean: true,
       uniqueName: readPackage(dir).name,
     },
@@ -187,6 +191,24 @@ function runtimeProvidingHost(name, dir, contractsDir) {
     dts: false,
     manifest: false,
     experiments: { optimization: { target: 'web' }, provideExternalRuntime: true },
+    // The bundler runtime too, so each remote container is only its own mappings (about 4 KB, not 14).
+    runtimePlugins: [require.resolve('./provideBundlerRuntime.mjs')],
+  });
+}
+
+/**
+ * Why a container built with `externalRuntime` was still about 14 KB gzip: that option only
+ * externalises runtime-core; the bundler runtime the federation plugin imports into every
+ * container (`@module-federation/webpack-bundler-runtime`, which brings `@module-federation/runtime`,
+ * the sdk and the error texts, all CommonJS, so nothing is tree-shaken) stayed in each one. It is
+ * taken from the page's host as well (`provideBundlerRuntime.mjs`), one fresh object per container.
+ * Like the external runtime-core, it makes the host's federation version a contract of the page.
+ */
+function bundlerRuntimeExternal() {
+  const bundlerRuntimeEntry = /[\\/]@module-federation[\\/]webpack-bundler-runtime[\\/]dist[\\/]index\.c?js$/;
+  return new rspack.ExternalsPlugin('var', ({ request }, callback) => {
+    if (request && bundlerRuntimeEntry.test(request)) return callback(undefined, `globalThis.${BUNDLER_RUNTIME_GLOBAL}.create()`);
+    callback();
   });
 }
 
@@ -297,6 +319,7 @@ function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, external
       experiments: { optimization: { target: 'web' }, ...(externalRuntime ? { externalRuntime: true } : {}) },
     }),
   );
+  if (externalRuntime) config.plugins.push(bundlerRuntimeExternal());
   // Written files only (not the dev server's in-memory build).
   if (externalRuntime) config.plugins.push(new ExposeSharedManifestPlugin());
   if (serverExposes) config.plugins.push(new SsrRemoteEntryManifestPlugin(Object.keys(serverExposes).map((key) => key.replace(/^\.\//, ''))));

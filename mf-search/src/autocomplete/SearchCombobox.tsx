@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { SEARCH_INPUT_MAX_LENGTH } from 'contracts';
 import { HighlightedText } from '../highlight/HighlightedText.js';
 import { highlightContainment } from '../highlight/parseHighlight.js';
+import { TYPED_AT_PROPERTY } from './typedAt.js';
 import type { Autocomplete } from './useAutocomplete.js';
 
 export interface SearchComboboxProps {
@@ -67,7 +68,9 @@ export function SearchCombobox({
         maxLength={SEARCH_INPUT_MAX_LENGTH}
         placeholder={placeholder}
         value={inputValue}
-        onChange={(event) => autocomplete.setInputValue(event.target.value)}
+        // Text typed before this box hydrated arrives as one input event carrying the time of
+        // its last keystroke (`TYPED_AT_PROPERTY`): the debounce counts from that keystroke.
+        onChange={(event) => autocomplete.setInputValue(event.target.value, (event.nativeEvent as Event & { [TYPED_AT_PROPERTY]?: number })[TYPED_AT_PROPERTY])}
         onKeyDown={autocomplete.onKeyDown}
       />
       {status === 'stalled' ? <span className={`${className}__stalled`} aria-hidden="true" /> : null}

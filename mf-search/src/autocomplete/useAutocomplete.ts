@@ -31,8 +31,11 @@ export interface UseAutocompleteOptions {
 export interface Autocomplete {
   /** Text in the box. */
   inputValue: string;
-  /** Replaces the text (typing); fires the query debounced. */
-  setInputValue(value: string): void;
+  /**
+   * Replaces the text (typing); fires the query debounced: `SEARCH_DEBOUNCE_MS` after
+   * `typedAt` (the keystroke's `performance.now()` time; default now).
+   */
+  setInputValue(value: string, typedAt?: number): void;
   /** Sets the text and fires it at once (tags, clearing). */
   setQueryNow(value: string): void;
   /** Sets the text without firing it or opening the panel (state restored from the address). */
@@ -144,10 +147,11 @@ export function useAutocomplete({
   useEffect(() => () => clearTimeout(stallTimer.current), []);
 
   const setInputValue = useCallback(
-    (value: string) => {
+    (value: string, typedAt?: number) => {
       const query = cutQuery(value);
       setInputValueState(query);
-      fireDebounced(query);
+      if (typedAt === undefined) fireDebounced(query);
+      else fireDebounced.since(typedAt, query);
     },
     [fireDebounced],
   );

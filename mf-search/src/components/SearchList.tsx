@@ -36,6 +36,10 @@ export interface SearchListProps {
   createHitsCache?: () => DisposableHitsCache;
   /** Suggestion tags the server fetched. Default: fetched in the browser. */
   initialTags?: string[];
+  /** Hits a view event was already sent for (by the binding of the server markup): not sent again. Default none. */
+  viewedObjectIds?: ReadonlySet<string>;
+  /** The query the page was opened with was tracked as a submission already (the binding did, from the server's answer). Default `false`. */
+  openedQueryReported?: boolean;
 }
 
 function openedWithQuery(): string {
@@ -54,6 +58,8 @@ export function SearchList({
   serverUrl,
   createHitsCache,
   initialTags,
+  viewedObjectIds,
+  openedQueryReported = false,
 }: SearchListProps) {
   const { config, bus } = context;
   const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
@@ -77,7 +83,7 @@ export function SearchList({
   );
   const texts = config.i18n;
   const i18n = useMemo(() => ({ viewing: texts.viewing, loadMore: texts.loadMore }), [texts]);
-  const initialQuery = useMemo(openedWithQuery, []);
+  const initialQuery = useMemo(() => (openedQueryReported ? '' : openedWithQuery()), []);
 
   return (
     <HitListEnvironmentContext.Provider value={hitList}>
@@ -90,7 +96,7 @@ export function SearchList({
         future={{ preserveSharedStateOnUnmount: true }}
       >
         <Configure hitsPerPage={setup.hitsPerPage} highlightPreTag={HIGHLIGHT_PRE_TAG} highlightPostTag={HIGHLIGHT_POST_TAG} />
-        <InsightsMiddleware client={insightsClient} />
+        <InsightsMiddleware client={insightsClient} alreadyViewed={viewedObjectIds} />
         <SearchListScreen
           bus={bus}
           texts={texts}

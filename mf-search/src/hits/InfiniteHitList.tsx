@@ -1,4 +1,4 @@
-import { useContext, useEffect, useMemo } from 'react';
+import { useContext, useEffect, useMemo, useState } from 'react';
 import { useInfiniteHits, useInstantSearch } from 'react-instantsearch';
 import type { SearchHit } from 'contracts';
 import { HitListEnvironmentContext } from './hitListEnvironment.js';
@@ -25,13 +25,22 @@ export interface InfiniteHitListProps {
 export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel = 'Show previous', busy = false }: InfiniteHitListProps) {
   const environment = useContext(HitListEnvironmentContext);
   const cache = useMemo(() => environment.createCache?.() ?? createPageSessionHitsCache(), []);
-  const { indexUiState } = useInstantSearch();
+  const { indexUiState, status } = useInstantSearch();
   useEffect(() => () => cache.dispose(), [cache]);
   const { items, results, isFirstPage, isLastPage, showMore, showPrevious, sendEvent } = useInfiniteHits<Partial<SearchHit>>({
     escapeHTML: false,
     cache,
   });
   const total = results?.nbHits ?? 0;
+  // Room for the coming page from the click on, until its answer (a new results object) is
+  // there: the link and "viewing X of Y" move at the click, however late the page arrives.
+  const [awaitedAfter, setAwaitedAfter] = useState<unknown>(null);
+  const comingHits =
+    awaitedAfter !== null && awaitedAfter === results && status !== 'error' ? Math.max(0, Math.min(results?.hitsPerPage ?? 0, total - items.length)) : 0;
+  const loadMore = () => {
+    setAwaitedAfter(results ?? null);
+    showMore();
+  };
   // The next page's address: load-more is a link, so it works before (or without) scripts.
   const nextPage = (indexUiState.page ?? 1) + 1;
   const nextHref = environment.pageHref?.(indexUiState, nextPage);
@@ -48,9 +57,12 @@ export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel
             <Teaser hit={hit} onOpen={(opened) => sendEvent('click', opened, 'Article Opened')} />
           </li>
         ))}
+        {Array.from({ length: comingHits }, (_, index) => (
+          <li key={`coming-${index}`} className="khs-search-hits__item khs-search-hits__placeholder" aria-hidden="true" />
+        ))}
       </ol>
       {!isLastPage ? (
-        <LoadMore loaded={items.length} total={total} viewingLabel={viewingLabel} loadMoreLabel={loadMoreLabel} onLoadMore={showMore} busy={busy} href={nextHref} />
+        <LoadMore loaded={items.length} total={total} viewingLabel={viewingLabel} loadMoreLabel={loadMoreLabel} onLoadMore={loadMore} busy={busy || comingHits > 0} href={nextHref} />
       ) : null}
     </div>
   );

@@ -7,6 +7,11 @@ export interface DebouncedCallback<Args extends unknown[]> {
   flush(): void;
   /** Drops the pending call. */
   cancel(): void;
+  /**
+   * Like a call, whose burst began before this hook saw it: it runs `delayMs` after `since`
+   * (a `performance.now()` time), at once when that passed. Default: a plain call.
+   */
+  since(since: number, ...args: Args): void;
 }
 
 /**
@@ -28,11 +33,13 @@ export function useDebouncedCallback<Args extends unknown[]>(
       pending = undefined;
       if (args) latest.current(...args);
     };
-    const call = ((...args: Args) => {
+    const schedule = (wait: number, args: Args) => {
       pending = args;
       if (timer !== undefined) clearTimeout(timer);
-      timer = setTimeout(run, delayMs);
-    }) as DebouncedCallback<Args>;
+      timer = setTimeout(run, wait);
+    };
+    const call = ((...args: Args) => schedule(delayMs, args)) as DebouncedCallback<Args>;
+    call.since = (since: number, ...args: Args) => schedule(Math.max(0, Math.min(delayMs, delayMs - (performance.now() - since))), args);
     call.flush = () => {
       if (timer !== undefined) clearTimeout(timer);
       run();

@@ -1,10 +1,9 @@
 import type { InsightsClient } from 'search-insights';
 import { INSIGHTS_COOKIE_LIFETIME_DAYS } from 'contracts';
 import { createCollectorRequest } from './collectorRequest.js';
+export { forgetInsightsToken, INSIGHTS_TOKEN_COOKIE } from './insightsToken.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** Name of search-insights' anonymous token cookie. */
-export const INSIGHTS_TOKEN_COOKIE = '_ALGOLIA';
 
 type InsightsModule = Pick<typeof import('search-insights'), 'createInsightsClient'>;
 
@@ -45,9 +44,4 @@ export function loadInsightsClient(
     loaded.set(endpoint, client);
   }
   return client;
-}
-
-/** Deletes the anonymous token cookie (consent withdrawn). */
-export function forgetInsightsToken(doc: Document = document): void {
-  doc.cookie = `${INSIGHTS_TOKEN_COOKIE}=;expires=Thu, 01 Jan 1970 00:00:00 GMT;path=/`;
 }

@@ -23,10 +23,11 @@ function manifest(build: string, css: string[], contractsVersion: string | undef
     exposes: [
       { name: 'Hello', assets: { css: { sync: css, async: [] }, js: { sync: [`hello.${build}.js`], async: [] } }, requires: ['contracts', 'react', 'react-dom/client'] },
       // Bound without a framework: its manifest entry says it needs no renderer.
-      { name: 'Link', assets: { js: { sync: [`link.${build}.js`], async: [] } }, requires: ['contracts'] },
+      // Its lazy styles, as a manifest lists them: the shared file again and the standalone page's own.
+      { name: 'Link', assets: { css: { sync: ['shared.css'], async: ['shared.css', 'standalone-page.css'] }, js: { sync: [`link.${build}.js`], async: [] } }, requires: ['contracts'] },
       // A build from before `requires`: taken to need the renderer.
       { name: 'Legacy', assets: { js: { sync: ['legacy.js'], async: [] } } },
-      { name: 'Standalone', assets: { js: { sync: ['standalone.js'] } } },
+      { name: 'Standalone', assets: { css: { sync: ['shared.css', 'standalone-page.css'] }, js: { sync: ['standalone.js'] } } },
     ],
     shared: [
       { name: 'react', assets: { js: { sync: ['react.js'] } } },
@@ -93,6 +94,8 @@ describe('ServerFederation', () => {
     expect(remote.origin.manifestCalls).toBe(1);
     expect(remote.runtime.registrations).toEqual([{ force: false }]);
     expect(federation.stylesheets('mf-hello', 'Hello')).toEqual(['http://remote.test/hello.v1.css']);
+    // Each stylesheet once, and never one only the remote's standalone page uses.
+    expect(federation.stylesheets('mf-hello', 'Link')).toEqual(['http://remote.test/shared.css']);
     // Preload hints: the modules' own chunks, and the shared React renderer's where the manifest
     // says a module needs it as it loads (or does not say).
     expect(federation.scripts('mf-hello', ['Link'])).toEqual(['http://remote.test/link.v1.js']);
@@ -218,6 +221,7 @@ describe('ServerIslands', () => {
         calls.push([remote, modules]);
         return modules.map((module) => `http://${remote}/${module}.js`).concat([`http://${remote}/renderer.js`]);
       },
+      needsRenderer: () => true,
     } as unknown as ServerFederation;
     const islands = new ServerIslands({ federation, budgetMs: 100 });
     expect(
@@ -231,6 +235,17 @@ describe('ServerIslands', () => {
     expect(calls).toEqual([['mf-a', ['Link', 'Button']]]);
     expect(islands.firstViewScripts([{ name: 'mf-a/Link', props: {} }, { name: 'mf-b/List', props: {} }])).toEqual([]);
     expect(islands.firstViewScripts([{ name: 'mf-b/Search', props: {}, hydrate: 'idle' }])).toEqual([]);
+  });
+
+  it('with several remotes hydrating at once, preloads their chunks only when none of them needs React as it loads', () => {
+    const bound = new Set(['mf-a/Link', 'mf-b/List']);
+    const federation = {
+      scripts: (remote: string, modules: string[]) => modules.map((module) => `http://${remote}/${module}.js`),
+      needsRenderer: (remote: string, modules: string[]) => modules.some((module) => !bound.has(`${remote}/${module}`)),
+    } as unknown as ServerFederation;
+    const islands = new ServerIslands({ federation, budgetMs: 100 });
+    expect(islands.firstViewScripts([{ name: 'mf-a/Link', props: {} }, { name: 'mf-b/List', props: {} }])).toEqual(['http://mf-a/Link.js', 'http://mf-b/List.js']);
+    expect(islands.firstViewScripts([{ name: 'mf-a/Link', props: {} }, { name: 'mf-b/Screen', props: {} }])).toEqual([]);
   });
 
   it('renders each island alone: a throwing or slow one fails, the others render', async () => {

@@ -86,6 +86,8 @@ interface ManifestAssets {
 
 /** The shared module a React island hydrates with: by far the largest file of a first view. */
 const RENDERER_SHARE = 'react-dom/client';
+/** The expose of a remote's standalone page (tooling/rspack-preset): never an island of the site. */
+const STANDALONE_EXPOSE = 'Standalone';
 
 interface RemoteState {
   definition: RemoteDefinition;
@@ -254,7 +256,12 @@ export class ServerFederation {
     if (!manifest || !expose) return [];
     const publicPath = manifest.json.metaData?.publicPath;
     const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
-    const css = [...(expose.assets?.css?.sync ?? []), ...(expose.assets?.css?.async ?? [])];
+    // A remote's standalone page (its `Standalone` expose) is no island of the site: a stylesheet
+    // only it needs is never linked, even when the manifest lists it among another expose's lazy ones.
+    const exposes = manifest.json.exposes ?? [];
+    const standaloneOnly = new Set(exposes.find((candidate) => candidate.name === STANDALONE_EXPOSE)?.assets?.css?.sync ?? []);
+    for (const other of exposes) if (other.name !== STANDALONE_EXPOSE) for (const file of other.assets?.css?.sync ?? []) standaloneOnly.delete(file);
+    const css = [...(expose.assets?.css?.sync ?? []), ...(expose.assets?.css?.async ?? [])].filter((file) => module === STANDALONE_EXPOSE || !standaloneOnly.has(file));
     return [...new Set(css)].map((file) => new URL(file, base).href);
   }
 
@@ -270,11 +277,23 @@ export class ServerFederation {
     if (!manifest) return [];
     const exposes = (manifest.json.exposes ?? []).filter((expose) => modules.includes(expose.name));
     const files = exposes.flatMap((expose) => expose.assets?.js?.sync ?? []);
-    if (exposes.some((expose) => expose.requires === undefined || expose.requires.includes(RENDERER_SHARE))) {
+    if (this.needsRenderer(remote, modules)) {
       files.push(...(manifest.json.shared?.find((share) => share.name === RENDERER_SHARE)?.assets?.js?.sync ?? []));
     }
     const base = this.assetBase(manifest);
     return [...new Set(files)].map((file) => new URL(file, base).href);
+  }
+
+  /**
+   * Whether one of `modules` of `remote` needs the shared React renderer as it loads (its
+   * manifest's `requires` names it, or does not say). True while the manifest is not loaded.
+   */
+  needsRenderer(remote: string, modules: readonly string[]): boolean {
+    const manifest = this.states.get(remote)?.manifest;
+    if (!manifest) return true;
+    return (manifest.json.exposes ?? [])
+      .filter((expose) => modules.includes(expose.name))
+      .some((expose) => expose.requires === undefined || expose.requires.includes(RENDERER_SHARE));
   }
 
   /** Where a manifest's files are: its `publicPath`, or (`auto`) next to the manifest. */

@@ -80,8 +80,9 @@ export class ServerIslands {
    * (it then provides it) only when its manifest says one of them needs it as it loads (islands
    * bound without a framework do not). With several such remotes nothing: which one provides
    * React is decided in the browser (a guess could load the renderer twice), and their chunks (the
-   * search list's search client) would compete with the page's largest paint. Islands that wait
-   * for a trigger preload nothing.
+   * search list's search client) would compete with the page's largest paint — unless none of
+   * them needs React as it loads (islands bound without a framework: the search page's list and
+   * watchlist link), then each one's expose chunks. Islands that wait for a trigger preload nothing.
    */
   firstViewScripts(requests: IslandRequest[]): string[] {
     const byRemote = new Map<string, string[]>();
@@ -92,7 +93,9 @@ export class ServerIslands {
       byRemote.set(parsed.remote, [...(byRemote.get(parsed.remote) ?? []), parsed.module]);
     }
     const [only, ...others] = [...byRemote];
-    return only && others.length === 0 ? this.federation.scripts(only[0], only[1]) : [];
+    if (only && others.length === 0) return this.federation.scripts(only[0], only[1]);
+    if (others.length === 0 || [...byRemote].some(([remote, modules]) => this.federation.needsRenderer(remote, modules))) return [];
+    return [...byRemote].flatMap(([remote, modules]) => this.federation.scripts(remote, modules));
   }
 
   private async renderOne(

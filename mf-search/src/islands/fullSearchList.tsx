@@ -1,6 +1,5 @@
-import type { IslandMount } from 'contracts';
+import type { IslandContext, Unmount } from 'contracts';
 import { mountReactIsland } from '@khs/react-island';
-import '../styles/search.css';
 import { SearchList } from '../components/SearchList.js';
 import { createSearchClient } from '../config/createSearchClient.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
@@ -9,15 +8,26 @@ import { createPageSessionHitsCache } from '../hits/pageSessionHitsCache.js';
 import { isSearchListServerState } from './searchListServerState.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
 
-/** Island props the server renders into `data-props`. */
-export type SearchListIslandProps = SearchListOptionProps;
+export interface FullSearchListOptions {
+  /** Hits a view event was already sent for (by the binding): not sent again. Default none. */
+  viewedObjectIds?: ReadonlySet<string>;
+  /** The query the page was opened with was tracked as a submission already (by the binding). Default `false`. */
+  openedQueryReported?: boolean;
+}
 
 /**
- * Mounts the search list screen. A configuration error (no usable search client, no index name,
- * invalid facet or chip options) is logged and thrown before anything renders, so the island
- * keeps its server fallback (a plain GET search form) and the rest of the page is untouched.
+ * The full search list (React, InstantSearch, the search client): the `SearchList` expose loads
+ * it as its own chunks when the visitor starts to search or filter, or at once where there is no
+ * server markup to bind. A configuration error (no usable search client, no index name, invalid
+ * facet or chip options) is logged and thrown before anything renders, so the island keeps its
+ * server fallback (a plain GET search form) and the rest of the page is untouched.
  */
-const mount: IslandMount<SearchListIslandProps> = (element, props, context) => {
+export function mountFullSearchList(
+  element: HTMLElement,
+  props: SearchListOptionProps | undefined,
+  context: IslandContext,
+  { viewedObjectIds, openedQueryReported = false }: FullSearchListOptions = {},
+): Promise<Unmount> {
   const search = context.config.search;
   try {
     const setup = createSearchClient(search);
@@ -31,6 +41,8 @@ const mount: IslandMount<SearchListIslandProps> = (element, props, context) => {
         context={context}
         createHitsCache={server ? () => createPageSessionHitsCache(window, server.hitsCache) : undefined}
         initialTags={server?.tags}
+        viewedObjectIds={viewedObjectIds}
+        openedQueryReported={openedQueryReported}
       />
     );
     return mountReactIsland(
@@ -43,6 +55,4 @@ const mount: IslandMount<SearchListIslandProps> = (element, props, context) => {
     logConfigurationError('mf-search/SearchList', error);
     throw error;
   }
-};
-
-export default mount;
+}

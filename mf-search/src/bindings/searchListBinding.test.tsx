@@ -1,0 +1,189 @@
+// @vitest-environment jsdom
+// The binding of the server-rendered list, held to the React markup it binds (as mf-watchlist's
+// bindingsMatchComponents.test.tsx holds its bindings): the markup is this remote's real server
+// render (`SearchList.server.tsx` on the embedded search server), and the full island that takes
+// over is the real one, hydrating in jsdom.
+import { waitFor } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createPageBus, type IslandContext, type PageConfig, type Unmount } from 'contracts';
+import { render as renderOnServer } from '../islands/SearchList.server.js';
+import { createSearchListMount, handOverTypedQuery, SEARCH_LIST_STAGE_ATTRIBUTE, type FullSearchListModule } from '../islands/SearchList.js';
+import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
+import { bindSearchList, PENDING_HITS_ATTRIBUTE, SEARCH_LIST_MARKUP } from './bindSearchList.js';
+
+let server: SeededSearchServer;
+const WAIT = { timeout: 20_000 };
+vi.setConfig({ testTimeout: 60_000 });
+
+beforeAll(async () => {
+  server = await startSeededSearchServer();
+}, 30_000);
+afterAll(async () => server?.close());
+
+/** The island as the shell serves it: this remote's server HTML for `/search?q=…` and its state. */
+async function serverRenderedIsland(query: string): Promise<{ element: HTMLElement; context: IslandContext; config: PageConfig }> {
+  const config = server.pageConfig();
+  const path = `/search?q=${encodeURIComponent(query)}`;
+  // The address first: in jsdom the server render sees a window too.
+  window.history.replaceState(null, '', path);
+  const { html, state } = await renderOnServer({}, { config, url: new URL(path, window.location.href).href, signal: new AbortController().signal });
+  const element = document.createElement('div');
+  element.innerHTML = html;
+  document.body.append(element);
+  const context: IslandContext = { bus: createPageBus(), config, getConsent: () => ({ insights: false, tracking: false }), hydration: { state } };
+  return { element, context, config };
+}
+
+const teasers = (element: HTMLElement) => element.querySelectorAll('.khs-search-teaser');
+const click = (target: Element) => {
+  const event = new MouseEvent('click', { bubbles: true, cancelable: true, button: 0 });
+  target.dispatchEvent(event);
+  return event;
+};
+
+/** The real full island, counted. */
+function countedFullIsland() {
+  const loads = vi.fn(async (): Promise<FullSearchListModule> => import('../islands/fullSearchList.js'));
+  return { loads, mount: createSearchListMount(loads) };
+}
+
+describe('the search list binding on the server markup', () => {
+  let unmount: Unmount | undefined;
+  afterEach(() => {
+    unmount?.();
+    unmount = undefined;
+    document.body.innerHTML = '';
+    sessionStorage.clear();
+    vi.restoreAllMocks();
+  });
+
+  it("finds every element it binds in the server render: the box, the hits in order, load more and its progress", async () => {
+    const { element } = await serverRenderedIsland('team');
+    const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: () => {}, onHitOpened: () => {} });
+    expect(binding).not.toBeNull();
+    expect(binding!.input.value).toBe('team');
+    const ids = [...teasers(element)].map((teaser) => teaser.getAttribute('data-object-id'));
+    expect(ids).toHaveLength(20);
+    expect(binding!.hitIds()).toEqual(ids);
+    expect(element.querySelector(SEARCH_LIST_MARKUP.loadMore)!.getAttribute('href')).toBe('/search?q=team&page=2');
+    expect(Number(element.querySelector<HTMLProgressElement>(SEARCH_LIST_MARKUP.progress)!.max)).toBeGreaterThan(40);
+    binding!.release();
+  });
+
+  it('markup that is not the list (the shell placeholder) is not bound', () => {
+    const element = document.createElement('div');
+    element.innerHTML = '<form role="search" action="/search"><input name="q"></form>';
+    expect(bindSearchList(element, { hitsPerPage: 20, onInteraction: () => {}, onHitOpened: () => {} })).toBeNull();
+  });
+
+  it('reports a hit opened with its position in the list, and lets the link navigate', async () => {
+    const { element } = await serverRenderedIsland('team');
+    const opened = vi.fn();
+    const started = vi.fn();
+    const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: started, onHitOpened: opened })!;
+    const third = teasers(element)[2]!;
+    const event = click(third.querySelector('a')!);
+    expect(event.defaultPrevented).toBe(false);
+    expect(opened).toHaveBeenCalledWith(third.getAttribute('data-object-id'), 3);
+    expect(started).not.toHaveBeenCalled();
+    binding.release();
+  });
+
+  it('binds at once and loads nothing more; load more followed then is held, keeps room for the coming page, and the full island shows it in place', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const warnings = vi.spyOn(console, 'warn');
+    const { loads, mount } = countedFullIsland();
+    unmount = await mount(element, {}, context);
+    expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('bound');
+    expect(loads).not.toHaveBeenCalled();
+
+    const link = element.querySelector(SEARCH_LIST_MARKUP.loadMore)!;
+    expect(click(link).defaultPrevented).toBe(true);
+    const hits = element.querySelector(SEARCH_LIST_MARKUP.hits)!;
+    expect(hits.getAttribute(PENDING_HITS_ATTRIBUTE)).toBe('20');
+    expect(element.getAttribute('aria-busy')).toBe('true');
+    // A second click while it loads is the same request.
+    click(link);
+    await waitFor(() => expect(loads).toHaveBeenCalledTimes(1));
+
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+    await waitFor(() => expect(teasers(element)).toHaveLength(40), WAIT);
+    expect(hits.hasAttribute(PENDING_HITS_ATTRIBUTE)).toBe(false);
+    expect(element.querySelectorAll('.khs-search-hits__placeholder')).toHaveLength(0);
+    expect(element.hasAttribute('aria-busy')).toBe(false);
+    // Hydrated, not re-rendered: React took the server markup as it was (with the binding's marks).
+    expect(warnings.mock.calls.filter((call) => String(call[0]).includes('did not match'))).toEqual([]);
+  });
+
+  it('text typed before the full island is there stays, and is what the full island searches', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const { loads, mount } = countedFullIsland();
+    unmount = await mount(element, {}, context);
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    input.focus();
+    input.value = 'leadership';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    // Typing: the full island runs once the keys pause.
+    expect(loads).not.toHaveBeenCalled();
+    await waitFor(() => expect(loads).toHaveBeenCalledTimes(1));
+
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+    expect(input.value).toBe('leadership');
+    await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
+    expect(document.activeElement).toBe(input);
+    expect(loads).toHaveBeenCalledTimes(1);
+  });
+
+  it("opening the page with ?q= is tracked once, from the server's answer at once, not again by the full island", async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const submitted: Array<{ query: string; hitCount: number }> = [];
+    context.bus.on('search-submitted', (event) => submitted.push(event));
+    const { mount } = countedFullIsland();
+    unmount = await mount(element, {}, context);
+    const total = Number(element.querySelector<HTMLProgressElement>(SEARCH_LIST_MARKUP.progress)!.max);
+    expect(submitted).toEqual([{ query: 'team', hitCount: total }]);
+    element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!.focus();
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(submitted).toHaveLength(1);
+  });
+
+  it('a full island that fails to load leaves the list working natively: the held load more follows its link', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const assign = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, assign, href: window.location.href } as Location);
+    unmount = await createSearchListMount(() => Promise.reject(new Error('chunk load failed')))(element, {}, context);
+    click(element.querySelector(SEARCH_LIST_MARKUP.loadMore)!);
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('failed'), WAIT);
+    expect(assign).toHaveBeenCalledWith(expect.stringMatching(/\/search\?q=team&page=2$/));
+  });
+});
+
+describe('handOverTypedQuery', () => {
+  it("makes a controlled input's change handler see the typed text even where React's tracker holds it already", () => {
+    const input = document.createElement('input');
+    input.value = 'team';
+    document.body.append(input);
+    // React's value tracker: an own `value` property recording what React last knew.
+    let tracked = 'team';
+    const native = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!;
+    Object.defineProperty(input, 'value', {
+      configurable: true,
+      get: () => native.get!.call(input),
+      set: (value: string) => {
+        tracked = value;
+        native.set!.call(input, value);
+      },
+    });
+    native.set!.call(input, 'leadership');
+    tracked = 'leadership';
+    const seen: string[] = [];
+    input.addEventListener('input', () => {
+      if (input.value !== tracked) seen.push(input.value);
+    });
+    handOverTypedQuery(input, 'leadership', 'team');
+    expect(seen).toEqual(['leadership']);
+    expect(input.value).toBe('leadership');
+  });
+});

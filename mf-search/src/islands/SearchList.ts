@@ -1,0 +1,222 @@
+import type { IslandContext, IslandMount, Unmount } from 'contracts';
+import '../styles/search.css';
+import { TYPED_AT_PROPERTY } from '../autocomplete/typedAt.js';
+import { bindSearchList, type HeldAction, type SearchListBinding } from '../bindings/bindSearchList.js';
+import { logConfigurationError } from '../config/logConfigurationError.js';
+import { readSearchServerSettings } from '../config/searchServerSettings.js';
+import { connectServerHitsInsights } from '../insights/serverHitsInsights.js';
+import type { FullSearchListOptions } from './fullSearchList.js';
+import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
+import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
+import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
+
+/** Island props the server renders into `data-props`. */
+export type SearchListIslandProps = SearchListOptionProps;
+
+/** The full island's module (React, InstantSearch, the search client). */
+export type FullSearchListModule = {
+  mountFullSearchList(element: HTMLElement, props: SearchListIslandProps | undefined, context: IslandContext, options?: FullSearchListOptions): Promise<Unmount>;
+};
+
+/**
+ * Where the island is, on its element (`data-search-list`): `bound` (server markup bound without
+ * a framework), `loading` (the visitor started; the full island is on its way), `interactive`
+ * (the full island hydrated and took over), `failed` (it could not load: links and the form work
+ * natively, held actions were carried out natively).
+ */
+export const SEARCH_LIST_STAGE_ATTRIBUTE = 'data-search-list';
+
+/**
+ * How long typing must pause before the full island's scripts run (their download was
+ * prefetched): less than the 500 ms search debounce, which counts from the last key anyway.
+ */
+export const TYPING_PAUSE_MS = 250;
+
+/** Two frames: the hydrated tree's effects (InstantSearch's widgets) ran before a held action is replayed. */
+function afterTwoFrames(): Promise<void> {
+  return new Promise((resolve) => {
+    // A hidden tab gets no frames: the timer goes on anyway.
+    const timer = setTimeout(resolve, 100);
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      clearTimeout(timer);
+      resolve();
+    }));
+  });
+}
+
+/**
+ * Hands text typed before the full island to it: React keeps what it last rendered in a tracker
+ * on the element, so the element's own setter first records the server's value there, the
+ * prototype's setter puts the typed text back, and an `input` event lets the box's change
+ * handler (the autocomplete, then the debounced search) see it as typing. Caret and focus stay.
+ */
+export function handOverTypedQuery(
+  input: HTMLInputElement,
+  typed: string,
+  serverValue: string,
+  selection: { selectionStart: number | null; selectionEnd: number | null; at?: number } = input,
+): void {
+  if (typed === serverValue) return;
+  const { selectionStart, selectionEnd } = selection;
+  input.value = serverValue;
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(input, typed);
+  // The debounce counts from the last keystroke, not from this hand-over.
+  input.dispatchEvent(Object.assign(new Event('input', { bubbles: true }), selection.at === undefined ? {} : { [TYPED_AT_PROPERTY]: selection.at }));
+  if (input.ownerDocument.activeElement === input && selectionStart !== null) input.setSelectionRange(selectionStart, selectionEnd);
+}
+
+/** Held actions, carried out by the hydrated island (its handlers now listen on the same nodes). */
+function replay(actions: HeldAction[]): void {
+  for (const action of actions) {
+    if (action.kind === 'submit') action.form.requestSubmit();
+    else if (action.kind === 'load-more') action.link.click();
+    else action.target.click();
+  }
+}
+
+/** Held actions carried out without the full island: the link and the form do what they do without scripts. */
+function replayNatively(actions: HeldAction[]): void {
+  for (const action of actions) {
+    if (action.kind === 'submit') action.form.submit();
+    else if (action.kind === 'load-more') window.location.assign(action.link.href);
+  }
+}
+
+/**
+ * Builds the `SearchList` mount.
+ * @param loadFull  Loads the full island. The expose passes a dynamic import: its own chunks,
+ *   which the browser prefetches at idle priority.
+ */
+export function createSearchListMount(loadFull: () => Promise<FullSearchListModule>): IslandMount<SearchListIslandProps> {
+  return (element, props, context) => {
+    // A broken configuration keeps the server's fallback, at once, as the full island would.
+    let settings: ReturnType<typeof readSearchServerSettings>;
+    try {
+      settings = readSearchServerSettings(context.config.search);
+      searchListOptions(context.config.search, props);
+    } catch (error) {
+      logConfigurationError('mf-search/SearchList', error);
+      throw error;
+    }
+    const server = isSearchListServerState(context.hydration?.state) ? context.hydration.state : undefined;
+    if (!server) return loadFull().then(({ mountFullSearchList }) => mountFullSearchList(element, props, context));
+    return bindUntilNeeded(element, props, context, server, settings, loadFull);
+  };
+}
+
+function bindUntilNeeded(
+  element: HTMLElement,
+  props: SearchListIslandProps | undefined,
+  context: IslandContext,
+  server: SearchListServerState,
+  settings: ReturnType<typeof readSearchServerSettings>,
+  loadFull: () => Promise<FullSearchListModule>,
+): Unmount | Promise<Unmount> {
+  const answer = server.serverState.initialResults?.[settings.indexName]?.results?.[0] as { queryID?: unknown } | undefined;
+  const insights = connectServerHitsInsights({
+    endpoint: context.config.calls.insights,
+    index: settings.indexName,
+    ...(typeof answer?.queryID === 'string' ? { queryID: answer.queryID } : {}),
+    bus: context.bus,
+    getConsent: context.getConsent,
+  });
+  let unmounted = false;
+  let unmountFull: Unmount | undefined;
+  let openedQueryReported = false;
+  const setStage = (stage: string) => element.setAttribute(SEARCH_LIST_STAGE_ATTRIBUTE, stage);
+  // Back or forward to an entry the full island pushed before a reload: only the full island
+  // follows the address in place; until it runs, the server renders the entry's list.
+  const renderedAddress = window.location.href;
+  const onHistoryMove = () => {
+    if (window.location.href !== renderedAddress) window.location.reload();
+  };
+  window.addEventListener('popstate', onHistoryMove);
+  const upgrade = async (binding: SearchListBinding) => {
+    setStage('loading');
+    const serverValue = binding.input.defaultValue;
+    try {
+      const { mountFullSearchList } = await loadFull();
+      if (unmounted) return;
+      // The binding keeps holding clicks while React hydrates; it lets go once the island is live.
+      const unmount = await mountFullSearchList(element, props, context, { viewedObjectIds: insights.viewed, openedQueryReported });
+      if (unmounted) return unmount();
+      unmountFull = unmount;
+    } catch (error) {
+      console.error('[mf-search/SearchList] the full search list failed to load; the list keeps working as links and a form', error);
+      setStage('failed');
+      replayNatively(binding.release());
+      return;
+    }
+    insights.stop();
+    window.removeEventListener('popstate', onHistoryMove);
+    const held = binding.release();
+    const typed = binding.typed();
+    if (typed) handOverTypedQuery(binding.input, typed.value, serverValue, typed);
+    await afterTwoFrames();
+    replay(held);
+    // The hydrated list keeps its own room for the coming page (rendered by the replayed click).
+    binding.clearPendingHits();
+    setStage('interactive');
+  };
+  let binding: SearchListBinding | null = null;
+  let upgrading = false;
+  let typingPause: ReturnType<typeof setTimeout> | undefined;
+  const upgradeNow = () => {
+    clearTimeout(typingPause);
+    if (upgrading || unmounted) return;
+    upgrading = true;
+    void upgrade(binding!);
+  };
+  binding = bindSearchList(element, {
+    hitsPerPage: settings.hitsPerPage,
+    // Typing waits for a pause: the keys stay with the native box, and running the full island's
+    // scripts (seconds on a slow phone) never delays one; the debounce counts from the last key
+    // anyway. A pressed control or load more is waited for: now (later than the binding's own
+    // setup, which reports a box focused before it at once).
+    onInteraction: (kind) => {
+      if (upgrading) return;
+      clearTimeout(typingPause);
+      if (kind === 'action') queueMicrotask(upgradeNow);
+      else typingPause = setTimeout(upgradeNow, TYPING_PAUSE_MS);
+    },
+    onHitOpened: (objectID, position) => insights.openedHit(objectID, position),
+  });
+  if (!binding) {
+    insights.stop();
+    window.removeEventListener('popstate', onHistoryMove);
+    return loadFull().then(({ mountFullSearchList }) => mountFullSearchList(element, props, context));
+  }
+  setStage('bound');
+  insights.viewedHits(binding.hitIds());
+  // The full island's own chunks are prefetched with this one (the import's `webpackPrefetch`);
+  // React, shared, comes from whichever remote the page's runtime picks: prefetched once idle.
+  const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
+  whenIdle(() => {
+    if (!upgrading && !unmounted) prefetch(sharedModuleFiles(FULL_LIST_SHARED_MODULES));
+  }, { timeout: 3000 });
+  // Opening the page with `?q=` is a submission, tracked once its answer is there: the server's is.
+  const opened = new URLSearchParams(window.location.search).get('q')?.trim() ?? '';
+  const answered = answer as { query?: unknown; nbHits?: unknown } | undefined;
+  const hitCount = answered?.nbHits;
+  openedQueryReported = opened !== '' && typeof hitCount === 'number' && String(answered?.query ?? '').trim() === opened;
+  if (openedQueryReported) context.bus.emit('search-submitted', { query: opened, hitCount: hitCount as number });
+  return () => {
+    unmounted = true;
+    clearTimeout(typingPause);
+    insights.stop();
+    window.removeEventListener('popstate', onHistoryMove);
+    binding.release();
+    binding.clearPendingHits();
+    unmountFull?.();
+    element.removeAttribute(SEARCH_LIST_STAGE_ATTRIBUTE);
+  };
+}
+
+/**
+ * `mf-search/SearchList`: binds the server-rendered list without a framework (the first view
+ * loads no React and no InstantSearch) and loads the full island when the visitor starts to
+ * search or filter. Without server markup it loads the full island at once.
+ */
+const mount = createSearchListMount(() => import(/* webpackChunkName: "search-list-full", webpackPrefetch: true */ './fullSearchList.js'));
+
+export default mount;
