@@ -1,3 +1,4 @@
+import { tokenize } from '../text/tokenize.js';
 import type { SearchNote } from './analytics-manager.js';
 
 /** Typesense's `normalize_ascii_no_spaces`: trimmed, ASCII letters lower-cased (others kept as typed). */
@@ -16,25 +17,42 @@ export function searchNote(collection: string | undefined, params: Record<string
   if (!collection || params.enable_analytics === 'false' || typeof params.q !== 'string') return undefined;
   const q = normalizeAnalyticsQuery(params.q);
   const found = typeof result.found === 'number' ? result.found : 0;
-  return { collection, q, expandedQ: found > 0 ? expandQuery(q, result) : q, found, filterBy: params.filter_by ?? '', analyticsTag: params.analytics_tag ?? '' };
+  return { collection, q, expandedQ: found > 0 ? expandQuery(q, params, result) : q, found, filterBy: params.filter_by ?? '', analyticsTag: params.analytics_tag ?? '' };
 }
 
-function expandQuery(q: string, result: Record<string, unknown>): string {
-  const hits = (result.hits ?? (result.grouped_hits as { hits?: unknown[] }[] | undefined)?.[0]?.hits) as { highlights?: { matched_tokens?: unknown[] }[] }[] | undefined;
-  const matched: string[] = [];
-  const collect = (tokens: unknown): void => {
-    if (typeof tokens === 'string') matched.push(tokens.toLowerCase());
-    else if (Array.isArray(tokens)) tokens.forEach(collect);
-  };
-  for (const highlight of hits?.[0]?.highlights ?? []) collect(highlight.matched_tokens);
-  if (matched.length === 0) return q;
-  const words = q.split(/\s+/).filter(Boolean);
+/**
+ * Each query word replaced by the first word of the first hit's `query_by` fields (in their order)
+ * that it begins, as Typesense maps the typed query to the words its first hit matched (`typ` →
+ * `typesense`); the query as typed unless every word finds one.
+ */
+function expandQuery(q: string, params: Record<string, string>, result: Record<string, unknown>): string {
+  const grouped = result.grouped_hits as { hits?: unknown[] }[] | undefined;
+  const hits = (result.hits ?? grouped?.[0]?.hits) as { document?: Record<string, unknown> }[] | undefined;
+  const document = hits?.[0]?.document;
+  if (!document) return q;
+  const fieldWords: string[] = [];
+  for (const field of (params.query_by ?? '').split(',').map((f) => f.trim()).filter(Boolean)) collectWords(valueAt(document, field), fieldWords);
   const expanded: string[] = [];
-  for (const word of words) {
-    const lower = word.toLowerCase();
-    const completion = matched.find((token) => token.startsWith(lower));
+  for (const word of tokenize(q)) {
+    const completion = fieldWords.includes(word) ? word : fieldWords.find((candidate) => candidate.startsWith(word));
     if (!completion) return q;
     expanded.push(completion);
   }
-  return expanded.join(' ');
+  return expanded.length > 0 ? expanded.join(' ') : q;
+}
+
+/** A (possibly dotted, nested) field's value of a document. */
+function valueAt(document: Record<string, unknown>, field: string): unknown {
+  if (field in document) return document[field];
+  let value: unknown = document;
+  for (const part of field.split('.')) {
+    if (Array.isArray(value)) value = value.map((item) => (item as Record<string, unknown> | null)?.[part]);
+    else value = (value as Record<string, unknown> | null | undefined)?.[part];
+  }
+  return value;
+}
+
+function collectWords(value: unknown, into: string[]): void {
+  if (typeof value === 'string') into.push(...tokenize(value));
+  else if (Array.isArray(value)) for (const item of value) collectWords(item, into);
 }
