@@ -259,7 +259,7 @@ export class AnalyticsManager {
     const ids = (data.doc_ids as string[] | undefined) ?? [data.doc_id as string];
     if (rule.type === 'counter') {
       const counts = this.docCounts.get(rule.name) as Map<string, number>;
-      const weight = rule.params.weight ?? 1;
+      const weight = rule.params?.weight ?? 1;
       for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + weight);
       return;
     }
@@ -282,9 +282,9 @@ export class AnalyticsManager {
 
   /** Counts (popular/nohits) or logs (log) one finished query of a search rule. */
   private countSearch(rule: AnalyticsRule, search: QueuedSearch, userId: string, fromRequests: boolean): void {
-    const q = fromRequests && rule.params.expand_query ? search.expandedQ : search.q;
+    const q = fromRequests && rule.params?.expand_query ? search.expandedQ : search.q;
     if (rule.type === 'log') {
-      const meta = rule.params.meta_fields ?? [];
+      const meta = rule.params?.meta_fields ?? [];
       const event: LoggedEvent = { name: rule.name, collection: rule.collection, query: q, event_type: 'search', timestamp: search.timestampUs, user_id: userId };
       if (meta.includes('filter_by') && search.filterBy) event.filter_by = search.filterBy;
       if (meta.includes('analytics_tag') && search.analyticsTag) event.analytics_tag = search.analyticsTag;
@@ -296,7 +296,7 @@ export class AnalyticsManager {
     const counted = counts.get(key);
     if (counted) counted.count++;
     // Typesense drops new queries once twice the limit are waiting (against abuse).
-    else if (counts.size < 2 * (rule.params.limit ?? 0)) counts.set(key, { q, filterBy: search.filterBy, analyticsTag: search.analyticsTag, count: 1 });
+    else if (counts.size < 2 * (rule.params?.limit ?? 0)) counts.set(key, { q, filterBy: search.filterBy, analyticsTag: search.analyticsTag, count: 1 });
   }
 
   private logEvent(event: LoggedEvent): void {
@@ -346,7 +346,7 @@ export class AnalyticsManager {
 
   private capturingRules(collection: string, type: SearchType): AnalyticsRule[] {
     const found: AnalyticsRule[] = [];
-    for (const rule of this.rules.values()) if (rule.collection === collection && rule.type === type && rule.event_type === 'search' && rule.params.capture_search_requests) found.push(rule);
+    for (const rule of this.rules.values()) if (rule.collection === collection && rule.type === type && rule.event_type === 'search' && rule.params?.capture_search_requests) found.push(rule);
     return found;
   }
 
@@ -386,13 +386,13 @@ export class AnalyticsManager {
     for (const [name, counts] of this.docCounts) {
       const rule = this.rules.get(name);
       if (!rule || counts.size === 0) continue;
-      changes.push({ kind: 'counter', collection: rule.params.destination_collection ?? rule.collection, field: rule.params.counter_field as string, increments: [...counts] });
+      changes.push({ kind: 'counter', collection: rule.params?.destination_collection ?? rule.collection, field: rule.params?.counter_field as string, increments: [...counts] });
       counts.clear();
     }
     for (const [name, counts] of this.queryCounts) {
       const rule = this.rules.get(name);
       if (!rule || counts.size === 0) continue;
-      const meta = rule.params.meta_fields ?? [];
+      const meta = rule.params?.meta_fields ?? [];
       const byId = new Map<string, QueryCount>();
       for (const counted of counts.values()) {
         const id = queryDocumentId(counted.q);
@@ -402,7 +402,7 @@ export class AnalyticsManager {
         if (meta.includes('analytics_tag') && counted.analyticsTag) doc.analytics_tag = counted.analyticsTag;
         byId.set(id, doc);
       }
-      changes.push({ kind: 'queries', collection: rule.params.destination_collection as string, limit: rule.params.limit as number, queries: [...byId.values()] });
+      changes.push({ kind: 'queries', collection: rule.params?.destination_collection as string, limit: rule.params?.limit as number, queries: [...byId.values()] });
       counts.clear();
     }
     if (changes.length > 0) this.log(`analytics flush: ${changes.length} change(s) for ${new Set(changes.map((c) => c.collection)).size} collection(s)`);

@@ -16,7 +16,8 @@ export interface AnalyticsRule {
   collection: string;
   event_type: EventType;
   rule_tag: string;
-  params: {
+  /** Absent on document `log` rules (as Typesense answers them). */
+  params?: {
     /** popular/nohits: where the queries are counted; counter: the documents counted (default `collection`). */
     destination_collection?: string;
     /** popular/nohits: documents kept in the destination (top by `count`). */
@@ -83,7 +84,8 @@ export function validateRule(payload: Record<string, unknown>, context: RuleCont
   const params = isObject(payload.params) ? payload.params : {};
 
   if (eventType !== 'search') {
-    if (type === 'log') return { name, type, collection, event_type: eventType, rule_tag: ruleTag, params: {} };
+    // Typesense answers a document log rule without `params`.
+    if (type === 'log') return { name, type, collection, event_type: eventType, rule_tag: ruleTag };
     if (typeof params.counter_field !== 'string' || params.counter_field === '') throw new ApiError(400, 'Counter field is required when creating a counter type rule');
     if (params.destination_collection !== undefined && (typeof params.destination_collection !== 'string' || params.destination_collection === '')) {
       throw new ApiError(400, 'Destination collection should be a string');
@@ -135,11 +137,12 @@ export function validateRule(payload: Record<string, unknown>, context: RuleCont
  * tag and the params Typesense lets change are taken from the update, then the whole is checked again.
  */
 export function mergeRuleUpdate(existing: AnalyticsRule, update: Record<string, unknown>): Record<string, unknown> {
+  // (a document log rule has no params to change; Typesense ignores them too)
   if (update.type !== undefined && update.type !== existing.type) throw new ApiError(400, 'Rule type cannot be changed');
   if (update.collection !== undefined && update.collection !== existing.collection) throw new ApiError(400, 'Rule collection cannot be changed');
   if (update.event_type !== undefined && update.event_type !== existing.event_type) throw new ApiError(400, 'Rule event type cannot be changed');
   if (update.rule_tag !== undefined && typeof update.rule_tag !== 'string') throw new ApiError(400, 'Rule tag should be a string');
-  const merged: Record<string, unknown> = { ...existing, params: { ...existing.params } };
+  const merged: Record<string, unknown> = { ...existing, params: { ...(existing.params ?? {}) } };
   if (update.rule_tag !== undefined) merged.rule_tag = update.rule_tag;
   const params = merged.params as Record<string, unknown>;
   if (isObject(update.params)) {
