@@ -115,6 +115,8 @@ export class AnalyticsManager {
   /** The last MAX_EVENTS_READ events per user and rule (read back by `GET /analytics/events`). */
   private readonly eventsByUser = new Map<string, LoggedEvent[]>();
   private readonly queued: Record<SearchType, Map<string, Map<string, QueuedSearch[]>>> = { popular_queries: new Map(), nohits_queries: new Map(), log: new Map() };
+  /** Searches in `queued` and events in `pendingEvents`, by kind, so `status()` costs nothing however much waits. */
+  private readonly waiting = { popular_queries: 0, nohits_queries: 0, log: 0, searchEvents: 0, docEvents: 0 };
   private readonly rateWindows = new Map<string, { startedMs: number; count: number }>();
 
   constructor(
@@ -301,6 +303,8 @@ export class AnalyticsManager {
 
   private logEvent(event: LoggedEvent): void {
     this.pendingEvents.push(event);
+    if (event.event_type === 'search') this.waiting.searchEvents++;
+    else this.waiting.docEvents++;
     this.keepEvent(event);
   }
 
@@ -338,6 +342,7 @@ export class AnalyticsManager {
         let queue = byCollection.get(search.collection);
         if (!queue) byCollection.set(search.collection, (queue = []));
         if (queue.length < MAX_QUEUED_PER_USER) {
+          this.waiting[type]++;
           queue.push({ q: search.q, expandedQ: search.found > 0 ? search.expandedQ : search.q, timestampUs: search.timestampUs, filterBy: search.filterBy, analyticsTag: search.analyticsTag });
         }
       }
@@ -369,6 +374,7 @@ export class AnalyticsManager {
         }
         this.queued[type].delete(userId);
       }
+      this.waiting[type] = 0;
     }
   }
 
@@ -382,6 +388,8 @@ export class AnalyticsManager {
     this.foldQueuedSearches(nowMs * 1000);
     this.store?.appendEvents(this.pendingEvents);
     this.pendingEvents = [];
+    this.waiting.searchEvents = 0;
+    this.waiting.docEvents = 0;
     const changes: AnalyticsChange[] = [];
     for (const [name, counts] of this.docCounts) {
       const rule = this.rules.get(name);
@@ -411,16 +419,15 @@ export class AnalyticsManager {
 
   /** `GET /analytics/status`. */
   status(): AnalyticsStatus {
-    const queuedCount = (type: SearchType): number => [...this.queued[type].values()].reduce((sum, byCollection) => sum + [...byCollection.values()].reduce((s, q) => s + q.length, 0), 0);
-    const pendingOf = (family: 'doc' | 'search'): number => this.pendingEvents.filter((e) => (e.event_type === 'search') === (family === 'search')).length;
+    // One entry per rule: cheap to sum.
     const sizes = (map: Map<string, Map<string, unknown>>): number => [...map.values()].reduce((sum, m) => sum + m.size, 0);
     return {
-      popular_prefix_queries: queuedCount('popular_queries'),
-      nohits_prefix_queries: queuedCount('nohits_queries'),
-      log_prefix_queries: queuedCount('log'),
-      query_log_events: pendingOf('search'),
+      popular_prefix_queries: this.waiting.popular_queries,
+      nohits_prefix_queries: this.waiting.nohits_queries,
+      log_prefix_queries: this.waiting.log,
+      query_log_events: this.waiting.searchEvents,
       query_counter_events: sizes(this.queryCounts),
-      doc_log_events: pendingOf('doc'),
+      doc_log_events: this.waiting.docEvents,
       doc_counter_events: sizes(this.docCounts),
     };
   }

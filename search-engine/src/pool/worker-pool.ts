@@ -74,6 +74,11 @@ interface Lane {
   bulk: boolean;
 }
 
+/** Noted searches are handed to the writer at least this often (ms)… */
+const NOTE_BATCH_MS = 25;
+/** …or once this many are gathered. */
+const NOTE_BATCH_SIZE = 256;
+
 /** Requests with more searches than this are bulk requests. */
 export const BULK_REQUEST_SEARCHES = 4;
 
@@ -153,6 +158,9 @@ export class WorkerPool {
   private exclusiveTail: Promise<unknown> = Promise.resolve();
   private restartDelayMs = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
+  /** Searches waiting to be handed to the writer's analytics (see `noteSearches`). */
+  private readonly notedSearches: NotedSearch[] = [];
+  private noteTimer: NodeJS.Timeout | undefined;
   /** The current writer's document arena (from its `ready` message), shared with the readers. */
   private arena: SharedArrayBuffer | undefined;
 
@@ -241,21 +249,40 @@ export class WorkerPool {
     return this.call(writer, { type: 'call', id: 0, method, args });
   }
 
-  /** Calls the writer's analytics (`AnalyticsManager`): the writer alone holds them. */
+  /**
+   * Calls the writer's analytics (`AnalyticsManager`): the writer alone holds them. Searches noted
+   * before the call are handed over first (one port, in order), so a flush or status sees them.
+   */
   async analytics(operation: AnalyticsOperation, args: unknown[]): Promise<unknown> {
     const writer = this.workers[0];
     if (!writer) throw new ApiError(503, 'The search server is starting.');
     await writer.readyPromise;
+    this.sendNotedSearches();
     return this.call(writer, { type: 'analytics', id: 0, operation, args });
   }
 
   /**
-   * Hands searches (answered by any worker) to the writer's analytics, without waiting. While the
-   * writer is being replaced they are dropped, as a restarting Typesense loses what it had not flushed.
+   * Hands searches (answered by any worker) to the writer's analytics, without waiting: gathered
+   * for up to NOTE_BATCH_MS or NOTE_BATCH_SIZE searches, so the writer thread is woken once per
+   * batch rather than once per search. While the writer is being replaced they are dropped, as a
+   * restarting Typesense loses what it had not flushed.
    */
   noteSearches(searches: NotedSearch[]): void {
+    if (searches.length === 0 || this.closed) return;
+    this.notedSearches.push(...searches);
+    if (this.notedSearches.length >= NOTE_BATCH_SIZE) this.sendNotedSearches();
+    else if (!this.noteTimer) {
+      this.noteTimer = setTimeout(() => this.sendNotedSearches(), NOTE_BATCH_MS);
+      this.noteTimer.unref();
+    }
+  }
+
+  private sendNotedSearches(): void {
+    if (this.noteTimer) clearTimeout(this.noteTimer);
+    this.noteTimer = undefined;
+    const searches = this.notedSearches.splice(0);
     const writer = this.workers[0];
-    if (searches.length === 0 || !writer?.ready || this.closed) return;
+    if (searches.length === 0 || !writer?.ready) return;
     writer.thread.postMessage({ type: 'noteSearches', searches } satisfies WorkerRequest);
   }
 
