@@ -52,6 +52,24 @@ describe('AnalyticsManager: folding a user’s searches into queries (Typesense�
   });
 });
 
+describe('AnalyticsManager: log events held for GET /analytics/events', () => {
+  it('keeps at most maxKeptEvents, forgetting the users least recently active first', () => {
+    const manager = new AnalyticsManager(undefined, () => true, { minuteRateLimit: 0, maxKeptEvents: 3 });
+    manager.createRules({ name: 'clicks', type: 'log', collection: 'articles', event_type: 'click' });
+    const click = (user: string, doc: string) => manager.addEvent('10.0.0.1', { name: 'clicks', event_type: 'click', data: { doc_id: doc, user_id: user } });
+    click('old', 'a1');
+    click('active', 'a2');
+    click('old', 'a3');
+    click('active', 'a4');
+    // Four events for three places: `old` was active less recently than `active`.
+    click('new', 'a5');
+    const docs = (user: string) => manager.getEvents(user, 'clicks', 10).events.map((e) => e.doc_id);
+    expect(docs('old')).toEqual([]);
+    expect(docs('active')).toEqual(['a4', 'a2']);
+    expect(docs('new')).toEqual(['a5']);
+  });
+});
+
 describe('searchNote: what a worker reports of a search', () => {
   it('normalises q like Typesense (trim, ASCII lower case) and expands it to the first hit’s words', () => {
     expect(normalizeAnalyticsQuery('  Résumé TIPS ')).toBe('résumé tips');

@@ -57,7 +57,15 @@ export interface AnalyticsStatus {
 export interface AnalyticsManagerOptions {
   /** Events one client address may post per minute; beyond it 500 `event rate limit reached.` (Typesense's answer). 0 = no limit. */
   minuteRateLimit: number;
+  /**
+   * Log events held for `GET /analytics/events` across all users (memory bound); beyond it the
+   * events of the users least recently active are forgotten first. Default DEFAULT_MAX_KEPT_EVENTS.
+   */
+  maxKeptEvents?: number;
 }
+
+/** Default `maxKeptEvents`: a few hundred bytes each, so about 100 MB of the writer's heap at most. */
+export const DEFAULT_MAX_KEPT_EVENTS = 250_000;
 
 /** Typesense's window in which a user's consecutive searches count as one query being typed. */
 export const QUERY_FINALIZATION_INTERVAL_US = 4_000_000;
@@ -114,17 +122,20 @@ export class AnalyticsManager {
   private pendingEvents: LoggedEvent[] = [];
   /** The last MAX_EVENTS_READ events per user and rule (read back by `GET /analytics/events`). */
   private readonly eventsByUser = new Map<string, LoggedEvent[]>();
+  private keptEvents = 0;
   private readonly queued: Record<SearchType, Map<string, Map<string, QueuedSearch[]>>> = { popular_queries: new Map(), nohits_queries: new Map(), log: new Map() };
   /** Searches in `queued` and events in `pendingEvents`, by kind, so `status()` costs nothing however much waits. */
   private readonly waiting = { popular_queries: 0, nohits_queries: 0, log: 0, searchEvents: 0, docEvents: 0 };
   private readonly rateWindows = new Map<string, { startedMs: number; count: number }>();
+  private readonly options: Required<AnalyticsManagerOptions>;
 
   constructor(
     private readonly store: AnalyticsStore | undefined,
     private readonly collectionExists: (name: string) => boolean,
-    private readonly options: AnalyticsManagerOptions,
+    options: AnalyticsManagerOptions,
     private readonly log: (message: string) => void = () => {},
   ) {
+    this.options = { maxKeptEvents: DEFAULT_MAX_KEPT_EVENTS, ...options };
     if (!store) return;
     const restore: RuleContext = { collectionExists, live: false };
     for (const stored of store.loadRules()) {
@@ -136,9 +147,9 @@ export class AnalyticsManager {
     }
     const events = store.loadEvents();
     for (const event of events) this.keepEvent(event);
-    const kept = [...this.eventsByUser.values()].reduce((sum, list) => sum + list.length, 0);
-    // Events that can no longer be read back (beyond the newest MAX_EVENTS_READ per user and rule) are dropped from disk.
-    if (events.length > 2 * kept + 1000) store.rewriteEvents([...this.eventsByUser.values()].flat().sort((a, b) => a.timestamp - b.timestamp));
+    // Events that can no longer be read back (beyond the newest MAX_EVENTS_READ per user and rule,
+    // or of the users least recently active beyond maxKeptEvents) are dropped from disk.
+    if (events.length > 2 * this.keptEvents + 1000) store.rewriteEvents([...this.eventsByUser.values()].flat().sort((a, b) => a.timestamp - b.timestamp));
   }
 
   // ---- rules ----
@@ -310,10 +321,18 @@ export class AnalyticsManager {
 
   private keepEvent(event: LoggedEvent): void {
     const key = `${event.user_id}\u0000${event.name}`;
-    let list = this.eventsByUser.get(key);
-    if (!list) this.eventsByUser.set(key, (list = []));
+    const list = this.eventsByUser.get(key) ?? [];
+    // Re-inserted, so the map runs from the user least recently active to the most.
+    this.eventsByUser.delete(key);
+    this.eventsByUser.set(key, list);
     list.push(event);
-    if (list.length > MAX_EVENTS_READ) list.splice(0, list.length - MAX_EVENTS_READ);
+    this.keptEvents++;
+    if (list.length > MAX_EVENTS_READ) this.keptEvents -= list.splice(0, list.length - MAX_EVENTS_READ).length;
+    for (const [oldestKey, oldest] of this.eventsByUser) {
+      if (this.keptEvents <= this.options.maxKeptEvents) break;
+      this.eventsByUser.delete(oldestKey);
+      this.keptEvents -= oldest.length;
+    }
   }
 
   /** `GET /analytics/events?user_id&name&n`: the user's newest `n` events of a log rule, newest first. */
