@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,28 @@ describe('analytics in the embedded server: persistence, periodic flush, the wor
       expect((await admin(third.url, 'GET', '/analytics/rules')).json.map((r: { name: string }) => r.name)).toEqual(['clicks']);
     } finally {
       await third.close();
+    }
+  });
+
+  it('starts with an unreadable rules file (logged, not fatal) and rewrites it at the next change', async () => {
+    const dataDir = dataFolder();
+    mkdirSync(join(dataDir, 'analytics'), { recursive: true });
+    writeFileSync(join(dataDir, 'analytics', 'rules.json'), '[{"name": "torn');
+    const logs: string[] = [];
+    const server = await startSearchServer({ port: 0, dataDir, workers: 1, log: (line) => logs.push(line), ...keys });
+    try {
+      expect((await admin(server.url, 'GET', '/analytics/rules')).json).toEqual([]);
+      expect(logs.some((line) => line.startsWith('skipped the unreadable analytics rules file'))).toBe(true);
+      await setUp(server.url);
+      expect((await admin(server.url, 'GET', '/analytics/rules')).json).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+    const again = await startSearchServer({ port: 0, dataDir, workers: 1, ...keys });
+    try {
+      expect((await admin(again.url, 'GET', '/analytics/rules')).json.map((r: { name: string }) => r.name)).toEqual(['clicks', 'click_log']);
+    } finally {
+      await again.close();
     }
   });
 

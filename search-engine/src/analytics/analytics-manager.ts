@@ -138,14 +138,14 @@ export class AnalyticsManager {
     this.options = { maxKeptEvents: DEFAULT_MAX_KEPT_EVENTS, ...options };
     if (!store) return;
     const restore: RuleContext = { collectionExists, live: false };
-    for (const stored of store.loadRules()) {
+    for (const stored of readSafely(() => store.loadRules(), 'rules', log)) {
       try {
         this.install(validateRule(stored as unknown as Record<string, unknown>, restore, true), stored as unknown as Record<string, unknown>);
       } catch (error) {
         log(`skipped a stored analytics rule ${stored?.name}: ${(error as Error).message}`);
       }
     }
-    const events = store.loadEvents();
+    const events = readSafely(() => store.loadEvents(), 'events', log);
     for (const event of events) this.keepEvent(event);
     // Events that can no longer be read back (beyond the newest MAX_EVENTS_READ per user and rule,
     // or of the users least recently active beyond maxKeptEvents) are dropped from disk.
@@ -449,6 +449,16 @@ export class AnalyticsManager {
       doc_log_events: this.waiting.docEvents,
       doc_counter_events: sizes(this.docCounts),
     };
+  }
+}
+
+/** An unreadable file must not keep the writer (and so the server) from starting: it is logged (the next change rewrites it). */
+function readSafely<T>(read: () => T[], what: string, log: (message: string) => void): T[] {
+  try {
+    return read();
+  } catch (error) {
+    log(`skipped the unreadable analytics ${what} file: ${(error as Error).message}`);
+    return [];
   }
 }
 
