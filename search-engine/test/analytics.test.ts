@@ -242,6 +242,8 @@ describe('analytics (Typesense 30): rules, events, counters, popular and no-hits
     await searchAs('missing-1', articles, { ...query, q: 'xylophone' });
     await searchAs('missing-2', articles, { ...query, q: 'Xylophone ' });
     await searchAs('quiet-user', articles, { ...query, q: 'agile', enable_analytics: 'false' });
+    // A search event counts as it is sent (no folding, no expansion).
+    expect((await postEvent({ name: popularRule, event_type: 'search', data: { q: 'coaching', user_id: 'app-user' } })).json).toEqual({ ok: true });
     await flush();
 
     const counts = async (collection: string) => {
@@ -249,7 +251,7 @@ describe('analytics (Typesense 30): rules, events, counters, popular and no-hits
       return Object.fromEntries((result.hits as { document: { q: string; count: number } }[]).map((h) => [h.document.q, h.document.count]));
     };
     // `agile` (enable_analytics=false) is not counted.
-    expect(await counts(popular)).toEqual({ leadership: 3, negotiation: 1, feedback: 1 });
+    expect(await counts(popular)).toEqual({ leadership: 3, negotiation: 1, feedback: 1, coaching: 1 });
     expect(await counts(nohits)).toEqual({ xylophone: 2 });
 
     // The next period adds to the stored counts; beyond the limit the lowest go.
@@ -258,7 +260,7 @@ describe('analytics (Typesense 30): rules, events, counters, popular and no-hits
     await searchAs('reader-2', articles, { ...query, q: 'leadership' });
     await searchAs('quiet-user', articles, { ...query, q: 'agile' });
     await flush();
-    // Five queries for a limit of 4: one of those counted once goes.
+    // Six queries for a limit of 4: two of those counted once go.
     const next = await counts(popular);
     expect(next.leadership).toBe(4);
     expect(next.remote).toBe(2);
