@@ -1,3 +1,4 @@
+import Typesense from 'typesense';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createArticleCollection, hitIds, http, multiSearch, type Target, startTarget, uniqueName } from './support/target.js';
 
@@ -265,6 +266,24 @@ describe('analytics (Typesense 30): rules, events, counters, popular and no-hits
     expect(next.leadership).toBe(4);
     expect(next.remote).toBe(2);
     expect(Object.values(next).sort()).toEqual([1, 1, 2, 4]);
+  });
+
+  it('the official typesense client (2.1.0) manages rules and sends events with v30 bodies', async () => {
+    const client = new Typesense.Client({ nodes: [{ url: target.url } as never], apiKey: target.adminKey, numRetries: 0, logLevel: 'silent' });
+    const name = uniqueName('client_clicks');
+    // The client's types describe the v29 rule shape; the v30 body goes through as it is.
+    const rule = { type: 'counter', collection: products, event_type: 'click', params: { counter_field: 'popularity', weight: 2 } };
+    const upserted = await client.analytics.rules().upsert(name, rule as never);
+    rules.push(name);
+    expect(upserted).toMatchObject({ name, type: 'counter', collection: products });
+    expect(await client.analytics.rules(name).retrieve()).toMatchObject({ name, params: { counter_field: 'popularity', weight: 2 } });
+    expect(((await client.analytics.rules().retrieve()) as unknown as { name: string }[]).map((r) => r.name)).toContain(name);
+    expect(await client.analytics.events().create({ name, type: 'click', event_type: 'click', data: { doc_id: 'p3', user_id: 'client-user' } } as never)).toEqual({ ok: true });
+    const before = (await admin('GET', `/collections/${products}/documents/p3`)).json.popularity as number;
+    await flush();
+    expect((await admin('GET', `/collections/${products}/documents/p3`)).json.popularity).toBe(before + 2);
+    await expect(client.analytics.events().create({ name: uniqueName('unknown'), type: 'click', data: { doc_id: 'p3' } })).rejects.toMatchObject({ httpStatus: 400, message: expect.stringContaining('Rule not found') });
+    expect(await client.analytics.rules(name).delete()).toMatchObject({ name });
   });
 
   it('a search log rule records what each user searched (captured searches) for GET /analytics/events', async () => {
