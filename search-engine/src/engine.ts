@@ -1,4 +1,6 @@
 import { ApiError } from './api-error.js';
+import type { AnalyticsChange } from './analytics/analytics-manager.js';
+import { type AnalyticsApplyResult, applyAnalyticsChanges } from './analytics/apply-changes.js';
 import { nestsDeeperThan, TOO_DEEPLY_NESTED } from './json-depth.js';
 import { Collection, type WriteAction } from './index/collection.js';
 import { DocumentArena } from './index/document-arena.js';
@@ -249,6 +251,14 @@ export class SearchEngine {
     if (!document) throw new ApiError(404, `Could not find a document with id: ${id}`);
     this.persist(collection, [{ op: 'delete', id }]);
     return document;
+  }
+
+  /**
+   * Applies an analytics flush (counter increments, query counts; see `analytics/apply-changes.ts`).
+   * A pool write: the writer persists it, every reader applies the same changes.
+   */
+  applyAnalyticsChanges(changes: AnalyticsChange[]): AnalyticsApplyResult {
+    return applyAnalyticsChanges(changes, (name) => this.collections.get(name), (collection, entries) => this.persist(collection, entries));
   }
 
   /** Appends changes to the collection's log, folding it into a snapshot when it grew large. */

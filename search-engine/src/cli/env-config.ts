@@ -29,6 +29,10 @@ function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefin
   return value;
 }
 
+function secondsToMs(seconds: number | undefined): number | undefined {
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
 /**
  * Options of the standalone search server from the environment (see the
  * package README, "Run"). Unset variables keep the server's defaults.
@@ -61,6 +65,8 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Sear
     bodyLimitBytes: positiveInteger(env, 'SEARCH_MAX_BODY_BYTES'),
     workerYoungGenerationMb: positiveInteger(env, 'SEARCH_WORKER_YOUNG_GENERATION_MB'),
     allowedOrigins: parseAllowedOrigins(env.SEARCH_ALLOWED_ORIGINS),
+    analyticsFlushIntervalMs: secondsToMs(positiveInteger(env, 'SEARCH_ANALYTICS_FLUSH_INTERVAL')),
+    analyticsMinuteRateLimit: positiveInteger(env, 'SEARCH_ANALYTICS_MINUTE_RATE_LIMIT'),
     limits,
   };
 }

@@ -13,6 +13,8 @@ import { allowedRequestOrigin, isForeignBrowserRequest, normalizeOrigin, routeKi
 import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
 import { mergeSearchParams, planMultiSearch, type UnionRequest } from '../search/multi-search.js';
 import { routeSetRequest, type SetOperations } from './set-routes.js';
+import { notedSearches, routeAnalyticsRequest } from './analytics-routes.js';
+import { AnalyticsFlusher, DEFAULT_ANALYTICS_FLUSH_INTERVAL_MS } from '../analytics/analytics-flusher.js';
 
 /** Options of `startSearchServer`. */
 export interface SearchServerOptions {
@@ -47,6 +49,10 @@ export interface SearchServerOptions {
   allowedOrigins?: readonly string[];
   /** Receives one line per notable event. Default: nothing is logged. */
   log?: (msg: string) => void;
+  /** How often analytics are flushed into collections (Typesense's `analytics-flush-interval`). Default 1 hour. */
+  analyticsFlushIntervalMs?: number;
+  /** Analytics events one client address may post per minute (Typesense's `analytics-minute-rate-limit`). Default 0: no limit. */
+  analyticsMinuteRateLimit?: number;
 }
 
 /** Counters of a running server (also served at `GET /stats.json` to the admin key). */
@@ -230,11 +236,15 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     queueLimit: options.queueLimit ?? 200,
     searchBudgetMs: options.searchBudgetMs ?? 2000,
     youngGenerationMb: options.workerYoungGenerationMb,
+    analyticsMinuteRateLimit: options.analyticsMinuteRateLimit,
     log,
   });
   // Listen as soon as the writer has loaded; the readers join while the server already answers.
   await pool.start({ readersInBackground: true });
   log(`search data loaded from ${dataDir} in ${Date.now() - started} ms; ${pool.size} worker(s) serving, readers join as they are built`);
+
+  const analyticsFlusher = new AnalyticsFlusher(pool, options.analyticsFlushIntervalMs ?? DEFAULT_ANALYTICS_FLUSH_INTERVAL_MS, log);
+  analyticsFlusher.start();
 
   const counters = { requests: 0, responses: {} as Record<string, number>, errors: 0, abortedUploads: 0 };
   const stats = (): SearchServerStats => ({ ...counters, responses: { ...counters.responses }, ...pool.counters, workers: pool.size, queued: pool.queueLength });
@@ -246,7 +256,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
    * sum of `per_page`, each search's parameters, the response size), and as in Typesense any
    * error of a union answers 200 with `{ "code", "error" }`.
    */
-  const respondWithSearches = async (res: ServerResponse, searches: Record<string, string>[], single: boolean, union?: UnionRequest, unionPaging: Record<string, string> = {}): Promise<void> => {
+  const respondWithSearches = async (res: ServerResponse, searches: Record<string, string>[], single: boolean, analyticsUser: string, union?: UnionRequest, unionPaging: Record<string, string> = {}): Promise<void> => {
     checkHitsPerRequest(searches, limits);
     const tasks: SearchTask[] = [];
     const slots: (string | undefined)[] = searches.map((params) => {
@@ -273,6 +283,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     const planned: SearchTask[] = union ? [{ collection: undefined, params: unionPaging, maxResultBytes: limits.maxResponseBytes, union: { searches, removeDuplicates: union.removeDuplicates } }] : tasks;
     const outcomes = planned.length > 0 ? await pool.search(planned, gone.signal) : [];
     res.off('close', onClose);
+    pool.noteSearches(notedSearches(outcomes, analyticsUser));
     if (gone.signal.aborted) return;
     if (single || union) {
       const outcome = outcomes[0];
@@ -337,6 +348,9 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     };
     const query = queryParams(url);
     const [first, name, third, fourth, fifth] = segments;
+    const clientAddress = req.socket.remoteAddress ?? '';
+    const headerUser = req.headers['x-typesense-user-id'];
+    const analyticsUser = (Array.isArray(headerUser) ? headerUser[0] : headerUser) ?? query['x-typesense-user-id'] ?? clientAddress;
 
     if (method === 'GET' && segments.length === 1 && first === 'health') return sendJson(res, 200, { ok: true });
 
@@ -351,7 +365,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       const limit = multiSearchLimit(keyAccess.kind === 'admin', embedded, query, limits);
       const body = parseJson(await readBody(req, limits.maxSearchBodyBytes));
       const plan = planMultiSearch(body, query, embedded, limit);
-      return respondWithSearches(res, plan.searches, false, plan.union, query);
+      return respondWithSearches(res, plan.searches, false, analyticsUser, plan.union, query);
     }
 
     // Issue 15: synonym sets, curation sets and PATCH /collections/:name live in set-routes.ts.
@@ -363,6 +377,13 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       readJson: async () => parseJson(await readBody(req, bodyLimit)),
     });
     if (routed) return sendJson(res, routed.status, routed.body);
+
+    // Issue 25: Typesense 30 analytics live in analytics-routes.ts (state in the writer worker).
+    const analyticsAnswer = await routeAnalyticsRequest(
+      { call: (operation, args) => pool.analytics(operation, args), flush: () => analyticsFlusher.flush() },
+      { method, segments, query, clientAddress, requireAdmin: () => requireAdmin(access()), readJson: async () => parseJson(await readBody(req, limits.maxSearchBodyBytes)) },
+    );
+    if (analyticsAnswer) return sendJson(res, analyticsAnswer.status, analyticsAnswer.body);
 
     if (first === 'collections') {
       if (segments.length === 1) {
@@ -390,7 +411,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
         if (segments.length === 4 && fourth === 'search' && method === 'GET') {
           const embedded = requireSearch(access());
           const merged = mergeSearchParams([embedded, query]);
-          return respondWithSearches(res, [{ ...merged, collection: name }], true);
+          return respondWithSearches(res, [{ ...merged, collection: name }], true, analyticsUser);
         }
         if (segments.length === 4 && fourth === 'import' && method === 'POST') {
           requireAdmin(access());
@@ -493,6 +514,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
+      await analyticsFlusher.close();
       await pool.close();
       if (temporaryDir) rmSync(temporaryDir, { recursive: true, force: true });
     },

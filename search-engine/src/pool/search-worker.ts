@@ -8,6 +8,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
+import { ANALYTICS_OPERATIONS, AnalyticsManager } from '../analytics/analytics-manager.js';
+import { AnalyticsStore } from '../analytics/analytics-store.js';
+import { searchNote } from '../analytics/search-note.js';
 import { SearchEngine } from '../engine.js';
 import { DocumentArena } from '../index/document-arena.js';
 import { runSearch } from '../search/multi-search.js';
@@ -18,7 +21,7 @@ import type { WorkerMemory, WorkerRequest, WorkerResponse, WorkerStartData } fro
 
 const port = parentPort;
 if (!port) throw new Error('search-worker must run in a worker thread');
-const { dataDir, role, arena: sharedArena, restore } = workerData as WorkerStartData;
+const { dataDir, role, arena: sharedArena, restore, analyticsMinuteRateLimit } = workerData as WorkerStartData;
 const send = (message: WorkerResponse): void => port.postMessage(message);
 /** Its `encode` returns a Uint8Array over its own ArrayBuffer, which can be transferred. */
 const utf8 = new TextEncoder();
@@ -32,6 +35,11 @@ const engine = new SearchEngine(
   },
   { arena: role === 'writer' ? DocumentArena.create(true) : DocumentArena.follow(sharedArena as SharedArrayBuffer), restore },
 );
+// Analytics live in the writer only (readers forward nothing: the HTTP thread sends the writer every search's note).
+const analytics =
+  role === 'writer'
+    ? new AnalyticsManager(new AnalyticsStore(dataDir), (name) => engine.get(name) !== undefined, { minuteRateLimit: analyticsMinuteRateLimit ?? 0 }, (message) => send({ type: 'log', message }))
+    : undefined;
 // Placements of the load itself are not sent: readers rebuild from `exportCollections`.
 if (role === 'writer') engine.arena.takePlacements();
 collectLoadGarbage();
@@ -70,7 +78,8 @@ port.on('message', (request: WorkerRequest) => {
       if (body.byteLength > request.maxResultBytes) {
         throw new ApiError(422, `The result would exceed the response limit of ${request.maxResultBytes} bytes; ask for fewer hits, fields or highlights.`);
       }
-      port.postMessage({ type: 'result', id: request.id, ok: true, body } satisfies WorkerResponse, [body.buffer as ArrayBuffer]);
+      const note = request.union ? undefined : searchNote(request.collection, request.params, result);
+      port.postMessage({ type: 'result', id: request.id, ok: true, body, note } satisfies WorkerResponse, [body.buffer as ArrayBuffer]);
     } else if (request.type === 'call') {
       const method = engine[request.method] as (...args: unknown[]) => unknown;
       if (typeof method !== 'function') throw new ApiError(500, `Unknown engine method ${request.method}.`);
@@ -95,6 +104,12 @@ port.on('message', (request: WorkerRequest) => {
         const compacted = engine.compactArena();
         send({ type: 'result', id: request.id, ok: true, value, placements, arena: compacted ? engine.arena.buffer : undefined });
       }
+    } else if (request.type === 'analytics') {
+      if (!analytics || !ANALYTICS_OPERATIONS.includes(request.operation)) throw new ApiError(500, `Analytics operation ${request.operation} is not available here.`);
+      const operation = analytics[request.operation] as (...args: unknown[]) => unknown;
+      send({ type: 'result', id: request.id, ok: true, value: operation.apply(analytics, request.args) });
+    } else if (request.type === 'noteSearches') {
+      analytics?.noteSearches(request.searches);
     } else if (request.type === 'memory') {
       const usage = process.memoryUsage();
       const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
@@ -105,6 +120,10 @@ port.on('message', (request: WorkerRequest) => {
       send({ type: 'result', id: request.id, ok: true });
     }
   } catch (error) {
+    if (request.type === 'noteSearches') {
+      send({ type: 'log', message: `analytics could not note searches: ${(error as Error)?.message ?? String(error)}` });
+      return;
+    }
     // A failed writer call may have stored documents before failing; they are garbage, not placements.
     if (role === 'writer') engine.arena.takePlacements();
     send(failure(request.id, error));

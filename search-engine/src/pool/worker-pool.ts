@@ -3,10 +3,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../api-error.js';
+import type { AnalyticsOperation, NotedSearch, SearchNote } from '../analytics/analytics-manager.js';
 import type { EngineMethod, UnionTask, WorkerMemory, WorkerRequest, WorkerResponse, WorkerStartData } from './worker-protocol.js';
 
 /** Outcome of one search: its JSON as UTF-8 bytes (from the worker, transferred), or the error for its slot. */
-export type SearchOutcome = { ok: true; body: Uint8Array } | { ok: false; status: number; message: string };
+export type SearchOutcome = { ok: true; body: Uint8Array; /** For the writer's analytics (see `searchNote`). */ note?: SearchNote } | { ok: false; status: number; message: string };
 
 /** One search to run: the merged raw parameters go to the worker unchanged. */
 export interface SearchTask {
@@ -39,6 +40,8 @@ export interface WorkerPoolOptions {
   workerPath?: string;
   /** Each worker's V8 young generation (MB, `resourceLimits.maxYoungGenerationSizeMb`). Default `DEFAULT_WORKER_YOUNG_GENERATION_MB`. */
   youngGenerationMb?: number;
+  /** Analytics events one client address may post per minute (the writer's `AnalyticsManager`). Default 0: no limit. */
+  analyticsMinuteRateLimit?: number;
 }
 
 /**
@@ -70,6 +73,11 @@ interface Lane {
   /** A request with many searches: it may not take the last free worker. */
   bulk: boolean;
 }
+
+/** Noted searches are handed to the writer at least this often (ms)… */
+const NOTE_BATCH_MS = 25;
+/** …or once this many are gathered. */
+const NOTE_BATCH_SIZE = 256;
 
 /** Requests with more searches than this are bulk requests. */
 export const BULK_REQUEST_SEARCHES = 4;
@@ -150,6 +158,9 @@ export class WorkerPool {
   private exclusiveTail: Promise<unknown> = Promise.resolve();
   private restartDelayMs = 0;
   private wakeTimer: NodeJS.Timeout | undefined;
+  /** Searches waiting to be handed to the writer's analytics (see `noteSearches`). */
+  private readonly notedSearches: NotedSearch[] = [];
+  private noteTimer: NodeJS.Timeout | undefined;
   /** The current writer's document arena (from its `ready` message), shared with the readers. */
   private arena: SharedArrayBuffer | undefined;
 
@@ -236,6 +247,43 @@ export class WorkerPool {
     if (!writer) throw new ApiError(503, 'The search server is starting.');
     await writer.readyPromise;
     return this.call(writer, { type: 'call', id: 0, method, args });
+  }
+
+  /**
+   * Calls the writer's analytics (`AnalyticsManager`): the writer alone holds them. Searches noted
+   * before the call are handed over first (one port, in order), so a flush or status sees them.
+   */
+  async analytics(operation: AnalyticsOperation, args: unknown[]): Promise<unknown> {
+    const writer = this.workers[0];
+    if (!writer) throw new ApiError(503, 'The search server is starting.');
+    await writer.readyPromise;
+    this.sendNotedSearches();
+    return this.call(writer, { type: 'analytics', id: 0, operation, args });
+  }
+
+  /**
+   * Hands searches (answered by any worker) to the writer's analytics, without waiting: gathered
+   * for up to NOTE_BATCH_MS or NOTE_BATCH_SIZE searches, so the writer thread is woken once per
+   * batch rather than once per search. While the writer is being replaced they are dropped, as a
+   * restarting Typesense loses what it had not flushed.
+   */
+  noteSearches(searches: NotedSearch[]): void {
+    if (searches.length === 0 || this.closed) return;
+    this.notedSearches.push(...searches);
+    if (this.notedSearches.length >= NOTE_BATCH_SIZE) this.sendNotedSearches();
+    else if (!this.noteTimer) {
+      this.noteTimer = setTimeout(() => this.sendNotedSearches(), NOTE_BATCH_MS);
+      this.noteTimer.unref();
+    }
+  }
+
+  private sendNotedSearches(): void {
+    if (this.noteTimer) clearTimeout(this.noteTimer);
+    this.noteTimer = undefined;
+    const searches = this.notedSearches.splice(0);
+    const writer = this.workers[0];
+    if (searches.length === 0 || !writer?.ready) return;
+    writer.thread.postMessage({ type: 'noteSearches', searches } satisfies WorkerRequest);
   }
 
   /** Applies a changing engine call on the writer (which persists it), then on every reader. */
@@ -334,7 +382,7 @@ export class WorkerPool {
   }
 
   private spawn(slot: number, role: 'writer' | 'reader', shared: Pick<WorkerStartData, 'arena' | 'restore'> = {}, install = true): PoolWorker {
-    const data: WorkerStartData = { dataDir: this.options.dataDir, role, ...shared };
+    const data: WorkerStartData = { dataDir: this.options.dataDir, role, analyticsMinuteRateLimit: this.options.analyticsMinuteRateLimit, ...shared };
     const thread = startThread(this.options.workerPath ?? searchWorkerPath(), data, this.options.youngGenerationMb ?? DEFAULT_WORKER_YOUNG_GENERATION_MB);
     const worker = new PoolWorker(thread, role);
     if (install) this.workers[slot] = worker;
@@ -466,8 +514,11 @@ export class WorkerPool {
       if (best.bulk) worker.bulkStartedAt = now;
       // runningBulk is cleared where the result arrives, before the next pump.
       const finished = (outcome: SearchOutcome): void => queued.resolve(outcome);
-      this.call(worker, { type: 'search', id: 0, collection: task.collection, params: task.params, maxResultBytes: task.maxResultBytes, union: task.union }, this.options.searchBudgetMs).then(
-        (body) => finished({ ok: true, body: body as Uint8Array }),
+      this.call(worker, { type: 'search', id: 0, collection: task.collection, params: task.params, maxResultBytes: task.maxResultBytes, union: task.union }, this.options.searchBudgetMs, true).then(
+        (message) => {
+          const { body, note } = message as { body: Uint8Array; note?: SearchNote };
+          finished({ ok: true, body, note });
+        },
         (error: unknown) =>
           finished(error instanceof ApiError ? { ok: false, status: error.status, message: error.message } : { ok: false, status: 500, message: 'Internal error.' }),
       );

@@ -1,3 +1,4 @@
+import type { AnalyticsOperation, NotedSearch, SearchNote } from '../analytics/analytics-manager.js';
 import type { ExportedCollection, SearchEngine } from '../engine.js';
 
 /**
@@ -21,6 +22,8 @@ export interface UnionTask {
 /** What a worker is started with (`workerData`). */
 export interface WorkerStartData {
   dataDir: string;
+  /** The writer's analytics (`AnalyticsManager`): events one client address may post per minute (0 = no limit). */
+  analyticsMinuteRateLimit?: number;
   /** The writer loads the folder and persists changes; readers rebuild from the writer (`restore`). */
   role: 'writer' | 'reader';
   /** Readers: the writer's document arena (shared memory, see `DocumentArena`). */
@@ -50,6 +53,10 @@ export type WorkerRequest =
       /** Readers: where the writer stored the documents of the same call (offset, length pairs, in order). */
       placements?: number[];
     }
+  /** A call of the writer's `AnalyticsManager` (analytics routes, flushes); only the writer holds analytics. */
+  | { type: 'analytics'; id: number; operation: AnalyticsOperation; args: unknown[] }
+  /** Searches answered by any worker, for the writer's analytics; not answered. */
+  | { type: 'noteSearches'; searches: NotedSearch[] }
   | { type: 'flush'; id: number }
   | { type: 'memory'; id: number };
 
@@ -78,6 +85,8 @@ export type WorkerResponse =
        */
       body?: Uint8Array;
       value?: unknown;
+      /** A search's analytics record (undefined when `enable_analytics=false`, for unions and calls). */
+      note?: SearchNote;
       /** The writer: where this call stored documents in the arena (readers apply the call with them). */
       placements?: number[];
       /** The writer compacted its arena after this call: readers are rebuilt from this one instead. */

@@ -22,7 +22,7 @@ port.on('message', (request: WorkerRequest) => {
     // Reads (a reader being built asks the writer for its collections) change nothing.
     if (request.method !== 'exportCollections') applied++;
     send({ type: 'result', id: request.id, ok: true, value: { method: request.method, thread: threadId } });
-  } else {
+  } else if (request.type !== 'noteSearches') {
     send({ type: 'result', id: request.id, ok: true });
   }
 });
