@@ -9,6 +9,11 @@ export type IndexableArticle = SearchHit;
 export interface IndexArticlesOptions {
   /** Server base URL, e.g. `http://127.0.0.1:8108` (embedded or a real Typesense). */
   url: string;
+  /**
+   * Every node of a Typesense cluster (base URLs, `url` among them): a request that fails on one
+   * node is retried on the next (the cluster forwards writes to its leader). Default `[url]`.
+   */
+  nodeUrls?: string[];
   /** Admin API key. */
   apiKey: string;
   collectionName: string;
@@ -50,10 +55,10 @@ function toDocument(article: IndexableArticle): Record<string, unknown> {
  */
 export async function indexArticles(options: IndexArticlesOptions): Promise<{ imported: number; failed: number; searchSets?: 'applied' | 'unsupported' }> {
   const client = new Typesense.Client({
-    nodes: [{ url: options.url.replace(/\/+$/, '') } as never],
+    nodes: (options.nodeUrls ?? [options.url]).map((url) => ({ url: url.replace(/\/+$/, '') }) as never),
     apiKey: options.apiKey,
     connectionTimeoutSeconds: 120,
-    numRetries: 2,
+    numRetries: Math.max(2, options.nodeUrls?.length ?? 1),
     logLevel: 'warn',
   });
   const collection = client.collections(options.collectionName);

@@ -9,7 +9,7 @@ import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { RateLimitCounterRepository } from './database/index.js';
-import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
+import { browserSearchOrigins, buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
 import type { ReactElement } from 'react';
 import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
 import { renderPageWithIslands } from './federation/islandCollector.js';
@@ -105,7 +105,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(singleHostHeader);
   await securityHeaders(app, {
     remoteOrigins: config.remotes.map((remote) => origin(remote.entry)),
-    searchOrigin: `${deps.search.protocol}://${deps.search.host}:${deps.search.port}`,
+    searchOrigins: browserSearchOrigins(deps.search),
   });
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);
