@@ -124,6 +124,9 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });
   await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
 
+  // Liveness for load balancers and container health checks: the process answers (nothing downstream is asked).
+  app.get('/health', async () => ({ ok: true }));
+
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
   const islands = deps.islands;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSearchServer, type RunningSearchServer } from '@khs/search-engine';
+import { buildShellApp } from '../app.js';
 import { readShellConfig, ShellConfigError } from '../config.js';
+import { repositoryContentStore } from '../content/contentStore.js';
 import { browserSearchOrigins, buildPageConfig } from '../pageConfig.js';
 import { ensureArticlesIndexed, startSearchService } from './searchService.js';
 import { parseSearchNodes } from './searchNodes.js';
@@ -88,6 +90,22 @@ describe('the page config and CSP of a cluster', () => {
       nearestNode: { host: 'ts-lb', port: 8108, protocol: 'http' },
     });
     expect(browserSearchOrigins(service.browser)).toEqual(['https://s1.example', 'https://s2.example:8443', 'http://ts-lb:8108']);
+  });
+
+  it('lets pages fetch from every browser node and the nearest node (CSP connect-src), and answers /health', async () => {
+    const config = readShellConfig({ TYPESENSE_NODES: 'http://ts-1:8108,http://ts-2:8108', TYPESENSE_NEAREST_NODE: 'https://lb.example' });
+    const service = await startSearchService(config, noLog);
+    const { app } = await buildShellApp({ config, content: repositoryContentStore, search: service.browser, features: [] });
+    try {
+      const page = await app.inject({ method: 'GET', url: '/' });
+      const connectSrc = /connect-src ([^;]*)/.exec(String(page.headers['content-security-policy']))?.[1]?.split(' ');
+      expect(connectSrc).toEqual(expect.arrayContaining(['http://ts-1:8108', 'http://ts-2:8108', 'https://lb.example']));
+      const health = await app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(200);
+      expect(health.json()).toEqual({ ok: true });
+    } finally {
+      await app.close();
+    }
   });
 
   it('keeps one node as it was: no nodes in the page config, one search origin', async () => {
