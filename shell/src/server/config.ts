@@ -220,7 +220,10 @@ function readSearchCluster(env: NodeJS.ProcessEnv, problems: string[]): Pick<She
   if (nodes && host) {
     const port = Number(env.TYPESENSE_PORT?.trim() || 8108);
     if (!nodes.some((node) => node.host === host && node.port === port)) {
-      problems.push(`TYPESENSE_HOST/TYPESENSE_PORT (${host}:${port}) is not one of TYPESENSE_NODES (${nodes.map(searchNodeUrl).join(', ')}): set TYPESENSE_NODES alone`);
+      problems.push(
+        `TYPESENSE_HOST/TYPESENSE_PORT (${host}:${port}) is not one of TYPESENSE_NODES (${nodes.map(searchNodeUrl).join(', ')}): ` +
+          'set them to one of the nodes (npm start needs that, else it starts its own search server) or leave them unset',
+      );
     }
   }
   if (nodes && env.SEARCH_BROWSER_HOST?.trim()) problems.push('SEARCH_BROWSER_HOST is for one node; with TYPESENSE_NODES set SEARCH_BROWSER_NODES');

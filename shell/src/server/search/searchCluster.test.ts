@@ -59,7 +59,7 @@ describe('search cluster settings (TYPESENSE_NODES, TYPESENSE_NEAREST_NODE)', ()
     [{ TYPESENSE_NODES: 'http://a:8108?x=1' }, 'got "http://a:8108?x=1"'],
     [{ TYPESENSE_NODES: 'http://a:8108', TYPESENSE_NEAREST_NODE: 'http://lb1,http://lb2' }, 'TYPESENSE_NEAREST_NODE must be one URL, got 2'],
     [{ TYPESENSE_NEAREST_NODE: 'http://lb:8108' }, 'TYPESENSE_NEAREST_NODE needs TYPESENSE_NODES (or TYPESENSE_HOST)'],
-    [{ TYPESENSE_NODES: 'http://a:8108', TYPESENSE_HOST: 'c' }, 'TYPESENSE_HOST/TYPESENSE_PORT (c:8108) is not one of TYPESENSE_NODES (http://a:8108): set TYPESENSE_NODES alone'],
+    [{ TYPESENSE_NODES: 'http://a:8108', TYPESENSE_HOST: 'c' }, 'TYPESENSE_HOST/TYPESENSE_PORT (c:8108) is not one of TYPESENSE_NODES (http://a:8108): set them to one of the nodes'],
     [{ TYPESENSE_NODES: 'http://a:8108', SEARCH_BROWSER_HOST: 'search.example' }, 'SEARCH_BROWSER_HOST is for one node; with TYPESENSE_NODES set SEARCH_BROWSER_NODES'],
     [{ SEARCH_BROWSER_NODES: 'http://a:8108' }, 'SEARCH_BROWSER_NODES needs TYPESENSE_NODES'],
     [{ TYPESENSE_NODES: 'http://a:8108', SEARCH_BROWSER_NEAREST_NODE: 'http://lb' }, 'SEARCH_BROWSER_NEAREST_NODE needs TYPESENSE_NEAREST_NODE'],
