@@ -1,6 +1,19 @@
 import type { FacetDefinition, SearchI18n } from './entities.js';
 
-/** Where and how the browser reaches the search server. */
+/** One node of a Typesense(-protocol) search cluster, as the `typesense` client names it. */
+export interface SearchNode {
+  host: string;
+  port: number;
+  protocol: 'http' | 'https';
+  /** Path prefix in front of the API, e.g. behind a proxy. Default `''`. */
+  path?: string;
+}
+
+/**
+ * Where and how the browser reaches the search server. `host`/`port`/`protocol` alone mean one
+ * node. A cluster adds `nodes` (and optionally `nearestNode`); `host`/`port`/`protocol` then
+ * repeat the first of `nodes`, so a remote built before 1.3.0 still searches one of them.
+ */
 export interface SearchServerConfig {
   /** Search-only API key (never the admin key). */
   apiKey: string;
@@ -10,6 +23,16 @@ export interface SearchServerConfig {
   protocol: 'http' | 'https';
   /** Default `DEFAULT_SEARCH_INDEX_NAME`. */
   indexName: string;
+  /**
+   * Since 1.3.0. Every node of a cluster; the client spreads requests over them and retries the
+   * next node when one fails. Default: the one node `host`/`port`/`protocol`.
+   */
+  nodes?: SearchNode[];
+  /**
+   * Since 1.3.0. A load-balanced endpoint tried first (Typesense Cloud's nearest-node address),
+   * falling back to `nodes` when it fails. Default none.
+   */
+  nearestNode?: SearchNode;
 }
 
 /** Search configuration of the specification, point 3. */

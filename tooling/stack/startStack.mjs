@@ -29,7 +29,7 @@ const SEARCH_SERVER_ENTRY = path.join(REPO_ROOT, 'search-engine/dist/start.js');
 const START_TIMEOUT_MS = 60_000;
 const SEARCH = SERVICES.find((service) => service.name === 'search');
 /** What the supervisor requests of each kind of part to know it still works (any HTTP answer will do). */
-const HEALTH_PATHS = { origin: '/mf-manifest.json', search: SERVER_HEALTH_PATH, service: '/health', shell: '/site.css' };
+const HEALTH_PATHS = { origin: '/mf-manifest.json', search: SERVER_HEALTH_PATH, service: '/health', shell: '/health' };
 
 /** A free TCP port on `host`. */
 export function freePort(host = '127.0.0.1') {

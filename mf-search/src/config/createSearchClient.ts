@@ -106,10 +106,37 @@ export interface SearchTransport {
   connectionTimeoutSeconds?: number;
 }
 
+/**
+ * How the `typesense` client moves between the nodes of a cluster, in the browser and on the
+ * server alike. A request that fails on a node (network error, timeout, HTTP 5xx; never a 4xx)
+ * marks that node unhealthy and is retried on the next one after `retryIntervalSeconds`; an
+ * unhealthy node is skipped until `healthcheckIntervalSeconds` have passed, then tried again.
+ * Requests start at the nearest node when there is one, else rotate over the nodes (their order
+ * shuffled once per client, so browsers spread over the cluster).
+ */
+export const SEARCH_NODE_FAILOVER = {
+  /** Pause before the next node is tried. */
+  retryIntervalSeconds: 0.1,
+  /** How long a failed node stays out of the rotation: a restarted node is back within this. */
+  healthcheckIntervalSeconds: 15,
+} as const;
+
+/**
+ * Retries of one request: one per node (the nearest node counted), the `typesense` client's own
+ * default made explicit. One node gets one retry (a blip); in a cluster every node gets its turn
+ * before a request fails. (The client reads 0 as "use 3", so there is always at least one.)
+ */
+export function searchRetriesFor(settings: Pick<SearchServerSettings, 'nodes' | 'nearestNode'>): number {
+  return settings.nodes.length + (settings.nearestNode ? 1 : 0);
+}
+
 function serverOptions(settings: SearchServerSettings, transport: SearchTransport = {}) {
   return {
     apiKey: settings.apiKey,
-    nodes: [{ host: settings.host, port: settings.port, protocol: settings.protocol, path: '' }],
+    nodes: settings.nodes.map((node) => ({ ...node })),
+    ...(settings.nearestNode ? { nearestNode: { ...settings.nearestNode } } : {}),
+    numRetries: searchRetriesFor(settings),
+    ...SEARCH_NODE_FAILOVER,
     cacheSearchResultsForSeconds: SEARCH_CACHE_SECONDS,
     ...transport,
   };

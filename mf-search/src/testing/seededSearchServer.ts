@@ -1,7 +1,7 @@
 // The seeded corpus as data: importing `@khs/content`'s loader breaks under jsdom (file URLs).
 import seededArticles from '@khs/content/data/articles.json';
-import { indexArticles, startSearchServer, type IndexableArticle } from '@khs/search-engine';
-import { DEFAULT_SEARCH_INDEX_NAME, examplePageConfig, type PageConfig } from 'contracts';
+import { indexArticles, startSearchServer, type IndexableArticle, type SearchServerStats } from '@khs/search-engine';
+import { DEFAULT_SEARCH_INDEX_NAME, examplePageConfig, type PageConfig, type SearchNode } from 'contracts';
 
 /** A running embedded search server holding the seeded articles (plus any extra ones). */
 export interface SeededSearchServer {
@@ -9,6 +9,10 @@ export interface SeededSearchServer {
   port: number;
   /** A page config whose search points at this server with its search-only key. */
   pageConfig(): PageConfig;
+  /** This server as one node of a search cluster (`server.nodes`). */
+  node(): SearchNode;
+  /** Its counters (`searches`: search requests it answered). */
+  stats(): SearchServerStats;
   close(): Promise<void>;
 }
 
@@ -22,13 +26,14 @@ const SEARCH_KEY = 'mf-search-test-search';
  * @param articles  Replaces the seeded articles (benchmark corpora). Default the seeded ones.
  * @param allowedOrigins  Pages that may search it from a browser (the server answers CORS only for
  *   them). Default: the test document's origin under jsdom, else none.
+ * @param workers  Search workers of the server. Default the server's (one per core).
  */
 export async function startSeededSearchServer(
-  options: { extraArticles?: IndexableArticle[]; articles?: Iterable<IndexableArticle>; allowedOrigins?: string[] } = {},
+  options: { extraArticles?: IndexableArticle[]; articles?: Iterable<IndexableArticle>; allowedOrigins?: string[]; workers?: number } = {},
 ): Promise<SeededSearchServer> {
   const documentOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
   const allowedOrigins = options.allowedOrigins ?? (documentOrigin?.startsWith('http') ? [documentOrigin] : []);
-  const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY], allowedOrigins });
+  const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY], allowedOrigins, ...(options.workers ? { workers: options.workers } : {}) });
   const articles = options.articles ?? [...(seededArticles as IndexableArticle[]), ...(options.extraArticles ?? [])];
   await indexArticles({ url: server.url, apiKey: ADMIN_KEY, collectionName: DEFAULT_SEARCH_INDEX_NAME, articles });
   return {
@@ -39,6 +44,8 @@ export async function startSeededSearchServer(
       config.search.server = { apiKey: SEARCH_KEY, host: '127.0.0.1', port: server.port, protocol: 'http', indexName: DEFAULT_SEARCH_INDEX_NAME };
       return config;
     },
+    node: () => ({ host: '127.0.0.1', port: server.port, protocol: 'http' }),
+    stats: () => server.stats(),
     close: () => server.close(),
   };
 }

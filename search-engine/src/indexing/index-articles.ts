@@ -9,6 +9,11 @@ export type IndexableArticle = SearchHit;
 export interface IndexArticlesOptions {
   /** Server base URL, e.g. `http://127.0.0.1:8108` (embedded or a real Typesense). */
   url: string;
+  /**
+   * Every node of a Typesense cluster (base URLs, `url` among them): a request that fails on one
+   * node is retried on the next (the cluster forwards writes to its leader). Default `[url]`.
+   */
+  nodeUrls?: string[];
   /** Admin API key. */
   apiKey: string;
   collectionName: string;
@@ -82,10 +87,10 @@ export interface IndexArticlesResult {
  */
 export async function indexArticles(options: IndexArticlesOptions): Promise<IndexArticlesResult> {
   const client = new Typesense.Client({
-    nodes: [{ url: options.url.replace(/\/+$/, '') } as never],
+    nodes: (options.nodeUrls ?? [options.url]).map((url) => ({ url: url.replace(/\/+$/, '') }) as never),
     apiKey: options.apiKey,
     connectionTimeoutSeconds: 120,
-    numRetries: 2,
+    numRetries: Math.max(2, options.nodeUrls?.length ?? 1),
     logLevel: 'warn',
     // Indexing is server-to-server (admin key): Node's http transport, also where a test
     // environment defines XMLHttpRequest (jsdom), whose requests the server treats as a web page's.

@@ -10,7 +10,7 @@ import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { RateLimitCounterRepository } from './database/index.js';
-import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
+import { browserSearchOrigins, buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
 import type { ReactElement } from 'react';
 import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
 import { renderPageWithIslands } from './federation/islandCollector.js';
@@ -125,7 +125,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(requestBodies);
   await securityHeaders(app, {
     remoteOrigins: config.remotes.map((remote) => origin(remote.entry)),
-    searchOrigin: `${deps.search.protocol}://${deps.search.host}:${deps.search.port}`,
+    searchOrigins: browserSearchOrigins(deps.search),
   });
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);
@@ -144,6 +144,8 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });
   await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
 
+  // Liveness for load balancers and container health checks: the process answers (nothing downstream is asked).
+  app.get('/health', async () => ({ ok: true }));
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
   const islands = deps.islands;
   const renderIslandPage = async (page: ReactElement, url: string) =>

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
-import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition } from 'contracts';
+import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition, type SearchNode } from 'contracts';
+import { parseSearchNodes, searchNodeUrl } from './search/searchNodes.js';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
 
@@ -65,8 +66,19 @@ export interface ShellConfig {
     searchApiKey: string;
     /** `SEARCH_INDEX_NAME`, default `competence-articles`. */
     indexName: string;
-    /** `SEARCH_BROWSER_HOST`: host name browsers use for search (default: the server host). */
+    /** `SEARCH_BROWSER_HOST`: host name browsers use for search (default: the server host). One node only. */
     browserHost: string | undefined;
+    /**
+     * `TYPESENSE_NODES`: every node of a Typesense cluster, comma-separated URLs
+     * (`http://ts-1:8108,http://ts-2:8108`). Unset: the one node `TYPESENSE_HOST`/`PORT`/`PROTOCOL`.
+     */
+    nodes: SearchNode[] | undefined;
+    /** `TYPESENSE_NEAREST_NODE`: a load-balanced endpoint tried before the nodes (Typesense Cloud's). Default none. */
+    nearestNode: SearchNode | undefined;
+    /** `SEARCH_BROWSER_NODES`: the nodes as browsers reach them. Default: `TYPESENSE_NODES`. */
+    browserNodes: SearchNode[] | undefined;
+    /** `SEARCH_BROWSER_NEAREST_NODE`: the nearest node as browsers reach it. Default: `TYPESENSE_NEAREST_NODE`. */
+    browserNearestNode: SearchNode | undefined;
   };
 }
 
@@ -143,6 +155,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
 
   const protocol = text('TYPESENSE_PROTOCOL', 'http');
   if (protocol !== 'http' && protocol !== 'https') problems.push(`TYPESENSE_PROTOCOL must be http or https, got "${protocol}"`);
+  const searchCluster = readSearchCluster(env, problems);
   const cookieSecret = text('COOKIE_SECRET', DEV_COOKIE_SECRET);
   if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
   const host = text('HOST', '127.0.0.1');
@@ -193,8 +206,47 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
       searchApiKey: text('TYPESENSE_SEARCH_API_KEY', 'khs-search-dev-key'),
       indexName: text('SEARCH_INDEX_NAME', DEFAULT_SEARCH_INDEX_NAME),
       browserHost: env.SEARCH_BROWSER_HOST?.trim() || undefined,
+      ...searchCluster,
     },
   };
   if (problems.length > 0) throw new ShellConfigError(problems);
   return config;
+}
+
+/**
+ * The search cluster settings (`TYPESENSE_NODES`, `TYPESENSE_NEAREST_NODE` and their browser
+ * variants), checked against the single-node ones: `TYPESENSE_HOST`/`TYPESENSE_PORT` may be set
+ * next to `TYPESENSE_NODES` only when they name one of its nodes (the stack starter sets them),
+ * `SEARCH_BROWSER_HOST` is for one node only, and a browser list needs the server list.
+ */
+function readSearchCluster(env: NodeJS.ProcessEnv, problems: string[]): Pick<ShellConfig['search'], 'nodes' | 'nearestNode' | 'browserNodes' | 'browserNearestNode'> {
+  const list = (name: string) => {
+    const parsed = parseSearchNodes(name, env[name]);
+    if (parsed.problem) problems.push(parsed.problem);
+    return parsed.nodes.length > 0 ? parsed.nodes : undefined;
+  };
+  const single = (name: string) => {
+    const nodes = list(name);
+    if (nodes && nodes.length > 1) problems.push(`${name} must be one URL, got ${nodes.length}`);
+    return nodes?.[0];
+  };
+  const nodes = list('TYPESENSE_NODES');
+  const nearestNode = single('TYPESENSE_NEAREST_NODE');
+  const browserNodes = list('SEARCH_BROWSER_NODES');
+  const browserNearestNode = single('SEARCH_BROWSER_NEAREST_NODE');
+  const host = env.TYPESENSE_HOST?.trim();
+  if (nodes && host) {
+    const port = Number(env.TYPESENSE_PORT?.trim() || 8108);
+    if (!nodes.some((node) => node.host === host && node.port === port)) {
+      problems.push(
+        `TYPESENSE_HOST/TYPESENSE_PORT (${host}:${port}) is not one of TYPESENSE_NODES (${nodes.map(searchNodeUrl).join(', ')}): ` +
+          'set them to one of the nodes (npm start needs that, else it starts its own search server) or leave them unset',
+      );
+    }
+  }
+  if (nodes && env.SEARCH_BROWSER_HOST?.trim()) problems.push('SEARCH_BROWSER_HOST is for one node; with TYPESENSE_NODES set SEARCH_BROWSER_NODES');
+  if (browserNodes && !nodes) problems.push('SEARCH_BROWSER_NODES needs TYPESENSE_NODES (the nodes as the shell reaches them)');
+  if (browserNearestNode && !nearestNode) problems.push('SEARCH_BROWSER_NEAREST_NODE needs TYPESENSE_NEAREST_NODE');
+  if (nearestNode && !nodes && !host) problems.push('TYPESENSE_NEAREST_NODE needs TYPESENSE_NODES (or TYPESENSE_HOST): the nodes to fall back to');
+  return { nodes, nearestNode, browserNodes, browserNearestNode };
 }

@@ -1,11 +1,22 @@
-import { DEFAULT_CALL_URLS, DEFAULT_SEARCH_SETTINGS, examplePageConfig, type PageConfig } from 'contracts';
+import { DEFAULT_CALL_URLS, DEFAULT_SEARCH_SETTINGS, examplePageConfig, type PageConfig, type SearchNode } from 'contracts';
 import type { ShellConfig } from './config.js';
+import { searchNodeOrigin } from './search/searchNodes.js';
 
-/** Where browsers reach the search server. */
+/** Where browsers reach the search server: one node (`host`/`port`/`protocol`), or a cluster. */
 export interface BrowserSearchEndpoint {
   host: string;
   port: number;
   protocol: 'http' | 'https';
+  /** Every node of a cluster, the first one repeated in `host`/`port`/`protocol`. Default: that one node. */
+  nodes?: SearchNode[];
+  /** A load-balanced endpoint tried before the nodes. Default none. */
+  nearestNode?: SearchNode;
+}
+
+/** Every origin browsers may send searches to (the CSP's `connect-src`): each node and the nearest node. */
+export function browserSearchOrigins(search: BrowserSearchEndpoint): string[] {
+  const nodes = [...(search.nodes ?? [{ host: search.host, port: search.port, protocol: search.protocol }]), ...(search.nearestNode ? [search.nearestNode] : [])];
+  return [...new Set(nodes.map(searchNodeOrigin))];
 }
 
 /** English texts of the site (the only locale so far). */
@@ -25,6 +36,8 @@ export function buildPageConfig(config: ShellConfig, search: BrowserSearchEndpoi
         port: search.port,
         protocol: search.protocol,
         indexName: config.search.indexName,
+        ...(search.nodes ? { nodes: search.nodes } : {}),
+        ...(search.nearestNode ? { nearestNode: search.nearestNode } : {}),
       },
     },
     calls: { ...DEFAULT_CALL_URLS },

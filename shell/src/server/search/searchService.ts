@@ -3,11 +3,15 @@ import { indexArticles, superviseSearchServer } from '@khs/search-engine';
 import { listArticles } from '@khs/content';
 import { searchPageOrigins } from '@khs/stack/registry';
 import type { ShellConfig } from '../config.js';
+import type { SearchNode } from 'contracts';
 import type { BrowserSearchEndpoint } from '../pageConfig.js';
+import { searchNodeUrl } from './searchNodes.js';
 
 export interface SearchService {
-  /** Where the shell (admin key) reaches the search server. */
+  /** Where the shell (admin key) reaches the search server (the first node of a cluster). */
   serverUrl: string;
+  /** Every node the shell reaches (admin key), `serverUrl` first. */
+  serverUrls: string[];
   /** Where browsers (search-only key) reach it. */
   browser: BrowserSearchEndpoint;
   /** Whether this process supervises the embedded server (its own process; the shell never searches). */
@@ -16,17 +20,44 @@ export interface SearchService {
 }
 
 /**
- * Uses the configured Typesense (`TYPESENSE_HOST`; `npm start` and the e2e harness start the
- * embedded server as its own supervised process and point this at it), or, when run alone,
- * starts the embedded search server as a supervised child process with its data under
- * `DATA_DIR/search`. Either way searches run outside the shell's process.
+ * Uses the configured Typesense cluster (`TYPESENSE_NODES`) or node (`TYPESENSE_HOST`; `npm start`
+ * and the e2e harness start the embedded server as its own supervised process and point this at
+ * it), or, when run alone, starts the embedded search server as a supervised child process with
+ * its data under `DATA_DIR/search`. Either way searches run outside the shell's process.
  */
 export async function startSearchService(config: ShellConfig, log: (message: string) => void): Promise<SearchService> {
   const { search } = config;
-  if (search.externalHost) {
+  if (search.nodes) {
+    const browserNodes = search.browserNodes ?? search.nodes;
+    const browserNearestNode = search.browserNearestNode ?? search.nearestNode;
+    const serverUrls = search.nodes.map(searchNodeUrl);
+    const [first] = browserNodes as [SearchNode, ...SearchNode[]];
     return {
-      serverUrl: `${search.protocol}://${search.externalHost}:${search.port}`,
-      browser: { host: search.browserHost ?? search.externalHost, port: search.port, protocol: search.protocol },
+      serverUrl: serverUrls[0]!,
+      serverUrls,
+      browser: {
+        host: first.host,
+        port: first.port,
+        protocol: first.protocol,
+        nodes: browserNodes,
+        ...(browserNearestNode ? { nearestNode: browserNearestNode } : {}),
+      },
+      embedded: false,
+      close: async () => {},
+    };
+  }
+  if (search.externalHost) {
+    const serverUrl = `${search.protocol}://${search.externalHost}:${search.port}`;
+    const browserNearestNode = search.browserNearestNode ?? search.nearestNode;
+    return {
+      serverUrl,
+      serverUrls: [serverUrl],
+      browser: {
+        host: search.browserHost ?? search.externalHost,
+        port: search.port,
+        protocol: search.protocol,
+        ...(browserNearestNode ? { nearestNode: browserNearestNode } : {}),
+      },
       embedded: false,
       close: async () => {},
     };
@@ -50,6 +81,7 @@ export async function startSearchService(config: ShellConfig, log: (message: str
   });
   return {
     serverUrl: server.url,
+    serverUrls: [server.url],
     browser: { host: search.browserHost ?? '127.0.0.1', port: server.port, protocol: 'http' },
     embedded: true,
     close: () => server.close(),
@@ -68,6 +100,7 @@ export async function ensureArticlesIndexed(
   const { indexName, adminApiKey } = config.search;
   const result = await indexArticles({
     url: service.serverUrl,
+    nodeUrls: service.serverUrls,
     apiKey: adminApiKey,
     collectionName: indexName,
     articles: listArticles(),
