@@ -197,7 +197,7 @@ describe.skipIf(!embedded)('the server process with the development keys', () =>
     try {
       await expect(
         superviseSearchServer({ host: '0.0.0.0', port: 0, dataDir, adminApiKey: DEV_ADMIN_KEY, searchApiKey: 'own-search-key', env: { SEARCH_WORKERS: '1' }, log: (line) => lines.push(line) }),
-      ).rejects.toThrow(/exited with 1 before it listened/);
+      ).rejects.toThrow(/exited with code 1 before it listened/);
       // Its output may arrive just after its exit.
       await vi.waitFor(() => expect(lines.join('\n')).toMatch(/refusing to listen on 0\.0\.0\.0 with the development key\(s\) TYPESENSE_API_KEY \(admin\)/));
     } finally {
