@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/api-error.js';
-import { type FilterNode, parseFilter } from '../src/search/filter-parser.js';
+import { type FilterNode, parseFilter } from '../src/filter/filter-parser.js';
 
 function shape(node: FilterNode): string {
   if (node.kind === 'clause') return `${node.field}${node.operator === 'match' ? ':' : `:${node.operator}:`}${node.values.map((v) => v.text).join('|')}`;

@@ -2,7 +2,7 @@ import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import { isNumericType } from '../schema/collection-schema.js';
 import { foldedKey, tokenize } from '../text/tokenize.js';
-import { type FilterNode, type FilterOperator, type FilterValue, parseFilter } from './filter-parser.js';
+import { type FilterNode, type FilterOperator, type FilterValue, parseFilter } from '../filter/filter-parser.js';
 import { evaluateGeoClause, extractGeoClauses, type GeoClause } from './geo.js';
 
 const PARSE_ERROR = 'Could not parse the filter query.';

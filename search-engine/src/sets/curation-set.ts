@@ -1,5 +1,5 @@
 import { ApiError } from '../api-error.js';
-import { parseFilter } from '../search/filter-parser.js';
+import { parseFilter } from '../filter/filter-parser.js';
 import { tokenize } from '../text/tokenize.js';
 import {
   type FieldValueLookup,
