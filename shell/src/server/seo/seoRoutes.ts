@@ -31,6 +31,8 @@ export interface SeoRouteOptions {
   siteName: string;
   /** Path of the site's favicon SVG, from which `/favicon.ico` is rendered. */
   faviconSvgPath: string;
+  /** Addresses per sitemap file. Default {@link SITEMAP_URL_LIMIT}. */
+  sitemapUrlLimit?: number;
 }
 
 /** Memoises an async computation per key (the set of keys is bounded by the image catalogue). */
@@ -57,11 +59,11 @@ function urlset(entries: ReadonlyArray<{ loc: string; lastmod?: Date }>): string
 
 /**
  * Search-engine and feed routes: `/sitemap.xml` (an index of `/sitemap-<n>.xml` past
- * {@link SITEMAP_URL_LIMIT} addresses), `/robots.txt`, the Atom feed ({@link FEED_PATH}),
+ `sitemapUrlLimit` addresses), `/robots.txt`, the Atom feed ({@link FEED_PATH}),
  * `/favicon.ico`, and the content-hashed images under {@link HASHED_IMAGES_PREFIX}.
  */
 export async function seoRoutes(app: FastifyInstance, options: SeoRouteOptions): Promise<void> {
-  const { content, images, linkOrigin, siteName } = options;
+  const { content, images, linkOrigin, siteName, sitemapUrlLimit = SITEMAP_URL_LIMIT } = options;
 
   const renderPng = memoise(async (hashedName) => {
     const file = images.fileOf(hashedName)!;
@@ -105,8 +107,8 @@ export async function seoRoutes(app: FastifyInstance, options: SeoRouteOptions):
     const origin = linkOrigin(request);
     const entries = sitemapEntries(origin);
     reply.type(xml).header('cache-control', LISTING_CACHE_CONTROL);
-    if (entries.length <= SITEMAP_URL_LIMIT) return urlset(entries);
-    const parts = Math.ceil(entries.length / SITEMAP_URL_LIMIT);
+    if (entries.length <= sitemapUrlLimit) return urlset(entries);
+    const parts = Math.ceil(entries.length / sitemapUrlLimit);
     const sitemaps = Array.from({ length: parts }, (_, index) => `  <sitemap><loc>${escapeXml(`${origin}/sitemap-${index + 1}.xml`)}</loc></sitemap>`);
     return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemaps.join('\n')}\n</sitemapindex>\n`;
   });
@@ -114,9 +116,9 @@ export async function seoRoutes(app: FastifyInstance, options: SeoRouteOptions):
   app.get<{ Params: { part: string } }>('/sitemap-:part.xml', async (request, reply) => {
     const part = /^[1-9]\d{0,5}$/.test(request.params.part) ? Number(request.params.part) : 0;
     const entries = sitemapEntries(linkOrigin(request));
-    const slice = entries.slice((part - 1) * SITEMAP_URL_LIMIT, part * SITEMAP_URL_LIMIT);
+    const slice = entries.slice((part - 1) * sitemapUrlLimit, part * sitemapUrlLimit);
     // One file holds them all: the numbered parts exist only past the limit.
-    if (part === 0 || entries.length <= SITEMAP_URL_LIMIT || slice.length === 0) return reply.callNotFound();
+    if (part === 0 || entries.length <= sitemapUrlLimit || slice.length === 0) return reply.callNotFound();
     return reply.type(xml).header('cache-control', LISTING_CACHE_CONTROL).send(urlset(slice));
   });
 
