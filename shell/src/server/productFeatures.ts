@@ -26,7 +26,7 @@ export interface ProductFeatureDependencies {
 export function productFeatures({ config, content, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
     ...teamServiceProxies({ config, content, linkOrigin }),
-    ({ pageConfig, runtimeUrl, renderIslandPage, linkOrigin: pageLinkOrigin, images }) => ({
+    ({ pageConfig, runtimeUrl, renderIslandPage, images }) => ({
       plugin: contactPageRoutes,
       options: {
         ...config.services.contact,
@@ -34,7 +34,7 @@ export function productFeatures({ config, content, database, linkOrigin }: Produ
         pageConfig,
         runtimeUrl,
         renderIslandPage,
-        metadataContext: (request: FastifyRequest) => ({ origin: pageLinkOrigin(request), siteName: config.siteName, images }),
+        metadataContext: (request: FastifyRequest) => ({ origin: linkOrigin(request), siteName: config.siteName, images }),
       },
     }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
