@@ -118,7 +118,7 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     { part: 'shell', method: 'GET', path: '/feed.xml' },
     { part: 'shell', method: 'GET', path: '/favicon.ico', file: true, sample: SAMPLED },
     { part: 'shell', method: 'GET', path: context.hashedImage, file: true },
-    { part: 'shell', method: 'GET', path: context.hashedImage.replace(/\.svg$/, '.png'), file: true, sample: SAMPLED },
+    { part: 'shell', method: 'GET', path: context.hashedImage.replace(/\.svg$/, '.1200w.png'), file: true, sample: SAMPLED },
     // shell/src/server/security/csrf.ts
     { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.csrfToken },
     // shell/src/server/health/healthRoutes.tsx (the operators' view needs OPERATOR_TOKEN)

@@ -161,7 +161,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   const linkOrigin =
     deps.linkOrigin ??
     createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, allowedHosts: config.allowedHosts });
-  const images = deps.images ?? createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL });
+  const images = deps.images ?? (await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL }));
   await app.register(seoRoutes, {
     content,
     images,

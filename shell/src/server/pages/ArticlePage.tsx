@@ -4,7 +4,7 @@ import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
 import { TopicTags } from './TopicTags.js';
 import { articleWidgetsProps } from './articleWidgetsProps.js';
-import type { PageImage } from './pageImage.js';
+import { ARTICLE_IMAGE_SIZES, type PageImage } from './pageImage.js';
 
 export interface ArticlePageProps {
   article: Article;
@@ -33,7 +33,13 @@ export function ArticlePage({ article, survey, image = { src: article.image, wid
           <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist" />
         </header>
         <figure className="article__figure">
-          <img src={image.src} alt={article.imageAlt} width={image.width} height={image.height} />
+          <img
+            src={image.src}
+            {...(image.srcset ? { srcSet: image.srcset, sizes: ARTICLE_IMAGE_SIZES } : {})}
+            alt={article.imageAlt}
+            width={image.width}
+            height={image.height}
+          />
         </figure>
         <p className="article__intro">{article.intro}</p>
         <div className="article__content">

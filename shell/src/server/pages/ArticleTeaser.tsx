@@ -2,7 +2,7 @@ import type { Article } from '../content/contentStore.js';
 import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
 import { TopicTags } from './TopicTags.js';
-import type { PageImage } from './pageImage.js';
+import { TEASER_IMAGE_SIZES, type PageImage } from './pageImage.js';
 
 export interface ArticleTeaserProps {
   article: Article;
@@ -17,7 +17,15 @@ export function ArticleTeaser({ article, headingLevel = 2, image = { src: articl
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <article className="teaser">
-      <img className="teaser__image" src={image.src} alt="" width={image.width} height={image.height} loading="lazy" />
+      <img
+        className="teaser__image"
+        src={image.src}
+        {...(image.srcset ? { srcSet: image.srcset, sizes: TEASER_IMAGE_SIZES } : {})}
+        alt=""
+        width={image.width}
+        height={image.height}
+        loading="lazy"
+      />
       <div className="teaser__body">
         {article.subline ? <p className="teaser__subline">{article.subline}</p> : null}
         <Heading className="teaser__title">

@@ -37,6 +37,15 @@ export async function svgToPng(svg: Buffer | string, width: number, height = wid
     .toBuffer();
 }
 
+/**
+ * A rendition of an image file (SVG rasterised at a density that keeps it sharp, raster images
+ * resized) at `width`×`height`, as PNG or WebP.
+ */
+export async function renderRendition(input: Buffer, width: number, height: number, format: 'png' | 'webp'): Promise<Buffer> {
+  const resized = sharp(input, { density: 300 }).resize(width, height, { fit: 'cover' });
+  return format === 'png' ? resized.png({ compressionLevel: 9 }).toBuffer() : resized.webp({ quality: 80 }).toBuffer();
+}
+
 /** The site's `/favicon.ico`, generated from its favicon SVG ({@link FAVICON_ICO_SIZES}). */
 export async function faviconIcoFromSvg(svg: Buffer | string): Promise<Buffer> {
   const images = await Promise.all(FAVICON_ICO_SIZES.map(async (size) => ({ size, png: await svgToPng(svg, size) })));

@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 
 /** URL prefix of content-hashed, immutable images (`/images/<name>.<hash>.<ext>`). */
 export const HASHED_IMAGES_PREFIX = '/images/';
 
 /** Width of the PNG rendition of an image for social cards (Open Graph, Twitter): 1200 px, as both recommend. */
 export const SOCIAL_IMAGE_WIDTH = 1200;
+
+/** Widths of the WebP renditions a raster image gets for `srcset` (only those narrower than the original). */
+export const RESPONSIVE_WIDTHS = [480, 960, 1440] as const;
 
 /** An image of the content store as pages reference it. */
 export interface CatalogueImage {
@@ -17,6 +21,11 @@ export interface CatalogueImage {
   height: number;
   /** MIME type, e.g. `image/svg+xml`. */
   type: string;
+  /**
+   * For raster images: `srcset` of its WebP renditions ({@link RESPONSIVE_WIDTHS} narrower than
+   * it) and the original, by width. Undefined for SVG (one file fits every size).
+   */
+  srcset?: string;
   /** Content-hashed URL of its PNG rendition {@link SOCIAL_IMAGE_WIDTH} wide (social networks do not show SVG). */
   socialPng: { src: string; width: number; height: number };
 }
@@ -25,8 +34,8 @@ export interface CatalogueImage {
 export interface CatalogueFile {
   file: string;
   type: string;
-  /** `png-rendition`: the PNG rendered from `file` on request. */
-  kind: 'original' | 'png-rendition';
+  /** `rendition`: rendered from `file` on request, at `width`×`height`, as `type`. */
+  kind: 'original' | 'rendition';
   /** Size of the rendition (for `png-rendition`). */
   width: number;
   height: number;
@@ -35,7 +44,7 @@ export interface CatalogueFile {
 export interface ImageCatalogue {
   /** The image a content URL (`/content-images/x.svg`) names, or undefined when the store has no such file. */
   resolve(contentUrl: string): CatalogueImage | undefined;
-  /** The file a hashed image name (`x.<hash>.svg` / `.png`) stands for, or undefined. */
+  /** The file a hashed image name (`x.<hash>.svg`, `x.<hash>.1200w.png`, `x.<hash>.480w.webp`) stands for, or undefined. */
   fileOf(hashedName: string): CatalogueFile | undefined;
 }
 
@@ -74,35 +83,52 @@ export function svgIntrinsicSize(svg: string): { width: number; height: number }
 /**
  * Indexes the images of one content folder once (hash and size of each file), so pages reference
  * them by content hash: a changed image gets a new URL, so each URL can be cached for ever.
- * Files whose size cannot be read (a raster image, an SVG without size) are left out: a page
- * keeps its content URL for them.
+ * SVGs are sized from their `width`/`height` or `viewBox` (one without either is left out: pages
+ * keep its content URL); raster images (PNG, JPEG, WebP, AVIF) from their header, and get
+ * narrower WebP renditions for `srcset`.
  */
-export function createImageCatalogue(options: { dir: string; contentBaseUrl: string }): ImageCatalogue {
+export async function createImageCatalogue(options: { dir: string; contentBaseUrl: string }): Promise<ImageCatalogue> {
   const byContentUrl = new Map<string, CatalogueImage>();
   const byHashedName = new Map<string, CatalogueFile>();
-  for (const name of readdirSync(options.dir)) {
+  for (const name of readdirSync(options.dir).sort()) {
     const extension = path.extname(name).toLowerCase();
-    if (extension !== '.svg') continue; // raster images: no reader of their size yet, they keep their content URL
+    const type = TYPES[extension];
+    if (!type || extension === '.gif') continue;
     const file = path.join(options.dir, name);
     const bytes = readFileSync(file);
-    const size = svgIntrinsicSize(bytes.toString('utf8'));
+    const size = extension === '.svg' ? svgIntrinsicSize(bytes.toString('utf8')) : await rasterSize(bytes);
     if (!size) continue;
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
-    const stem = path.basename(name, extension);
-    const hashedName = `${stem}.${hash}${extension}`;
-    const pngName = `${stem}.${hash}.png`;
-    const pngSize = { width: SOCIAL_IMAGE_WIDTH, height: Math.round((SOCIAL_IMAGE_WIDTH * size.height) / size.width) };
-    byHashedName.set(hashedName, { file, type: TYPES[extension]!, kind: 'original', ...size });
-    byHashedName.set(pngName, { file, type: 'image/png', kind: 'png-rendition', ...pngSize });
+    const stem = `${path.basename(name, path.extname(name))}.${hash}`;
+    const scaled = (width: number) => ({ width, height: Math.max(1, Math.round((width * size.height) / size.width)) });
+    byHashedName.set(`${stem}${extension}`, { file, type, kind: 'original', ...size });
+    byHashedName.set(`${stem}.${SOCIAL_IMAGE_WIDTH}w.png`, { file, type: 'image/png', kind: 'rendition', ...scaled(SOCIAL_IMAGE_WIDTH) });
+    let srcset: string | undefined;
+    if (extension !== '.svg') {
+      const widths = RESPONSIVE_WIDTHS.filter((width) => width < size.width);
+      for (const width of widths) byHashedName.set(`${stem}.${width}w.webp`, { file, type: 'image/webp', kind: 'rendition', ...scaled(width) });
+      srcset = [...widths.map((width) => `${HASHED_IMAGES_PREFIX}${stem}.${width}w.webp ${width}w`), `${HASHED_IMAGES_PREFIX}${stem}${extension} ${size.width}w`].join(', ');
+    }
     byContentUrl.set(`${options.contentBaseUrl}/${name}`, {
-      src: `${HASHED_IMAGES_PREFIX}${hashedName}`,
+      src: `${HASHED_IMAGES_PREFIX}${stem}${extension}`,
       ...size,
-      type: TYPES[extension]!,
-      socialPng: { src: `${HASHED_IMAGES_PREFIX}${pngName}`, ...pngSize },
+      type,
+      ...(srcset ? { srcset } : {}),
+      socialPng: { src: `${HASHED_IMAGES_PREFIX}${stem}.${SOCIAL_IMAGE_WIDTH}w.png`, ...scaled(SOCIAL_IMAGE_WIDTH) },
     });
   }
   return {
     resolve: (contentUrl) => byContentUrl.get(contentUrl),
     fileOf: (hashedName) => byHashedName.get(hashedName),
   };
+}
+
+/** A raster image's size from its header; undefined when sharp cannot read it. */
+async function rasterSize(bytes: Buffer): Promise<{ width: number; height: number } | undefined> {
+  try {
+    const { width, height } = await sharp(bytes).metadata();
+    return width && height ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -77,7 +77,7 @@ describe('what search engines and social networks read on the pages', () => {
     expect(head.meta('og:url')).toBe(`${BASE}${article.url}`);
     const image = head.meta('og:image')!;
     const imageStem = article.image.replace(/^.*\//, '').replace(/\.svg$/, '');
-    expect(image).toMatch(new RegExp(`^${BASE}/images/${imageStem}\\.[0-9a-f]{12}\\.png$`));
+    expect(image).toMatch(new RegExp(`^${BASE}/images/${imageStem}\\.[0-9a-f]{12}\\.1200w\\.png$`));
     expect(head.meta('og:image:alt')).toBe(article.imageAlt);
     expect(head.meta('article:published_time')).toBe(articlePublishedAt(article).toISOString());
     expect(head.meta('article:modified_time')).toBe(articleModifiedAt(article).toISOString());
@@ -143,7 +143,7 @@ describe('what search engines and social networks read on the pages', () => {
     expect(head.meta('description')).toBe(SITE_DESCRIPTION);
     expect(head.meta('og:type')).toBe('website');
     expect(head.meta('og:url')).toBe(`${BASE}/`);
-    expect(head.meta('og:image')).toMatch(new RegExp(`^${BASE}/images/default\\.[0-9a-f]{12}\\.png$`));
+    expect(head.meta('og:image')).toMatch(new RegExp(`^${BASE}/images/default\\.[0-9a-f]{12}\\.1200w\\.png$`));
     const [site] = head.jsonLd;
     expect(site).toMatchObject({ '@type': 'WebSite', url: `${BASE}/`, name: 'KHS Competence' });
     expect(site!.potentialAction).toEqual({

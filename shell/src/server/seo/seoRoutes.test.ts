@@ -134,7 +134,7 @@ describe('search-engine and feed routes', () => {
     expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
     expect(svg.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(svg.body).toContain(`viewBox="0 0 ${src![2]} ${src![3]}"`);
-    const png = await app.inject(src![1]!.replace(/\.svg$/, '.png'));
+    const png = await app.inject(src![1]!.replace(/\.svg$/, '.1200w.png'));
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
     expect(png.headers['cache-control']).toBe('public, max-age=31536000, immutable');
@@ -153,7 +153,7 @@ describe('sitemap past its address limit', () => {
     const app = Fastify();
     await app.register(seoRoutes, {
       content: { listArticles: () => many, getArticle: () => undefined, getSurvey: () => undefined },
-      images: createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL }),
+      images: await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL }),
       linkOrigin: () => BASE,
       siteName: 'KHS Competence',
       faviconSvgPath: 'unused.svg',

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ContentStore } from '../content/contentStore.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
-import { faviconIcoFromSvg, svgToPng } from './favicon.js';
+import { faviconIcoFromSvg, renderRendition } from './favicon.js';
 import { HASHED_IMAGES_PREFIX, type ImageCatalogue } from './imageCatalogue.js';
 import {
   articleModifiedAt,
@@ -60,19 +60,20 @@ function urlset(entries: ReadonlyArray<{ loc: string; lastmod?: Date }>): string
 /**
  * Search-engine and feed routes: `/sitemap.xml` (an index of `/sitemap-<n>.xml` past
  `sitemapUrlLimit` addresses), `/robots.txt`, the Atom feed ({@link FEED_PATH}),
- * `/favicon.ico`, and the content-hashed images under {@link HASHED_IMAGES_PREFIX}.
+ * `/favicon.ico`, and the content-hashed images under {@link HASHED_IMAGES_PREFIX} (with their
+ * renditions, rendered on their first request and kept: their number is bounded by the catalogue).
  */
 export async function seoRoutes(app: FastifyInstance, options: SeoRouteOptions): Promise<void> {
   const { content, images, linkOrigin, siteName, sitemapUrlLimit = SITEMAP_URL_LIMIT } = options;
 
-  const renderPng = memoise(async (hashedName) => {
+  const render = memoise(async (hashedName) => {
     const file = images.fileOf(hashedName)!;
-    return svgToPng(await readFile(file.file), file.width, file.height);
+    return renderRendition(await readFile(file.file), file.width, file.height, file.type === 'image/png' ? 'png' : 'webp');
   });
   app.get<{ Params: { name: string } }>(`${HASHED_IMAGES_PREFIX}:name`, async (request, reply) => {
     const file = images.fileOf(request.params.name);
     if (!file) return reply.callNotFound();
-    const body = file.kind === 'png-rendition' ? await renderPng(request.params.name) : await readFile(file.file);
+    const body = file.kind === 'rendition' ? await render(request.params.name) : await readFile(file.file);
     return reply.type(file.type).header('cache-control', IMMUTABLE_CACHE_CONTROL).send(body);
   });
 
