@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { listArticles } from '@khs/content';
 import type { Article, ContentStore } from '../content/contentStore.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
-import { FAVICON_ICO_SIZES } from './favicon.js';
+import { FAVICON_ICO_SIZES } from './imageRendering.js';
 import Fastify from 'fastify';
 import { CONTENT_IMAGES_BASE_URL, contentImagesDir } from '@khs/content';
 import { FEED_ARTICLE_COUNT, articleModifiedAt, clampDescription } from './siteMetadata.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ContentStore } from '../content/contentStore.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
-import { faviconIcoFromSvg, renderRendition } from './favicon.js';
+import { faviconIcoFromSvg, renderRendition } from './imageRendering.js';
 import { HASHED_IMAGES_PREFIX, type ImageCatalogue } from './imageCatalogue.js';
 import {
   articleModifiedAt,

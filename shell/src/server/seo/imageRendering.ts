@@ -29,20 +29,31 @@ export function packIco(images: ReadonlyArray<{ size: number; png: Buffer }>): B
   return Buffer.concat([header, ...entries, ...images.map((image) => image.png)]);
 }
 
-/** Renders an SVG at a square size as PNG (rasterised at a density that fills the size sharply). */
+/** Renders an SVG at a square size as PNG, transparent around it when it is not square. */
 export async function svgToPng(svg: Buffer | string, width: number, height = width): Promise<Buffer> {
-  return sharp(typeof svg === 'string' ? Buffer.from(svg) : svg, { density: 300 })
+  const input = typeof svg === 'string' ? Buffer.from(svg) : svg;
+  const { width: naturalWidth } = await sharp(input).metadata();
+  const density = svgDensity(naturalWidth, width);
+  return sharp(input, { density })
     .resize(width, height, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .png({ compressionLevel: 9 })
     .toBuffer();
 }
 
+/** The density (dpi) at which an SVG `naturalWidth` px wide (at 72 dpi) is drawn `width` px wide. */
+function svgDensity(naturalWidth: number | undefined, width: number): number {
+  return naturalWidth ? Math.min(2400, Math.max(1, Math.ceil((72 * width) / naturalWidth))) : 72;
+}
+
 /**
- * A rendition of an image file (SVG rasterised at a density that keeps it sharp, raster images
- * resized) at `width`×`height`, as PNG or WebP.
+ * A rendition of an image file (raster images resized; an SVG rasterised at the density that
+ * draws it at about the target size, not larger: a 1280 px SVG at 300 dpi would be 16 Mpixels to
+ * rasterise for a 1200 px card) at `width`×`height`, as PNG or WebP.
  */
 export async function renderRendition(input: Buffer, width: number, height: number, format: 'png' | 'webp'): Promise<Buffer> {
-  const resized = sharp(input, { density: 300 }).resize(width, height, { fit: 'cover' });
+  const { format: inputFormat, width: naturalWidth } = await sharp(input).metadata();
+  const density = inputFormat === 'svg' ? svgDensity(naturalWidth, width) : 72;
+  const resized = sharp(input, { density }).resize(width, height, { fit: 'cover' });
   return format === 'png' ? resized.png({ compressionLevel: 9 }).toBuffer() : resized.webp({ quality: 80 }).toBuffer();
 }
 
