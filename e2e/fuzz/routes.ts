@@ -53,6 +53,8 @@ export interface RouteContext {
   /** Files of the shell's client build (`/assets/…`), of its public folder and of the content. */
   shellAssets: string[];
   contentImage: string;
+  /** A content image by its content-hashed URL (`/images/<name>.<hash>.svg`). */
+  hashedImage: string;
   contentMedia: string;
   /** Per remote origin: some of the files it serves (manifest, entry, chunks, standalone page, server entry). */
   originFiles: Record<string, string[]>;
@@ -109,6 +111,14 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     // shell/src/server/fragmentPages/contactPageRoutes.tsx
     { part: 'shell', method: 'GET', path: `${CONTACT_SERVICE_PATHS.page}?sent=1`, sample: SAMPLED },
     { part: 'shell', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 }, csrf: true, baseline: [303] },
+    // shell/src/server/seo/seoRoutes.ts
+    { part: 'shell', method: 'GET', path: '/sitemap.xml', sample: SAMPLED },
+    { part: 'shell', method: 'GET', path: '/sitemap-2.xml', sample: SAMPLED, baseline: [404] },
+    { part: 'shell', method: 'GET', path: '/robots.txt', sample: SAMPLED },
+    { part: 'shell', method: 'GET', path: '/feed.xml' },
+    { part: 'shell', method: 'GET', path: '/favicon.ico', file: true, sample: SAMPLED },
+    { part: 'shell', method: 'GET', path: context.hashedImage, file: true },
+    { part: 'shell', method: 'GET', path: context.hashedImage.replace(/\.svg$/, '.1200w.png'), file: true, sample: SAMPLED },
     // shell/src/server/security/csrf.ts
     { part: 'shell', method: 'GET', path: DEFAULT_CALL_URLS.csrfToken },
     // shell/src/server/health/healthRoutes.tsx (the operators' view needs OPERATOR_TOKEN)

@@ -1,4 +1,5 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listArticles, listSurveys } from '@khs/content';
 import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
@@ -114,6 +115,8 @@ test.describe('fuzz corpus against the whole stack', () => {
       adminKey: ADMIN_API_KEY,
       shellAssets: ['/assets/shell-runtime.js', ...(shellChunk ? [`/assets/${shellChunk}`] : []), '/static/site.css'],
       contentImage: '/content-images/default.svg',
+      // The shell's rule (seo/imageCatalogue.ts): the first 12 hex digits of the file's SHA-256.
+      hashedImage: `/images/default.${createHash('sha256').update(readFileSync(path.join(REPO_ROOT, 'content/images/default.svg'))).digest('hex').slice(0, 12)}.svg`,
       contentMedia: '/content-media/site-intro.webm',
       originFiles: Object.fromEntries(REMOTE_NAMES.map((name) => [name, originFiles(stack.originDirs[name])])),
     });

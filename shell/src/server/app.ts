@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyPluginAsy
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { apiErrorOf, jsonClientErrorHandler, sendApiError, type ApiErrorBody } from '@khs/team-service/errors';
-import { contentImagesDir, contentMediaDir } from '@khs/content';
+import { CONTENT_IMAGES_BASE_URL, contentImagesDir, contentMediaDir } from '@khs/content';
 import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
@@ -21,6 +21,9 @@ import { pageRoutes } from './pages/routes.js';
 import { csrfProtection } from './security/csrf.js';
 import { SERVER_REQUEST_TIMEOUT_MS } from './security/edgeLimits.js';
 import { securityHeaders } from './security/headers.js';
+import { createLinkOriginResolver, type LinkOriginResolver } from './security/linkOrigin.js';
+import { createImageCatalogue, type ImageCatalogue } from './seo/imageCatalogue.js';
+import { seoRoutes } from './seo/seoRoutes.js';
 import { databaseRateLimitStore } from './security/rateLimit/databaseRateLimitStore.js';
 import { registerRateLimiting } from './security/rateLimit/rateLimiting.js';
 import { requestBodies } from './security/requestBodies.js';
@@ -47,6 +50,13 @@ export interface ShellDependencies {
   islands?: ServerIslands;
   /** Fastify logger setting. Default off. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Origin of the absolute links pages and listings hand out (canonical URLs, social cards,
+   * sitemap, feed). Default: `PUBLIC_BASE_URL`, else the configured `HOST:PORT`, or an allowed host.
+   */
+  linkOrigin?: LinkOriginResolver;
+  /** The content images pages reference by content hash. Default: the content store's image folder. */
+  images?: ImageCatalogue;
 }
 
 /** A feature's Fastify plugin and its options. */
@@ -62,6 +72,10 @@ export interface ShellCore {
   runtimeUrl: string;
   /** Renders a full page whose islands are rendered by their remotes (placeholders without server islands). */
   renderIslandPage(page: ReactElement, url: string): Promise<string>;
+  /** Origin of a request's absolute links (canonical URLs in `Layout`'s `metadata`). */
+  linkOrigin: LinkOriginResolver;
+  /** The content images, by content hash (social cards). */
+  images: ImageCatalogue;
 }
 
 /** A feature, or a function building it from the core (when it needs the page config). */
@@ -146,13 +160,24 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
 
   // Liveness for load balancers and container health checks: the process answers (nothing downstream is asked).
   app.get('/health', async () => ({ ok: true }));
-  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
+  const linkOrigin =
+    deps.linkOrigin ??
+    createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, allowedHosts: config.allowedHosts });
+  const images = deps.images ?? (await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL }));
+  await app.register(seoRoutes, {
+    content,
+    images,
+    linkOrigin,
+    siteName: config.siteName,
+    faviconSvgPath: path.join(SHELL_ROOT, 'public/favicon.svg'),
+  });
+  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images });
   const islands = deps.islands;
   const renderIslandPage = async (page: ReactElement, url: string) =>
     islands ? renderPageWithIslands(page, islands, { config: pageConfig, url }) : renderPage(page);
   for (const registration of deps.features ?? []) {
-    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage }) : registration;
+    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images }) : registration;
     await app.register(feature.plugin, feature.options as never);
   }
-  return { app, pageConfig, runtimeUrl, renderIslandPage };
+  return { app, pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images };
 }

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     content,
     search: search.browser,
     islands,
+    linkOrigin,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     rateLimitCounters: database.rateLimitCounters,
     features: [

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FeatureRegistration } from './app.js';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
@@ -25,9 +26,16 @@ export interface ProductFeatureDependencies {
 export function productFeatures({ config, content, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
     ...teamServiceProxies({ config, content, linkOrigin }),
-    ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
+    ({ pageConfig, runtimeUrl, renderIslandPage, images }) => ({
       plugin: contactPageRoutes,
-      options: { ...config.services.contact, edgeKey: config.edgeKeys.contact, pageConfig, runtimeUrl, renderIslandPage },
+      options: {
+        ...config.services.contact,
+        edgeKey: config.edgeKeys.contact,
+        pageConfig,
+        runtimeUrl,
+        renderIslandPage,
+        metadataContext: (request: FastifyRequest) => ({ origin: linkOrigin(request), siteName: config.siteName, images }),
+      },
     }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: sharedWatchlistRoutes,

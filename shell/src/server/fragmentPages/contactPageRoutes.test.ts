@@ -102,6 +102,10 @@ describe('contact page composed from the contact service', () => {
     const styles = page.querySelector('head link[rel="stylesheet"][href="/static/site.css"] ~ style')?.textContent ?? '';
     expect(styles).toContain('.page-contact .contact-form');
     expect(page.body.className).toContain('page-contact');
+    // The form is listed: canonical URL on PUBLIC_BASE_URL, a card, no noindex.
+    expect(page.querySelector('head link[rel="canonical"]')?.getAttribute('href')).toBe('https://khs.example/contact');
+    expect(page.querySelector('head meta[property="og:url"]')?.getAttribute('content')).toBe('https://khs.example/contact');
+    expect(page.querySelector('head meta[name="robots"]')).toBeNull();
   });
 
   it('sends a valid request to the service, which stores it; 303 to the confirmation, composed in the layout', async () => {
@@ -114,6 +118,9 @@ describe('contact page composed from the contact service', () => {
     const confirmation = expectPage(await app.inject({ url: String(response.headers.location), headers: { cookie } }), 200);
     expect(confirmation.querySelector('[role="status"]')?.textContent).toContain(String(response.headers.location).split('=')[1]);
     expect(confirmation.title).toMatch(/^Request sent/);
+    // A confirmation is nobody's search result.
+    expect(confirmation.querySelector('head meta[name="robots"]')?.getAttribute('content')).toBe('noindex');
+    expect(confirmation.querySelector('head link[rel="canonical"]')).toBeNull();
   });
 
   it('shows the form again with the errors (422), the visitor\'s text and a fresh token that works', async () => {

@@ -13,6 +13,7 @@ import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import { ContactPostRefusedAtEdge, gateContactPost } from './contactTokenGate.js';
 import { fetchPageFragment, readFragmentBody, type FetchedFragment } from './fetchPageFragment.js';
 import { PageFragmentContent } from './PageFragmentContent.js';
+import { sitePageMetadata, type MetadataContext } from '../seo/pageMetadataFor.js';
 
 /** Path of the contact page and of its form post. */
 export const CONTACT_PATH = CONTACT_SERVICE_PATHS.page;
@@ -31,6 +32,11 @@ export interface ContactPageRoutesOptions {
   runtimeUrl: string;
   /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
   renderIslandPage?: (page: ReactElement, url: string) => Promise<string>;
+  /**
+   * Link origin, site name and images of a request: the form page (200, no `?sent=`) is then
+   * indexed with its canonical URL. Default none: every contact page is `noindex`.
+   */
+  metadataContext?: (request: FastifyRequest) => MetadataContext;
   /** How long a post's upload may take to arrive (ms), then the 408 page. Default `UPLOAD_BODY_TIMEOUT_MS`. */
   uploadTimeoutMs?: number;
 }
@@ -73,8 +79,14 @@ export async function contactPageRoutes(app: FastifyInstance, options: ContactPa
 
   const render = (page: ReactElement, url: string) => (options.renderIslandPage ? options.renderIslandPage(page, url) : renderPage(page));
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, status: number, fragment: PageFragment) => {
+    // Only the form itself is listed: its confirmation (`?sent=`) and refusals are `noindex` (Layout's default).
+    const isFormPage = status === 200 && request.method === 'GET' && request.url === CONTACT_PATH;
+    const metadata =
+      isFormPage && options.metadataContext
+        ? { metadata: sitePageMetadata(options.metadataContext(request), CONTACT_PATH, fragment.title, `Write to the ${pageConfig.siteName} team: questions, feedback and suggestions for articles.`) }
+        : {};
     const html = await render(
-      <Layout title={fragment.title} config={pageConfig} runtimeUrl={runtimeUrl} pageClass={fragment.pageClass} {...(fragment.styles ? { contentStyles: fragment.styles } : {})}>
+      <Layout title={fragment.title} config={pageConfig} runtimeUrl={runtimeUrl} pageClass={fragment.pageClass} {...(fragment.styles ? { contentStyles: fragment.styles } : {})} {...metadata}>
         <PageFragmentContent fragment={fragment} />
       </Layout>,
       request.url,

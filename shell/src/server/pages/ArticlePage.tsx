@@ -4,15 +4,18 @@ import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
 import { TopicTags } from './TopicTags.js';
 import { articleWidgetsProps } from './articleWidgetsProps.js';
+import { ARTICLE_IMAGE_SIZES, type PageImage } from './pageImage.js';
 
 export interface ArticlePageProps {
   article: Article;
   /** The article's survey, when it has one. */
   survey: Survey | undefined;
+  /** The article's image: content-hashed URL and intrinsic size. Default: its content URL, sized 1280×720. */
+  image?: PageImage;
 }
 
 /** A full article: image, topics, date, reading time, watchlist button, survey, widgets. */
-export function ArticlePage({ article, survey }: ArticlePageProps) {
+export function ArticlePage({ article, survey, image = { src: article.image, width: 1280, height: 720 } }: ArticlePageProps) {
   const paragraphs = article.content.split(/\n{2,}/).filter((p) => p.trim().length > 0);
   return (
     <>
@@ -30,7 +33,13 @@ export function ArticlePage({ article, survey }: ArticlePageProps) {
           <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist" />
         </header>
         <figure className="article__figure">
-          <img src={article.image} alt={article.imageAlt} width={1280} height={720} />
+          <img
+            src={image.src}
+            {...(image.srcset ? { srcSet: image.srcset, sizes: ARTICLE_IMAGE_SIZES } : {})}
+            alt={article.imageAlt}
+            width={image.width}
+            height={image.height}
+          />
         </figure>
         <p className="article__intro">{article.intro}</p>
         <div className="article__content">

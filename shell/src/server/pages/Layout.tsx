@@ -4,6 +4,7 @@ import { ConsentPanel } from './ConsentPanel.js';
 import { Island } from './Island.js';
 import { IslandCollectorContext } from '../federation/islandCollector.js';
 import { serializeJsonForHtml } from '../federation/serializeJsonForHtml.js';
+import { PageMetadata, type PageMetadataProps } from '../seo/PageMetadata.js';
 
 export interface LayoutProps {
   title: string;
@@ -21,6 +22,8 @@ export interface LayoutProps {
   firstViewRemotes?: readonly string[];
   /** CSS of a team service's page content (`PageFragment.styles`), in a `<style>` after the site's. Default none. */
   contentStyles?: string;
+  /** What search engines and social networks read (description, canonical, cards, JSON-LD). Default: `noindex`, the site's description. */
+  metadata?: PageMetadataProps;
   children: ReactNode;
 }
 
@@ -36,7 +39,7 @@ export interface LayoutProps {
 export const FIRST_VIEW_REMOTES: readonly string[] = ['mf-watchlist'];
 
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
-export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, contentStyles, children }: LayoutProps) {
+export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, contentStyles, metadata, children }: LayoutProps) {
   const { calls, i18n } = config;
   const entryUrl = useContext(IslandCollectorContext)?.remoteEntryUrl ?? (() => undefined);
   return (
@@ -45,6 +48,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${config.siteName}`}</title>
+        <PageMetadata siteName={config.siteName} {...metadata} />
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/site.css" />
         {/* `isPageFragment` refused any `</` in it, so it cannot end the element. */}

@@ -51,7 +51,9 @@ describe('server-rendered pages', () => {
     const firstParagraph = article.content.split(/\n{2,}/)[0]!;
     const html = response.body;
     expect(html).toContain(escapeText(firstParagraph.slice(0, 60)));
-    expect(html).toContain(`src="${article.image}"`);
+    // The article's image by its content-hashed URL (seo/imageCatalogue.ts), sized.
+    const imageStem = article.image.replace(/^.*\//, '').replace(/\.svg$/, '');
+    expect(html).toMatch(new RegExp(`<img src="/images/${imageStem}\\.[0-9a-f]{12}\\.svg" alt="[^"]*" width="1280" height="720"/>`));
     expect(html).toContain(`${article.readingTime} min read`);
     for (const topic of article.topic) expect(html).toContain(escapeText(topic));
     expect(html).toContain('data-island="mf-watchlist/WatchlistButton"');
@@ -63,7 +65,9 @@ describe('server-rendered pages', () => {
     const html = response.body;
     expect(html).not.toContain('<script>alert(1)</script>');
     expect(html).not.toContain('<img src=x');
-    expect(html.match(/<script/g)?.length).toBe(2); // the page config and the runtime, nothing else
+    // The page config, the runtime, and the article's two JSON-LD data blocks: nothing else.
+    expect(html.match(/<script/g)?.length).toBe(4);
+    expect(html.match(/<script type="application\/ld\+json">/g)?.length).toBe(2);
     const config = pageConfigOf(html);
     expect(config.calls.watchlist).toBe('/api/watchlist');
     expect(config.search.server.apiKey).toBe('khs-search-dev-key');

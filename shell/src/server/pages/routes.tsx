@@ -11,6 +11,10 @@ import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
 import { SearchPage } from './SearchPage.js';
 import { WatchlistPage } from './WatchlistPage.js';
+import type { LinkOriginResolver } from '../security/linkOrigin.js';
+import type { ImageCatalogue } from '../seo/imageCatalogue.js';
+import { articleMetadata, homeMetadata, noindexMetadata, searchMetadata, type MetadataContext } from '../seo/pageMetadataFor.js';
+import { pageImageOf } from './pageImage.js';
 
 export interface PageRouteOptions {
   content: ContentStore;
@@ -20,11 +24,17 @@ export interface PageRouteOptions {
   homeArticleCount?: number;
   /** Renders islands with the remotes' server builds. Without it, islands hold their placeholders. */
   islands?: ServerIslands;
+  /** Origin of the pages' absolute links (canonical URL, cards, JSON-LD). */
+  linkOrigin: LinkOriginResolver;
+  /** Content images by content hash (the pages' images, the cards' images). */
+  images: ImageCatalogue;
 }
 
 /** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
-  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands } = options;
+  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands, linkOrigin, images } = options;
+  const metadataContext = (request: FastifyRequest): MetadataContext => ({ origin: linkOrigin(request), siteName: config.siteName, images });
+  const imageOf = pageImageOf(images);
   const render = (request: FastifyRequest, reply: FastifyReply, page: ReactElement) =>
     islands
       ? renderPageWithIslands(page, islands, { config, url: request.url }, (timings) => {
@@ -38,8 +48,8 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     return render(
       request,
       reply,
-      <Layout title="Latest articles" config={config} runtimeUrl={runtimeUrl} pageClass="page-home">
-        <HomePage articles={content.listArticles().slice(0, homeArticleCount)} />
+      <Layout title="Latest articles" config={config} runtimeUrl={runtimeUrl} pageClass="page-home" metadata={homeMetadata(metadataContext(request), config.calls.searchPage)}>
+        <HomePage articles={content.listArticles().slice(0, homeArticleCount)} imageOf={imageOf} />
       </Layout>,
     );
   });
@@ -52,8 +62,8 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     return render(
       request,
       reply,
-      <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article">
-        <ArticlePage article={article} survey={survey} />
+      <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article" metadata={articleMetadata(metadataContext(request), article)}>
+        <ArticlePage article={article} survey={survey} image={imageOf(article.image)} />
       </Layout>,
     );
   });
@@ -64,7 +74,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     return render(
       request,
       reply,
-      <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search" firstViewRemotes={[...FIRST_VIEW_REMOTES, 'mf-search']}>
+      <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search" firstViewRemotes={[...FIRST_VIEW_REMOTES, 'mf-search']} metadata={searchMetadata(metadataContext(request), config.calls.searchPage, query)}>
         <SearchPage config={config} query={query} />
       </Layout>,
     );
@@ -75,7 +85,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     return render(
       request,
       reply,
-      <Layout title={config.i18n.watchlistHeadline} config={config} runtimeUrl={runtimeUrl} pageClass="page-watchlist">
+      <Layout title={config.i18n.watchlistHeadline} config={config} runtimeUrl={runtimeUrl} pageClass="page-watchlist" metadata={noindexMetadata()}>
         <WatchlistPage config={config} />
       </Layout>,
     );
@@ -90,7 +100,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     return render(
       request,
       reply,
-      <Layout title="Not found" config={config} runtimeUrl={runtimeUrl}>
+      <Layout title="Not found" config={config} runtimeUrl={runtimeUrl} metadata={noindexMetadata()}>
         <NotFoundPage />
       </Layout>,
     );

@@ -4,6 +4,7 @@ import { buildShellApp, type FeatureRegistration, type ShellApp } from '../app.j
 import { readShellConfig } from '../config.js';
 import { repositoryContentStore, type ContentStore } from '../content/contentStore.js';
 import type { RateLimitCounterRepository } from '../database/index.js';
+import type { ImageCatalogue } from '../seo/imageCatalogue.js';
 
 /** The development cookie secret the test apps use (default config). */
 export const TEST_COOKIE_SECRET = readShellConfig({}).cookieSecret;
@@ -18,6 +19,8 @@ export async function buildTestApp(
     features?: FeatureRegistration[];
     env?: NodeJS.ProcessEnv;
     rateLimitCounters?: RateLimitCounterRepository;
+    /** The content images (default: the content store's folder). */
+    images?: ImageCatalogue;
   } = {},
 ): Promise<ShellApp> {
   return buildShellApp({
@@ -26,6 +29,7 @@ export async function buildTestApp(
     search: { host: '127.0.0.1', port: 8108, protocol: 'http' },
     features: options.features ?? [],
     ...(options.rateLimitCounters ? { rateLimitCounters: options.rateLimitCounters } : {}),
+    ...(options.images ? { images: options.images } : {}),
   });
 }
 

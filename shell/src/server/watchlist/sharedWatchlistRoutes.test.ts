@@ -57,6 +57,8 @@ describe('shared watchlist page', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.headers['x-robots-tag']).toBe('noindex');
+    expect(page.body).toContain('<meta name="robots" content="noindex"/>');
+    expect(page.body).not.toContain('rel="canonical"');
     expect(page.body).toContain('Shared watchlist');
     expect(page.body.indexOf(escapeHtml(second.title))).toBeGreaterThan(0);
     expect(page.body.indexOf(escapeHtml(second.title))).toBeLessThan(page.body.indexOf(escapeHtml(first.title)));
