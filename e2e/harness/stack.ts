@@ -8,6 +8,14 @@ export const REMOTE_NAMES: readonly RemoteName[] = REMOTES.map((remote) => remot
 export const SEARCH_API_KEY = 'khs-search-dev-key';
 export const ADMIN_API_KEY = 'khs-admin-dev-key';
 
+/**
+ * What a hook or test that starts a stack of its own gives the start (ms), on top of its own work:
+ * the start takes about 5 s on a quiet machine and about 30 s at a load average of 26, past the
+ * default 45 s test timeout with anything else. Set with `test.setTimeout` in the hook
+ * (`test.setTimeout(STACK_START_TIMEOUT_MS)`), or added to a test's own timeout.
+ */
+export const STACK_START_TIMEOUT_MS = 120_000;
+
 export interface StackOptions extends Pick<SharedStackOptions, 'searchEnv' | 'deployedOrigins' | 'log'> {
   /** Kept for older tests: the search server always runs as its own supervised process. */
   separateSearchServer?: boolean;
