@@ -1,6 +1,7 @@
 // The e2e suite starts the site exactly as `npm start` does: through the shared stack starter
 // (tooling/stack), on free ports, with a temporary data folder.
-import { REMOTES, type RemoteName } from '@khs/stack/registry';
+import { readFileSync } from 'node:fs';
+import { REMOTES, teamService, type RemoteName, type TeamServiceName } from '@khs/stack/registry';
 import { freePort, REPO_ROOT, startStack as startSharedStack, type Stack, type StackOptions as SharedStackOptions } from '@khs/stack';
 
 export { freePort, REPO_ROOT, type RemoteName, type Stack };
@@ -31,4 +32,17 @@ export function startStack(options: StackOptions = {}): Promise<Stack> {
     ...(options.deployedOrigins ? { deployedOrigins: options.deployedOrigins } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
+}
+
+/**
+ * The edge key the stack gave a team service (its registry `edgeKeyEnv`): the one it generated into
+ * its data folder's `secrets.json`, else the one this process's environment set. A direct call with it
+ * comes to the service as the shell's proxy sends it.
+ */
+export function serviceEdgeKey(stack: Stack, name: TeamServiceName): string {
+  const secrets = JSON.parse(readFileSync(stack.secretsFile, 'utf8')) as Record<string, string>;
+  const variable = teamService(name).edgeKeyEnv;
+  const key = secrets[variable] ?? process.env[variable]?.trim();
+  if (!key) throw new Error(`no ${variable} in ${stack.secretsFile}`);
+  return key;
 }
