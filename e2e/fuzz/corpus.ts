@@ -25,8 +25,11 @@ export interface CorpusContext {
   hostOf: (part: FuzzPart) => string;
   /** The shell's CSRF token and its cookie (`_csrf=…`), so bodies get past the edge to the service. */
   csrf: { token: string; cookie: string };
-  /** The edge key a service believes (derived from the development cookie secret the stack uses). */
-  edgeKey: string;
+  /**
+   * The real edge key to send to `part` with hostile edge headers: a team service's own key (the one
+   * it believes); for the other parts, which must ignore edge headers whatever they hold, any real one.
+   */
+  edgeKeyOf: (part: FuzzPart) => string;
   seed: number;
 }
 
@@ -171,8 +174,8 @@ export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCa
 
     // Edge headers only the shell may set: forged, well-formed and not.
     add('edge', 'forged edge key and visitor id', request({ headers: [...withBody(baseHeaders()), ['X-KHS-Edge-Key', 'forged'], ['X-KHS-Visitor-Id', 'AAAAAAAAAAAAAAAAAAAAAA'], ['X-KHS-Link-Origin', 'javascript:alert(1)']] }));
-    add('edge', 'the real edge key with hostile values', request({ headers: [...withBody(baseHeaders()), ['X-KHS-Edge-Key', context.edgeKey], ['X-KHS-Visitor-Id', `${'v'.repeat(200)}<>`], ['X-KHS-Link-Origin', 'http://user@evil.example/?x#y']] }));
-    add('edge', 'the real edge key, edge headers twice', request({ headers: [...withBody(baseHeaders()), ['X-KHS-Edge-Key', context.edgeKey], ['X-KHS-Edge-Key', 'x'], ['X-KHS-Visitor-Id', 'AAAAAAAAAAAAAAAAAAAAAA'], ['X-KHS-Visitor-Id', 'BBBBBBBBBBBBBBBBBBBBBB']] }));
+    add('edge', 'the real edge key with hostile values', request({ headers: [...withBody(baseHeaders()), ['X-KHS-Edge-Key', context.edgeKeyOf(route.part)], ['X-KHS-Visitor-Id', `${'v'.repeat(200)}<>`], ['X-KHS-Link-Origin', 'http://user@evil.example/?x#y']] }));
+    add('edge', 'the real edge key, edge headers twice', request({ headers: [...withBody(baseHeaders()), ['X-KHS-Edge-Key', context.edgeKeyOf(route.part)], ['X-KHS-Edge-Key', 'x'], ['X-KHS-Visitor-Id', 'AAAAAAAAAAAAAAAAAAAAAA'], ['X-KHS-Visitor-Id', 'BBBBBBBBBBBBBBBBBBBBBB']] }));
 
     // Paths: traversal, encodings, invalid UTF-8, overlong URLs and query strings.
     const [pathOnly, query = ''] = route.path.split('?');

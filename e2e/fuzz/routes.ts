@@ -3,6 +3,7 @@
 // added to the code belongs here too: say where it is registered.
 import { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
 import { CONTACT_SERVICE_PATHS, DEFAULT_CALL_URLS, DEFAULT_SEARCH_INDEX_NAME, SERVICE_PATHS } from 'contracts';
+import type { TeamServiceName } from '@khs/stack/registry';
 
 /** A part of the stack with its own listening socket. */
 export type FuzzPart = 'shell' | 'survey' | 'watchlist' | 'insights' | 'contact' | 'search' | `origin:${string}`;
@@ -38,6 +39,9 @@ export interface FuzzRoute {
   baseline?: number[];
 }
 
+/** Files a remote's origin answers 404 for: one that does not exist, and the build stats in its folder (`tooling/static-server` `PRIVATE_FILE_NAMES`). */
+const NOT_SERVED_ORIGIN_FILES = new Set(['/no-such-file.js', '/mf-stats.json']);
+
 /** The share of the generic variants sent to a route whose handler another route covers in full. */
 const SAMPLED = 0.25;
 
@@ -46,8 +50,8 @@ export interface RouteContext {
   articleId: string;
   surveyHandle: string;
   operatorToken: string;
-  /** The edge key the services believe: a direct call to a service comes as the edge sends it. */
-  edgeKey: string;
+  /** The edge key the stack gave each team service: a direct call to one comes as the edge sends it. */
+  edgeKeyOf: (service: TeamServiceName) => string;
   searchKey: string;
   adminKey: string;
   /** Files of the shell's client build (`/assets/…`), of its public folder and of the content. */
@@ -87,9 +91,9 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
   const operator: Array<[string, string]> = [['authorization', `Bearer ${context.operatorToken}`]];
   const searchKey: Array<[string, string]> = [['x-typesense-api-key', context.searchKey]];
   const adminKey: Array<[string, string]> = [['x-typesense-api-key', context.adminKey]];
-  // A call straight to a team service, as the shell's proxy forwards it (edge key, visitor, link origin).
-  const edge: Array<[string, string]> = [
-    [EDGE_KEY_HEADER, context.edgeKey],
+  // A call straight to a team service, as the shell's proxy forwards it (its edge key, visitor, link origin).
+  const edge = (service: TeamServiceName): Array<[string, string]> => [
+    [EDGE_KEY_HEADER, context.edgeKeyOf(service)],
     [VISITOR_ID_HEADER, 'fuzzVisitor00000000000001'],
     [LINK_ORIGIN_HEADER, 'http://127.0.0.1:4300'],
     [FORM_TOKEN_HEADER, 'fuzz-form-token'],
@@ -140,19 +144,19 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     // libs/team-service/src/createServiceApp.ts: every service's /health
     ...(['survey', 'watchlist', 'insights', 'contact'] as const).map((part): FuzzRoute => ({ part, method: 'GET', path: '/health' })),
     // mf-survey/server/src/surveyRoutes.ts
-    { part: 'survey', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), headers: edge, baseline: [201, 200] },
-    { part: 'survey', method: 'GET', path: surveyPaths.results, headers: edge },
-    { part: 'survey', method: 'GET', path: survey('no-such-survey').results, headers: edge, baseline: [404] },
+    { part: 'survey', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), headers: edge('survey'), baseline: [201, 200] },
+    { part: 'survey', method: 'GET', path: surveyPaths.results, headers: edge('survey') },
+    { part: 'survey', method: 'GET', path: survey('no-such-survey').results, headers: edge('survey'), baseline: [404] },
     // mf-watchlist/server/src/watchlistRoutes.ts
-    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody, headers: edge },
-    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, headers: edge },
-    { part: 'watchlist', method: 'GET', path: SERVICE_PATHS.watchlistShare.replace('{shareId}', 'aaaaaaaaaaaaaaaaaaaaaa'), headers: edge, baseline: [404] },
+    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody, headers: edge('watchlist') },
+    { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, headers: edge('watchlist') },
+    { part: 'watchlist', method: 'GET', path: SERVICE_PATHS.watchlistShare.replace('{shareId}', 'aaaaaaaaaaaaaaaaaaaaaa'), headers: edge('watchlist'), baseline: [404] },
     // mf-search/server/src/insightsRoutes.ts
-    { part: 'insights', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024), headers: edge },
+    { part: 'insights', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024), headers: edge('insights') },
     // contact/server/src/contactRoutes.tsx
-    { part: 'contact', method: 'GET', path: `${CONTACT_SERVICE_PATHS.pageFragment}?sent=1`, headers: edge },
-    { part: 'contact', method: 'GET', path: CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', '413'), headers: edge, baseline: [413] },
-    { part: 'contact', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 }, headers: edge, baseline: [303] },
+    { part: 'contact', method: 'GET', path: `${CONTACT_SERVICE_PATHS.pageFragment}?sent=1`, headers: edge('contact') },
+    { part: 'contact', method: 'GET', path: CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', '413'), headers: edge('contact'), baseline: [413] },
+    { part: 'contact', method: 'POST', path: CONTACT_SERVICE_PATHS.page, body: { kind: 'multipart', valid: contactForm(), limitBytes: 6 * 1024 * 1024 }, headers: edge('contact'), baseline: [303] },
 
     // search-engine/src/http/server.ts
     { part: 'search', method: 'GET', path: '/health' },
@@ -181,7 +185,8 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     ]),
 
     // tooling/static-server: each remote's origin (its build's files)
-    // (the manifest and the entry in full, the other files sampled: one handler serves them all)
+    // (the manifest and the entry in full, the other files sampled: one handler serves them all;
+    // the build stats are there but not served, like a file that does not exist)
     ...Object.entries(context.originFiles).flatMap(([remote, files]) =>
       [...files, '/no-such-file.js'].map((path, index): FuzzRoute => ({
         part: `origin:${remote}`,
@@ -189,7 +194,7 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
         path,
         file: true,
         ...(index > 1 ? { sample: SAMPLED } : {}),
-        ...(path === '/no-such-file.js' ? { baseline: [404] } : {}),
+        ...(NOT_SERVED_ORIGIN_FILES.has(path) ? { baseline: [404] } : {}),
       })),
     ),
   ];

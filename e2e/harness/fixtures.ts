@@ -1,5 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { startStack, type Stack } from './stack.js';
+import { STACK_START_TIMEOUT_MS, startStack, type Stack } from './stack.js';
 
 export interface PageProblems {
   /** Console errors and uncaught page errors seen so far. */
@@ -35,7 +35,7 @@ export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
       await use(stack);
       await stack.close();
     },
-    { scope: 'worker', timeout: 90_000 },
+    { scope: 'worker', timeout: STACK_START_TIMEOUT_MS },
   ],
   problems: async ({ page }, use) => {
     await use(watchPage(page));

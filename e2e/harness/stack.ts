@@ -1,12 +1,21 @@
 // The e2e suite starts the site exactly as `npm start` does: through the shared stack starter
 // (tooling/stack), on free ports, with a temporary data folder.
-import { REMOTES, type RemoteName } from '@khs/stack/registry';
+import { readFileSync } from 'node:fs';
+import { REMOTES, teamService, type RemoteName, type TeamServiceName } from '@khs/stack/registry';
 import { freePort, REPO_ROOT, startStack as startSharedStack, type Stack, type StackOptions as SharedStackOptions } from '@khs/stack';
 
 export { freePort, REPO_ROOT, type RemoteName, type Stack };
 export const REMOTE_NAMES: readonly RemoteName[] = REMOTES.map((remote) => remote.name);
 export const SEARCH_API_KEY = 'khs-search-dev-key';
 export const ADMIN_API_KEY = 'khs-admin-dev-key';
+
+/**
+ * What a hook or test that starts a stack of its own gives the start (ms), on top of its own work:
+ * the start takes about 5 s on a quiet machine and about 30 s at a load average of 26, past the
+ * default 45 s test timeout with anything else. Set with `test.setTimeout` in the hook
+ * (`test.setTimeout(STACK_START_TIMEOUT_MS)`), or added to a test's own timeout.
+ */
+export const STACK_START_TIMEOUT_MS = 120_000;
 
 export interface StackOptions extends Pick<SharedStackOptions, 'searchEnv' | 'deployedOrigins' | 'log'> {
   /** Kept for older tests: the search server always runs as its own supervised process. */
@@ -23,4 +32,17 @@ export function startStack(options: StackOptions = {}): Promise<Stack> {
     ...(options.deployedOrigins ? { deployedOrigins: options.deployedOrigins } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
+}
+
+/**
+ * The edge key the stack gave a team service (its registry `edgeKeyEnv`): the one it generated into
+ * its data folder's `secrets.json`, else the one this process's environment set. A direct call with it
+ * comes to the service as the shell's proxy sends it.
+ */
+export function serviceEdgeKey(stack: Stack, name: TeamServiceName): string {
+  const secrets = JSON.parse(readFileSync(stack.secretsFile, 'utf8')) as Record<string, string>;
+  const variable = teamService(name).edgeKeyEnv;
+  const key = secrets[variable] ?? process.env[variable]?.trim();
+  if (!key) throw new Error(`no ${variable} in ${stack.secretsFile}`);
+  return key;
 }

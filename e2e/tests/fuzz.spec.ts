@@ -3,13 +3,12 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listArticles, listSurveys } from '@khs/content';
 import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
-import { DEVELOPMENT_COOKIE_SECRET, edgeKeyOf } from '@khs/team-service/edge';
 import { expect, test } from '@playwright/test';
 import { buildCorpus } from '../fuzz/corpus.js';
 import { startOriginProcess, type OriginProcess } from '../fuzz/originProcess.js';
 import { listRoutes, type FuzzPart } from '../fuzz/routes.js';
-import { isFailure, outcomeLabel, runCorpus, summarize, type CaseResult } from '../fuzz/runCorpus.js';
-import { ADMIN_API_KEY, REPO_ROOT, REMOTE_NAMES, SEARCH_API_KEY, startStack, type Stack } from '../harness/stack.js';
+import { outcomeLabel, runCorpus, summarize, type CaseResult } from '../fuzz/runCorpus.js';
+import { ADMIN_API_KEY, REPO_ROOT, REMOTE_NAMES, SEARCH_API_KEY, serviceEdgeKey, STACK_START_TIMEOUT_MS, startStack, type Stack } from '../harness/stack.js';
 
 // Issue 21, "No request takes the site down": every route of every part of the stack (the shell,
 // the team services, the search server, the remotes' static origins) gets malformed and hostile
@@ -25,32 +24,13 @@ const HANG_MS = 10_000;
 const CONCURRENCY = 12;
 const OPERATOR_TOKEN = 'fuzz-operator-token';
 
-/**
- * Failures found by this corpus that other branches of issue 21 are fixing (each names its part
- * and owner). A case matching one is reported but does not fail the test. Empty this list once
- * those fixes are merged: the test then holds every part to "no 5xx, no hang".
- */
-const KNOWN_FAILURES_PENDING_OTHER_BRANCHES: ReadonlyArray<{ case: RegExp; owner: string }> = [
-  // The edge's request bodies and forwarding (shell/src/server/proxy): compressed and chunked
-  // bodies and Expect: 100-continue answered 503 or not at all, and absolute-form targets and
-  // malformed query strings answered 500 by the proxy.
-  { case: /^shell (GET|POST) \/api\/\S+ · (content encoding|framing): /, owner: 'edge request bodies (shell proxy)' },
-  { case: /^shell (GET|POST) \/api\/\S+ · protocol: Expect: 100-continue$/, owner: 'edge request bodies (shell proxy)' },
-  { case: /^shell (GET|POST) \/api\/\S+ · (path: absolute-form target, (foreign|own) host|query: invalid (percent-encoding|UTF-8))$/, owner: 'edge request bodies (shell proxy)' },
-  // The contact post the edge checks and forwards (shell/src/server/fragmentPages): compressed bodies.
-  { case: /^shell POST \/contact · (content encoding|framing): /, owner: 'edge request bodies (shell contact post)' },
-  { case: /^shell POST \/contact · protocol: Expect: 100-continue$/, owner: 'edge request bodies (shell contact post)' },
-  // The static origins (tooling/static-server, sirv): a reversed or out-of-range Range crashes the process.
-  { case: /^origin:\S+ GET \S+ · range: bytes=(5-2|0-18446744073709551616|10-5, 0-1)$/, owner: 'static origins (tooling/static-server)' },
-];
-
 function parseCookie(setCookie: string | null): string {
   const match = /(?:^|,\s*)(_csrf=[^;]+)/.exec(setCookie ?? '');
   if (!match) throw new Error(`no _csrf cookie in ${setCookie}`);
   return match[1]!;
 }
 
-/** Some files of each origin: manifest, stats, entry, a chunk, a stylesheet, the standalone page, the server entry. */
+/** Some files of each origin: manifest, stats (not served), entry, a chunk, a stylesheet, the standalone page, the server entry. */
 function originFiles(dir: string): string[] {
   const top = readdirSync(dir);
   const pick = (pattern: RegExp) => top.filter((file) => pattern.test(file)).sort()[0];
@@ -80,7 +60,7 @@ test.describe('fuzz corpus against the whole stack', () => {
   let stack: Stack;
   const origins = new Map<string, OriginProcess>();
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
+    test.setTimeout(STACK_START_TIMEOUT_MS);
     stack = await startStack({ env: { OPERATOR_TOKEN } });
     for (const name of REMOTE_NAMES) origins.set(name, await startOriginProcess(stack.originDirs[name]));
   });
@@ -103,14 +83,15 @@ test.describe('fuzz corpus against the whole stack', () => {
       if (part.startsWith('origin:')) return new URL(`http://${originProcess(part).host}:${originProcess(part).port}`);
       return new URL(stack.serviceUrl(part as (typeof services)[number]));
     };
-    const edgeKey = edgeKeyOf(process.env.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET);
+    // Each team service believes only its own edge key (the stack generated them into its secrets.json).
+    const edgeKeys = Object.fromEntries(services.map((name) => [name, serviceEdgeKey(stack, name)])) as Record<(typeof services)[number], string>;
     const clientDir = path.join(REPO_ROOT, 'shell/dist/client');
     const shellChunk = readdirSync(clientDir).find((file) => /^\d+\.[0-9a-f]{8}\.js$/.test(file));
     const routes = listRoutes({
       articleId: listArticles()[0]!.id,
       surveyHandle: listSurveys()[0]!.formHandle,
       operatorToken: OPERATOR_TOKEN,
-      edgeKey,
+      edgeKeyOf: (service) => edgeKeys[service],
       searchKey: SEARCH_API_KEY,
       adminKey: ADMIN_API_KEY,
       shellAssets: ['/assets/shell-runtime.js', ...(shellChunk ? [`/assets/${shellChunk}`] : []), '/static/site.css'],
@@ -123,7 +104,8 @@ test.describe('fuzz corpus against the whole stack', () => {
     const cases = buildCorpus(routes, {
       hostOf: (part) => origin(part).host,
       csrf,
-      edgeKey,
+      // The other parts must ignore edge headers whatever they hold: they get a real key too.
+      edgeKeyOf: (part) => edgeKeys[part as (typeof services)[number]] ?? edgeKeys.survey,
       seed: SEED,
     });
 
@@ -151,13 +133,6 @@ test.describe('fuzz corpus against the whole stack', () => {
     console.log(`every case's outcome: ${outcomesFile}`);
 
     const describe = ({ fuzzCase, outcome }: CaseResult) => `${outcomeLabel(outcome)} (${outcome.ms} ms)  ${fuzzCase.name}${outcome.kind === 'crash' ? `  [${outcome.error}]` : ''}`;
-    const known = (result: CaseResult) => KNOWN_FAILURES_PENDING_OTHER_BRANCHES.find((entry) => entry.case.test(result.fuzzCase.name));
-    const expected = run.failures.filter(known);
-    const unexpected = run.failures.filter((result) => !known(result));
-    if (expected.length > 0) console.log(`known failures (fixed on other branches):\n${expected.map((result) => `  ${describe(result)} [${known(result)!.owner}]`).join('\n')}`);
-    const fixedMeanwhile = KNOWN_FAILURES_PENDING_OTHER_BRANCHES.filter((entry) => !run.results.some((result) => isFailure(result.outcome) && entry.case.test(result.fuzzCase.name)));
-    if (fixedMeanwhile.length > 0) console.log(`known failures that no longer fail (remove them from KNOWN_FAILURES_PENDING_OTHER_BRANCHES):\n${fixedMeanwhile.map((entry) => `  ${entry.case}`).join('\n')}`);
-
     // Every process is still the one that started (a crash would show as an exit or a restart).
     const exited = await Promise.race([stack.shellExit.then((code) => `the shell exited with ${code}`), new Promise<undefined>((resolve) => setTimeout(resolve, 50))]);
     const pidsAfter = { search: stack.searchPid(), ...Object.fromEntries(services.map((name) => [name, stack.servicePid(name)])) };
@@ -186,7 +161,7 @@ test.describe('fuzz corpus against the whole stack', () => {
       return `${route.part} ${route.method} ${route.path}: ${result.outcome.kind === 'response' && expectedStatuses.includes(result.outcome.status) ? 'as expected' : outcomeLabel(result.outcome)}`;
     });
 
-    expect(unexpected.map(describe), 'requests answered with a 5xx or not at all').toEqual([]);
+    expect(run.failures.map(describe), 'requests answered with a 5xx or not at all').toEqual([]);
     expect(baselines.filter((line) => !line.endsWith('as expected')), 'well-behaved requests that did not get their usual answer').toEqual([]);
     expect([exited, ...dead].filter(Boolean), 'processes that crashed').toEqual([]);
     expect(statuses).toEqual(health.map(([name]) => `${name} 200`));

@@ -9,7 +9,7 @@ import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import type { Page } from '@playwright/test';
 import { axeViolations } from '../harness/axe.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { ADMIN_API_KEY, SEARCH_API_KEY, startStack, type Stack } from '../harness/stack.js';
+import { ADMIN_API_KEY, SEARCH_API_KEY, STACK_START_TIMEOUT_MS, startStack, type Stack } from '../harness/stack.js';
 
 const OPERATOR_TOKEN = 'search-abuse-operator-token-0123456789';
 const COLLECTION = DEFAULT_SEARCH_INDEX_NAME;
@@ -25,6 +25,7 @@ let elsewhere: http.Server;
 let elsewhereOrigin: string;
 
 test.beforeAll(async () => {
+  test.setTimeout(STACK_START_TIMEOUT_MS);
   stack = await startStack({ log: (line) => shellLog.push(line), env: { OPERATOR_TOKEN } });
   // Another site: a page on its own loopback origin, not one the search server allows.
   elsewhere = http.createServer((_req, res) => {

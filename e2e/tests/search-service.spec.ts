@@ -2,7 +2,7 @@ import { listArticles } from '@khs/content';
 import { DEFAULT_SEARCH_INDEX_NAME, examplePageConfig } from 'contracts';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { ADMIN_API_KEY, SEARCH_API_KEY, startStack } from '../harness/stack.js';
+import { ADMIN_API_KEY, SEARCH_API_KEY, STACK_START_TIMEOUT_MS, startStack } from '../harness/stack.js';
 
 // The search server is its own supervised process: what the site does while it is killed,
 // comes back, or is loaded with heavy public requests.
@@ -40,7 +40,7 @@ function ordinarySearch(searchUrl: string) {
 test.describe('search server as its own process', () => {
   test('killed: pages keep serving, search shows its error state, the supervisor brings it back with its data', async ({ page }) => {
     // Starts a stack of its own and waits out a restart back-off: more than the default 45 s on a busy machine.
-    test.setTimeout(120_000);
+    test.setTimeout(test.info().timeout + STACK_START_TIMEOUT_MS);
     // A long first restart delay keeps the server down long enough to look at the error state.
     const stack = await startStack({ searchEnv: { SEARCH_RESTART_BACKOFF_MS: '4000' } });
     try {

@@ -7,7 +7,7 @@ import {
 } from 'contracts';
 import type { Page, Request } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { startStack } from '../harness/stack.js';
+import { STACK_START_TIMEOUT_MS, startStack } from '../harness/stack.js';
 
 /**
  * Console errors of the page, except the browser's favicon 404 (the shell serves no favicon;
@@ -318,6 +318,8 @@ test.describe('insights and tracking', () => {
 
 test.describe('search server failure', () => {
   test('search server stopped: status error, nothing shown, the page stays intact', async ({ page }) => {
+    // Starts a stack of its own: its start on top of the test's own time.
+    test.setTimeout(test.info().timeout + STACK_START_TIMEOUT_MS);
     const stack = await startStack({ separateSearchServer: true });
     try {
       await openSearch(page, stack.url);

@@ -17,7 +17,7 @@ import { DEVELOPMENT_COOKIE_SECRET, EDGE_KEY_HEADER, VISITOR_ID_HEADER, developm
 import { REMOTES, SHELL_DEFAULT_PORT, TEAM_SERVICES } from '@khs/stack/registry';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { REPO_ROOT, SEARCH_API_KEY, startStack, type Stack } from '../harness/stack.js';
+import { REPO_ROOT, SEARCH_API_KEY, STACK_START_TIMEOUT_MS, startStack, type Stack } from '../harness/stack.js';
 
 const article = listArticles().find((candidate) => candidate.surveyHandle && getSurvey(candidate.surveyHandle))!;
 const survey = getSurvey(article.surveyHandle!)!;
@@ -83,7 +83,7 @@ test.describe.serial('every part comes back by itself', () => {
   let origins: string;
 
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
+    test.setTimeout(STACK_START_TIMEOUT_MS);
     origins = mkdtempSync(path.join(os.tmpdir(), 'khs-supervision-origins-'));
     // Deploy targets as npm start serves them (with their deployments.json).
     stack = await startStack({ deployedOrigins: origins });

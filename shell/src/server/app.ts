@@ -27,6 +27,7 @@ import { seoRoutes } from './seo/seoRoutes.js';
 import { databaseRateLimitStore } from './security/rateLimit/databaseRateLimitStore.js';
 import { registerRateLimiting } from './security/rateLimit/rateLimiting.js';
 import { requestBodies } from './security/requestBodies.js';
+import { absoluteFormTargets, originFormRewrite } from './security/requestTarget.js';
 import { singleHostHeader } from './security/singleHostHeader.js';
 import { fastifyTrustProxy } from './security/trustProxy.js';
 
@@ -116,6 +117,9 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // The backstop behind the bodies' own deadlines (`requestBodies`): no request lasts longer to arrive.
     requestTimeout: SERVER_REQUEST_TIMEOUT_MS,
+    // An absolute-form target (`POST http://host/api/x`) is routed and forwarded as its origin-form;
+    // one for another host is refused by `absoluteFormTargets`.
+    rewriteUrl: originFormRewrite({ publicBaseUrl: config.publicBaseUrl, allowedHosts: config.allowedHosts }),
     // Errors answered before any route runs: the one JSON shape for calls, the site's page for pages.
     frameworkErrors: (error, request, frameworkReply) => {
       const reply = frameworkReply as unknown as FastifyReply;
@@ -136,6 +140,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   });
 
   await app.register(singleHostHeader);
+  await app.register(absoluteFormTargets);
   await app.register(requestBodies);
   await securityHeaders(app, {
     remoteOrigins: config.remotes.map((remote) => origin(remote.entry)),

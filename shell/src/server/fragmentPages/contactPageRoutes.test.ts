@@ -21,6 +21,7 @@ import { developmentEdgeKey } from '@khs/team-service/edge';
 import { CONTACT_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
 import { contactPageRoutes } from './contactPageRoutes.js';
 import { closedPort } from '../testing/closedPort.js';
+import { rawExchange } from '../testing/rawExchange.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 import { testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
 
@@ -255,6 +256,17 @@ describe('the contact post at the edge: coding, upload deadline, posts in flight
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     expect(parse(response.body).querySelector('main h1')?.textContent).toBe('Your request could not be read');
     expect(await service.countRows('contact_requests')).toBe(before);
+  });
+
+  it('answers a post with Expect: 100-continue with 100 Continue, then streams it to the service (without Expect): 303, stored once', async () => {
+    const { cookie, token } = await fetchCsrf(app);
+    const { payload, contentType } = await form(token);
+    const before = await service.countRows('contact_requests');
+    const host = new URL(origin).host;
+    const head = ['POST /contact HTTP/1.1', `Host: ${host}`, `Cookie: ${cookie}`, `Content-Type: ${contentType}`, `Content-Length: ${payload.length}`, 'Expect: 100-continue'].join('\r\n');
+    const answer = await rawExchange(Number(new URL(origin).port), head, payload, { awaitContinue: true });
+    expect([answer.interim, answer.status, answer.headers.location]).toEqual([[100], 303, expect.stringMatching(/^\/contact\?sent=/)]);
+    expect(await service.countRows('contact_requests')).toBe(before + 1);
   });
 
   it('cuts off an upload that trickles, before and after its token, with the 408 page; nothing stored', async () => {

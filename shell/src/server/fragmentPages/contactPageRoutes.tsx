@@ -41,8 +41,12 @@ export interface ContactPageRoutesOptions {
   uploadTimeoutMs?: number;
 }
 
-/** Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers are the edge's to set. */
-const DROPPED_REQUEST_HEADERS = ['cookie', 'x-csrf-token', EDGE_KEY_HEADER, VISITOR_ID_HEADER, LINK_ORIGIN_HEADER, FORM_TOKEN_HEADER, 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto'];
+/**
+ * Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers are
+ * the edge's to set. `Expect: 100-continue` was met here (the shell's server answered `100 Continue`
+ * before the post streamed on): the service gets the body without it (undici refuses the header).
+ */
+const DROPPED_REQUEST_HEADERS = ['cookie', 'x-csrf-token', EDGE_KEY_HEADER, VISITOR_ID_HEADER, LINK_ORIGIN_HEADER, FORM_TOKEN_HEADER, 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'expect'];
 
 function statusOf(error: Partial<FastifyError>): number {
   const status = error.statusCode;

@@ -12,7 +12,9 @@ import { buildTestApp } from '../testing/buildTestApp.js';
 import { EDGE_BODY_LIMITS, PROXY_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
 import { TOO_MANY_IN_FLIGHT_CODE } from '../security/inFlightPerAddress.js';
 import { BODY_TIMEOUT_CODE } from '../security/requestBodies.js';
-import { serviceProxy } from './serviceProxy.js';
+import { FOREIGN_TARGET_CODE } from '../security/requestTarget.js';
+import { rawExchange } from '../testing/rawExchange.js';
+import { INVALID_TARGET_CODE, serviceProxy } from './serviceProxy.js';
 import { teamServiceProxies } from './teamServiceProxies.js';
 
 interface Seen {
@@ -196,6 +198,58 @@ describe('request bodies at the edge', () => {
     expect((await Promise.all(held)).map(({ status }) => status)).toEqual(Array(PROXY_IN_FLIGHT_PER_ADDRESS).fill(200));
     // Answered: the address has its allowance back.
     expect((await send(origin, { method: 'GET', path: '/api/survey-results/coffee', localAddress: '127.0.0.2' })).status).toBe(200);
+  });
+
+  const portOf = () => Number(new URL(origin).port);
+  const hostOf = () => new URL(origin).host;
+  const jsonHead = (method: string, target: string, length: number, extra: string[] = []) =>
+    [`${method} ${target} HTTP/1.1`, `Host: ${hostOf()}`, `Cookie: ${csrf.cookie}`, `X-CSRF-Token: ${csrf.token}`, 'Content-Type: application/json', `Content-Length: ${length}`, ...extra].join('\r\n');
+
+  it('answers Expect: 100-continue with 100 Continue, then forwards the body (without Expect) and passes the answer on', async () => {
+    const vote = JSON.stringify({ answerPosition: 1 });
+    const watchlist = JSON.stringify({ storedWatchlist: { articles: {} } });
+    const survey = await rawExchange(portOf(), jsonHead('POST', SURVEY_SUBMIT, Buffer.byteLength(vote), ['Expect: 100-continue']), vote, { awaitContinue: true });
+    const saved = await rawExchange(portOf(), jsonHead('POST', DEFAULT_CALL_URLS.watchlist, Buffer.byteLength(watchlist), ['Expect: 100-continue']), watchlist, { awaitContinue: true });
+    expect([survey.interim, survey.status, JSON.parse(survey.body)]).toEqual([[100], 201, { ok: true }]);
+    expect([saved.interim, saved.status]).toEqual([[100], 201]);
+    expect(seen.map(({ url, body, headers }) => [url, body, headers.expect])).toEqual([
+      [SURVEY_SUBMIT, vote, undefined],
+      [DEFAULT_CALL_URLS.watchlist, watchlist, undefined],
+    ]);
+  });
+
+  it('serves an absolute-form target for its own host like the origin-form (RFC 9112 3.2.2), forwarding the origin-form', async () => {
+    const vote = JSON.stringify({ answerPosition: 1 });
+    const posted = await rawExchange(portOf(), jsonHead('POST', `http://${hostOf()}${SURVEY_SUBMIT}`, Buffer.byteLength(vote)), vote);
+    const read = await rawExchange(portOf(), [`GET http://${hostOf()}/api/survey-results/coffee?x=1 HTTP/1.1`, `Host: ${hostOf()}`].join('\r\n'));
+    expect([posted.status, read.status]).toEqual([201, 200]);
+    expect(seen.map(({ url, body }) => [url, body])).toEqual([
+      [SURVEY_SUBMIT, vote],
+      ['/api/survey-results/coffee?x=1', ''],
+    ]);
+  });
+
+  it('refuses an absolute-form target for another host with 400 JSON (no forward proxy), forwarding nothing', async () => {
+    const vote = JSON.stringify({ answerPosition: 1 });
+    const posted = await rawExchange(portOf(), jsonHead('POST', `http://evil.example${SURVEY_SUBMIT}`, Buffer.byteLength(vote)), vote);
+    const read = await rawExchange(portOf(), [`GET http://evil.example/api/survey-results/coffee HTTP/1.1`, `Host: ${hostOf()}`].join('\r\n'));
+    for (const answer of [posted, read]) {
+      expect([answer.status, JSON.parse(answer.body).code]).toEqual([400, FOREIGN_TARGET_CODE]);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses a query with an invalid percent-encoding or invalid UTF-8 with 400 JSON on every proxied call, forwarding nothing', async () => {
+    const body = JSON.stringify({ storedWatchlist: { articles: {} } });
+    const answers = [];
+    for (const query of ['q=%E0%A4%A&x=%zz&%=1', 'q=%ff%fe%c3%28&%c0%af=1']) {
+      answers.push(await rawExchange(portOf(), [`GET /api/survey-results/coffee?${query} HTTP/1.1`, `Host: ${hostOf()}`].join('\r\n')));
+      for (const path of [SURVEY_SUBMIT, DEFAULT_CALL_URLS.watchlist, DEFAULT_CALL_URLS.download, DEFAULT_CALL_URLS.insights]) {
+        answers.push(await rawExchange(portOf(), jsonHead('POST', `${path}?${query}`, Buffer.byteLength(body)), body));
+      }
+    }
+    expect(answers.map((answer) => [answer.status, JSON.parse(answer.body).code])).toEqual(answers.map(() => [400, INVALID_TARGET_CODE]));
+    expect(seen).toEqual([]);
   });
 });
 

@@ -64,11 +64,24 @@ export const SERVICE_UNAVAILABLE_CODE = 'service-unavailable';
 export const SERVICE_TIMEOUT_CODE = 'service-timeout';
 /** Fastify's code for a body over the limit: the edge's own declared-length refusal uses the same. */
 export const BODY_TOO_LARGE_CODE = 'FST_ERR_CTP_BODY_TOO_LARGE';
+/** Error code of a request target that is not valid percent-encoded UTF-8 (it cannot be forwarded as it came). */
+export const INVALID_TARGET_CODE = 'invalid-request-target';
+
+/** Whether `target` percent-decodes to valid UTF-8 (what the forwarding library requires of it). */
+function isDecodableTarget(target: string): boolean {
+  try {
+    decodeURIComponent(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers
  * are the edge's to set; the body's framing is the edge's own (it forwards the body it read, with
- * its length).
+ * its length). `Expect: 100-continue` was met here (the shell's server answered `100 Continue` and
+ * read the whole body): nothing is left to expect of the service (undici refuses the header).
  */
 const DROPPED_REQUEST_HEADERS = [
   'cookie',
@@ -83,6 +96,7 @@ const DROPPED_REQUEST_HEADERS = [
   'transfer-encoding',
   'content-length',
   'content-encoding',
+  'expect',
 ];
 
 /**
@@ -194,6 +208,12 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
       // Before the rate limit (which runs after the route's own onRequest hooks): cheap refusals first.
       onRequest: [
         (request, reply, done) => {
+          // A query like `?q=%E0%A4%A` or `?q=%ff`: the forwarding library would throw on it (a 500).
+          if (!isDecodableTarget(request.url)) {
+            const body: ApiError = { error: 'The request URL has an invalid percent-encoding or is not UTF-8', code: INVALID_TARGET_CODE };
+            void reply.code(400).header('cache-control', 'no-store').send(body);
+            return;
+          }
           const declared = Number(request.headers['content-length'] ?? 0);
           if (declared > bodyLimit) {
             const body: ApiError = { error: `The request body is larger than ${bodyLimit} bytes`, code: BODY_TOO_LARGE_CODE };
