@@ -193,9 +193,8 @@ describe('fetchWithTimeout', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      const started = performance.now();
+      // The origin never answers: that this settles at all is the deadline at work (no wall-clock bound).
       await expect(fetchWithTimeout(fetch, `${base}/hang`, 200)).rejects.toThrow(/no answer from .* within 200 ms/);
-      expect(performance.now() - started).toBeLessThan(2000);
       await expect(fetchWithTimeout(fetch, `${base}/missing`, 1000)).rejects.toThrow(`HTTP 404 for ${base}/missing`);
     } finally {
       server.closeAllConnections();
@@ -254,12 +253,12 @@ describe('ServerIslands', () => {
     const islands = islandsWith(async (props, context) => {
       if (props.kind === 'throw') throw new Error('boom');
       if (props.kind === 'slow') {
+        // Never finishes by itself: only the budget can end it, so renderAll settling proves the cut.
         signal = context.signal;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await new Promise(() => {});
       }
       return { html: `<b>${String(props.kind)}</b>`, state: { kind: props.kind } };
     }, log);
-    const started = performance.now();
     const outcomes = await islands.renderAll(
       [
         { name: 'mf-a/Ok', props: { kind: 'ok' } },
@@ -268,14 +267,12 @@ describe('ServerIslands', () => {
       ],
       { config: examplePageConfig(), url: '/' },
     );
-    expect(performance.now() - started).toBeLessThan(900);
     expect(outcomes).toEqual([
       { ok: true, result: { html: '<b>ok</b>', state: { kind: 'ok' } }, ms: expect.any(Number) },
       { ok: false, stage: 'render', ms: expect.any(Number) },
       { ok: false, stage: 'timeout', ms: expect.any(Number) },
     ]);
-    // The slow island is cut at the budget.
-    expect(outcomes[2]!.ms).toBeGreaterThanOrEqual(95);
+    // The slow island is cut at the budget, and told so.
     expect(signal?.aborted).toBe(true);
     expect(log).toHaveLength(2);
     expect(log[0]).toContain('remote "mf-b" failed on the server (stage: render): "mf-b/Throws": boom');
