@@ -1,7 +1,16 @@
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** File URL of the seeded article corpus. Resolved relative to this module so any working directory works. */
-export const articlesFileUrl = new URL('../data/articles.json', import.meta.url);
+/** Absolute path of the checkout's article folder (`content/articles`, one `<id>.md` per article). */
+export const defaultArticlesDir: string = fileURLToPath(new URL('../articles', import.meta.url));
+
+/**
+ * The article folder to serve: `CONTENT_DIR` when set (tests point the stack at a temporary copy),
+ * else {@link defaultArticlesDir}.
+ */
+export function articlesDirFromEnv(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CONTENT_DIR ? path.resolve(env.CONTENT_DIR) : defaultArticlesDir;
+}
 
 /** File URL of the survey definitions. */
 export const surveysFileUrl = new URL('../data/surveys.json', import.meta.url);
