@@ -1,6 +1,6 @@
 import type { Survey } from 'contracts';
 import type { Article } from './article.js';
-import { articlesDirFromEnv, contentImagesDir, surveysFileUrl } from './content-paths.js';
+import { articlesDirFromEnv, contentImagesDir, surveysFile } from './content-paths.js';
 import { type ContentSnapshot, readContent } from './read-content.js';
 
 let cache: ContentSnapshot | undefined;
@@ -19,7 +19,7 @@ function deepFreeze<T>(value: T): T {
  */
 function load(): ContentSnapshot {
   if (!cache) {
-    const snapshot = readContent({ articlesDir: articlesDirFromEnv(), surveys: surveysFileUrl, imagesDir: contentImagesDir });
+    const snapshot = readContent({ articlesDir: articlesDirFromEnv(), surveys: surveysFile, imagesDir: contentImagesDir });
     // Surveys are shared between callers, so they are frozen against accidental edits (articles are frozen when read).
     snapshot.surveys.forEach(deepFreeze);
     cache = snapshot;

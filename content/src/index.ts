@@ -12,7 +12,7 @@ export {
   SITE_INTRO_VIDEO_URL,
   defaultArticlesDir,
   articlesDirFromEnv,
-  surveysFileUrl,
+  surveysFile,
 } from './content-paths.js';
 export { validateArticle } from './validate-article.js';
 export { readContent, readSurveys, type ContentSnapshot } from './read-content.js';

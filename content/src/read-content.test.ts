@@ -1,7 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { articleText } from './article-files/test-support.js';
 import { contentImagesDir, readContent } from './index.js';
@@ -13,7 +12,7 @@ function files(articles: Record<string, string>, surveys: unknown = [survey]) {
   mkdirSync(join(dir, 'articles'));
   for (const [name, text] of Object.entries(articles)) writeFileSync(join(dir, 'articles', name), text);
   writeFileSync(join(dir, 'surveys.json'), typeof surveys === 'string' ? surveys : JSON.stringify(surveys));
-  return { articlesDir: join(dir, 'articles'), surveys: pathToFileURL(join(dir, 'surveys.json')), imagesDir: contentImagesDir };
+  return { articlesDir: join(dir, 'articles'), surveys: join(dir, 'surveys.json'), imagesDir: contentImagesDir };
 }
 
 describe('readContent', () => {

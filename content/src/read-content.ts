@@ -23,14 +23,14 @@ export interface ContentSnapshot {
  * Reads and validates the survey file (throws on a problem: surveys are code-reviewed data) and the
  * article folder (a bad file is left out and reported in `problems`, the others are served).
  */
-export function readSurveys(surveysFile: URL): Survey[] {
+export function readSurveys(surveysFile: string): Survey[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(surveysFile, 'utf8'));
   } catch (error) {
-    throw new Error(`surveys file (${surveysFile.pathname}) could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`surveys file (${surveysFile}) could not be read: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (!Array.isArray(parsed)) throw new Error(`surveys file (${surveysFile.pathname}) must hold a JSON array`);
+  if (!Array.isArray(parsed)) throw new Error(`surveys file (${surveysFile}) must hold a JSON array`);
   const surveys = parsed.map(validateSurvey);
   const handles = new Set<string>();
   for (const survey of surveys) {
@@ -43,7 +43,7 @@ export function readSurveys(surveysFile: URL): Survey[] {
 /**
  * Reads the surveys and the article folder once: the public articles as of `nowMs` (default now).
  */
-export function readContent(files: { articlesDir: string; surveys: URL; imagesDir: string }, nowMs: number = Date.now()): ContentSnapshot {
+export function readContent(files: { articlesDir: string; surveys: string; imagesDir: string }, nowMs: number = Date.now()): ContentSnapshot {
   const surveys = readSurveys(files.surveys);
   const surveysByHandle = new Map(surveys.map((survey) => [survey.formHandle, survey]));
   const folder = new ArticleFolderReader(files.articlesDir, { surveyHandles: new Set(surveysByHandle.keys()), imagesDir: files.imagesDir }).read();

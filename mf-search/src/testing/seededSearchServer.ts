@@ -1,5 +1,4 @@
-// The seeded corpus as data: importing `@khs/content`'s loader breaks under jsdom (file URLs).
-import seededArticles from '@khs/content/data/articles.json';
+import { listArticles } from '@khs/content';
 import { indexArticles, startSearchServer, type IndexableArticle } from '@khs/search-engine';
 import { DEFAULT_SEARCH_INDEX_NAME, examplePageConfig, type PageConfig } from 'contracts';
 
@@ -25,7 +24,7 @@ export async function startSeededSearchServer(
   options: { extraArticles?: IndexableArticle[]; articles?: Iterable<IndexableArticle> } = {},
 ): Promise<SeededSearchServer> {
   const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY] });
-  const articles = options.articles ?? [...(seededArticles as IndexableArticle[]), ...(options.extraArticles ?? [])];
+  const articles = options.articles ?? [...listArticles(), ...(options.extraArticles ?? [])];
   await indexArticles({ url: server.url, apiKey: ADMIN_KEY, collectionName: DEFAULT_SEARCH_INDEX_NAME, articles });
   return {
     url: server.url,
