@@ -21,12 +21,10 @@ export interface RenderedBody {
 // typographer: the text stays exactly what the editor wrote.
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false });
 
-// The page's one <h1> is the headline, so a body's `#` heading becomes an <h2> (and so on, up to <h6>).
-markdown.core.ruler.push('khs_shift_headings', (state) => {
+// The page's one <h1> is the headline, so a body's `#` heading becomes an <h2> (`##` and below stay as written).
+markdown.core.ruler.push('khs_no_second_h1', (state) => {
   for (const token of state.tokens) {
-    if (token.type === 'heading_open' || token.type === 'heading_close') {
-      token.tag = `h${Math.min(6, Number(token.tag.slice(1)) + 1)}`;
-    }
+    if ((token.type === 'heading_open' || token.type === 'heading_close') && token.tag === 'h1') token.tag = 'h2';
   }
 });
 

@@ -125,7 +125,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
 
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
-  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
+  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, ...(config.previewSecret ? { previewSecret: config.previewSecret } : {}) });
   const islands = deps.islands;
   const renderIslandPage = async (page: ReactElement, url: string) =>
     islands ? renderPageWithIslands(page, islands, { config: pageConfig, url }) : renderPage(page);

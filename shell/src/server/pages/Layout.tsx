@@ -7,6 +7,8 @@ import { serializeJsonForHtml } from '../federation/serializeJsonForHtml.js';
 
 export interface LayoutProps {
   title: string;
+  /** Keeps search engines from indexing the page (previews of drafts). Default false. */
+  noindex?: boolean;
   config: PageConfig;
   /** URL of the shell's client runtime script. */
   runtimeUrl: string;
@@ -36,7 +38,7 @@ export interface LayoutProps {
 export const FIRST_VIEW_REMOTES: readonly string[] = ['mf-watchlist'];
 
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
-export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, contentStyles, children }: LayoutProps) {
+export function Layout({ title, noindex = false, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, contentStyles, children }: LayoutProps) {
   const { calls, i18n } = config;
   const entryUrl = useContext(IslandCollectorContext)?.remoteEntryUrl ?? (() => undefined);
   return (
@@ -45,6 +47,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · ${config.siteName}`}</title>
+        {noindex ? <meta name="robots" content="noindex, nofollow" /> : null}
         <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/site.css" />
         {/* `isPageFragment` refused any `</` in it, so it cannot end the element. */}
