@@ -9,10 +9,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { stringify } from 'yaml';
 import type { Article } from '../src/article.js';
-import { escapeMarkdownText } from '../src/article-files/markdown.js';
-import { formatArticleDate, parseArticleFile } from '../src/article-files/parse-article-file.js';
+import { articleFileText } from '../src/article-files/article-file-text.js';
+import { parseArticleFile } from '../src/article-files/parse-article-file.js';
 
 const [input, outDir] = process.argv.slice(2);
 if (!input || !outDir) {
@@ -22,13 +21,7 @@ if (!input || !outDir) {
 const articles = JSON.parse(readFileSync(input, 'utf8')) as Article[];
 mkdirSync(outDir, { recursive: true });
 for (const article of articles) {
-  const frontMatter: Record<string, unknown> = { headline: article.headline, title: article.title };
-  if (article.subline !== undefined) frontMatter.subline = article.subline;
-  Object.assign(frontMatter, { intro: article.intro, topic: article.topic, date: formatArticleDate(article.date), image: article.image, imageAlt: article.imageAlt, cta: article.cta });
-  if (article.surveyHandle !== undefined) frontMatter.surveyHandle = article.surveyHandle;
-  if (article.gallery !== undefined) frontMatter.gallery = article.gallery;
-  const body = article.content.split(/\n{2,}/).map(escapeMarkdownText).join('\n\n');
-  const text = `---\n${stringify(frontMatter, { lineWidth: 0 })}---\n\n${body}\n`;
+  const text = articleFileText(article);
   const back = parseArticleFile(`${article.id}.md`, article.id, text, 0, { surveyExists: () => true, imageExists: () => true });
   if (!back.article) throw new Error(`${article.id}: ${JSON.stringify(back.problems)}`);
   const { bodyHtml: _html, draft: _draft, lastModified: _modified, ...read } = back.article;

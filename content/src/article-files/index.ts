@@ -13,3 +13,4 @@ export {
 export { ArticleFolderReader, isPublicArticle, type ArticleFolderSnapshot, type ArticleFolderOptions } from './article-folder.js';
 export { createLiveArticleStore, type LiveArticleStore, type LiveArticleStoreOptions } from './live-article-store.js';
 export { previewPath, verifyPreviewLink, PREVIEW_PATH_PREFIX, PREVIEW_SECRET_MIN_LENGTH } from './preview-link.js';
+export { articleFileText } from './article-file-text.js';
