@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { defaultArticlesDir, previewPath } from '@khs/content';
 import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import type { Page } from '@playwright/test';
+import { axeViolations } from '../harness/axe.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
 import { SEARCH_API_KEY, startStack, type Stack } from '../harness/stack.js';
 
@@ -41,9 +42,13 @@ async function searchPageFor(page: Page, stack: Stack, query: string) {
 }
 
 test.describe('articles as files, live', () => {
+  // axe-core is injected as an inline script, which the site's CSP rightly refuses.
+  test.use({ bypassCSP: true });
   let stack: Stack;
   let dir: string;
   test.beforeAll(async () => {
+    // A stack of its own: its start takes longer than the default 45 s on a busy machine.
+    test.setTimeout(120_000);
     dir = mkdtempSync(join(tmpdir(), 'khs-e2e-content-'));
     cpSync(defaultArticlesDir, dir, { recursive: true });
     stack = await startStack({ env: { CONTENT_DIR: dir, PREVIEW_SECRET } });
@@ -125,5 +130,36 @@ test.describe('articles as files, live', () => {
       expect(response.status).toBe(404);
       expect(await response.text()).not.toContain('Quokkabridge draft');
     }
+  });
+
+  test('a Markdown body (headings, lists, quotes, links, images) is styled by the site and axe-clean', async ({ page }) => {
+    test.setTimeout(60_000);
+    const body = [
+      'An opening paragraph with *emphasis* and **strength**.',
+      '## What works',
+      '- short sessions',
+      '- a colleague to ask',
+      '1. prepare',
+      '2. practise',
+      '> Practice beats reading about it.',
+      'Read [the guide](https://example.org/guide) for more.',
+      '![A grey placeholder square](/content-images/default.svg)',
+    ].join('\n\n');
+    writeFileSync(join(dir, 'markdown-showcase.md'), articleFile('Markdown showcase', body));
+    await expect.poll(async () => (await fetch(new URL('/articles/markdown-showcase', stack.url))).status, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toBe(200);
+    await page.goto(new URL('/articles/markdown-showcase', stack.url).href);
+    await islandsSettled(page);
+    const content = page.locator('.article__content');
+    await expect(content.getByRole('heading', { level: 2, name: 'What works' })).toBeVisible();
+    await expect(content.getByRole('list')).toHaveCount(2);
+    await expect(content.getByRole('link', { name: 'the guide' })).toHaveAttribute('href', 'https://example.org/guide');
+    await expect(content.getByRole('img', { name: 'A grey placeholder square' })).toBeVisible();
+    // The site's CSS reaches the body's elements: the quote gets its accent bar, the heading its spacing
+    // (the browser's defaults: no bar, 0.83em).
+    const quoteBorder = await content.locator('blockquote').evaluate((element) => getComputedStyle(element).borderLeftWidth);
+    expect(quoteBorder).toBe('4px');
+    const headingSpace = await content.locator('h2').evaluate((element) => getComputedStyle(element).marginTop);
+    expect(headingSpace).toBe('28px');
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
