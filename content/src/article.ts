@@ -20,4 +20,10 @@ export type Article = SearchHit & {
   surveyHandle?: string;
   /** Optional image gallery shown on the article page. */
   gallery?: GalleryImage[];
+  /** The body rendered from Markdown to safe HTML (articles read from files; generated ones have none). */
+  bodyHtml?: string;
+  /** `true` keeps the article off every public page, list and the index (preview links show it). */
+  draft?: boolean;
+  /** When the article's file last changed (unix ms), for sitemaps and feeds. */
+  lastModified?: number;
 };

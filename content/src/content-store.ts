@@ -1,6 +1,6 @@
 import type { Survey } from 'contracts';
 import type { Article } from './article.js';
-import { articlesFileUrl, surveysFileUrl } from './content-paths.js';
+import { articlesDirFromEnv, contentImagesDir, surveysFile } from './content-paths.js';
 import { type ContentSnapshot, readContent } from './read-content.js';
 
 let cache: ContentSnapshot | undefined;
@@ -13,12 +13,14 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Loads the seeded files once; a broken corpus throws here, at first use, instead of rendering broken pages. */
+/**
+ * Reads the article folder (`CONTENT_DIR`, default `content/articles`) and surveys once, at first use.
+ * A process that must follow edits while it runs uses `createLiveArticleStore` instead.
+ */
 function load(): ContentSnapshot {
   if (!cache) {
-    const snapshot = readContent({ articles: articlesFileUrl, surveys: surveysFileUrl });
-    // Articles and surveys are shared between callers, so they are frozen against accidental edits.
-    snapshot.articles.forEach(deepFreeze);
+    const snapshot = readContent({ articlesDir: articlesDirFromEnv(), surveys: surveysFile, imagesDir: contentImagesDir });
+    // Surveys are shared between callers, so they are frozen against accidental edits (articles are frozen when read).
     snapshot.surveys.forEach(deepFreeze);
     cache = snapshot;
   }
@@ -26,19 +28,19 @@ function load(): ContentSnapshot {
 }
 
 /**
- * All seeded articles, newest first (by `date`). Returns a new array each call; the article objects
- * are shared and frozen, so copy one before changing it.
+ * The public articles (not drafts, date come) as read at first use, newest first. Returns a new array
+ * each call; the article objects are shared and frozen, so copy one before changing it.
  */
 export function listArticles(): Article[] {
   return load().articles.slice();
 }
 
-/** The article with this id, or `undefined`. */
+/** The public article with this id, or `undefined`. */
 export function getArticle(id: string): Article | undefined {
   return load().articlesById.get(id);
 }
 
-/** The topics used by the corpus, in the canonical order of `TOPICS`. */
+/** The topics used by the public articles, in the canonical order of `TOPICS`. */
 export function listTopics(): string[] {
   return load().topics.slice();
 }

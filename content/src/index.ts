@@ -10,11 +10,13 @@ export {
   contentMediaDir,
   CONTENT_MEDIA_BASE_URL,
   SITE_INTRO_VIDEO_URL,
-  articlesFileUrl,
-  surveysFileUrl,
+  defaultArticlesDir,
+  articlesDirFromEnv,
+  surveysFile,
 } from './content-paths.js';
 export { validateArticle } from './validate-article.js';
-export { readContent, type ContentSnapshot } from './read-content.js';
+export { readContent, readSurveys, type ContentSnapshot } from './read-content.js';
+export * from './article-files/index.js';
 export { validateSurvey } from './validate-survey.js';
 export { ContentValidationError } from './content-validation-error.js';
 export { generateArticles, iterateGeneratedArticles, type GenerateArticlesOptions } from './generate-articles.js';

@@ -1,58 +1,40 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ContentValidationError, readContent } from './index.js';
+import { articleText } from './article-files/test-support.js';
+import { contentImagesDir, readContent } from './index.js';
 
 const survey = { formHandle: 'poll', question: 'Yes or no?', answers: [{ position: 1, label: 'Yes' }, { position: 2, label: 'No' }] };
-const article = (id: string, date: number, extra: Record<string, unknown> = {}) => ({
-  id,
-  headline: 'Headline',
-  title: `Title ${id}`,
-  intro: 'Intro.',
-  content: 'Body.',
-  image: '/content-images/default.svg',
-  topic: ['Coaching'],
-  date,
-  url: `/articles/${id}`,
-  readingTime: 1,
-  cta: 'Read article',
-  imageAlt: 'Alt',
-  ...extra,
-});
 
-function files(articles: unknown, surveys: unknown = [survey]): { articles: URL; surveys: URL } {
+function files(articles: Record<string, string>, surveys: unknown = [survey]) {
   const dir = mkdtempSync(join(tmpdir(), 'khs-content-read-'));
-  writeFileSync(join(dir, 'articles.json'), typeof articles === 'string' ? articles : JSON.stringify(articles));
-  writeFileSync(join(dir, 'surveys.json'), JSON.stringify(surveys));
-  return { articles: pathToFileURL(join(dir, 'articles.json')), surveys: pathToFileURL(join(dir, 'surveys.json')) };
+  mkdirSync(join(dir, 'articles'));
+  for (const [name, text] of Object.entries(articles)) writeFileSync(join(dir, 'articles', name), text);
+  writeFileSync(join(dir, 'surveys.json'), typeof surveys === 'string' ? surveys : JSON.stringify(surveys));
+  return { articlesDir: join(dir, 'articles'), surveys: join(dir, 'surveys.json'), imagesDir: contentImagesDir };
 }
 
 describe('readContent', () => {
-  it('indexes valid files and sorts articles newest first', () => {
-    const snapshot = readContent(files([article('old', 100), article('new', 300, { surveyHandle: 'poll' }), article('mid', 200)]));
+  it('indexes valid files and sorts public articles newest first', () => {
+    const snapshot = readContent(
+      files({ 'old.md': articleText('Old', '', '2020-01-01'), 'new.md': articleText('New', 'surveyHandle: poll\n', '2022-01-01'), 'mid.md': articleText('Mid', '', '2021-01-01'), 'wip.md': articleText('Wip', 'draft: true\n') }),
+    );
     expect(snapshot.articles.map((a) => a.id)).toEqual(['new', 'mid', 'old']);
-    expect(snapshot.articlesById.get('mid')?.title).toBe('Title mid');
+    expect(snapshot.articlesById.get('mid')?.title).toBe('Title of Mid');
     expect(snapshot.surveysByHandle.get('poll')).toEqual(survey);
     expect(snapshot.topics).toEqual(['Coaching']);
+    expect(snapshot.problems).toEqual([]);
   });
 
-  it('fails loudly on a bad article field, naming the article and the field', () => {
-    expect(() => readContent(files([article('ok', 1), article('broken', 2, { readingTime: '3' })]))).toThrow(
-      'Invalid article "broken": field "readingTime" must be a positive integer',
-    );
+  it('leaves a bad article out and reports it; an unknown survey handle names its line', () => {
+    const snapshot = readContent(files({ 'ok.md': articleText('Ok'), 'bad.md': articleText('Bad', 'surveyHandle: nope\n') }));
+    expect(snapshot.articles.map((a) => a.id)).toEqual(['ok']);
+    expect(snapshot.problems).toEqual([{ file: 'bad.md', line: 10, field: 'surveyHandle', message: 'no survey has the form handle "nope" (surveys are in data/surveys.json)' }]);
   });
 
-  it('fails on duplicate ids and unknown survey handles', () => {
-    expect(() => readContent(files([article('same', 1), article('same', 2)]))).toThrow(/duplicate id "same"/);
-    expect(() => readContent(files([article('a', 1, { surveyHandle: 'nope' })]))).toThrow(ContentValidationError);
-    expect(() => readContent(files([article('a', 1, { surveyHandle: 'nope' })]))).toThrow(/"surveyHandle" refers to unknown survey "nope"/);
-  });
-
-  it('fails on unreadable or non-array files', () => {
-    expect(() => readContent(files('{ not json'))).toThrow(/articles file .* could not be read/);
-    expect(() => readContent(files({ id: 'x' }))).toThrow(/must hold a JSON array/);
-    expect(() => readContent(files([], [survey, survey]))).toThrow(/duplicate formHandle "poll"/);
+  it('fails on an unreadable or duplicated survey file', () => {
+    expect(() => readContent(files({}, '{ not json'))).toThrow(/surveys file .* could not be read/);
+    expect(() => readContent(files({}, [survey, survey]))).toThrow(/duplicate formHandle "poll"/);
   });
 });

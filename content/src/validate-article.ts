@@ -97,5 +97,14 @@ export function validateArticle(x: unknown): Article {
   if (fields.subline !== undefined) article.subline = requireString(fields, 'subline', subject);
   if (fields.surveyHandle !== undefined) article.surveyHandle = requireString(fields, 'surveyHandle', subject);
   if (fields.gallery !== undefined) article.gallery = validateGallery(fields.gallery, subject);
+  if (fields.bodyHtml !== undefined) article.bodyHtml = requireString(fields, 'bodyHtml', subject);
+  if (fields.draft !== undefined) {
+    if (typeof fields.draft !== 'boolean') throw new ContentValidationError(subject, 'draft', `must be true or false, got ${describe(fields.draft)}`);
+    article.draft = fields.draft;
+  }
+  if (fields.lastModified !== undefined) {
+    if (typeof fields.lastModified !== 'number' || !Number.isFinite(fields.lastModified)) throw new ContentValidationError(subject, 'lastModified', 'must be unix milliseconds');
+    article.lastModified = fields.lastModified;
+  }
   return article;
 }

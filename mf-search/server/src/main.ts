@@ -1,16 +1,31 @@
-// Starts the search team's insights collector on its own (`npm start -w mf-search`): its own port
+// Starts the search team's service (the insights collector and the content indexer) on its own (`npm start -w mf-search`): its own port
 // (PORT, default from the stack registry), its own storage (`$DATA_DIR/insights.sqlite`, or the
 // `insights` schema with DATABASE_URL), reached by browsers only through the shell's proxy.
+import { articlesDirFromEnv } from '@khs/content';
 import { teamService } from '@khs/stack/registry';
 import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
 import { buildInsightsService } from './buildInsightsService.js';
+import { readIndexerSettings, startContentIndexer } from './indexing/contentIndexer.js';
 import { INSIGHTS_SERVICE_NAME, openInsightsStorage } from './storage/openInsightsStorage.js';
+
+/** Longest wait for the first index sync before the service starts answering. */
+const FIRST_SYNC_WAIT_MS = 20_000;
 
 async function main(): Promise<void> {
   const settings = readServiceSettings(teamService(INSIGHTS_SERVICE_NAME));
   const storage = await openInsightsStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
+  // The search slice owns its index: synced at start and after every change of the content folder.
+  // The service reports ready once the first sync is done (pages find the articles from the start),
+  // but waits at most FIRST_SYNC_WAIT_MS: a large first import or an unreachable search server goes
+  // on in the background instead of failing the start.
+  const indexer = startContentIndexer({ ...readIndexerSettings(articlesDirFromEnv()), log: (message) => console.log(`[search-indexer] ${message}`) });
+  await Promise.race([indexer.idle(), new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_WAIT_MS).unref())]);
   const app = await buildInsightsService({ storage, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
-  await runService({ name: INSIGHTS_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: () => storage.close() });
+  await runService({ name: INSIGHTS_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: async () => {
+      await indexer.close();
+      await storage.close();
+    },
+  });
   console.log(`[${INSIGHTS_SERVICE_NAME}] storage: ${storage.dialect}`);
 }
 

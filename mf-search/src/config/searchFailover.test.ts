@@ -1,14 +1,14 @@
 // Search over a cluster of three embedded search servers on loopback, each seeded with the same
 // collection (the embedded server does not replicate: a real Typesense cluster does that), one of
 // them killed mid-test. Counts which node answered, never how fast.
-import seededArticles from '@khs/content/data/articles.json';
+import { listArticles } from '@khs/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchConfiguration, SearchNode } from 'contracts';
 import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
 import { serverSearchTransport } from '../islands/serverSearchTransport.js';
 import { createSearchClient, type SearchTransport } from './createSearchClient.js';
 
-const ARTICLE_COUNT = (seededArticles as unknown[]).length;
+const ARTICLE_COUNT = listArticles().length;
 
 let first: SeededSearchServer;
 let second: SeededSearchServer;

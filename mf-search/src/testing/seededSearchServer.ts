@@ -1,5 +1,4 @@
-// The seeded corpus as data: importing `@khs/content`'s loader breaks under jsdom (file URLs).
-import seededArticles from '@khs/content/data/articles.json';
+import { listArticles } from '@khs/content';
 import { indexArticles, startSearchServer, type IndexableArticle, type SearchServerStats } from '@khs/search-engine';
 import { DEFAULT_SEARCH_INDEX_NAME, examplePageConfig, type PageConfig, type SearchNode } from 'contracts';
 
@@ -34,7 +33,7 @@ export async function startSeededSearchServer(
   const documentOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
   const allowedOrigins = options.allowedOrigins ?? (documentOrigin?.startsWith('http') ? [documentOrigin] : []);
   const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY], allowedOrigins, ...(options.workers ? { workers: options.workers } : {}) });
-  const articles = options.articles ?? [...(seededArticles as IndexableArticle[]), ...(options.extraArticles ?? [])];
+  const articles = options.articles ?? [...listArticles(), ...(options.extraArticles ?? [])];
   await indexArticles({ url: server.url, apiKey: ADMIN_KEY, collectionName: DEFAULT_SEARCH_INDEX_NAME, articles });
   return {
     url: server.url,

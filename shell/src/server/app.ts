@@ -176,7 +176,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     siteName: config.siteName,
     faviconSvgPath: path.join(SHELL_ROOT, 'public/favicon.svg'),
   });
-  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images });
+  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images, ...(config.previewSecret ? { previewSecret: config.previewSecret } : {}) });
   const islands = deps.islands;
   const renderIslandPage = async (page: ReactElement, url: string) =>
     islands ? renderPageWithIslands(page, islands, { config: pageConfig, url }) : renderPage(page);

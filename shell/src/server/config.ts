@@ -1,3 +1,4 @@
+import { defaultArticlesDir, PREVIEW_SECRET_MIN_LENGTH } from '@khs/content';
 import path from 'node:path';
 import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
@@ -53,6 +54,10 @@ export interface ShellConfig {
   usesDevelopmentCookieSecret: boolean;
   /** `OPERATOR_TOKEN` (at least 16 characters): opens `/health/remotes`. Unset: that view is off (404). */
   operatorToken: string | undefined;
+  /** `CONTENT_DIR`: the article folder (`<id>.md` files), default the checkout's `content/articles`; watched while the site runs. */
+  contentDir: string;
+  /** `PREVIEW_SECRET` (at least 16 characters): signs editors' preview links of drafts. Unset: previews are off (404). */
+  previewSecret: string | undefined;
   search: {
     /** `TYPESENSE_HOST`: a real Typesense; unset starts the embedded search server. */
     externalHost: string | undefined;
@@ -174,6 +179,9 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined;
   if (operatorToken !== undefined && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
 
+  const previewSecret = env.PREVIEW_SECRET?.trim() || undefined;
+  if (previewSecret !== undefined && previewSecret.length < PREVIEW_SECRET_MIN_LENGTH) problems.push(`PREVIEW_SECRET must be at least ${PREVIEW_SECRET_MIN_LENGTH} characters`);
+
   const publicBaseUrl = env.PUBLIC_BASE_URL?.trim() ? normalizePublicBaseUrl(env.PUBLIC_BASE_URL.trim()) : undefined;
   const allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
@@ -198,6 +206,8 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     edgeKeys,
     usesDevelopmentCookieSecret: cookieSecret === DEV_COOKIE_SECRET,
     operatorToken,
+    contentDir: env.CONTENT_DIR?.trim() ? path.resolve(cwd, env.CONTENT_DIR.trim()) : defaultArticlesDir,
+    previewSecret,
     search: {
       externalHost: env[SEARCH_SERVICE.hostEnv]?.trim() || undefined,
       port: integer(SEARCH_SERVICE.portEnv, SEARCH_SERVICE.defaultPort, 0, 65535),

@@ -3,14 +3,14 @@
 // database, shell. Configuration: environment variables, see README "Configuration".
 import { readShellConfig, ShellConfigError } from './config.js';
 import { buildShellApp } from './app.js';
-import { repositoryContentStore as content } from './content/contentStore.js';
+import { createLiveContentStore } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
 import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
 import { healthRoutes } from './health/healthRoutes.js';
 import { IslandFailureCounts } from './health/islandFailureCounts.js';
 import { serverFailureCode } from './federation/failureLog.js';
-import { ensureArticlesIndexed, startSearchService } from './search/searchService.js';
+import { startSearchService } from './search/searchService.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
@@ -23,8 +23,10 @@ async function main(): Promise<void> {
   if (config.usesDevelopmentCookieSecret) {
     log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');
   }
+  // The search slice's service fills and updates the index (mf-search/server); the shell only reads it.
   const search = await startSearchService(config, log);
-  await ensureArticlesIndexed(search, config, log);
+  const content = createLiveContentStore(config.contentDir, log);
+  log(`articles from ${config.contentDir} (watched)`);
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}`);
   // Without PUBLIC_BASE_URL, links use the address the server listens on (known after listen).
@@ -82,6 +84,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     await app.close();
+    content.close();
     await islands?.federation.close();
     await database.close();
     await search.close();

@@ -6,13 +6,43 @@ export type { Article };
 
 /** What the shell reads from the content store. Tests may pass their own. */
 export interface ContentStore {
-  /** Every article, newest first. */
+  /** Every public article (not a draft, its date come), newest first. */
   listArticles(): Article[];
+  /** A public article, or undefined. */
   getArticle(id: string): Article | undefined;
   getSurvey(formHandle: string): Survey | undefined;
+  /** Any article, drafts and scheduled ones too: only for signed preview links. Default: none. */
+  getArticleForPreview?(id: string): Article | undefined;
+  /** Changes whenever what visitors see changes (for caches). */
+  version?(): string;
 }
 
-/** The repository's content store (`@khs/content`). */
+/**
+ * The content store of a running site: the article folder (`CONTENT_DIR`) read and watched, so a saved,
+ * added or removed file and a scheduled article that comes due reach the pages without a restart.
+ * Bad files are logged with file and line and left out; the others are served.
+ */
+export function createLiveContentStore(contentDir: string, log: (message: string) => void): ContentStore & { close(): void; onChange(listener: (version: string) => void): () => void } {
+  const store = content.createLiveArticleStore({
+    dir: contentDir,
+    surveyHandles: new Set(content.listSurveys().map((survey) => survey.formHandle)),
+    imagesDir: content.contentImagesDir,
+    onProblems: (problems) => {
+      for (const problem of problems) log(`content problem (article left out): ${content.formatArticleProblem(problem)}`);
+    },
+  });
+  return {
+    listArticles: () => store.publicArticles(),
+    getArticle: (id) => store.getPublicArticle(id),
+    getSurvey: (handle) => content.getSurvey(handle),
+    getArticleForPreview: (id) => store.getArticle(id),
+    version: () => store.version(),
+    onChange: (listener) => store.onChange(listener),
+    close: () => store.close(),
+  };
+}
+
+/** The checkout's articles as read once at first use (`@khs/content`); tests use it. */
 export const repositoryContentStore: ContentStore = {
   listArticles: () => content.listArticles(),
   getArticle: (id) => content.getArticle(id),

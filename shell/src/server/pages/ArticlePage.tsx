@@ -16,7 +16,9 @@ export interface ArticlePageProps {
 
 /** A full article: image, topics, date, reading time, watchlist button, survey, widgets. */
 export function ArticlePage({ article, survey, image = { src: article.image, width: 1280, height: 720 } }: ArticlePageProps) {
-  const paragraphs = article.content.split(/\n{2,}/).filter((p) => p.trim().length > 0);
+  // Articles from files carry their body as safe HTML (Markdown rendered without raw HTML by the
+  // content store); generated benchmark articles have plain paragraphs.
+  const paragraphs = article.bodyHtml === undefined ? article.content.split(/\n{2,}/).filter((p) => p.trim().length > 0) : [];
   return (
     <>
       <div className="reading-progress" data-reading-progress="" aria-hidden="true">
@@ -42,11 +44,15 @@ export function ArticlePage({ article, survey, image = { src: article.image, wid
           />
         </figure>
         <p className="article__intro">{article.intro}</p>
-        <div className="article__content">
-          {paragraphs.map((paragraph, index) => (
-            <p key={index}>{paragraph}</p>
-          ))}
-        </div>
+        {article.bodyHtml !== undefined ? (
+          <div className="article__content" dangerouslySetInnerHTML={{ __html: article.bodyHtml }} />
+        ) : (
+          <div className="article__content">
+            {paragraphs.map((paragraph, index) => (
+              <p key={index}>{paragraph}</p>
+            ))}
+          </div>
+        )}
         {/* The widget markup is mf-widgets' (rendered on the server from the article, enhanced in the browser). */}
         <Island name="mf-widgets/ArticleWidgets" serverProps={articleWidgetsProps(article)} className="article__widgets" hydrate="visible" />
         {survey ? (

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
+import { PREVIEW_PATH_PREFIX, verifyPreviewLink } from '@khs/content';
 import type { ContentStore } from '../content/contentStore.js';
 import { ArticlePage } from './ArticlePage.js';
 import { HomePage } from './HomePage.js';
@@ -28,11 +29,13 @@ export interface PageRouteOptions {
   linkOrigin: LinkOriginResolver;
   /** Content images by content hash (the pages' images, the cards' images). */
   images: ImageCatalogue;
+  /** `PREVIEW_SECRET`: checks editors' signed preview links. Default none (preview pages are 404). */
+  previewSecret?: string;
 }
 
 /** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
-  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands, linkOrigin, images } = options;
+  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands, linkOrigin, images, previewSecret } = options;
   const metadataContext = (request: FastifyRequest): MetadataContext => ({ origin: linkOrigin(request), siteName: config.siteName, images });
   const imageOf = pageImageOf(images);
   const render = (request: FastifyRequest, reply: FastifyReply, page: ReactElement) =>
@@ -64,6 +67,26 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
       reply,
       <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article" metadata={articleMetadata(metadataContext(request), article)}>
         <ArticlePage article={article} survey={survey} image={imageOf(article.image)} />
+      </Layout>,
+    );
+  });
+
+  // An editor's preview of any article (a draft, a scheduled one) in the real layout, through a link
+  // signed with PREVIEW_SECRET (`npm run preview-link -w @khs/content -- <id>`). A forged, changed or
+  // expired link is the site's ordinary 404; a preview is never cached or indexed.
+  app.get<{ Params: { id: string }; Querystring: { expires?: unknown; signature?: unknown } }>(`${PREVIEW_PATH_PREFIX}:id`, async (request, reply) => {
+    const { id } = request.params;
+    const article =
+      previewSecret && verifyPreviewLink(id, request.query.expires, request.query.signature, previewSecret) ? content.getArticleForPreview?.(id) : undefined;
+    if (!article) return reply.callNotFound();
+    reply.header('Cache-Control', 'private, no-store').header('X-Robots-Tag', 'noindex, nofollow');
+    html(reply);
+    const survey = article.surveyHandle ? content.getSurvey(article.surveyHandle) : undefined;
+    return render(
+      request,
+      reply,
+      <Layout title={`Preview: ${article.title}`} config={config} metadata={noindexMetadata()} runtimeUrl={runtimeUrl} pageClass="page-article">
+        <ArticlePage article={article} survey={survey} />
       </Layout>,
     );
   });

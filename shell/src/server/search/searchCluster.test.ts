@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSearchServer, type RunningSearchServer } from '@khs/search-engine';
+import { describe, expect, it } from 'vitest';
 import { buildShellApp } from '../app.js';
 import { readShellConfig, ShellConfigError } from '../config.js';
 import { repositoryContentStore } from '../content/contentStore.js';
 import { browserSearchOrigins, buildPageConfig } from '../pageConfig.js';
-import { ensureArticlesIndexed, startSearchService } from './searchService.js';
+import { startSearchService } from './searchService.js';
 import { parseSearchNodes } from './searchNodes.js';
 
 /** The problems `readShellConfig` lists for `env` (fails the test when it accepts it). */
@@ -117,27 +116,3 @@ describe('the page config and CSP of a cluster', () => {
   });
 });
 
-describe('indexing a cluster', () => {
-  const ADMIN_KEY = 'shell-cluster-test-admin';
-  let live: RunningSearchServer;
-  let dead: RunningSearchServer;
-  beforeAll(async () => {
-    [live, dead] = (await Promise.all([1, 2].map(() => startSearchServer({ port: 0, workers: 1, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: ['k'] })))) as [
-      RunningSearchServer,
-      RunningSearchServer,
-    ];
-    await dead.close();
-  }, 30_000);
-  afterAll(async () => live?.close());
-
-  it('writes through the next node when the first one is down', async () => {
-    const config = readShellConfig({ TYPESENSE_NODES: `${dead.url},${live.url}`, TYPESENSE_API_KEY: ADMIN_KEY });
-    const service = await startSearchService(config, noLog);
-    const logged: string[] = [];
-    await ensureArticlesIndexed(service, config, (line) => logged.push(line));
-    expect(logged.join('\n')).toMatch(/^indexed \d+ articles into "competence-articles" \(0 failed\)$/);
-    const answer = await fetch(`${live.url}/collections/competence-articles`, { headers: { 'x-typesense-api-key': ADMIN_KEY } });
-    expect(answer.status).toBe(200);
-    expect(((await answer.json()) as { num_documents: number }).num_documents).toBeGreaterThan(0);
-  });
-});

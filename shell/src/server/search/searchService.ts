@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { indexArticles, superviseSearchServer } from '@khs/search-engine';
-import { listArticles } from '@khs/content';
+import { superviseSearchServer } from '@khs/search-engine';
 import { searchPageOrigins } from '@khs/stack/registry';
 import type { ShellConfig } from '../config.js';
 import type { SearchNode } from 'contracts';
@@ -86,28 +85,4 @@ export async function startSearchService(config: ShellConfig, log: (message: str
     embedded: true,
     close: () => server.close(),
   };
-}
-
-/**
- * Indexes the content store when the articles collection does not exist yet (first start), so
- * restarts are fast and a real Typesense is filled by the same code.
- */
-export async function ensureArticlesIndexed(
-  service: SearchService,
-  config: ShellConfig,
-  log: (message: string) => void,
-): Promise<void> {
-  const { indexName, adminApiKey } = config.search;
-  const result = await indexArticles({
-    url: service.serverUrl,
-    nodeUrls: service.serverUrls,
-    apiKey: adminApiKey,
-    collectionName: indexName,
-    articles: listArticles(),
-    skipIfExists: true,
-  });
-  // An article with an unsafe link is left out, named, and the rest is indexed.
-  for (const refusal of result.refused) log(`search index: refused ${refusal.message}`);
-  if (result.imported === 0 && result.failed === 0) return;
-  log(`indexed ${result.imported} articles into "${indexName}" (${result.failed} failed)`);
 }

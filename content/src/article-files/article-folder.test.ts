@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { contentImagesDir, formatArticleProblem } from '../index.js';
+import { ArticleFolderReader, isPublicArticle } from './article-folder.js';
+import { createLiveArticleStore, type LiveArticleStore } from './live-article-store.js';
+import { articleText } from './test-support.js';
+
+
+const dirs: string[] = [];
+const stores: LiveArticleStore[] = [];
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'khs-articles-'));
+  dirs.push(dir);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+afterEach(() => {
+  stores.splice(0).forEach((store) => store.close());
+  dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
+const options = { surveyHandles: new Set<string>(), imagesDir: contentImagesDir };
+
+describe('ArticleFolderReader', () => {
+  it('serves the good files when one is bad, and names the bad one', () => {
+    const dir = folder({ 'a.md': articleText('A'), 'b.md': articleText('B').replace('Coaching', 'Cooking') });
+    const snapshot = new ArticleFolderReader(dir, options).read();
+    expect(snapshot.articles.map((a) => a.id)).toEqual(['a']);
+    expect(snapshot.problems.map(formatArticleProblem)).toEqual([expect.stringMatching(/^b\.md:5: topic\[0\]: unknown topic "Cooking"/)]);
+  });
+
+  it('reports the same id in two folders, naming both files', () => {
+    const dir = folder({ '2024/same.md': articleText('Old'), '2025/same.md': articleText('New') });
+    const snapshot = new ArticleFolderReader(dir, options).read();
+    expect(snapshot.articles.map((a) => a.headline)).toEqual(['Old']);
+    expect(snapshot.problems.map(formatArticleProblem)).toEqual(['2025/same.md:1: the id "same" is already used by 2024/same.md: ids are file names and must be unique across folders; rename or remove one']);
+  });
+
+  it('a missing folder is a problem, not an exception', () => {
+    const snapshot = new ArticleFolderReader(join(tmpdir(), 'khs-no-such-folder-x'), options).read();
+    expect(snapshot.articles).toEqual([]);
+    expect(snapshot.problems[0]?.message).toMatch(/cannot be read/);
+  });
+});
+
+describe('public articles', () => {
+  it('keeps drafts and future dates off, until they are due', () => {
+    const dir = folder({ 'live.md': articleText('Live'), 'draft.md': articleText('Draft', 'draft: true\n'), 'later.md': articleText('Later', '', '2030-01-01T08:00:00Z') });
+    let now = Date.UTC(2029, 11, 31);
+    const store = createLiveArticleStore({ dir, ...options, watch: false, now: () => now });
+    stores.push(store);
+    expect(store.publicArticles().map((a) => a.id)).toEqual(['live']);
+    expect(store.getPublicArticle('draft')).toBeUndefined();
+    expect(store.getPublicArticle('later')).toBeUndefined();
+    expect(store.getArticle('draft')?.headline).toBe('Draft');
+    const before = store.version();
+    now = Date.UTC(2030, 0, 1, 8);
+    store.refresh();
+    expect(store.publicArticles().map((a) => a.id)).toEqual(['later', 'live']);
+    expect(store.version()).not.toBe(before);
+    expect(isPublicArticle(store.getArticle('draft')!, now)).toBe(false);
+  });
+});
+
+describe('createLiveArticleStore watching the folder', () => {
+  it('follows a saved, an added and a removed file without being asked', async () => {
+    const dir = folder({ 'a.md': articleText('A') });
+    const store = createLiveArticleStore({ dir, ...options, debounceMs: 20 });
+    stores.push(store);
+    const changes: string[] = [];
+    store.onChange((version) => changes.push(version));
+    const until = async (check: () => boolean) => {
+      for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(check()).toBe(true);
+    };
+    writeFileSync(join(dir, 'b.md'), articleText('B'));
+    await until(() => store.getPublicArticle('b') !== undefined);
+    writeFileSync(join(dir, 'b.md'), articleText('B changed'));
+    await until(() => store.getPublicArticle('b')?.headline === 'B changed');
+    rmSync(join(dir, 'a.md'));
+    await until(() => store.getPublicArticle('a') === undefined);
+    expect(changes.length).toBeGreaterThanOrEqual(3);
+  });
+});

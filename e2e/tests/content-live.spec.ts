@@ -1,0 +1,176 @@
+import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defaultArticlesDir, previewPath } from '@khs/content';
+import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
+import type { Page } from '@playwright/test';
+import { axeViolations } from '../harness/axe.js';
+import { expect, islandsSettled, test } from '../harness/fixtures.js';
+import { SEARCH_API_KEY, startStack, type Stack } from '../harness/stack.js';
+
+// Editors' Markdown files reach the running site without a restart: the shell's content store and
+// the search slice's indexer both watch CONTENT_DIR (here a temporary copy of the seeded files,
+// never the checkout's folder).
+
+const PREVIEW_SECRET = 'e2e-preview-secret-0123456789abcdef';
+/** What the issue promises: a saved file is live within 5 s. */
+const LIVE_WITHIN_MS = 5000;
+const YESTERDAY = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+
+function articleFile(headline: string, body: string, extra = '', date = YESTERDAY): string {
+  return `---\nheadline: ${headline}\ntitle: ${headline}\nintro: An article written during the test.\ntopic: [Coaching]\ndate: ${date}\nimage: /content-images/default.svg\nimageAlt: A grey placeholder\ncta: Read more\n${extra}---\n\n${body}\n`;
+}
+
+/** A search as browsers send it (search-only key): the number of hits and their headlines. */
+async function search(stack: Stack, q: string): Promise<{ found: number; headlines: string[] }> {
+  const response = await fetch(`${stack.searchUrl}/multi_search?x-typesense-api-key=${SEARCH_API_KEY}`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/plain' },
+    body: JSON.stringify({ searches: [{ collection: DEFAULT_SEARCH_INDEX_NAME, q, query_by: 'title,headline,intro,content', per_page: 20 }] }),
+  });
+  const body = (await response.json()) as { results: { found: number; hits: { document: { headline: string } }[] }[] };
+  const result = body.results[0]!;
+  return { found: result.found, headlines: result.hits.map((hit) => hit.document.headline) };
+}
+
+/** What is left of the 5 s since `since` (a file written): every check of one change shares them. */
+function within5s(since: number): { timeout: number; intervals: number[] } {
+  return { timeout: Math.max(1, since + LIVE_WITHIN_MS - Date.now()), intervals: [100] };
+}
+
+async function searchPageFor(page: Page, stack: Stack, query: string) {
+  await page.goto(new URL(`/search?q=${encodeURIComponent(query)}`, stack.url).href);
+  await islandsSettled(page);
+  const list = page.locator('.khs-search-list');
+  await expect(list).toHaveAttribute('data-status', 'idle');
+  return list.locator('.khs-search-teaser');
+}
+
+test.describe('articles as files, live', () => {
+  // axe-core is injected as an inline script, which the site's CSP rightly refuses.
+  test.use({ bypassCSP: true });
+  let stack: Stack;
+  let dir: string;
+  test.beforeAll(async () => {
+    // A stack of its own: its start takes longer than the default 45 s on a busy machine.
+    test.setTimeout(120_000);
+    dir = mkdtempSync(join(tmpdir(), 'khs-e2e-content-'));
+    cpSync(defaultArticlesDir, dir, { recursive: true });
+    stack = await startStack({ env: { CONTENT_DIR: dir, PREVIEW_SECRET } });
+  });
+  test.afterAll(async () => {
+    await stack?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a new file is live within 5 s (page, home, search), then changed, then removed; the index is never empty', async ({ page }) => {
+    test.setTimeout(90_000);
+    // Searches every 100 ms for the whole test: each must find the seeded articles.
+    const answers: number[] = [];
+    let searching = true;
+    const searcher = (async () => {
+      while (searching) {
+        answers.push((await search(stack, 'leadership')).found);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+
+    try {
+      const file = join(dir, 'zephyr-lanterns.md');
+      let written = Date.now();
+      writeFileSync(file, articleFile('Zephyr lanterns for quiet teams', 'Teams that light **zephyrlanterns** together talk more openly.'));
+      await expect.poll(async () => (await fetch(new URL('/articles/zephyr-lanterns', stack.url))).status, within5s(written)).toBe(200);
+      await expect.poll(async () => (await search(stack, 'zephyrlanterns')).headlines, within5s(written)).toEqual(['Zephyr lanterns for quiet teams']);
+      const home = await (await fetch(stack.url)).text();
+      expect(home).toContain('href="/articles/zephyr-lanterns"');
+      await page.goto(new URL('/articles/zephyr-lanterns', stack.url).href);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Zephyr lanterns for quiet teams');
+      await expect(page.locator('.article__content strong')).toHaveText('zephyrlanterns');
+      const hits = await searchPageFor(page, stack, 'zephyrlanterns');
+      await expect(hits).toHaveCount(1);
+      await expect(hits.first().locator('mark').first()).toHaveText(/zephyrlanterns/i);
+
+      written = Date.now();
+      writeFileSync(file, articleFile('Zephyr lanterns, second edition', 'Teams that light **zephyrlanterns** together talk more openly.'));
+      await expect.poll(async () => (await search(stack, 'zephyrlanterns')).headlines, within5s(written)).toEqual(['Zephyr lanterns, second edition']);
+      await page.goto(new URL('/articles/zephyr-lanterns', stack.url).href);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Zephyr lanterns, second edition');
+
+      written = Date.now();
+      unlinkSync(file);
+      await expect.poll(async () => (await fetch(new URL('/articles/zephyr-lanterns', stack.url))).status, within5s(written)).toBe(404);
+      await expect.poll(async () => (await search(stack, 'zephyrlanterns')).found, within5s(written)).toBe(0);
+      expect(await (await fetch(stack.url)).text()).not.toContain('zephyr-lanterns');
+    } finally {
+      // Stopped before the assertions below, and also when one above failed (the stack closes after).
+      searching = false;
+      await searcher;
+    }
+    expect(answers.length).toBeGreaterThan(10);
+    expect(answers.filter((found) => found === 0)).toEqual([]);
+  });
+
+  test('a draft and a scheduled article are nowhere public, and visible through a valid preview link only', async ({ page }) => {
+    test.setTimeout(60_000);
+    writeFileSync(join(dir, 'quokka-draft.md'), articleFile('Quokkabridge draft', 'About quokkabridge.', 'draft: true\n'));
+    writeFileSync(join(dir, 'quokka-later.md'), articleFile('Quokkabridge later', 'About quokkabridge.', '', '2099-01-01'));
+    // A public file written with them: once it is live, the other two have been read as well.
+    writeFileSync(join(dir, 'quokka-now.md'), articleFile('Quokkabridge now', 'About quokkabridge.'));
+    await expect.poll(async () => (await search(stack, 'quokkabridge')).headlines, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toEqual(['Quokkabridge now']);
+    await expect.poll(async () => (await fetch(new URL('/articles/quokka-now', stack.url))).status, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toBe(200);
+    const home = await (await fetch(stack.url)).text();
+    expect(home).toContain('/articles/quokka-now');
+    for (const id of ['quokka-draft', 'quokka-later']) {
+      expect((await fetch(new URL(`/articles/${id}`, stack.url))).status).toBe(404);
+      expect(home).not.toContain(`/articles/${id}`);
+    }
+
+    const expires = Math.floor(Date.now() / 1000) + 600;
+    for (const [id, headline] of [['quokka-draft', 'Quokkabridge draft'], ['quokka-later', 'Quokkabridge later']] as const) {
+      const response = await page.goto(new URL(previewPath(id, expires, PREVIEW_SECRET), stack.url).href);
+      expect(response?.status()).toBe(200);
+      expect(response?.headers()['cache-control']).toBe('private, no-store');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(headline);
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+    }
+    const valid = previewPath('quokka-draft', expires, PREVIEW_SECRET);
+    const tampered = valid.replace(`expires=${expires}`, `expires=${expires + 86_400}`);
+    const expired = previewPath('quokka-draft', Math.floor(Date.now() / 1000) - 60, PREVIEW_SECRET);
+    for (const url of [tampered, expired]) {
+      const response = await fetch(new URL(url, stack.url));
+      expect(response.status).toBe(404);
+      expect(await response.text()).not.toContain('Quokkabridge draft');
+    }
+  });
+
+  test('a Markdown body (headings, lists, quotes, links, images) is styled by the site and axe-clean', async ({ page }) => {
+    test.setTimeout(60_000);
+    const body = [
+      'An opening paragraph with *emphasis* and **strength**.',
+      '## What works',
+      '- short sessions',
+      '- a colleague to ask',
+      '1. prepare',
+      '2. practise',
+      '> Practice beats reading about it.',
+      'Read [the guide](https://example.org/guide) for more.',
+      '![A grey placeholder square](/content-images/default.svg)',
+    ].join('\n\n');
+    writeFileSync(join(dir, 'markdown-showcase.md'), articleFile('Markdown showcase', body));
+    await expect.poll(async () => (await fetch(new URL('/articles/markdown-showcase', stack.url))).status, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toBe(200);
+    await page.goto(new URL('/articles/markdown-showcase', stack.url).href);
+    await islandsSettled(page);
+    const content = page.locator('.article__content');
+    await expect(content.getByRole('heading', { level: 2, name: 'What works' })).toBeVisible();
+    await expect(content.getByRole('list')).toHaveCount(2);
+    await expect(content.getByRole('link', { name: 'the guide' })).toHaveAttribute('href', 'https://example.org/guide');
+    await expect(content.getByRole('img', { name: 'A grey placeholder square' })).toBeVisible();
+    // The site's CSS reaches the body's elements: the quote gets its accent bar, the heading its spacing
+    // (the browser's defaults: no bar, 0.83em).
+    const quoteBorder = await content.locator('blockquote').evaluate((element) => getComputedStyle(element).borderLeftWidth);
+    expect(quoteBorder).toBe('4px');
+    const headingSpace = await content.locator('h2').evaluate((element) => getComputedStyle(element).marginTop);
+    expect(headingSpace).toBe('28px');
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

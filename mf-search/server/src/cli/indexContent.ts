@@ -1,0 +1,26 @@
+/**
+ * The index command for a deployment: syncs the public articles of the content folder to the search
+ * index — only what changed since the last sync, or everything with `--full` — and exits.
+ *
+ *   npm run index -w mf-search [-- --full]
+ *
+ * Settings as the search service's (`CONTENT_DIR`, `DATA_DIR`, `TYPESENSE_*`, `SEARCH_INDEX_NAME`).
+ */
+import { articlesDirFromEnv, contentImagesDir, formatArticleProblem, listSurveys, readContent, surveysFile } from '@khs/content';
+import { ArticleFolderReader } from '@khs/content';
+import { fileIndexState } from '../indexing/indexState.js';
+import { readIndexerSettings } from '../indexing/contentIndexer.js';
+import { syncArticleIndex } from '../indexing/syncArticleIndex.js';
+
+const settings = readIndexerSettings(articlesDirFromEnv());
+const full = process.argv.includes('--full');
+const content = readContent({ articlesDir: settings.contentDir, surveys: surveysFile, imagesDir: contentImagesDir });
+for (const problem of content.problems) console.error(`[search-indexer] left out: ${formatArticleProblem(problem)}`);
+const folder = new ArticleFolderReader(settings.contentDir, { surveyHandles: new Set(listSurveys().map((s) => s.formHandle)), imagesDir: contentImagesDir }).read();
+const started = Date.now();
+const result = await syncArticleIndex({ target: settings.target, articles: content.articles, hashes: folder.hashesById, state: fileIndexState(settings.stateFile), full });
+console.log(
+  `[search-indexer] ${result.full ? 'full' : 'incremental'} sync of "${settings.target.collectionName}" at ${settings.target.url} in ${Date.now() - started} ms: ` +
+    `${result.upserted} upserted, ${result.deleted} deleted, ${result.unchanged} unchanged, ${result.failed} failed`,
+);
+if (result.failed > 0 || content.problems.length > 0) process.exitCode = 1;

@@ -1,0 +1,15 @@
+import type { Article } from '@khs/content';
+
+/**
+ * Version of the article-to-document mapping below and of the collection schema: raise it when either
+ * changes, and the next sync re-sends every article (a sync otherwise sends only changed files).
+ */
+export const ARTICLE_DOCUMENT_VERSION = 1;
+
+/** The search document of an article: only the search-hit fields (gallery, survey, HTML stay in the content store). */
+export function articleDocument(article: Article): Record<string, unknown> {
+  const { id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta } = article;
+  const document: Record<string, unknown> = { id, headline, title, intro, content, image, topic, date, url, readingTime, cta };
+  if (subline !== undefined) document.subline = subline;
+  return document;
+}

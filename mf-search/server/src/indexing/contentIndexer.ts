@@ -1,0 +1,111 @@
+import path from 'node:path';
+import { contentImagesDir, createLiveArticleStore, formatArticleProblem, type LiveArticleStore, listSurveys } from '@khs/content';
+import { DEFAULT_COLLECTION_NAME, DEV_ADMIN_KEY } from '@khs/search-engine';
+import { fileIndexState, type IndexStateStore } from './indexState.js';
+import { type SearchTarget, syncArticleIndex, type SyncResult } from './syncArticleIndex.js';
+
+/** The indexer's settings, from the same environment variables as the shell's. */
+export interface IndexerSettings {
+  target: SearchTarget;
+  /** The article folder (`CONTENT_DIR`, default the checkout's `content/articles`). */
+  contentDir: string;
+  /** The indexer's record of what it sent: `DATA_DIR/search-indexer/<collection>.json`. */
+  stateFile: string;
+}
+
+/**
+ * Reads the indexer's settings: `TYPESENSE_PROTOCOL`/`TYPESENSE_HOST`/`TYPESENSE_PORT` (default
+ * `http://127.0.0.1:8108`), `TYPESENSE_API_KEY` (admin), `SEARCH_INDEX_NAME`, `CONTENT_DIR`, `DATA_DIR`.
+ */
+export function readIndexerSettings(contentDir: string, env: NodeJS.ProcessEnv = process.env): IndexerSettings {
+  const collectionName = env.SEARCH_INDEX_NAME || DEFAULT_COLLECTION_NAME;
+  return {
+    target: {
+      url: `${env.TYPESENSE_PROTOCOL || 'http'}://${env.TYPESENSE_HOST || '127.0.0.1'}:${env.TYPESENSE_PORT || '8108'}`,
+      apiKey: env.TYPESENSE_API_KEY || DEV_ADMIN_KEY,
+      collectionName,
+    },
+    contentDir,
+    stateFile: path.resolve(env.DATA_DIR || '.data', 'search-indexer', `${collectionName}.json`),
+  };
+}
+
+/** A running indexer: the content folder watched, each change synced to the index. */
+export interface ContentIndexer {
+  /** Resolves when the sync of everything seen so far is done (tests, start). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startContentIndexer}. */
+export interface ContentIndexerOptions extends IndexerSettings {
+  log: (message: string) => void;
+  /** Where the indexer keeps what it sent. Default: a file at `stateFile`. */
+  state?: IndexStateStore;
+  /** Retry delay after a failed sync (search server unreachable). Default 2000 ms. */
+  retryMs?: number;
+}
+
+/**
+ * The search slice's indexer: watches the content folder (debounced, and the schedule every 30 s) and
+ * after each change syncs the public articles to the index incrementally (changed files upserted,
+ * removed ones deleted). Syncs never overlap: changes during a sync are picked up right after it.
+ */
+export function startContentIndexer(options: ContentIndexerOptions): ContentIndexer {
+  const state = options.state ?? fileIndexState(options.stateFile);
+  const store: LiveArticleStore = createLiveArticleStore({
+    dir: options.contentDir,
+    surveyHandles: new Set(listSurveys().map((survey) => survey.formHandle)),
+    imagesDir: contentImagesDir,
+    onProblems: (problems) => {
+      for (const problem of problems) options.log(`content problem (left out of the index): ${formatArticleProblem(problem)}`);
+    },
+  });
+  let running: Promise<void> = Promise.resolve();
+  let pending = false;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const syncOnce = async (): Promise<void> => {
+    const snapshot = store.snapshot();
+    const started = Date.now();
+    try {
+      const result: SyncResult = await syncArticleIndex({ target: options.target, articles: store.publicArticles(), hashes: snapshot.hashesById, state });
+      if (result.upserted + result.deleted + result.failed > 0 || result.created) {
+        options.log(
+          `synced "${options.target.collectionName}" in ${Date.now() - started} ms: ${result.upserted} upserted, ${result.deleted} deleted, ${result.unchanged} unchanged, ${result.failed} failed${result.created ? ' (collection created)' : ''}`,
+        );
+      }
+    } catch (error) {
+      options.log(`sync failed (retrying in ${options.retryMs ?? 2000} ms): ${(error as Error).message}`);
+      clearTimeout(retry);
+      if (!closed) retry = setTimeout(request, options.retryMs ?? 2000);
+    }
+  };
+  function request(): void {
+    if (closed) return;
+    if (pending) return;
+    pending = true;
+    running = running.then(async () => {
+      pending = false;
+      if (!closed) await syncOnce();
+    });
+  }
+  store.onChange(request);
+  request();
+  return {
+    idle: async () => {
+      let current: Promise<void>;
+      do {
+        current = running;
+        await current;
+      } while (current !== running);
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      store.close();
+      await running;
+    },
+  };
+}
