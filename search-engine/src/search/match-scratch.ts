@@ -122,6 +122,11 @@ const WHOLE_CLEAR_FRACTION = 8;
 
 const scratchByCollection = new WeakMap<Collection, MatchScratch>();
 
+/** The collection's scratch as the last query left it, if any (to record more touched documents). */
+export function existingScratch(collection: Collection): MatchScratch | undefined {
+  return scratchByCollection.get(collection);
+}
+
 export function scratchFor(collection: Collection, limit: number, tokens: number, fields: number): MatchScratch {
   let scratch = scratchByCollection.get(collection);
   if (!scratch || scratch.capacity < limit || scratch.maxTokens < tokens || scratch.maxFields < fields) {

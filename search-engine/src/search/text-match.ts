@@ -1,6 +1,6 @@
 import type { Collection, TextFieldIndex } from '../index/collection.js';
 import { typoBudget } from '../text/osa-distance.js';
-import { scratchFor } from './match-scratch.js';
+import { existingScratch, scratchFor } from './match-scratch.js';
 import { proximityOf } from './word-proximity.js';
 
 /** A searched field with its settings. */
@@ -32,6 +32,11 @@ export interface TextMatchOptions {
   maxCandidates: number;
   /** Rank a field that consists of exactly the query words first (`prioritize_exact_match`). */
   prioritizeExactMatch: boolean;
+  /**
+   * Synonym score bit of the field score (Typesense's `synonym_score`): 1 for the query's own
+   * words and for synonym matches unless `demote_synonym_match`, then 0. Default 1.
+   */
+  synonymScore?: 0 | 1;
   /** Documents allowed by `filter_by`, or undefined for all. */
   filter: Uint8Array | undefined;
   /**
@@ -135,7 +140,7 @@ export interface TextMatchResult {
   seqs: Int32Array;
   /**
    * Sortable text-match score per sequence id (only valid for matched ids): Typesense's
-   * order of criteria (see `matchText`) packed into 39 bits of a double.
+   * order of criteria (see `matchText`) packed into 40 bits of a double.
    */
   scores: Float64Array;
   /** Query words the document matched (Typesense's `tokens_matched`). */
@@ -155,17 +160,30 @@ export interface TextMatchResult {
   numTokens: number;
   /** Terms that matched a query word, by term text. */
   matchedTerms: Map<string, MatchedTerm>;
+  /** Typesense's synonym score bit of the best field, the same for every document of this match… */
+  synonymScore: number;
+  /** … unless given per document (a union of the query's and its synonyms' matches). */
+  synonymScores?: Uint8Array;
 }
 
 
 /**
- * Packs Typesense's MAX_SCORE criteria into a sortable double (39 bits): words matched;
- * best field: words in window, distinct words, cost, proximity, verbatim; its weight;
- * number of fields matched.
+ * Packs Typesense's MAX_SCORE criteria into a sortable double (40 bits): words matched;
+ * best field: words in window, distinct words, cost, proximity, verbatim, synonym score; its
+ * weight; number of fields matched.
  */
-export function packScore(tokensMatched: number, words: number, unique: number, cost: number, distance: number, verbatim: number, weight: number, fields: number): number {
-  const fieldScore = (((Math.min(words, 31) * 32 + Math.min(unique, 31)) * 64 + (63 - Math.min(cost, 63))) * 128 + (100 - Math.min(distance, 100))) * 2 + verbatim;
-  return ((Math.min(tokensMatched, 15) * 2 ** 24 + fieldScore) * 256 + Math.min(weight, 255)) * 8 + Math.min(fields, 7);
+export function packScore(tokensMatched: number, words: number, unique: number, cost: number, distance: number, verbatim: number, weight: number, fields: number, synonym = 1): number {
+  return composeScore(tokensMatched, fieldScoreOf(words, unique, cost, distance, verbatim), synonym, weight, fields);
+}
+
+/** A field's score parts above the synonym bit, packed so that a larger number ranks first (24 bits). */
+function fieldScoreOf(words: number, unique: number, cost: number, distance: number, verbatim: number): number {
+  return (((Math.min(words, 31) * 32 + Math.min(unique, 31)) * 64 + (63 - Math.min(cost, 63))) * 128 + (100 - Math.min(distance, 100))) * 2 + verbatim;
+}
+
+/** The sortable score from the words matched, the best field's score and synonym bit, its weight and the fields matched. */
+function composeScore(tokensMatched: number, fieldScore: number, synonym: number, weight: number, fields: number): number {
+  return (((Math.min(tokensMatched, 15) * 2 ** 24 + fieldScore) * 2 + synonym) * 256 + Math.min(weight, 255)) * 8 + Math.min(fields, 7);
 }
 
 function popcount(x: number): number {
@@ -175,13 +193,220 @@ function popcount(x: number): number {
 }
 
 /**
+ * Most query words whose typo candidates are searched as Typesense searches them: beyond
+ * 30 words Typesense tries a single cost combination (`fuzzy_search_fields` in
+ * `src/index.cpp`: `N = token_to_costs.size() > 30 ? 1 : …`), every word exact unless it has
+ * no exact term at all (then its cheapest typo candidates). Here the words after the 30th must
+ * match too (a filter), and the typo cascade and word proximity run over the first 30.
+ */
+export const TYPO_COMBINATION_MAX_WORDS = 30;
+
+/**
+ * Words that Typesense's drop-tokens rounds consider: the first 20 (`src/index.cpp`,
+ * `orig_tokens_size = std::min<size_t>(orig_tokens.size(), 20)  // drop only upto N tokens`);
+ * the words after them take no part in the reduced queries.
+ */
+export const DROP_TOKENS_MAX_WORDS = 20;
+
+/** How one pass of the cascade treats typos, prefixes and dropped words. */
+interface CascadeSettings {
+  /** The query word matched as a prefix too (Typesense: the query's last word), or -1. */
+  prefixWord: number;
+  /**
+   * `cascade`: typo levels 1 and 2 while fewer than `typo_tokens_threshold` documents match;
+   * `missing`: one combination, as Typesense beyond 30 words: only a word without any exact
+   * term (or prefix expansion) gets typo candidates, its cheapest level.
+   */
+  typos: 'cascade' | 'missing';
+  /** Leading words that drop rounds consider (0: no drop rounds). */
+  dropWords: number;
+  /**
+   * False: documents must come from a drop round, not from all the words at once (Typesense's
+   * drop rounds of a long query start by leaving out the 20th word). Default true.
+   */
+  wholeRound?: boolean;
+  /** Per document, the cost of words matched outside this pass (a long query's words after the 30th). */
+  baseCost?: Uint8Array;
+}
+
+/**
  * Typesense's matching cascade: every query word must match (AND); first
  * exact words and, for the last word, prefix expansions; typo variants
  * (1, then 2 edits, within the length budget) only while fewer than
  * `typo_tokens_threshold` documents match; then words are dropped from the
  * right (then from the left) while fewer than `drop_tokens_threshold` match.
+ * A query of more than `TYPO_COMBINATION_MAX_WORDS` words is searched whole, with
+ * typo candidates only for words that match nothing exactly, and then, while fewer than
+ * `drop_tokens_threshold` documents match, by dropping words among its first
+ * `DROP_TOKENS_MAX_WORDS` (as Typesense bounds the work of long queries).
  */
 export function matchText(collection: Collection, options: TextMatchOptions): TextMatchResult {
+  const n = options.words.length;
+  if (n <= TYPO_COMBINATION_MAX_WORDS) return matchWords(collection, options, { prefixWord: n - 1, typos: 'cascade', dropWords: DROP_TOKENS_MAX_WORDS });
+  return matchLongQuery(collection, options);
+}
+
+/** `matchText` for a query of more than `TYPO_COMBINATION_MAX_WORDS` words. */
+function matchLongQuery(collection: Collection, options: TextMatchOptions): TextMatchResult {
+  const { words } = options;
+  const n = words.length;
+  const head = words.slice(0, TYPO_COMBINATION_MAX_WORDS);
+  const tail = words.slice(TYPO_COMBINATION_MAX_WORDS);
+  // The whole query: the words after the 30th become a filter (every one must match), the
+  // first 30 are matched and scored (exact, typos only where a word has no exact term).
+  const tailDocuments = documentsWithEveryWord(collection, tail, options);
+  let whole: SavedMatches | undefined;
+  if (tailDocuments) {
+    const result = matchWords(collection, { ...options, words: head, filter: tailDocuments.allowed, dropTokensThreshold: 0 }, { prefixWord: -1, typos: 'missing', dropWords: 0, baseCost: tailDocuments.cost });
+    for (const seq of result.seqs) result.tokensMatched[seq] = Math.min(255, (result.tokensMatched[seq] as number) + tail.length);
+    result.numTokens = n;
+    if (result.seqs.length >= options.dropTokensThreshold) return result;
+    whole = saveMatches(result);
+  }
+  // Too few: Typesense's drop rounds over the first 20 words (the query's last word, beyond
+  // them, is no longer a prefix).
+  const reduced = matchWords(collection, { ...options, words: words.slice(0, DROP_TOKENS_MAX_WORDS) }, { prefixWord: -1, typos: 'cascade', dropWords: DROP_TOKENS_MAX_WORDS, wholeRound: false });
+  reduced.numTokens = n;
+  return whole && whole.seqs.length > 0 ? mergeSaved(collection, reduced, whole) : reduced;
+}
+
+/** Score parts of a few matched documents, copied out of the reused scratch memory. */
+interface SavedMatches {
+  seqs: number[];
+  parts: number[][];
+  matchedTerms: Map<string, MatchedTerm>;
+}
+
+const PART_NAMES = ['scores', 'tokensMatched', 'typoCost', 'bestFieldTokens', 'bestFieldUnique', 'bestFieldDistance', 'bestFieldVerbatim', 'bestFieldWeight', 'fieldsMatched'] as const;
+
+function saveMatches(result: TextMatchResult): SavedMatches {
+  const seqs = Array.from(result.seqs);
+  return { seqs, parts: seqs.map((seq) => PART_NAMES.map((name) => result[name][seq] as number)), matchedTerms: new Map(result.matchedTerms) };
+}
+
+/**
+ * Adds the whole query's documents to the drop rounds' result, each keeping its better
+ * score. Their entries are written into the scratch arrays and marked touched, so the next
+ * query's reset clears them.
+ */
+function mergeSaved(collection: Collection, result: TextMatchResult, saved: SavedMatches): TextMatchResult {
+  const scratch = existingScratch(collection);
+  const present = new Set<number>(result.seqs);
+  const added: number[] = [];
+  saved.seqs.forEach((seq, i) => {
+    const parts = saved.parts[i] as number[];
+    if (present.has(seq) && (result.scores[seq] as number) >= (parts[0] as number)) return;
+    if (!present.has(seq)) {
+      added.push(seq);
+      if (scratch && scratch.tokenMask[seq] === 0) scratch.touched[scratch.touchedCount++] = seq;
+    }
+    PART_NAMES.forEach((name, k) => {
+      result[name][seq] = parts[k] as number;
+    });
+  });
+  for (const [term, match] of saved.matchedTerms) {
+    const previous = result.matchedTerms.get(term);
+    if (!previous || previous.cost > match.cost) result.matchedTerms.set(term, match);
+  }
+  if (added.length === 0) return result;
+  const seqs = new Int32Array(result.seqs.length + added.length);
+  seqs.set(result.seqs);
+  seqs.set(added, result.seqs.length);
+  return { ...result, seqs };
+}
+
+/** Index of the first entry of `list` that is ≥ `seq`. */
+function lowerBound(ids: Int32Array, length: number, seq: number): number {
+  let lo = 0;
+  let hi = length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ids[mid] as number) < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Documents (allowed by the filter) that match every one of `words` in some searched field,
+ * as the whole-query pass matches a word: its exact term, else its cheapest typo candidates;
+ * the last word also by prefix expansion. Undefined when there are none; else the documents
+ * and, per document, the cost of those words (2 per typo + 1 per prefix, the cheapest
+ * candidate of each word). The rarest word's documents are checked against the others'
+ * sorted posting lists, so a common word costs a binary search per surviving document, not a
+ * walk over its list.
+ */
+function documentsWithEveryWord(collection: Collection, words: string[], options: TextMatchOptions): { allowed: Uint8Array; cost: Uint8Array } | undefined {
+  const dictionary = collection.dictionary;
+  const anyPrefix = options.fields.some((f) => f.prefix);
+  const maxFieldTypos = Math.max(0, ...options.fields.map((f) => f.numTypos));
+  type Lists = { ids: Int32Array; length: number; cost: number }[];
+  const perWord: { lists: Lists; size: number }[] = [];
+  for (const [index, word] of words.entries()) {
+    const last = index === words.length - 1 && anyPrefix;
+    const terms: { termId: number; cost: number; prefix: boolean }[] = [];
+    const exact = dictionary.lookup(word);
+    if (exact !== undefined) terms.push({ termId: exact, cost: 0, prefix: false });
+    if (last) for (const termId of dictionary.prefixExpansions(word, options.maxCandidates)) if (termId !== exact) terms.push({ termId, cost: 0, prefix: true });
+    const budget = Math.min(typoBudget(word.length, options.minLen1Typo, options.minLen2Typo), maxFieldTypos);
+    for (let cost = 1; terms.length === 0 && cost <= budget; cost++) {
+      for (const candidate of dictionary.typoCandidates(word, cost, cost, false, options.maxCandidates)) terms.push({ termId: candidate.termId, cost, prefix: false });
+      if (last) for (const candidate of dictionary.typoCandidates(word, cost, cost, true, options.maxCandidates)) terms.push({ termId: candidate.termId, cost, prefix: dictionary.termOf(candidate.termId).length > word.length + cost });
+    }
+    const lists: Lists = [];
+    let size = 0;
+    for (const term of terms) {
+      for (const field of options.fields) {
+        if ((term.prefix && !field.prefix) || term.cost > field.numTypos) continue;
+        const list = field.index.postings[term.termId];
+        if (!list || list.length === 0) continue;
+        lists.push({ ids: list.ids, length: list.length, cost: 2 * term.cost + (term.prefix ? 1 : 0) });
+        size += list.length;
+      }
+    }
+    if (size === 0) return undefined;
+    perWord.push({ lists, size });
+  }
+  perWord.sort((a, b) => a.size - b.size);
+  const rarest = perWord[0];
+  if (!rarest) return undefined;
+  const filter = options.filter;
+  const seen = new Set<number>();
+  let survivors: number[] = [];
+  for (const list of rarest.lists) {
+    for (let i = 0; i < list.length; i++) {
+      const seq = list.ids[i] as number;
+      if ((filter && filter[seq] === 0) || seen.has(seq)) continue;
+      seen.add(seq);
+      survivors.push(seq);
+    }
+  }
+  const costs = new Map<number, number>();
+  for (let w = 0; w < perWord.length && survivors.length > 0; w++) {
+    const { lists } = perWord[w] as { lists: Lists };
+    survivors = survivors.filter((seq) => {
+      let cheapest = Number.POSITIVE_INFINITY;
+      for (const list of lists) {
+        const at = lowerBound(list.ids, list.length, seq);
+        if (at < list.length && list.ids[at] === seq && list.cost < cheapest) cheapest = list.cost;
+      }
+      if (!Number.isFinite(cheapest)) return false;
+      costs.set(seq, (costs.get(seq) ?? 0) + cheapest);
+      return true;
+    });
+  }
+  if (survivors.length === 0) return undefined;
+  const allowed = new Uint8Array(collection.seqLimit);
+  const cost = new Uint8Array(collection.seqLimit);
+  for (const seq of survivors) {
+    allowed[seq] = 1;
+    cost[seq] = Math.min(costs.get(seq) ?? 0, 255);
+  }
+  return { allowed, cost };
+}
+
+/** One pass of the cascade over at most 30 words (one bit per word). */
+function matchWords(collection: Collection, options: TextMatchOptions, settings: CascadeSettings): TextMatchResult {
   const { words, fields, filter } = options;
   const limit = collection.seqLimit;
   const fieldCount = fields.length;
@@ -197,8 +422,20 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   const dictionary = collection.dictionary;
   const n = words.length;
   const fullMask = n >= 32 ? 0xffffffff : (1 << n) - 1;
+  const synonymScore = options.synonymScore ?? 1;
+  const baseCost = settings.baseCost;
 
-  const apply = (token: number, termId: number, cost: number, prefixOnly: boolean): void => {
+  /**
+   * Applies a candidate term of query word `token` at typo `cost`. `prefixWalk`: found as a
+   * prefix (expansion or typo prefix). Typesense counts such a candidate as a prefix match
+   * only when it is longer than the word plus its typos (`next_suggestion2` in
+   * `src/index.cpp`: `is_prefix_searched = prefix_search && candidate.size() > token_size +
+   * typo_cost`), and only then keeps it out of fields without `prefix`: `chargeit` for
+   * `charger` at 1 typo is a whole-word match (cost 2), `chargehub` a typo prefix (cost 3).
+   */
+  const apply = (token: number, termId: number, cost: number, prefixWalk: boolean): void => {
+    const term = dictionary.termOf(termId);
+    const prefixOnly = prefixWalk && term.length > (words[token] as string).length + cost;
     const bit = 1 << token;
     let used = false;
     const applied = appliedTerms[token] as number[];
@@ -236,7 +473,6 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       }
     }
     if (used) {
-      const term = dictionary.termOf(termId);
       const previous = matchedTerms.get(term);
       if (!previous || previous.cost > cost) matchedTerms.set(term, { token, cost, prefix: prefixOnly, queryLength: (words[token] as string).length });
     }
@@ -268,41 +504,74 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
 
   const anyPrefix = fields.some((f) => f.prefix);
   const maxFieldTypos = Math.max(0, ...fields.map((f) => f.numTypos));
+  const prefixWord = settings.prefixWord;
   // Level 0: exact words and prefix expansions of the last word.
+  const exactlyFound = new Uint8Array(Math.max(n, 1));
   words.forEach((word, token) => {
     const exact = dictionary.lookup(word);
-    if (exact !== undefined) apply(token, exact, 0, false);
-    if (token === n - 1 && anyPrefix) {
+    if (exact !== undefined) {
+      apply(token, exact, 0, false);
+      exactlyFound[token] = 1;
+    }
+    if (token === prefixWord && anyPrefix) {
       for (const termId of dictionary.prefixExpansions(word, options.maxCandidates)) {
-        if (termId !== exact) apply(token, termId, 0, true);
+        if (termId !== exact) {
+          apply(token, termId, 0, true);
+          exactlyFound[token] = 1;
+        }
       }
     }
   });
   let rounds: Round[] = [{ mask: fullMask, maxCost: 0 }];
-  let found = countMatching(rounds);
-  while (level < 2 && found < options.typoTokensThreshold) {
-    level++;
-    const current = level;
+  let found: number;
+  if (settings.typos === 'missing') {
+    // One combination: a word without exact terms takes its cheapest typo level.
     words.forEach((word, token) => {
+      if (exactlyFound[token] === 1) return;
       const budget = Math.min(typoBudget(word.length, options.minLen1Typo, options.minLen2Typo), maxFieldTypos);
-      if (budget < current) return;
-      for (const candidate of dictionary.typoCandidates(word, current, current, false, options.maxCandidates)) {
-        apply(token, candidate.termId, current, false);
-      }
-      if (token === n - 1 && anyPrefix) {
-        for (const candidate of dictionary.typoCandidates(word, current, current, true, options.maxCandidates)) {
-          apply(token, candidate.termId, current, true);
-        }
+      for (let cost = 1; cost <= budget; cost++) {
+        const candidates = dictionary.typoCandidates(word, cost, cost, false, options.maxCandidates);
+        for (const candidate of candidates) apply(token, candidate.termId, cost, false);
+        if (candidates.length > 0) break;
       }
     });
-    rounds = [{ mask: fullMask, maxCost: current }];
+    level = 2;
+    rounds = [{ mask: fullMask, maxCost: 2 }];
     found = countMatching(rounds);
+  } else {
+    found = countMatching(rounds);
+    while (level < 2 && found < options.typoTokensThreshold) {
+      level++;
+      const current = level;
+      words.forEach((word, token) => {
+        const budget = Math.min(typoBudget(word.length, options.minLen1Typo, options.minLen2Typo), maxFieldTypos);
+        if (budget < current) return;
+        for (const candidate of dictionary.typoCandidates(word, current, current, false, options.maxCandidates)) {
+          apply(token, candidate.termId, current, false);
+        }
+        if (token === prefixWord && anyPrefix) {
+          for (const candidate of dictionary.typoCandidates(word, current, current, true, options.maxCandidates)) {
+            apply(token, candidate.termId, current, true);
+          }
+        }
+      });
+      rounds = [{ mask: fullMask, maxCost: current }];
+      found = countMatching(rounds);
+    }
   }
-  if (found < options.dropTokensThreshold && n > 1) {
-    // Drop words from the right, then from the left; each reduced query runs its own typo cascade.
+  if (settings.wholeRound === false) {
+    // The typo candidates stay applied; only the drop rounds below may accept documents.
+    rounds = [];
+    found = 0;
+  }
+  const dropWords = Math.min(n, settings.dropWords);
+  if (found < options.dropTokensThreshold && dropWords > 1) {
+    // Drop words from the right, then from the left (among the first `dropWords`); each
+    // reduced query runs its own typo cascade.
+    const dropMask = dropWords >= 32 ? 0xffffffff : (1 << dropWords) - 1;
     const drops: number[] = [];
-    for (let k = n - 1; k >= 1; k--) drops.push((1 << k) - 1);
-    for (let k = n - 1; k >= 1; k--) drops.push(fullMask & ~((1 << (n - k)) - 1));
+    for (let k = dropWords - 1; k >= 1; k--) drops.push((1 << k) - 1);
+    for (let k = dropWords - 1; k >= 1; k--) drops.push(dropMask & ~((1 << (dropWords - k)) - 1));
     outer: for (const mask of drops) {
       for (let cost = 0; cost <= level; cost++) {
         const attempt = [...rounds, { mask, maxCost: cost }];
@@ -335,6 +604,20 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
   // Positions per query word per array element, reused across documents.
   const positions: number[][][] = [];
   const wanted = new Int32Array(Math.max(n, 1));
+  const prioritizeExact = options.prioritizeExactMatch;
+  /**
+   * Typesense's verbatim flag of a field (`Match` in `include/match_score.h`,
+   * `score_results2` in `src/index.cpp`): with two or more query words in the field, the
+   * field holds exactly those words, each once, in any order (`exact_match` compares
+   * offsets, not the query's order), whatever their typos; with one, the query is that one
+   * word, matched without typo or prefix, and is the whole field.
+   */
+  const verbatimOf = (seq: number, field: QueryField, fieldWords: number, cost: number): number => {
+    if (!prioritizeExact) return 0;
+    const count = field.index.wordCounts[seq] as number;
+    if (fieldWords >= 2) return count === fieldWords ? 1 : 0;
+    return n === 1 && cost === 0 && count === 1 ? 1 : 0;
+  };
   /**
    * Scores one document (writes its score parts). Without `proximity` the words of a field
    * are assumed adjacent: an upper bound of the exact score. Returns true when some field
@@ -344,7 +627,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     const m = tokenMask[seq] as number;
     const queryLength = Math.min(popcount(m), 15);
     // Typesense's candidate cost: 2 per typo, 1 per word matched only as a prefix.
-    const cost = Math.min(2 * (typoCost[seq] as number) + (prefixMatches[seq] as number), 63);
+    const cost = Math.min(2 * (typoCost[seq] as number) + (prefixMatches[seq] as number) + (baseCost ? (baseCost[seq] as number) : 0), 63);
     let bestField = -1;
     let bestWords = 0;
     let bestUnique = 0;
@@ -362,9 +645,9 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       let words = unique;
       let distance = 0;
       if (unique > 1) multiWord = true;
-      const verbatimHere = options.prioritizeExactMatch && cost === 0 && fm === fullMask && field.index.wordCounts[seq] === n ? 1 : 0;
-      const boundHere = (((Math.min(unique, 31) * 32 + Math.min(unique, 31)) * 64 + (63 - cost)) * 128 + (100 - (unique - 1))) * 2 + verbatimHere;
-      const bestSoFar = bestField < 0 ? -1 : (((Math.min(bestWords, 31) * 32 + Math.min(bestUnique, 31)) * 64 + (63 - cost)) * 128 + (100 - bestDistance)) * 2 + bestVerbatim;
+      const verbatim = verbatimOf(seq, field, unique, cost);
+      const boundHere = fieldScoreOf(unique, unique, cost, unique - 1, verbatim);
+      const bestSoFar = bestField < 0 ? -1 : fieldScoreOf(bestWords, bestUnique, cost, bestDistance, bestVerbatim);
       // A field whose best possible score cannot beat the best field so far needs no proximity.
       if (boundHere <= bestSoFar) continue;
       if (unique > 1 && proximity) {
@@ -385,12 +668,9 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
         if (words === 0) words = 1;
         if (field.index.field.type === 'string[]') unique = words;
       }
-      // prioritize_exact_match: a field made of exactly the query words, no typos, no prefixes.
-      const verbatim = options.prioritizeExactMatch && cost === 0 && fm === fullMask && field.index.wordCounts[seq] === n ? 1 : 0;
-      const fieldScore = (((Math.min(words, 31) * 32 + Math.min(unique, 31)) * 64 + (63 - cost)) * 128 + (100 - distance)) * 2 + verbatim;
-      const bestScore = bestField < 0 ? -1 : (((Math.min(bestWords, 31) * 32 + Math.min(bestUnique, 31)) * 64 + (63 - cost)) * 128 + (100 - bestDistance)) * 2 + bestVerbatim;
+      const fieldScore = fieldScoreOf(words, unique, cost, distance, verbatim);
       // The first field (in weight order) reaching the best score is the best field.
-      if (fieldScore > bestScore) {
+      if (fieldScore > bestSoFar) {
         bestField = f;
         bestWords = words;
         bestUnique = unique;
@@ -408,15 +688,13 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     bestFieldWeight[seq] = bestWeight;
     fieldsMatched[seq] = Math.min(matchedFields, 7);
     // Typesense's MAX_SCORE order: words matched; best field: words in window, distinct words,
-    // cost, proximity, verbatim; its weight; number of fields matched.
-    const fieldScore = (((Math.min(bestWords, 31) * 32 + Math.min(bestUnique, 31)) * 64 + (63 - cost)) * 128 + (100 - bestDistance)) * 2 + bestVerbatim;
-    scores[seq] = ((queryLength * 2 ** 24 + fieldScore) * 256 + Math.min(bestWeight, 255)) * 8 + Math.min(matchedFields, 7);
+    // cost, proximity, verbatim, synonym score; its weight; number of fields matched.
+    scores[seq] = composeScore(queryLength, fieldScoreOf(bestWords, bestUnique, cost, bestDistance, bestVerbatim), synonymScore, bestWeight, matchedFields);
     return multiWord;
   };
 
   const refineTop = options.refineTop;
   const needsProximity: number[] = [];
-  const prioritizeExact = options.prioritizeExactMatch;
   // First pass, inline (the hot loop): scores with a field's words assumed adjacent — exact
   // unless a field holds two or more query words (then an upper bound, refined below).
   for (let i = 0, end = scratch.touchedCount; i < end; i++) {
@@ -424,7 +702,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     if (!accepts(seq, rounds)) continue;
     if (excluded.length > 0 && excluded[seq] === 1) continue;
     const m = tokenMask[seq] as number;
-    const cost = Math.min(2 * (typoCost[seq] as number) + (prefixMatches[seq] as number), 63);
+    const cost = Math.min(2 * (typoCost[seq] as number) + (prefixMatches[seq] as number) + (baseCost ? (baseCost[seq] as number) : 0), 63);
     let bestScore = -1;
     let bestWords = 0;
     let bestVerbatim = 0;
@@ -438,9 +716,9 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
       const field = fields[f] as QueryField;
       const words = popcount(fm);
       if (words > 1) multiWord = true;
-      const verbatim = prioritizeExact && cost === 0 && fm === fullMask && field.index.wordCounts[seq] === n ? 1 : 0;
+      const verbatim = verbatimOf(seq, field, words, cost);
       // n words at distinct positions spread at least n - 1: the tightest bound before proximity.
-      const fieldScore = (((Math.min(words, 31) * 32 + Math.min(words, 31)) * 64 + (63 - cost)) * 128 + (100 - (words - 1))) * 2 + verbatim;
+      const fieldScore = fieldScoreOf(words, words, cost, words - 1, verbatim);
       if (fieldScore > bestScore) {
         bestScore = fieldScore;
         bestWords = words;
@@ -457,7 +735,7 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     bestFieldVerbatim[seq] = bestVerbatim;
     bestFieldWeight[seq] = bestWeight;
     fieldsMatched[seq] = Math.min(matchedFields, 7);
-    scores[seq] = ((Math.min(matched, 15) * 2 ** 24 + bestScore) * 256 + Math.min(bestWeight, 255)) * 8 + Math.min(matchedFields, 7);
+    scores[seq] = composeScore(matched, bestScore, synonymScore, bestWeight, matchedFields);
     if (multiWord) needsProximity.push(seq);
     matchedIds[matchedCount++] = seq;
   }
@@ -478,5 +756,6 @@ export function matchText(collection: Collection, options: TextMatchOptions): Te
     fieldsMatched,
     numTokens: n,
     matchedTerms,
+    synonymScore,
   };
 }
