@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MatchScratch } from '../src/search/match-scratch.js';
 
 /** Every array `reset` must leave at zero (tokenChoice is rewritten before it is read). */
-const CLEARED = ['tokenMask', 'typoCost', 'prefixOnly', 'tokenCost', 'fieldTokenMask', 'scores', 'tokensMatched', 'bestFieldTokens', 'bestFieldWeight', 'fieldsMatched', 'cost', 'bestFieldUnique', 'bestFieldDistance', 'bestFieldVerbatim'] as const;
+const CLEARED = ['tokenMask', 'typoCost', 'prefixOnly', 'tokenCost', 'fieldTokenMask', 'heldCandidates', 'fieldUnionMask', 'multiCandidate', 'scores', 'tokensMatched', 'bestFieldTokens', 'bestFieldWeight', 'fieldsMatched', 'cost', 'bestFieldUnique', 'bestFieldDistance', 'bestFieldVerbatim'] as const;
 
 function dirty(scratch: MatchScratch, seqs: number[], tokens: number, fields: number): void {
   scratch.reset(tokens, fields);
@@ -10,7 +10,7 @@ function dirty(scratch: MatchScratch, seqs: number[], tokens: number, fields: nu
     scratch.touched[scratch.touchedCount++] = seq;
     for (const name of CLEARED) {
       const array = scratch[name];
-      const stride = name === 'tokenCost' ? tokens : name === 'fieldTokenMask' ? fields : 1;
+      const stride = name === 'tokenCost' || name === 'heldCandidates' ? tokens : name === 'fieldTokenMask' || name === 'fieldUnionMask' ? fields : 1;
       for (let k = 0; k < stride; k++) array[seq * stride + k] = 7;
     }
   }

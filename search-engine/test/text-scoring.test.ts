@@ -93,6 +93,28 @@ describe('text scoring like Typesense: typo-prefix cost, verbatim, synonym demot
     });
   });
 
+  describe('candidate combinations', () => {
+    it('scores each combination of candidate words a document holds and keeps the best', async () => {
+      // src/index.cpp `search_all_candidates`: every combination of candidate tokens (up to
+      // `max(10, max_candidates)`) is searched and scored on its own, and a document keeps its
+      // best score. `near` holds `fox` (exact) far from `quick` and `foxes` (a prefix
+      // expansion, cost 1) next to it: [quick foxes] has both words in the proximity window,
+      // which ranks above cost, so it beats `far`, where only [quick fox] exists.
+      const filler = 'and then some more words in between that keep them apart';
+      const docs = await collection({ fields: [{ name: 't', type: 'string' }] }, [
+        { id: 'near', t: `quick foxes ${filler} fox` },
+        // Newer: wins if both score alike (as they do with one candidate per word).
+        { id: 'far', t: `quick ${filler} fox` },
+      ]);
+      const result = await search(target, docs, { q: 'quick fox', query_by: 't' });
+      expect(hitIds(result)).toEqual(['near', 'far']);
+      expect(result.hits[0].text_match_info.typo_prefix_score).toBe(1);
+      expect(result.hits[1].text_match_info.typo_prefix_score).toBe(0);
+      // Words within the window: 2 for [quick foxes], 1 for `far` (bits 40–47 of the field score).
+      expect(result.hits.map((hit: { text_match_info: { best_field_score: string } }) => BigInt(hit.text_match_info.best_field_score) >> 40n)).toEqual([2n, 1n]);
+    });
+  });
+
   describe('demote_synonym_match', () => {
     it('ranks a synonym match below the same match of the query word only with demote_synonym_match=true', async () => {
       // src/index.cpp `score_results2`: `synonym_score = (is_synonym_query && demote_synonym_match) ? 0 : 1`,

@@ -208,6 +208,13 @@ export const TYPO_COMBINATION_MAX_WORDS = 30;
  */
 export const DROP_TOKENS_MAX_WORDS = 20;
 
+/**
+ * Typesense's bound on the candidate combinations scored (`search_all_candidates` in
+ * `src/index.cpp`: `combination_limit = (num_search_fields == 1 && prefixes[0]) ? max_candidates
+ * : std::max<size_t>(Index::COMBINATION_MIN_LIMIT, max_candidates)`, `COMBINATION_MIN_LIMIT = 10`).
+ */
+const COMBINATION_MIN_LIMIT = 10;
+
 /** How one pass of the cascade treats typos, prefixes and dropped words. */
 interface CascadeSettings {
   /** The query word matched as a prefix too (Typesense: the query's last word), or -1. */
@@ -412,9 +419,12 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
   const fieldCount = fields.length;
   const n0 = Math.max(words.length, 1);
   const scratch = scratchFor(collection, limit, n0, fieldCount);
-  const { tokenMask, typoCost, fieldTokenMask, touched, tokenChoice } = scratch;
+  const { tokenMask, typoCost, fieldTokenMask, touched, tokenChoice, heldCandidates, fieldUnionMask, multiCandidate } = scratch;
   // Terms applied per query word, in order; a document's choice for the word indexes this list.
   const appliedTerms: number[][] = Array.from({ length: Math.max(words.length, 1) }, () => []);
+  // Per applied term: its typos and whether it counts as a prefix (for combinations and fields).
+  const appliedTypos: number[][] = Array.from({ length: Math.max(words.length, 1) }, () => []);
+  const appliedPrefix: boolean[][] = Array.from({ length: Math.max(words.length, 1) }, () => []);
   const prefixMatches = scratch.prefixOnly;
   // Cost of the first (cheapest) match of each query word per document, for drop-token rounds.
   const tokenCost = scratch.tokenCost;
@@ -443,8 +453,12 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     if (choice < 0) {
       choice = applied.length;
       applied.push(termId);
+      (appliedTypos[token] as number[]).push(cost);
+      (appliedPrefix[token] as boolean[]).push(prefixOnly);
     }
     if (choice > 254) choice = 255;
+    const actualCost = 2 * cost + (prefixOnly ? 1 : 0);
+    const heldBit = choice < 32 ? 1 << choice : 0;
     for (let f = 0; f < fieldCount; f++) {
       const field = fields[f] as QueryField;
       if (prefixOnly && !field.prefix) continue;
@@ -458,18 +472,28 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
         if (filter && filter[seq] === 0) continue;
         const m = tokenMask[seq] as number;
         if (m === 0) touched[scratch.touchedCount++] = seq;
+        const slot = seq * n0 + token;
         if ((m & bit) === 0) {
           tokenMask[seq] = m | bit;
           typoCost[seq] = (typoCost[seq] as number) + cost;
           if (prefixOnly) prefixMatches[seq] = (prefixMatches[seq] as number) + 1;
-          tokenCost[seq * n0 + token] = cost;
-          tokenChoice[seq * n0 + token] = choice;
-        } else if (tokenChoice[seq * n0 + token] !== choice) {
-          // Typesense scores one candidate word per query word: another expansion of the same
-          // word (e.g. `chargers` after `charger`) does not add fields.
+          tokenCost[slot] = cost;
+          tokenChoice[slot] = choice;
+        } else if (tokenChoice[slot] !== choice) {
+          // Another candidate of the same word: Typesense scores each combination of candidate
+          // words on its own, so it does not add fields to the first choice's score (`chargers`
+          // after `charger`); the document's combinations are scored below and the best kept.
+          // With one query word a costlier candidate can never score higher: no combinations.
+          if (n > 1 || actualCost <= 2 * (tokenCost[slot] as number) + (appliedPrefix[token]?.[tokenChoice[slot] as number] ? 1 : 0)) {
+            heldCandidates[slot] = (heldCandidates[slot] as number) | heldBit;
+            fieldUnionMask[seq * fieldCount + f] = (fieldUnionMask[seq * fieldCount + f] as number) | bit;
+            multiCandidate[seq] = 1;
+          }
           continue;
         }
+        heldCandidates[slot] = (heldCandidates[slot] as number) | heldBit;
         fieldTokenMask[seq * fieldCount + f] = (fieldTokenMask[seq * fieldCount + f] as number) | bit;
+        fieldUnionMask[seq * fieldCount + f] = (fieldUnionMask[seq * fieldCount + f] as number) | bit;
       }
     }
     if (used) {
@@ -618,12 +642,30 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     if (fieldWords >= 2) return count === fieldWords ? 1 : 0;
     return n === 1 && cost === 0 && count === 1 ? 1 : 0;
   };
+  const severalFields = (seq: number): boolean => {
+    for (let f = 0; f < fieldCount; f++) if (fieldUnionMask[seq * fieldCount + f] !== fieldTokenMask[seq * fieldCount + f]) return true;
+    return false;
+  };
+  /**
+   * The verbatim bit's bound over a document's combinations: a combination puts between 2 and
+   * `unionWords` query words in the field (or one, for a one-word query at the cheapest cost).
+   */
+  const verbatimBound = (seq: number, field: QueryField, unionWords: number, cheapestCost: number): number => {
+    if (!prioritizeExact) return 0;
+    const count = field.index.wordCounts[seq] as number;
+    if (count >= 2 && count <= unionWords) return 1;
+    return n === 1 && cheapestCost === 0 && count === 1 ? 1 : 0;
+  };
   /**
    * Scores one document (writes its score parts). Without `proximity` the words of a field
    * are assumed adjacent: an upper bound of the exact score. Returns true when some field
    * holds two or more query words (so proximity could lower the score).
    */
   const scoreDocument = (seq: number, proximity: boolean): boolean => {
+    if (proximity && multiCandidate[seq] === 1 && (n > 1 || severalFields(seq))) {
+      scoreCombinations(seq);
+      return true;
+    }
     const m = tokenMask[seq] as number;
     const queryLength = Math.min(popcount(m), 15);
     // Typesense's candidate cost: 2 per typo, 1 per word matched only as a prefix.
@@ -693,6 +735,184 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     return multiWord;
   };
 
+  const comboLimit = fieldCount === 1 && (fields[0] as QueryField).prefix ? Math.max(1, options.maxCandidates) : Math.max(COMBINATION_MIN_LIMIT, options.maxCandidates);
+  /**
+   * Scores a document that holds several candidates of some query word as Typesense does:
+   * each combination of candidate words (one per query word) is scored on its own — cost,
+   * fields holding its words, proximity, verbatim — and the best is kept (`search_all_candidates`
+   * → `search_across_fields` → `compute_aggregated_score`, the top-k keeping a document's best).
+   * At most `comboLimit` combinations of the candidates the document holds, enumerated as
+   * `next_suggestion2` does (the first word's candidate changes fastest).
+   */
+  const scoreCombinations = (seq: number): void => {
+    const m = tokenMask[seq] as number;
+    if (popcount(m) === 1) {
+      scoreSingleWordCandidates(seq, m);
+      return;
+    }
+    const present: number[] = [];
+    const options_: number[][] = [];
+    // Slots: one per (word, held candidate), their positions collected once per field.
+    const slotOf: number[][] = [];
+    const slotTerms: number[] = [];
+    for (let t = 0; t < n; t++) {
+      if ((m & (1 << t)) === 0) continue;
+      const held = heldCandidates[seq * n0 + t] as number;
+      const list: number[] = [];
+      for (let c = 0; c < 32; c++) if (((held >>> c) & 1) === 1) list.push(c);
+      if (list.length === 0) list.push(tokenChoice[seq * n0 + t] as number);
+      present.push(t);
+      options_.push(list);
+      slotOf[t] = list.map((c) => {
+        slotTerms.push((appliedTerms[t] as number[])[c] ?? -1);
+        return slotTerms.length - 1;
+      });
+    }
+    const wantedSlots = Int32Array.from(slotTerms);
+    const fieldPositions: (number[][][] | undefined)[] = [];
+    for (let f = 0; f < fieldCount; f++) {
+      if ((fieldUnionMask[seq * fieldCount + f] as number) === 0) continue;
+      const out: number[][][] = [];
+      (fields[f] as QueryField).index.sequences.collectPositions(seq, wantedSlots, wantedSlots.length, out);
+      fieldPositions[f] = out;
+    }
+    const extra = baseCost ? (baseCost[seq] as number) : 0;
+    let bestScore = -1;
+    let best = { cost: 0, words: 0, unique: 0, distance: 0, verbatim: 0, weight: 0, fields: 0 };
+    const index = new Array<number>(present.length).fill(0);
+    for (let k = 0; k < comboLimit; k++) {
+      // Decode combination k: the first word's candidate changes fastest.
+      let rest = k;
+      for (let i = 0; i < present.length; i++) {
+        const size = (options_[i] as number[]).length;
+        index[i] = rest % size;
+        rest = Math.floor(rest / size);
+      }
+      if (rest > 0) break;
+      let typos = 0;
+      let prefixes = 0;
+      for (let i = 0; i < present.length; i++) {
+        const t = present[i] as number;
+        const c = (options_[i] as number[])[index[i] as number] as number;
+        typos += (appliedTypos[t] as number[])[c] ?? 0;
+        prefixes += (appliedPrefix[t] as boolean[])[c] ? 1 : 0;
+      }
+      const cost = Math.min(2 * typos + prefixes + extra, 63);
+      let fieldBest = -1;
+      let parts = { words: 0, unique: 0, distance: 0, verbatim: 0, weight: 0 };
+      let matchedFields = 0;
+      for (let f = 0; f < fieldCount; f++) {
+        const elements = fieldPositions[f];
+        if (!elements) continue;
+        const field = fields[f] as QueryField;
+        let words = 0;
+        let distance = 0;
+        let unique = 0;
+        for (const element of elements) {
+          if (!element) continue;
+          const lists: number[][] = [];
+          for (let i = 0; i < present.length; i++) {
+            const t = present[i] as number;
+            const c = (options_[i] as number[])[index[i] as number] as number;
+            if ((appliedPrefix[t] as boolean[])[c] && !field.prefix) continue;
+            if (((appliedTypos[t] as number[])[c] ?? 0) > field.numTypos) continue;
+            const list = element[(slotOf[t] as number[])[index[i] as number] as number];
+            if (list && list.length > 0) lists.push(list);
+          }
+          if (lists.length === 0) continue;
+          const match = lists.length > 1 ? proximityOf(lists) : { wordsPresent: 1, distance: 0 };
+          if (lists.length > unique) unique = lists.length;
+          if (match.wordsPresent > words || (match.wordsPresent === words && match.distance < distance)) {
+            words = match.wordsPresent;
+            distance = match.distance;
+          }
+        }
+        if (words === 0) continue;
+        matchedFields++;
+        if (field.index.field.type === 'string[]') unique = words;
+        const verbatim = verbatimOf(seq, field, unique, cost);
+        const fieldScore = fieldScoreOf(words, unique, cost, distance, verbatim);
+        if (fieldScore > fieldBest) {
+          fieldBest = fieldScore;
+          parts = { words, unique, distance, verbatim, weight: field.weight };
+        }
+      }
+      if (fieldBest < 0) continue;
+      const score = composeScore(popcount(m), fieldBest, synonymScore, parts.weight, matchedFields);
+      if (score > bestScore) {
+        bestScore = score;
+        best = { cost, ...parts, fields: matchedFields };
+      }
+    }
+    if (bestScore < 0) return;
+    tokensMatched[seq] = popcount(m);
+    candidateCost[seq] = best.cost;
+    bestFieldTokens[seq] = best.words;
+    bestFieldUnique[seq] = best.unique;
+    bestFieldDistance[seq] = best.distance;
+    bestFieldVerbatim[seq] = best.verbatim;
+    bestFieldWeight[seq] = best.weight;
+    fieldsMatched[seq] = Math.min(best.fields, 7);
+    scores[seq] = bestScore;
+  };
+
+  /**
+   * `scoreCombinations` for a document matching one query word: each held candidate is one
+   * combination; its fields come from the posting lists (no word positions needed: one word
+   * has no proximity).
+   */
+  const scoreSingleWordCandidates = (seq: number, m: number): void => {
+    const t = 31 - Math.clz32(m);
+    const held = heldCandidates[seq * n0 + t] as number;
+    const extra = baseCost ? (baseCost[seq] as number) : 0;
+    let bestScore = -1;
+    let best = { cost: 0, verbatim: 0, weight: 0, fields: 0 };
+    for (let c = 0, k = 0; c < 32 && k < comboLimit; c++) {
+      if (((held >>> c) & 1) === 0) continue;
+      k++;
+      const termId = (appliedTerms[t] as number[])[c] as number;
+      const typos = (appliedTypos[t] as number[])[c] ?? 0;
+      const prefix = (appliedPrefix[t] as boolean[])[c] ?? false;
+      const cost = Math.min(2 * typos + (prefix ? 1 : 0) + extra, 63);
+      let fieldBest = -1;
+      let weight = 0;
+      let verbatimBest = 0;
+      let matchedFields = 0;
+      for (let f = 0; f < fieldCount; f++) {
+        const field = fields[f] as QueryField;
+        if ((prefix && !field.prefix) || typos > field.numTypos) continue;
+        const list = field.index.postings[termId];
+        if (!list) continue;
+        const at = lowerBound(list.ids, list.length, seq);
+        if (at >= list.length || list.ids[at] !== seq) continue;
+        matchedFields++;
+        const verbatim = verbatimOf(seq, field, 1, cost);
+        const fieldScore = fieldScoreOf(1, 1, cost, 0, verbatim);
+        if (fieldScore > fieldBest) {
+          fieldBest = fieldScore;
+          weight = field.weight;
+          verbatimBest = verbatim;
+        }
+      }
+      if (fieldBest < 0) continue;
+      const score = composeScore(1, fieldBest, synonymScore, weight, matchedFields);
+      if (score > bestScore) {
+        bestScore = score;
+        best = { cost, verbatim: verbatimBest, weight, fields: matchedFields };
+      }
+    }
+    if (bestScore < 0) return;
+    tokensMatched[seq] = 1;
+    candidateCost[seq] = best.cost;
+    bestFieldTokens[seq] = 1;
+    bestFieldUnique[seq] = 1;
+    bestFieldDistance[seq] = 0;
+    bestFieldVerbatim[seq] = best.verbatim;
+    bestFieldWeight[seq] = best.weight;
+    fieldsMatched[seq] = Math.min(best.fields, 7);
+    scores[seq] = bestScore;
+  };
+
   const refineTop = options.refineTop;
   const needsProximity: number[] = [];
   // First pass, inline (the hot loop): scores with a field's words assumed adjacent — exact
@@ -708,15 +928,20 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     let bestVerbatim = 0;
     let bestWeight = 0;
     let matchedFields = 0;
-    let multiWord = false;
+    // A document holding several candidates of a word: its bound takes every held candidate's
+    // fields and the verbatim bit, and its combinations are scored when it is refined.
+    // One word: another candidate can only win through a field the first choice lacks.
+    const several = multiCandidate[seq] === 1 && (n > 1 || severalFields(seq));
+    let multiWord = several;
+    const masks = several ? fieldUnionMask : fieldTokenMask;
     for (let f = 0; f < fieldCount; f++) {
-      const fm = fieldTokenMask[seq * fieldCount + f] as number;
+      const fm = masks[seq * fieldCount + f] as number;
       if (fm === 0) continue;
       matchedFields++;
       const field = fields[f] as QueryField;
       const words = popcount(fm);
       if (words > 1) multiWord = true;
-      const verbatim = verbatimOf(seq, field, words, cost);
+      const verbatim = several ? verbatimBound(seq, field, words, cost) : verbatimOf(seq, field, words, cost);
       // n words at distinct positions spread at least n - 1: the tightest bound before proximity.
       const fieldScore = fieldScoreOf(words, words, cost, words - 1, verbatim);
       if (fieldScore > bestScore) {
