@@ -349,8 +349,12 @@ function documentsWithEveryWord(collection: Collection, words: string[], options
   const maxFieldTypos = Math.max(0, ...options.fields.map((f) => f.numTypos));
   type Lists = { ids: Int32Array; length: number; cost: number }[];
   const perWord: { lists: Lists; size: number }[] = [];
+  const seenWords = new Set<string>();
   for (const [index, word] of words.entries()) {
     const last = index === words.length - 1 && anyPrefix;
+    // A repeated word adds nothing to an AND (its cost is counted once here).
+    if (!last && seenWords.has(word)) continue;
+    seenWords.add(word);
     const terms: { termId: number; cost: number; prefix: boolean }[] = [];
     const exact = dictionary.lookup(word);
     if (exact !== undefined) terms.push({ termId: exact, cost: 0, prefix: false });
@@ -389,8 +393,32 @@ function documentsWithEveryWord(collection: Collection, words: string[], options
     }
   }
   const costs = new Map<number, number>();
+  // Per word, the cheaper check: a binary search per survivor in each list, or one walk over
+  // the lists marking the survivors they hold (a word in most documents, many survivors).
+  let held: Uint8Array | undefined;
   for (let w = 0; w < perWord.length && survivors.length > 0; w++) {
-    const { lists } = perWord[w] as { lists: Lists };
+    const { lists, size } = perWord[w] as { lists: Lists; size: number };
+    if (w > 0 && survivors.length * lists.length * 16 > size) {
+      held ??= new Uint8Array(collection.seqLimit);
+      const cheapest = new Map<number, number>();
+      for (const seq of survivors) held[seq] = 1;
+      for (const list of lists) {
+        for (let i = 0; i < list.length; i++) {
+          const seq = list.ids[i] as number;
+          if (held[seq] !== 1) continue;
+          const previous = cheapest.get(seq);
+          if (previous === undefined || list.cost < previous) cheapest.set(seq, list.cost);
+        }
+      }
+      for (const seq of survivors) held[seq] = 0;
+      survivors = survivors.filter((seq) => {
+        const cost = cheapest.get(seq);
+        if (cost === undefined) return false;
+        costs.set(seq, (costs.get(seq) ?? 0) + cost);
+        return true;
+      });
+      continue;
+    }
     survivors = survivors.filter((seq) => {
       let cheapest = Number.POSITIVE_INFINITY;
       for (const list of lists) {
