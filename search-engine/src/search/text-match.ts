@@ -1,7 +1,7 @@
 import type { Collection, TextFieldIndex } from '../index/collection.js';
 import { typoBudget } from '../text/osa-distance.js';
 import { existingScratch, scratchFor } from './match-scratch.js';
-import { proximityOf } from './word-proximity.js';
+import { proximityOf, WINDOW_SIZE } from './word-proximity.js';
 
 /** A searched field with its settings. */
 export interface QueryField {
@@ -716,7 +716,7 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
       let distance = 0;
       if (unique > 1) multiWord = true;
       const verbatim = verbatimOf(seq, field, unique, cost);
-      const boundHere = fieldScoreOf(unique, unique, cost, unique - 1, verbatim);
+      const boundHere = fieldScoreOf(Math.min(unique, WINDOW_SIZE), unique, cost, Math.min(unique, WINDOW_SIZE) - 1, verbatim);
       const bestSoFar = bestField < 0 ? -1 : fieldScoreOf(bestWords, bestUnique, cost, bestDistance, bestVerbatim);
       // A field whose best possible score cannot beat the best field so far needs no proximity.
       if (boundHere <= bestSoFar) continue;
@@ -953,6 +953,7 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     const cost = Math.min(2 * (typoCost[seq] as number) + (prefixMatches[seq] as number) + (baseCost ? (baseCost[seq] as number) : 0), 63);
     let bestScore = -1;
     let bestWords = 0;
+    let bestUnique = 0;
     let bestVerbatim = 0;
     let bestWeight = 0;
     let matchedFields = 0;
@@ -970,11 +971,15 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
       const words = popcount(fm);
       if (words > 1) multiWord = true;
       const verbatim = several ? verbatimBound(seq, field, words, cost) : verbatimOf(seq, field, words, cost);
-      // n words at distinct positions spread at least n - 1: the tightest bound before proximity.
-      const fieldScore = fieldScoreOf(words, words, cost, words - 1, verbatim);
+      // At most WINDOW_SIZE words are in the window, and n words at distinct positions spread at
+      // least n - 1: the tightest bound before proximity (an array's distinct words are its window's).
+      const inWindow = Math.min(words, WINDOW_SIZE);
+      const unique = field.index.field.type === 'string[]' ? inWindow : words;
+      const fieldScore = fieldScoreOf(inWindow, unique, cost, inWindow - 1, verbatim);
       if (fieldScore > bestScore) {
         bestScore = fieldScore;
-        bestWords = words;
+        bestWords = inWindow;
+        bestUnique = unique;
         bestVerbatim = verbatim;
         bestWeight = field.weight;
       }
@@ -983,7 +988,7 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     tokensMatched[seq] = matched;
     candidateCost[seq] = cost;
     bestFieldTokens[seq] = bestWords;
-    bestFieldUnique[seq] = bestWords;
+    bestFieldUnique[seq] = bestUnique;
     bestFieldDistance[seq] = bestWords - 1;
     bestFieldVerbatim[seq] = bestVerbatim;
     bestFieldWeight[seq] = bestWeight;
