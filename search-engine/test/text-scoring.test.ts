@@ -199,6 +199,13 @@ describe('text scoring like Typesense: typo-prefix cost, verbatim, synonym demot
       expect(result.hits[0].text_match_info.typo_prefix_score).toBe(2);
     });
 
+    it('with drop_tokens_threshold above what the whole query finds, drop rounds add documents and the whole match ranks first', async () => {
+      // src/index.cpp `Index::search`: drop rounds run `while(all_result_ids_len < drop_tokens_threshold)`
+      // and add to the results of the whole query.
+      const result = await search(target, words, { ...query(WORDS), drop_tokens_threshold: 3 });
+      expect(hitIds(result)).toEqual(['all', 'first19']);
+    });
+
     it('words after the 20th take no part in drop rounds', async () => {
       // No document holds all 40 (the 40th is `tram`), so drop rounds decide; `tram ride` holds
       // only the 40th word and is not found, though it would be by dropping all the others.
