@@ -511,8 +511,10 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
           // Another candidate of the same word: Typesense scores each combination of candidate
           // words on its own, so it does not add fields to the first choice's score (`chargers`
           // after `charger`); the document's combinations are scored below and the best kept.
-          // With one query word a costlier candidate can never score higher: no combinations.
-          if (n > 1 || actualCost <= 2 * (tokenCost[slot] as number) + (appliedPrefix[token]?.[tokenChoice[slot] as number] ? 1 : 0)) {
+          // With one query word only a candidate as cheap as the first, in a field the first
+          // lacks (the first choice's fields are all applied before any other candidate), can
+          // score higher: otherwise no combinations.
+          if (n > 1 || ((fieldTokenMask[seq * fieldCount + f] as number) === 0 && actualCost <= 2 * (tokenCost[slot] as number) + (appliedPrefix[token]?.[tokenChoice[slot] as number] ? 1 : 0))) {
             heldCandidates[slot] = (heldCandidates[slot] as number) | heldBit;
             fieldUnionMask[seq * fieldCount + f] = (fieldUnionMask[seq * fieldCount + f] as number) | bit;
             multiCandidate[seq] = 1;
