@@ -8,6 +8,8 @@ function dirty(scratch: MatchScratch, seqs: number[], tokens: number, fields: nu
   scratch.reset(tokens, fields);
   for (const seq of seqs) {
     scratch.touched[scratch.touchedCount++] = seq;
+    // The candidate-combination arrays are written (and cleared) for flagged documents only.
+    scratch.flagged[scratch.flaggedCount++] = seq;
     for (const name of CLEARED) {
       const array = scratch[name];
       const stride = name === 'tokenCost' || name === 'heldCandidates' ? tokens : name === 'fieldTokenMask' || name === 'fieldUnionMask' ? fields : 1;
@@ -26,6 +28,7 @@ describe('MatchScratch.reset', () => {
     scratch.reset(2, 1);
     for (const name of CLEARED) expect(scratch[name].every((value) => value === 0), name).toBe(true);
     expect(scratch.touchedCount).toBe(0);
+    expect(scratch.flaggedCount).toBe(0);
     // The next query's strides are the ones cleared after it.
     dirty(scratch, seqs, 2, 1);
     scratch.reset(1, 1);

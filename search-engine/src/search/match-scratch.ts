@@ -21,13 +21,20 @@ export class MatchScratch {
   fieldTokenMask: Uint32Array;
   /**
    * Per (document, query word): bit c set when the document holds the word's applied candidate
-   * c (c < 32) in a field that may match it; the candidate combinations scored per document.
+   * c (c < 32) besides its first choice (`tokenChoice`), in a field that may match it: the
+   * candidate combinations scored per document. Written only for `flagged` documents.
    */
   heldCandidates: Uint32Array;
-  /** Per (document, field): query words any held candidate of which is in the field (`fieldTokenMask` counts only the first). */
+  /** Per (document, field): query words another held candidate of which is in the field (the first choices are in `fieldTokenMask`). */
   fieldUnionMask: Uint32Array;
   /** 1 when the document holds two or more candidates of some query word (its combinations are scored). */
   multiCandidate: Uint8Array;
+  /**
+   * The documents with `multiCandidate` set, `flagged[0 … flaggedCount)`: only their entries of
+   * the three arrays above are written, so only theirs are cleared (most queries flag few).
+   */
+  flagged: Int32Array;
+  flaggedCount = 0;
   scores: Float64Array;
   tokensMatched: Uint8Array;
   bestFieldTokens: Uint8Array;
@@ -65,6 +72,7 @@ export class MatchScratch {
     this.heldCandidates = new Uint32Array(capacity * maxTokens);
     this.fieldUnionMask = new Uint32Array(capacity * maxFields);
     this.multiCandidate = new Uint8Array(capacity);
+    this.flagged = new Int32Array(capacity);
     this.scores = new Float64Array(capacity);
     this.tokensMatched = new Uint8Array(capacity);
     this.bestFieldTokens = new Uint8Array(capacity);
@@ -93,9 +101,6 @@ export class MatchScratch {
       this.prefixOnly.fill(0);
       this.tokenCost.fill(0);
       this.fieldTokenMask.fill(0);
-      this.heldCandidates.fill(0);
-      this.fieldUnionMask.fill(0);
-      this.multiCandidate.fill(0);
       this.scores.fill(0);
       this.tokensMatched.fill(0);
       this.bestFieldTokens.fill(0);
@@ -106,23 +111,16 @@ export class MatchScratch {
       this.bestFieldDistance.fill(0);
       this.bestFieldVerbatim.fill(0);
     } else {
-      const { tokenMask, typoCost, prefixOnly, tokenCost, fieldTokenMask, heldCandidates, fieldUnionMask, multiCandidate, scores, tokensMatched, bestFieldTokens, bestFieldWeight, fieldsMatched, cost, bestFieldUnique, bestFieldDistance, bestFieldVerbatim } = this;
+      const { tokenMask, typoCost, prefixOnly, tokenCost, fieldTokenMask, scores, tokensMatched, bestFieldTokens, bestFieldWeight, fieldsMatched, cost, bestFieldUnique, bestFieldDistance, bestFieldVerbatim } = this;
       for (let i = 0; i < touchedCount; i++) {
         const seq = touched[i] as number;
         tokenMask[seq] = 0;
         typoCost[seq] = 0;
         prefixOnly[seq] = 0;
         const tokenStart = seq * previousTokens;
-        for (let k = 0; k < previousTokens; k++) {
-          tokenCost[tokenStart + k] = 0;
-          heldCandidates[tokenStart + k] = 0;
-        }
+        for (let k = 0; k < previousTokens; k++) tokenCost[tokenStart + k] = 0;
         const fieldStart = seq * previousFields;
-        for (let k = 0; k < previousFields; k++) {
-          fieldTokenMask[fieldStart + k] = 0;
-          fieldUnionMask[fieldStart + k] = 0;
-        }
-        multiCandidate[seq] = 0;
+        for (let k = 0; k < previousFields; k++) fieldTokenMask[fieldStart + k] = 0;
         scores[seq] = 0;
         tokensMatched[seq] = 0;
         bestFieldTokens[seq] = 0;
@@ -134,6 +132,14 @@ export class MatchScratch {
         bestFieldVerbatim[seq] = 0;
       }
     }
+    const { heldCandidates, fieldUnionMask, multiCandidate, flagged, flaggedCount } = this;
+    for (let i = 0; i < flaggedCount; i++) {
+      const seq = flagged[i] as number;
+      for (let k = 0; k < previousTokens; k++) heldCandidates[seq * previousTokens + k] = 0;
+      for (let k = 0; k < previousFields; k++) fieldUnionMask[seq * previousFields + k] = 0;
+      multiCandidate[seq] = 0;
+    }
+    this.flaggedCount = 0;
     this.touchedCount = 0;
     this.stride = { tokens, fields };
   }

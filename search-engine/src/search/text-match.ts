@@ -517,13 +517,14 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
           if (n > 1 || ((fieldTokenMask[seq * fieldCount + f] as number) === 0 && actualCost <= 2 * (tokenCost[slot] as number) + (appliedPrefix[token]?.[tokenChoice[slot] as number] ? 1 : 0))) {
             heldCandidates[slot] = (heldCandidates[slot] as number) | heldBit;
             fieldUnionMask[seq * fieldCount + f] = (fieldUnionMask[seq * fieldCount + f] as number) | bit;
-            multiCandidate[seq] = 1;
+            if (multiCandidate[seq] === 0) {
+              multiCandidate[seq] = 1;
+              scratch.flagged[scratch.flaggedCount++] = seq;
+            }
           }
           continue;
         }
-        heldCandidates[slot] = (heldCandidates[slot] as number) | heldBit;
         fieldTokenMask[seq * fieldCount + f] = (fieldTokenMask[seq * fieldCount + f] as number) | bit;
-        fieldUnionMask[seq * fieldCount + f] = (fieldUnionMask[seq * fieldCount + f] as number) | bit;
       }
     }
     if (used) {
@@ -667,13 +668,13 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
    * word, matched without typo or prefix, and is the whole field.
    */
   const verbatimOf = (seq: number, field: QueryField, fieldWords: number, cost: number): number => {
+    // The cheap conditions first: the word count is a random read per document and field.
     if (!prioritizeExact) return 0;
-    const count = field.index.wordCounts[seq] as number;
-    if (fieldWords >= 2) return count === fieldWords ? 1 : 0;
-    return n === 1 && cost === 0 && count === 1 ? 1 : 0;
+    if (fieldWords >= 2) return field.index.wordCounts[seq] === fieldWords ? 1 : 0;
+    return n === 1 && cost === 0 && field.index.wordCounts[seq] === 1 ? 1 : 0;
   };
   const severalFields = (seq: number): boolean => {
-    for (let f = 0; f < fieldCount; f++) if (fieldUnionMask[seq * fieldCount + f] !== fieldTokenMask[seq * fieldCount + f]) return true;
+    for (let f = 0; f < fieldCount; f++) if (((fieldUnionMask[seq * fieldCount + f] as number) & ~(fieldTokenMask[seq * fieldCount + f] as number)) !== 0) return true;
     return false;
   };
   /**
@@ -787,7 +788,8 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     const slotTerms: number[] = [];
     for (let t = 0; t < n; t++) {
       if ((m & (1 << t)) === 0) continue;
-      const held = heldCandidates[seq * n0 + t] as number;
+      const first = tokenChoice[seq * n0 + t] as number;
+      const held = (heldCandidates[seq * n0 + t] as number) | (first < 32 ? 1 << first : 0);
       const list: number[] = [];
       for (let c = 0; c < 32; c++) if (((held >>> c) & 1) === 1) list.push(c);
       if (list.length === 0) list.push(tokenChoice[seq * n0 + t] as number);
@@ -801,7 +803,7 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     const wantedSlots = Int32Array.from(slotTerms);
     const fieldPositions: (number[][][] | undefined)[] = [];
     for (let f = 0; f < fieldCount; f++) {
-      if ((fieldUnionMask[seq * fieldCount + f] as number) === 0) continue;
+      if (((fieldUnionMask[seq * fieldCount + f] as number) | (fieldTokenMask[seq * fieldCount + f] as number)) === 0) continue;
       const out: number[][][] = [];
       (fields[f] as QueryField).index.sequences.collectPositions(seq, wantedSlots, wantedSlots.length, out);
       fieldPositions[f] = out;
@@ -893,7 +895,8 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
    */
   const scoreSingleWordCandidates = (seq: number, m: number): void => {
     const t = 31 - Math.clz32(m);
-    const held = heldCandidates[seq * n0 + t] as number;
+    const first = tokenChoice[seq * n0 + t] as number;
+    const held = (heldCandidates[seq * n0 + t] as number) | (first < 32 ? 1 << first : 0);
     const extra = baseCost ? (baseCost[seq] as number) : 0;
     let bestScore = -1;
     let best = { cost: 0, verbatim: 0, weight: 0, fields: 0 };
@@ -964,9 +967,8 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     // One word: another candidate can only win through a field the first choice lacks.
     const several = multiCandidate[seq] === 1 && (n > 1 || severalFields(seq));
     let multiWord = several;
-    const masks = several ? fieldUnionMask : fieldTokenMask;
     for (let f = 0; f < fieldCount; f++) {
-      const fm = masks[seq * fieldCount + f] as number;
+      const fm = several ? (fieldUnionMask[seq * fieldCount + f] as number) | (fieldTokenMask[seq * fieldCount + f] as number) : (fieldTokenMask[seq * fieldCount + f] as number);
       if (fm === 0) continue;
       matchedFields++;
       const field = fields[f] as QueryField;
