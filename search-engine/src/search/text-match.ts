@@ -485,7 +485,6 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
       (appliedPrefix[token] as boolean[]).push(prefixOnly);
     }
     if (choice > 254) choice = 255;
-    const actualCost = 2 * cost + (prefixOnly ? 1 : 0);
     const heldBit = choice < 32 ? 1 << choice : 0;
     for (let f = 0; f < fieldCount; f++) {
       const field = fields[f] as QueryField;
@@ -511,10 +510,11 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
           // Another candidate of the same word: Typesense scores each combination of candidate
           // words on its own, so it does not add fields to the first choice's score (`chargers`
           // after `charger`); the document's combinations are scored below and the best kept.
-          // With one query word only a candidate as cheap as the first, in a field the first
-          // lacks (the first choice's fields are all applied before any other candidate), can
-          // score higher: otherwise no combinations.
-          if (n > 1 || ((fieldTokenMask[seq * fieldCount + f] as number) === 0 && actualCost <= 2 * (tokenCost[slot] as number) + (appliedPrefix[token]?.[tokenChoice[slot] as number] ? 1 : 0))) {
+          // With one query word a combination is one candidate: a costlier one never scores
+          // higher, an equally cheap one only through a heavier field or more fields (the last
+          // two criteria). Not scored: it cost a one-word prefix query ~80% more CPU at 100k
+          // documents (README, "Known differences").
+          if (n > 1) {
             heldCandidates[slot] = (heldCandidates[slot] as number) | heldBit;
             fieldUnionMask[seq * fieldCount + f] = (fieldUnionMask[seq * fieldCount + f] as number) | bit;
             if (multiCandidate[seq] === 0) {
@@ -673,10 +673,6 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     if (fieldWords >= 2) return field.index.wordCounts[seq] === fieldWords ? 1 : 0;
     return n === 1 && cost === 0 && field.index.wordCounts[seq] === 1 ? 1 : 0;
   };
-  const severalFields = (seq: number): boolean => {
-    for (let f = 0; f < fieldCount; f++) if (((fieldUnionMask[seq * fieldCount + f] as number) & ~(fieldTokenMask[seq * fieldCount + f] as number)) !== 0) return true;
-    return false;
-  };
   /**
    * The verbatim bit's bound over a document's combinations: a combination puts between 2 and
    * `unionWords` query words in the field (or one, for a one-word query at the cheapest cost).
@@ -693,7 +689,7 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
    * holds two or more query words (so proximity could lower the score).
    */
   const scoreDocument = (seq: number, proximity: boolean): boolean => {
-    if (proximity && multiCandidate[seq] === 1 && (n > 1 || severalFields(seq))) {
+    if (proximity && multiCandidate[seq] === 1) {
       scoreCombinations(seq);
       return true;
     }
@@ -964,8 +960,7 @@ function matchWords(collection: Collection, options: TextMatchOptions, settings:
     let matchedFields = 0;
     // A document holding several candidates of a word: its bound takes every held candidate's
     // fields and the verbatim bit, and its combinations are scored when it is refined.
-    // One word: another candidate can only win through a field the first choice lacks.
-    const several = multiCandidate[seq] === 1 && (n > 1 || severalFields(seq));
+    const several = multiCandidate[seq] === 1;
     let multiWord = several;
     for (let f = 0; f < fieldCount; f++) {
       const fm = several ? (fieldUnionMask[seq * fieldCount + f] as number) | (fieldTokenMask[seq * fieldCount + f] as number) : (fieldTokenMask[seq * fieldCount + f] as number);
