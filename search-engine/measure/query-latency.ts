@@ -3,7 +3,7 @@
  * articles, optionally with feature variants of every query, interleaved so machine load hits
  * all variants alike:
  *
- *   node --import tsx measure/query-latency.ts --size 10000 --queries 100 [--rounds 3] [--variants] [--cpu]
+ *   node --import tsx measure/query-latency.ts --size 10000 --queries 100 [--rounds 3] [--variants] [--cpu] [--long-queries]
  *
  * `--cpu` measures each query's CPU time (process.cpuUsage, user + system) instead of wall
  * time: on a machine shared with other work it is far less disturbed by their load.
@@ -11,6 +11,11 @@
  * `--variants` (this build only) adds: the site's synonym/curation sets attached vs
  * `enable_synonyms=false&enable_curations=false`, `facet_by=*`, `group_by=topic`.
  * Without it the script runs on older builds too (for A/B against a baseline checkout).
+ *
+ * `--long-queries` (issue 21) measures, in the same rounds, three query lengths drawn from the
+ * corpus's own words (same fields and parameters as the mix): three words, a hundred words
+ * (each from another article: no document holds them all, so drop rounds decide) and a
+ * hundred-word passage of one article (the whole query matches it).
  */
 import { generateArticles } from '@khs/content';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +33,7 @@ const size = Number(argument('size', '10000'));
 const perKind = Number(argument('queries', '100'));
 const rounds = Number(argument('rounds', '3'));
 const withVariants = process.argv.includes('--variants');
+const withLongQueries = process.argv.includes('--long-queries');
 const cpuClock = process.argv.includes('--cpu');
 const now = (): number => {
   if (!cpuClock) return performance.now();
@@ -65,7 +71,29 @@ if (withVariants) {
 
 const collection = engine.get('articles');
 if (!collection) throw new Error('no collection');
-const mix = buildQueryMix(articles, perKind);
+const mix: { kind: string; params: Record<string, string | number> }[] = buildQueryMix(articles, perKind);
+const longKinds = ['three words', 'hundred words', 'hundred-word passage'];
+if (withLongQueries) {
+  let state = 1234567;
+  const random = (): number => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+  const wordsOf = (text: string): string[] => text.split(/\s+/).filter((w) => /^[A-Za-z]{3,}$/.test(w));
+  const someWord = (): string => {
+    const list = wordsOf(`${articles[Math.floor(random() * articles.length)]?.intro ?? ''}`);
+    return list[Math.floor(random() * list.length)] ?? 'work';
+  };
+  const common = { query_by: 'title,headline,intro,content', highlight_full_fields: 'title,headline,intro,content', per_page: 12 };
+  for (let i = 0; i < perKind; i++) {
+    mix.push({ kind: 'three words', params: { ...common, q: Array.from({ length: 3 }, someWord).join(' ') } });
+    mix.push({ kind: 'hundred words', params: { ...common, q: Array.from({ length: 100 }, someWord).join(' ') } });
+    let passage: string[] = [];
+    while (passage.length < 100) passage = articles[Math.floor(random() * articles.length)]?.content.split(/\s+/).filter(Boolean) ?? [];
+    const start = Math.floor(random() * (passage.length - 99));
+    mix.push({ kind: 'hundred-word passage', params: { ...common, q: passage.slice(start, start + 100).join(' ') } });
+  }
+}
 const times = new Map<string, number[]>();
 for (let round = 0; round < rounds; round++) {
   for (const [index, query] of mix.entries()) {
@@ -76,7 +104,8 @@ for (let round = 0; round < rounds; round++) {
       const started = now();
       executeSearch(collection, parseSearchParams(params));
       const elapsed = now() - started;
-      for (const key of [`${variant.name}|${query.kind}`, `${variant.name}|all`]) {
+      // `all` stays the standard mix (comparable with older builds' figures).
+      for (const key of longKinds.includes(query.kind) ? [`${variant.name}|${query.kind}`] : [`${variant.name}|${query.kind}`, `${variant.name}|all`]) {
         const list = times.get(key) ?? [];
         list.push(elapsed);
         times.set(key, list);
@@ -89,7 +118,7 @@ const pct = (list: number[], p: number): string => {
   return (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number).toFixed(2);
 };
 console.log(`${size} articles, ${perKind} queries per kind, ${rounds} rounds, in-process executeSearch; p50 / p95 ms (${cpuClock ? 'CPU time' : 'wall time'})`);
-const kinds = ['one word', 'two words, one typo', 'prefix', 'facets + filter', 'all'];
+const kinds = ['one word', 'two words, one typo', 'prefix', 'facets + filter', ...(withLongQueries ? longKinds : []), 'all'];
 console.log(`| variant | ${kinds.join(' | ')} |`);
 console.log(`|---|${kinds.map(() => '---').join('|')}|`);
 for (const variant of variants) {

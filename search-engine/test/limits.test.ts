@@ -61,8 +61,9 @@ describe.runIf(embedded)('request limits: refused with a clear 4xx, nothing else
     const response = await postMultiSearch([
       { collection: articles, ...ordinary, highlight_start_tag: '<b>'.repeat(3000) },
       { collection: articles, ...ordinary, highlight_end_tag: 'x'.repeat(65) },
-      { collection: articles, q: 'leedrship '.repeat(60), query_by: 'title' },
-      { collection: articles, q: 'leedrship '.repeat(13), query_by: 'title' },
+      { collection: articles, q: 'leedrship '.repeat(410), query_by: 'title' },
+      // No word limit (Typesense has none): 100 ordinary words are a search like any other.
+      { collection: articles, q: 'leadership skills for the new manager '.repeat(17).split(' ').slice(0, 100).join(' '), query_by: 'title,content' },
       { collection: articles, q: '*', filter_by: Array.from({ length: 101 }, () => 'topic:a').join(' && ') },
       { collection: articles, q: '*', filter_by: `${'('.repeat(17)}topic:a${')'.repeat(17)}` },
       { collection: articles, q: '*', query_by: 'x'.repeat(9000) },
@@ -73,8 +74,9 @@ describe.runIf(embedded)('request limits: refused with a clear 4xx, nothing else
     const [startTag, endTag, longQuery, manyWords, manyClauses, deep, longParameter, hugeFilter, fine] = response.json.results;
     expect(startTag).toEqual({ code: 400, error: 'Parameter `highlight_start_tag` is longer than 64 characters.' });
     expect(endTag).toEqual({ code: 400, error: 'Parameter `highlight_end_tag` is longer than 64 characters.' });
-    expect(longQuery).toEqual({ code: 400, error: 'Parameter `q` is longer than 512 characters.' });
-    expect(manyWords).toEqual({ code: 400, error: 'Parameter `q` has more than 12 words.' });
+    expect(longQuery).toEqual({ code: 400, error: 'Parameter `q` is longer than 4096 characters.' });
+    expect(manyWords.code).toBeUndefined();
+    expect(manyWords.found).toBeGreaterThan(0);
     expect(manyClauses).toEqual({ code: 400, error: 'Filter expression has more than 100 clauses.' });
     expect(deep).toEqual({ code: 400, error: 'Filter expression is nested deeper than 16 levels.' });
     expect(longParameter).toEqual({ code: 400, error: 'Parameter `query_by` is longer than 8192 characters.' });
@@ -115,9 +117,9 @@ describe.runIf(embedded)('request limits: refused with a clear 4xx, nothing else
     const tooManyHits = await postUnion(Array.from({ length: 5 }, () => everything), '?per_page=250');
     expect(tooManyHits.status).toBe(400);
     expect(tooManyHits.json).toEqual({ message: 'The searches of one request ask for 1250 hits (sum of `per_page`); at most 1000 are allowed.' });
-    const longQuery = await postUnion([everything, { ...everything, q: 'word '.repeat(200) }]);
+    const longQuery = await postUnion([everything, { ...everything, q: 'word '.repeat(1000) }]);
     expect(longQuery.status).toBe(200);
-    expect(longQuery.json).toEqual({ code: 400, error: 'Parameter `q` is longer than 512 characters.' });
+    expect(longQuery.json).toEqual({ code: 400, error: 'Parameter `q` is longer than 4096 characters.' });
     // 40 searches of all articles, duplicates kept, every field highlighted in full: over 32 KiB.
     const tag = (name: string) => `<${name}${' x'.repeat(28)}>`;
     const wide = { collection: articles, q: 'the', query_by: 'title,headline,intro,content', highlight_full_fields: 'title,headline,intro,content', highlight_start_tag: tag('mark'), highlight_end_tag: tag('/mark') };

@@ -42,7 +42,6 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Sear
   const limitVariables = {
     SEARCH_MAX_MULTI_SEARCHES: 'maxMultiSearches',
     SEARCH_MAX_QUERY_LENGTH: 'maxQueryLength',
-    SEARCH_MAX_QUERY_WORDS: 'maxQueryWords',
     SEARCH_MAX_HIGHLIGHT_TAG_LENGTH: 'maxHighlightTagLength',
     SEARCH_MAX_PARAMETER_LENGTH: 'maxParameterLength',
     SEARCH_MAX_HITS_PER_REQUEST: 'maxHitsPerRequest',

@@ -8,10 +8,12 @@ import { ApiError } from '../api-error.js';
 export interface RequestLimits {
   /** Most searches in one `multi_search` for search-only and scoped keys (they cannot raise it). Default 50. */
   maxMultiSearches: number;
-  /** Longest `q`, in characters. Default 512. */
+  /**
+   * Longest `q`, in characters. Default 4096: room for a pasted paragraph (a 100-word query of
+   * ordinary words is ~700 characters). There is no word limit: as in Typesense, the typo and
+   * drop-words work of a long query is bounded to its first words (`src/search/text-match.ts`).
+   */
   maxQueryLength: number;
-  /** Most words in `q` (each extra word multiplies the typo and drop-words cascade). Default 12. */
-  maxQueryWords: number;
   /** Longest `highlight_start_tag` / `highlight_end_tag`. Default 64. */
   maxHighlightTagLength: number;
   /** Longest value of any other search parameter. Default 8192. */
@@ -26,8 +28,7 @@ export interface RequestLimits {
 
 export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
   maxMultiSearches: 50,
-  maxQueryLength: 512,
-  maxQueryWords: 12,
+  maxQueryLength: 4096,
   maxHighlightTagLength: 64,
   maxParameterLength: 8192,
   maxHitsPerRequest: 1000,
@@ -45,7 +46,6 @@ export function checkSearchParams(params: Record<string, string>, limits: Reques
   for (const [key, value] of Object.entries(params)) {
     if (key === 'q') {
       if (value.length > limits.maxQueryLength) throw new ApiError(400, `Parameter \`q\` is longer than ${limits.maxQueryLength} characters.`);
-      if (value.split(/\s+/).filter(Boolean).length > limits.maxQueryWords) throw new ApiError(400, `Parameter \`q\` has more than ${limits.maxQueryWords} words.`);
     } else if (HIGHLIGHT_TAGS.includes(key)) {
       if (value.length > limits.maxHighlightTagLength) throw new ApiError(400, `Parameter \`${key}\` is longer than ${limits.maxHighlightTagLength} characters.`);
     } else if (value.length > limits.maxParameterLength) {

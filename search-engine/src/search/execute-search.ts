@@ -212,6 +212,7 @@ export function prepareSearch(collection: Collection, params: SearchParams, opti
       },
       alternatives,
       fields.map((field) => ({ ...field, prefix: params.synonymPrefix, numTypos: params.synonymNumTypos })),
+      params.demoteSynonymMatch,
     );
     matched = textMatch.seqs;
     if (phrases.length > 0) {
@@ -275,7 +276,8 @@ export function buildHit(prepared: PreparedSearch, seq: number, curated: boolean
         best_field_score: String(bestFieldScore),
         best_field_weight: textMatch.bestFieldWeight[seq],
         fields_matched: textMatch.fieldsMatched[seq],
-        num_tokens_dropped: Math.max(0, textMatch.numTokens - (textMatch.tokensMatched[seq] as number)),
+        // As Typesense: the query's words less the 4-bit words-matched field (`populate_text_match_info`).
+        num_tokens_dropped: Math.max(0, textMatch.numTokens - Math.min(textMatch.tokensMatched[seq] as number, 15)),
         score: String(score),
         tokens_matched: Math.min(textMatch.tokensMatched[seq] as number, 15),
         typo_prefix_score: textMatch.typoCost[seq],
@@ -290,7 +292,8 @@ export function buildHit(prepared: PreparedSearch, seq: number, curated: boolean
 /**
  * Typesense's 64-bit text match (MAX_SCORE layout, src/index.cpp): tokens matched (4 bits) |
  * best field score (48: words in window 8, distinct words 8, 255 - cost 8, 100 - distance 8,
- * verbatim 4, token position 8 (0: prioritize_token_position is off), synonym 4 (1)) |
+ * verbatim 4, token position 8 (0: prioritize_token_position is off), synonym 4 (1, or 0 for a
+ * synonym match with `demote_synonym_match`)) |
  * best field weight (8) | fields matched (3).
  */
 function typesenseTextMatch(textMatch: TextMatchResult, seq: number): { score: bigint; bestFieldScore: bigint } {
@@ -300,7 +303,7 @@ function typesenseTextMatch(textMatch: TextMatchResult, seq: number): { score: b
     (BigInt(255 - (textMatch.typoCost[seq] as number)) << 24n) |
     (BigInt(100 - (textMatch.bestFieldDistance[seq] as number)) << 16n) |
     (BigInt(textMatch.bestFieldVerbatim[seq] as number) << 12n) |
-    1n;
+    BigInt(textMatch.synonymScores?.[seq] ?? textMatch.synonymScore);
   const score =
     (BigInt(Math.min(textMatch.tokensMatched[seq] as number, 15)) << 59n) |
     (bestFieldScore << 11n) |

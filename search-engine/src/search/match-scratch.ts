@@ -19,6 +19,22 @@ export class MatchScratch {
    */
   tokenChoice: Uint8Array;
   fieldTokenMask: Uint32Array;
+  /**
+   * Per (document, query word): bit c set when the document holds the word's applied candidate
+   * c (c < 32) besides its first choice (`tokenChoice`), in a field that may match it: the
+   * candidate combinations scored per document. Written only for `flagged` documents.
+   */
+  heldCandidates: Uint32Array;
+  /** Per (document, field): query words another held candidate of which is in the field (the first choices are in `fieldTokenMask`). */
+  fieldUnionMask: Uint32Array;
+  /** 1 when the document holds two or more candidates of some query word (its combinations are scored). */
+  multiCandidate: Uint8Array;
+  /**
+   * The documents with `multiCandidate` set, `flagged[0 … flaggedCount)`: only their entries of
+   * the three arrays above are written, so only theirs are cleared (most queries flag few).
+   */
+  flagged: Int32Array;
+  flaggedCount = 0;
   scores: Float64Array;
   tokensMatched: Uint8Array;
   bestFieldTokens: Uint8Array;
@@ -53,6 +69,10 @@ export class MatchScratch {
     this.tokenCost = new Uint8Array(capacity * maxTokens);
     this.tokenChoice = new Uint8Array(capacity * maxTokens);
     this.fieldTokenMask = new Uint32Array(capacity * maxFields);
+    this.heldCandidates = new Uint32Array(capacity * maxTokens);
+    this.fieldUnionMask = new Uint32Array(capacity * maxFields);
+    this.multiCandidate = new Uint8Array(capacity);
+    this.flagged = new Int32Array(capacity);
     this.scores = new Float64Array(capacity);
     this.tokensMatched = new Uint8Array(capacity);
     this.bestFieldTokens = new Uint8Array(capacity);
@@ -112,6 +132,14 @@ export class MatchScratch {
         bestFieldVerbatim[seq] = 0;
       }
     }
+    const { heldCandidates, fieldUnionMask, multiCandidate, flagged, flaggedCount } = this;
+    for (let i = 0; i < flaggedCount; i++) {
+      const seq = flagged[i] as number;
+      for (let k = 0; k < previousTokens; k++) heldCandidates[seq * previousTokens + k] = 0;
+      for (let k = 0; k < previousFields; k++) fieldUnionMask[seq * previousFields + k] = 0;
+      multiCandidate[seq] = 0;
+    }
+    this.flaggedCount = 0;
     this.touchedCount = 0;
     this.stride = { tokens, fields };
   }
@@ -121,6 +149,11 @@ export class MatchScratch {
 const WHOLE_CLEAR_FRACTION = 8;
 
 const scratchByCollection = new WeakMap<Collection, MatchScratch>();
+
+/** The collection's scratch as the last query left it, if any (to record more touched documents). */
+export function existingScratch(collection: Collection): MatchScratch | undefined {
+  return scratchByCollection.get(collection);
+}
 
 export function scratchFor(collection: Collection, limit: number, tokens: number, fields: number): MatchScratch {
   let scratch = scratchByCollection.get(collection);

@@ -1,7 +1,11 @@
 import { tokenize } from '../text/tokenize.js';
 
-/** Most query words considered (the rest are ignored, as a bound on work). */
-const MAX_TOKENS = 24;
+/**
+ * Longest query word kept, in characters: Typesense cuts each query token at 100 bytes
+ * (`Collection::process_tokens`: `if(sub_token.size() > 100) sub_token.erase(100)`). Every
+ * word of the query is searched; the work on long queries is bounded in `text-match.ts`.
+ */
+const MAX_WORD_LENGTH = 100;
 
 /** Folded query words of `q`, the words excluded with a leading `-`, and quoted phrases. */
 export function parseQueryWords(q: string): { words: string[]; excludedWords: string[]; phrases: string[][] } {
@@ -22,7 +26,7 @@ export function parseQueryWords(q: string): { words: string[]; excludedWords: st
     if (raw.length > 1 && raw.startsWith('-')) excludedWords.push(...tokenize(raw.slice(1)));
     else words.push(...tokenize(raw.replace(/"/g, '')));
   }
-  return { words: words.slice(0, MAX_TOKENS), excludedWords, phrases };
+  return { words: words.map((word) => (word.length > MAX_WORD_LENGTH ? word.slice(0, MAX_WORD_LENGTH) : word)), excludedWords, phrases };
 }
 
 /** True when `terms` contains `phrase` as consecutive words. */

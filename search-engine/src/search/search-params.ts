@@ -53,6 +53,8 @@ export interface SearchParams {
   enableSynonyms: boolean;
   /** `synonym_prefix` (default false) and `synonym_num_typos` (default 0) for synonym words. */
   synonymPrefix: boolean;
+  /** `demote_synonym_match` (default false): synonym matches rank below the same match of the query's own words. */
+  demoteSynonymMatch: boolean;
   synonymNumTypos: number;
   /** Extra synonym sets for this search (`synonym_sets`), besides the collection's. */
   synonymSets: string[];
@@ -184,6 +186,7 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
     hiddenHits: splitList(params.hidden_hits),
     enableSynonyms: bool(params.enable_synonyms, true),
     synonymPrefix: bool(params.synonym_prefix, false),
+    demoteSynonymMatch: bool(params.demote_synonym_match, false),
     synonymNumTypos: Math.min(unsigned(params, 'synonym_num_typos', 0), 2),
     synonymSets: splitList(params.synonym_sets),
     groupBy,

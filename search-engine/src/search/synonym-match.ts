@@ -6,8 +6,12 @@ import { matchText, packScore, type QueryField, type TextMatchOptions, type Text
  * searches synonym variants of a query next to the query itself. Every document keeps
  * its best-scoring match. Alternatives use `synonym_num_typos` / `synonym_prefix` (fields
  * given by the caller) and never drop words. Without alternatives this is `matchText`.
+ * `demoteSynonymMatch` (Typesense's `demote_synonym_match`, default false): a synonym match
+ * gets synonym score 0 instead of 1 in its field score (`score_results2` in `src/index.cpp`:
+ * `synonym_score = (is_synonym_query && demote_synonym_match) ? 0 : 1`), so it ranks below the
+ * same match of the query's own words.
  */
-export function matchWithSynonyms(collection: Collection, options: TextMatchOptions, alternatives: string[][], synonymFields: QueryField[]): TextMatchResult {
+export function matchWithSynonyms(collection: Collection, options: TextMatchOptions, alternatives: string[][], synonymFields: QueryField[], demoteSynonymMatch = false): TextMatchResult {
   const first = matchText(collection, options);
   if (alternatives.length === 0) return first;
   const limit = collection.seqLimit;
@@ -20,6 +24,7 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
   const bestFieldVerbatim = new Uint8Array(limit);
   const bestFieldWeight = new Uint8Array(limit);
   const fieldsMatched = new Uint8Array(limit);
+  const synonymScores = new Uint8Array(limit);
   const seen = new Uint8Array(limit);
   const seqs: number[] = [];
   const matchedTerms = new Map(first.matchedTerms);
@@ -44,6 +49,7 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
           result.bestFieldVerbatim[seq] as number,
           result.bestFieldWeight[seq] as number,
           result.fieldsMatched[seq] as number,
+          result.synonymScore,
         );
       }
       const score = result.scores[seq] as number;
@@ -61,6 +67,7 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
       bestFieldVerbatim[seq] = result.bestFieldVerbatim[seq] as number;
       bestFieldWeight[seq] = result.bestFieldWeight[seq] as number;
       fieldsMatched[seq] = result.fieldsMatched[seq] as number;
+      synonymScores[seq] = result.synonymScores?.[seq] ?? result.synonymScore;
     }
     for (const [term, match] of result.matchedTerms) {
       const previous = matchedTerms.get(term);
@@ -70,7 +77,7 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
   absorb(first, false);
   for (const words of alternatives) {
     // Alternatives are scored in full (no proximity cut): their scores are rescaled afterwards.
-    absorb(matchText(collection, { ...options, words, fields: synonymFields, dropTokensThreshold: 0, refineTop: undefined }), true);
+    absorb(matchText(collection, { ...options, words, fields: synonymFields, dropTokensThreshold: 0, refineTop: undefined, synonymScore: demoteSynonymMatch ? 0 : 1 }), true);
   }
   return {
     seqs: Int32Array.from(seqs),
@@ -85,5 +92,7 @@ export function matchWithSynonyms(collection: Collection, options: TextMatchOpti
     fieldsMatched,
     numTokens: first.numTokens,
     matchedTerms,
+    synonymScore: first.synonymScore,
+    synonymScores,
   };
 }

@@ -1,5 +1,5 @@
-/** Typesense's proximity window (include/match_score.h `WINDOW_SIZE`). */
-const WINDOW_SIZE = 10;
+/** Typesense's proximity window (include/match_score.h `WINDOW_SIZE`): at most this many query words count as "in the window". */
+export const WINDOW_SIZE = 10;
 
 /** Words of the query found close together in one field value, and how far apart. */
 export interface ProximityMatch {
