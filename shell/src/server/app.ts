@@ -12,6 +12,7 @@ import type { RateLimitCounterRepository } from './database/index.js';
 import { buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
 import type { ReactElement } from 'react';
 import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
+import { pageCache, PageVersion, type PageVersionSources } from './delivery/pageCache.js';
 import { renderPageWithIslands } from './federation/islandCollector.js';
 import type { ServerIslands } from './federation/serverIslands.js';
 import { renderPage } from './pages/renderPage.js';
@@ -43,6 +44,8 @@ export interface ShellDependencies {
   islands?: ServerIslands;
   /** Fastify logger setting. Default off. */
   logger?: FastifyServerOptions['logger'];
+  /** Version of the content store shared by every instance (`PageVersionSources.contentVersion`). Default: per process. */
+  contentVersion?: PageVersionSources['contentVersion'];
 }
 
 /** A feature's Fastify plugin and its options. */
@@ -65,6 +68,8 @@ export type FeatureRegistration = ShellFeature | ((core: ShellCore) => ShellFeat
 
 export interface ShellApp extends ShellCore {
   app: FastifyInstance;
+  /** The version shared-cacheable pages are tagged with; `pageVersion.contentChanged()` after a publish. */
+  pageVersion: PageVersion;
 }
 
 /** JSON error body every API error uses. */
@@ -110,6 +115,13 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);
   await registerRateLimiting(app, deps.rateLimitCounters && databaseRateLimitStore(deps.rateLimitCounters));
+  const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
+  const pageVersion = new PageVersion({
+    shellBuild: runtimeUrl,
+    ...(deps.islands ? { remoteBuilds: () => deps.islands!.federation.pollStates() } : {}),
+    ...(deps.contentVersion ? { contentVersion: deps.contentVersion } : {}),
+  });
+  await app.register(pageCache, { version: pageVersion });
   await registerCompression(app);
 
   await app.register(fastifyStatic, {
@@ -124,7 +136,6 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });
   await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
 
-  const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
   const islands = deps.islands;
   const renderIslandPage = async (page: ReactElement, url: string) =>
@@ -133,5 +144,5 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage }) : registration;
     await app.register(feature.plugin, feature.options as never);
   }
-  return { app, pageConfig, runtimeUrl, renderIslandPage };
+  return { app, pageConfig, runtimeUrl, renderIslandPage, pageVersion };
 }

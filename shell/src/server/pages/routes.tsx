@@ -22,6 +22,9 @@ export interface PageRouteOptions {
   islands?: ServerIslands;
 }
 
+/** Same bytes for every visitor: shared caches may keep these pages (`delivery/pageCache.ts`). */
+const SHARED = { pageCache: 'shared' } as const;
+
 /** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
   const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands } = options;
@@ -33,7 +36,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
       : renderPage(page);
   const html = (reply: { type(value: string): unknown }) => reply.type('text/html; charset=utf-8');
 
-  app.get('/', async (request, reply) => {
+  app.get('/', { config: SHARED }, async (request, reply) => {
     html(reply);
     return render(
       request,
@@ -44,7 +47,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     );
   });
 
-  app.get<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/articles/:id', { config: SHARED }, async (request, reply) => {
     const article = content.getArticle(request.params.id);
     if (!article) return reply.callNotFound();
     html(reply);
@@ -58,7 +61,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     );
   });
 
-  app.get<{ Querystring: { q?: unknown } }>(config.calls.searchPage, async (request, reply) => {
+  app.get<{ Querystring: { q?: unknown } }>(config.calls.searchPage, { config: SHARED }, async (request, reply) => {
     const query = typeof request.query.q === 'string' ? request.query.q.slice(0, SEARCH_INPUT_MAX_LENGTH) : '';
     html(reply);
     return render(

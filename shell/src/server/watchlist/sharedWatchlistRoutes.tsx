@@ -55,7 +55,8 @@ export async function sharedWatchlistRoutes(app: FastifyInstance, options: Share
   let next = 0;
   const render = (page: React.ReactElement, url: string) => (options.renderIslandPage ? options.renderIslandPage(page, url) : renderPage(page));
 
-  app.get<{ Params: { shareId: string } }>(`${SHARED_WATCHLIST_PATH}/:shareId`, async (request, reply) => {
+  // A share is a snapshot, the same for everyone with its link: shared caches may keep the page.
+  app.get<{ Params: { shareId: string } }>(`${SHARED_WATCHLIST_PATH}/:shareId`, { config: { pageCache: 'shared' } }, async (request, reply) => {
     const { shareId } = request.params;
     const origin = upstreams[next++ % upstreams.length]!;
     const shared = SHARE_ID_PATTERN.test(shareId) ? await fetchSharedWatchlist(origin, shareId, timeoutMs) : null;
