@@ -33,10 +33,19 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl ?? (() => listeningOrigin),
     allowedHosts: config.allowedHosts,
   });
-  // Island failures from browsers' beacons and from server renders, for /health/remotes.
-  const failureCounts = new IslandFailureCounts();
-  const islands = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) =>
-    failureCounts.record(remote, 'server', serverFailureCode(stage, error)),
+  // Island failures from browsers' beacons and from server renders, and page views per remote
+  // build, for /health/remotes: every instance's in PostgreSQL, else this process's memory.
+  const failureCounts = database.islandFailures ?? new IslandFailureCounts();
+  log(`island failure counts: ${database.islandFailures ? 'shared by every instance (PostgreSQL)' : "this process's memory"}`);
+  const islands = createServerIslands(
+    config.remotes,
+    readServerIslandSettings(),
+    (remote, stage, error) => failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error) }),
+    (rendered, federation) => {
+      for (const state of federation.pollStates()) {
+        if (rendered.has(state.remote)) failureCounts.recordView(state.remote, state.buildVersion ?? 'unknown');
+      }
+    },
   );
   const { app } = await buildShellApp({
     config,
