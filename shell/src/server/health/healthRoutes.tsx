@@ -77,7 +77,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
     ISLAND_FAILURE_REPORT_PATH,
     {
       // No CSRF token on purpose: navigator.sendBeacon cannot set a header, and the beacon only
-      // adds one to an in-memory counter of a configured remote and a published code — it reads
+      // adds one to a counter (memory, or a buffered PostgreSQL row) of a configured remote and a published code — it reads
       // and changes no visitor's data. A forged request can at most add noise to the counts, and
       // that is bounded per client address by the rate limit below.
       config: { csrfExempt: true, ...rateLimitConfig(ISLAND_FAILURE_LIMIT) },

@@ -71,11 +71,10 @@ export const OTHER_VERSIONS = 'other';
 type Series = Map<number, number>;
 
 /**
- * Island failures per remote, source and code over a sliding window, in this process's memory.
- * Counts are bucketed by time (`bucketMs`), so memory is bounded by remotes × (codes × sources +
- * versions) × buckets whatever the traffic; callers pass only validated remotes and codes. Memory,
- * not the database: these are operational signals of one instance (lost on restart, like its
- * logs), and a beacon must not cost a database write.
+ * Island failures per remote, source and code over a sliding window, in this process's memory: the
+ * store of one machine (several instances share `PostgresIslandFailureStore` instead). Counts are
+ * bucketed by time (`bucketMs`), so memory is bounded by remotes × (codes × sources + versions) ×
+ * buckets whatever the traffic; callers pass only validated remotes and codes. Lost on restart.
  */
 export class IslandFailureCounts implements IslandFailureStore {
   readonly windowMs: number;
