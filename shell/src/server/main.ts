@@ -8,7 +8,7 @@ import { openDatabase } from './database/index.js';
 import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
 import { healthRoutes } from './health/healthRoutes.js';
-import { IslandFailureCounts } from './health/islandFailureCounts.js';
+import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { ensureArticlesIndexed, startSearchService } from './search/searchService.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';

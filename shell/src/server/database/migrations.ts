@@ -49,7 +49,7 @@ export const SQLITE_MIGRATIONS: Migration[] = [
   },
   {
     version: 6,
-    // On one machine island failures are counted in the process's memory (health/islandFailureCounts.ts);
+    // On one machine island failures are counted in the process's memory (islandFailures/islandFailureCounts.ts);
     // only PostgreSQL, shared by several instances, has the table. Kept as a version so both lists align.
     name: 'island failure counts (PostgreSQL only: one machine counts in memory)',
     sql: 'SELECT 1',

@@ -1,4 +1,4 @@
-import type { IslandFailureStore } from '../health/islandFailureCounts.js';
+import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 /** Hits counted in the current window of one rate-limit key. */
 export interface RateLimitHit {
   /** Hits in the current window, this one included. */

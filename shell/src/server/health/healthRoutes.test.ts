@@ -7,7 +7,7 @@ import { ISLAND_FAILURE_LIMIT, OPERATOR_LIMIT } from '../security/rateLimit/rate
 import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
 import { ISLAND_FAILURE_BODY_LIMIT_BYTES, REMOTES_HEALTH_JSON_PATH, REMOTES_HEALTH_PATH, healthRoutes, type HealthRoutesOptions } from './healthRoutes.js';
-import { IslandFailureCounts } from './islandFailureCounts.js';
+import { IslandFailureCounts } from '../islandFailures/islandFailureCounts.js';
 import type { RemotesHealth } from './remotesHealth.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
@@ -291,7 +291,7 @@ describe('server-side failures', () => {
 
 describe('failure counts per reported version', () => {
   it('tells apart at most a few versions per remote (browsers choose the string), the rest count as other', async () => {
-    const { IslandFailureCounts: Counts, MAX_VERSIONS_PER_REMOTE } = await import('./islandFailureCounts.js');
+    const { IslandFailureCounts: Counts, MAX_VERSIONS_PER_REMOTE } = await import('../islandFailures/islandFailureCounts.js');
     const counts = new Counts({ now: () => T0 });
     for (let index = 0; index < MAX_VERSIONS_PER_REMOTE + 5; index += 1) counts.record('mf-search', 'browser', 'KHS-ISLAND-002', `1.0.${index}`);
     counts.record('mf-search', 'browser', 'KHS-ISLAND-002');

@@ -6,7 +6,7 @@ import { ISLAND_FAILURE_REPORT_PATH } from '../../shared/islandFailureReport.js'
 import type { RemotePollState } from '../federation/serverFederation.js';
 import { ISLAND_FAILURE_LIMIT, OPERATOR_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
-import type { IslandFailureStore } from './islandFailureCounts.js';
+import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 import { RemotesHealthPage } from './RemotesHealthPage.js';
 import { remotesHealth } from './remotesHealth.js';
 import { validateIslandFailureReport } from './validateIslandFailureReport.js';

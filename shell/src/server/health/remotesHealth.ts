@@ -1,6 +1,6 @@
 import type { RemoteDefinition } from 'contracts';
 import type { RemotePollState } from '../federation/serverFederation.js';
-import type { IslandFailureStore, RemoteFailureCounts } from './islandFailureCounts.js';
+import type { IslandFailureStore, RemoteFailureCounts } from '../islandFailures/islandFailureCounts.js';
 
 /** One remote in `/health/remotes`. Times are ISO strings; `null` where the shell does not know. */
 export interface RemoteHealth {

@@ -3,7 +3,7 @@ import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migratePostgres } from '@khs/team-service';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
-import { PostgresIslandFailureStore } from './postgresIslandFailureStore.js';
+import { PostgresIslandFailureStore } from '../../islandFailures/postgresIslandFailureStore.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PostgresOptions {

@@ -9,7 +9,7 @@ import {
   type IslandFailureSource,
   type IslandFailureStore,
   type RemoteFailureCounts,
-} from '../../health/islandFailureCounts.js';
+} from './islandFailureCounts.js';
 
 export interface PostgresIslandFailureStoreOptions {
   /** Sliding window, ms. Default `FAILURE_WINDOW_MS` (15 minutes). */

@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '@khs/team-service';
 import { POSTGRES_MIGRATIONS } from '../database/migrations.js';
-import { PostgresIslandFailureStore } from '../database/postgres/postgresIslandFailureStore.js';
+import { PostgresIslandFailureStore } from './postgresIslandFailureStore.js';
 import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../database/testing/temporaryPostgresSchema.js';
 import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
 import { IslandFailureCounts, MAX_VERSIONS_PER_REMOTE, type IslandFailureStore } from './islandFailureCounts.js';
