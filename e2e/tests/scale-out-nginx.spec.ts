@@ -126,15 +126,26 @@ test('votes, shares and rate limits are shared by the shells; the operators’ v
   expect(statuses.filter((status) => status === 204)).toHaveLength(30);
   expect(statuses.slice(30)).toEqual([429]);
 
+  type Failures = { browser: Record<string, number>; browserVersions: Record<string, number>; views: Record<string, number> };
+  const failuresSeenBy = async (shell: string, remote: string): Promise<Failures> => {
+    const response = await fetch(new URL('/health/remotes.json', shell), { headers: { authorization: `Bearer ${SCALE_OUT_OPERATOR_TOKEN}` } });
+    const health = (await response.json()) as { remotes: { name: string; failures: Failures }[] };
+    return health.remotes.find((entry) => entry.name === remote)!.failures;
+  };
   for (const shell of site.shells) {
     await expect
-      .poll(async () => {
-        const response = await fetch(new URL('/health/remotes.json', shell), { headers: { authorization: `Bearer ${SCALE_OUT_OPERATOR_TOKEN}` } });
-        const health = (await response.json()) as { remotes: { name: string; failures: { browser: Record<string, number>; browserVersions: Record<string, number> } }[] };
-        return health.remotes.find((remote) => remote.name === 'mf-widgets')!.failures;
-      }, { timeout: 10_000 })
+      .poll(() => failuresSeenBy(shell, 'mf-widgets'), { timeout: 10_000 })
       .toMatchObject({ browser: { 'KHS-ISLAND-006': 30 }, browserVersions: { 'scale-out-test': 30 } });
   }
+  // Page views per remote build (the canary rule's denominator): both shells rendered pages with
+  // the watchlist's islands (the share page above went to each), and each sees the sum of both.
+  const total = (views: Record<string, number>) => Object.values(views).reduce((sum, count) => sum + count, 0);
+  await expect
+    .poll(async () => {
+      const [one, two] = await Promise.all(site.shells.map((shell) => failuresSeenBy(shell, 'mf-watchlist')));
+      return [total(one!.views) > 0, total(one!.views) === total(two!.views)];
+    }, { timeout: 10_000 })
+    .toEqual([true, true]);
 });
 
 test(`a remote deploy reaches visitors through the cache within s-maxage + the manifest poll (${S_MAXAGE_MS + SCALE_OUT_REVALIDATE_MS} ms, asserted with a wide margin)`, async () => {
@@ -161,7 +172,9 @@ test(`a remote deploy reaches visitors through the cache within s-maxage + the m
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const elapsed = Date.now() - deployedAt;
-  test.info().annotations.push({ type: 'deploy visible after', description: `${elapsed} ms, ${answers} answers (${servedStale} with the old build)` });
+  const figure = `${elapsed} ms, ${answers} answers (${servedStale} with the old build)`;
+  test.info().annotations.push({ type: 'deploy visible after', description: figure });
+  console.log(`[scale-out] a remote deploy reached visitors through nginx after ${figure}`);
   // And then it stays: the next visitors get the new build, from the cache.
   const next = await viaProxy(article.url);
   expect(await next.text()).toContain(`/versions/${version}/`);
