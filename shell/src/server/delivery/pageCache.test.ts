@@ -5,7 +5,7 @@ import { listArticles } from '@khs/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellApp } from '../app.js';
 import { buildTestApp, fetchCsrf } from '../testing/buildTestApp.js';
-import { ifNoneMatchMatches, PAGE_CACHE, PageVersion, PERSONAL_RESPONSE_HEADERS, PRIVATE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from './pageCache.js';
+import { ifNoneMatchMatches, markPageDegraded, PAGE_CACHE, PageVersion, PERSONAL_RESPONSE_HEADERS, PRIVATE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from './pageCache.js';
 
 const article = listArticles()[0]!;
 const SHARED_PAGES = ['/', article.url, '/search?q=leadership'];
@@ -19,6 +19,10 @@ describe('page cache policy', () => {
         {
           // A page marked shared that (wrongly) sets a cookie: the policy must not let a proxy keep it.
           plugin: async (feature: FastifyInstance) => {
+            feature.get('/test/degraded-page', { config: { pageCache: 'shared' } }, async (_request, reply) => {
+              markPageDegraded(reply);
+              return reply.type('text/html').send('<p>an island holds its placeholder</p>');
+            });
             feature.get('/test/personal-page', { config: { pageCache: 'shared' } }, async (_request, reply) =>
               reply.header('set-cookie', 'visitor=42; Path=/').type('text/html').send('<p>hello visitor 42</p>'),
             );
@@ -58,6 +62,13 @@ describe('page cache policy', () => {
   it('downgrades a page marked shared that sets a cookie to private', async () => {
     const response = await app.inject({ method: 'GET', url: '/test/personal-page' });
     expect(response.headers['set-cookie']).toBe('visitor=42; Path=/');
+    expect(response.headers['cache-control']).toBe(PRIVATE_CACHE_CONTROL);
+    expect(response.headers.etag).toBeUndefined();
+  });
+
+  it('keeps a degraded page (a remote failed, an island holds its placeholder) out of shared caches, without an ETag', async () => {
+    const response = await app.inject({ method: 'GET', url: '/test/degraded-page' });
+    expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe(PRIVATE_CACHE_CONTROL);
     expect(response.headers.etag).toBeUndefined();
   });

@@ -117,6 +117,17 @@ export interface PageCacheOptions {
 }
 
 const etagOf = new WeakMap<FastifyRequest, string>();
+const degraded = new WeakSet<FastifyReply>();
+
+/**
+ * Marks a shared page as degraded (an island holds its placeholder because its remote failed): it
+ * goes out `private, no-cache` without an ETag, so no proxy keeps it or turns later refreshes into
+ * 304s for it; a proxy that holds the last good copy goes on serving that while it may
+ * (`stale-while-revalidate`), then visitors get fresh renders until the remote is back.
+ */
+export function markPageDegraded(reply: FastifyReply): void {
+  degraded.add(reply);
+}
 
 async function pageCachePlugin(app: FastifyInstance, options: PageCacheOptions): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
@@ -131,11 +142,11 @@ async function pageCachePlugin(app: FastifyInstance, options: PageCacheOptions):
 
   app.addHook('onSend', async (request, reply, payload) => {
     const etag = etagOf.get(request);
-    if (etag && reply.statusCode === 200 && !carriesPersonalHeaders(reply)) {
+    if (etag && reply.statusCode === 200 && !carriesPersonalHeaders(reply) && !degraded.has(reply)) {
       // `Vary: Accept-Encoding` comes from the compression hook, which runs after this one.
       reply.header('cache-control', SHARED_PAGE_CACHE_CONTROL).header('etag', etag);
     } else if (etag && reply.statusCode !== 304) {
-      // An error page, or something personal slipped in: never shared.
+      // An error page, a degraded page, or something personal slipped in: never shared.
       reply.header('cache-control', reply.getHeader('cache-control') === 'no-store' ? 'no-store' : PRIVATE_CACHE_CONTROL);
       reply.removeHeader('etag');
     } else if (!reply.hasHeader('cache-control')) {

@@ -9,6 +9,7 @@ import { NotFoundPage } from './NotFoundPage.js';
 import { renderPageWithIslands, serverTimingHeader } from '../federation/islandCollector.js';
 import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
+import { markPageDegraded } from '../delivery/pageCache.js';
 import { SearchPage } from './SearchPage.js';
 import { WatchlistPage } from './WatchlistPage.js';
 
@@ -32,6 +33,8 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     islands
       ? renderPageWithIslands(page, islands, { config, url: request.url }, (timings) => {
           if (islands.serverTiming && timings.length > 0) reply.header('Server-Timing', serverTimingHeader(timings));
+          // A placeholder where a remote failed: this render must not be what caches keep.
+          if (timings.some((timing) => !timing.ok)) markPageDegraded(reply);
         })
       : renderPage(page);
   const html = (reply: { type(value: string): unknown }) => reply.type('text/html; charset=utf-8');
