@@ -60,7 +60,8 @@ export interface ShellCore {
   /** URL of the client runtime script for `Layout`. */
   runtimeUrl: string;
   /** Renders a full page whose islands are rendered by their remotes (placeholders without server islands). */
-  renderIslandPage(page: ReactElement, url: string): Promise<string>;
+  /** `onDegraded`: called when an island holds its placeholder because its remote failed (see `markPageDegraded`). */
+  renderIslandPage(page: ReactElement, url: string, onDegraded?: () => void): Promise<string>;
 }
 
 /** A feature, or a function building it from the core (when it needs the page config). */
@@ -138,8 +139,10 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
 
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands });
   const islands = deps.islands;
-  const renderIslandPage = async (page: ReactElement, url: string) =>
-    islands ? renderPageWithIslands(page, islands, { config: pageConfig, url }) : renderPage(page);
+  const renderIslandPage = async (page: ReactElement, url: string, onDegraded?: () => void) =>
+    islands
+      ? renderPageWithIslands(page, islands, { config: pageConfig, url }, (timings) => timings.some((timing) => !timing.ok) && onDegraded?.())
+      : renderPage(page);
   for (const registration of deps.features ?? []) {
     const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage }) : registration;
     await app.register(feature.plugin, feature.options as never);
