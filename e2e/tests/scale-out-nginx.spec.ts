@@ -26,6 +26,13 @@ test.beforeAll(async () => {
   test.skip(unavailable !== undefined, unavailable);
   test.setTimeout(180_000);
   site = await startScaleOut();
+  // Until a shell has loaded the remotes' server builds, a render on a busy machine may miss the
+  // island budget: such a degraded page is never cacheable (by design). Start from warm shells.
+  for (const shell of site.shells) {
+    await expect
+      .poll(async () => (await fetch(new URL(article.url, shell))).headers.get('cache-control'), { timeout: 60_000, message: `${shell} renders whole pages` })
+      .toContain('s-maxage=');
+  }
 });
 
 test.afterAll(async () => {
@@ -148,7 +155,7 @@ test('votes, shares and rate limits are shared by the shells; the operators’ v
     .toEqual([true, true]);
 });
 
-test(`a remote deploy reaches visitors through the cache within s-maxage + the manifest poll (${S_MAXAGE_MS + SCALE_OUT_REVALIDATE_MS} ms, asserted with a wide margin)`, async () => {
+test(`a remote deploy reaches visitors through the cache within s-maxage + the manifest poll + one refresh (${S_MAXAGE_MS + SCALE_OUT_REVALIDATE_MS} ms + a render; asserted under ${(S_MAXAGE_MS + SCALE_OUT_REVALIDATE_MS + 15_000) / 1000} s)`, async () => {
   const remote = 'mf-watchlist';
   const warm = await viaProxy(article.url);
   expect(warm.status).toBe(200);
