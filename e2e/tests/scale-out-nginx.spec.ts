@@ -14,8 +14,8 @@ import { REPO_ROOT } from '../harness/stack.js';
 const run = promisify(execFile);
 const article = listArticles()[0]!;
 const survey = listSurveys()[0]!;
-/** The shells' page lifetime for shared caches (`PAGE_CACHE.sMaxAgeSeconds` in shell/src/server/delivery/pageCache.ts). */
-const S_MAXAGE_MS = 5_000;
+/** Margin over the stated bound (s-maxage + manifest poll) for a render and a busy machine. */
+const MARGIN_MS = 15_000;
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
@@ -155,11 +155,14 @@ test('votes, shares and rate limits are shared by the shells; the operators’ v
     .toEqual([true, true]);
 });
 
-test(`a remote deploy reaches visitors through the cache within s-maxage + the manifest poll + one refresh (${S_MAXAGE_MS + SCALE_OUT_REVALIDATE_MS} ms + a render; asserted under ${(S_MAXAGE_MS + SCALE_OUT_REVALIDATE_MS + 15_000) / 1000} s)`, async () => {
+test('a remote deploy reaches visitors through the cache within s-maxage + the manifest poll + one refresh (asserted with a 15 s margin)', async () => {
   const remote = 'mf-watchlist';
   const warm = await viaProxy(article.url);
   expect(warm.status).toBe(200);
   const before = await warm.text();
+  // The shells' own page lifetime (one place: PAGE_CACHE in shell/src/server/delivery/pageCache.ts).
+  const sMaxAgeMs = Number(/s-maxage=(\d+)/.exec(warm.headers.get('cache-control') ?? '')?.[1]) * 1000;
+  expect(sMaxAgeMs).toBeGreaterThan(0);
   const variant = remoteBuildVariant(remote, () => {});
   const version = variant.split('/').at(-1)!;
   expect(before).not.toContain(version);
@@ -175,7 +178,7 @@ test(`a remote deploy reaches visitors through the cache within s-maxage + the m
     answers += 1;
     if ((await response.text()).includes(`/versions/${version}/`)) break;
     servedStale += 1;
-    expect(Date.now() - deployedAt).toBeLessThan(S_MAXAGE_MS + SCALE_OUT_REVALIDATE_MS + 15_000);
+    expect(Date.now() - deployedAt).toBeLessThan(sMaxAgeMs + SCALE_OUT_REVALIDATE_MS + MARGIN_MS);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const elapsed = Date.now() - deployedAt;
