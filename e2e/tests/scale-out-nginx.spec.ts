@@ -3,6 +3,7 @@
 // search server behind them (harness/scaleOut.ts). Over the wire only: what the proxy answers
 // visitors, and what the shells share.
 import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { listArticles, listSurveys } from '@khs/content';
@@ -164,10 +165,14 @@ test('a remote deploy reaches visitors through the cache within s-maxage + the m
   const sMaxAgeMs = Number(/s-maxage=(\d+)/.exec(warm.headers.get('cache-control') ?? '')?.[1]) * 1000;
   expect(sMaxAgeMs).toBeGreaterThan(0);
   const variant = remoteBuildVariant(remote, () => {});
+
   const version = variant.split('/').at(-1)!;
   expect(before).not.toContain(version);
   // The team's own command: the origin's live manifest switches to the new build's folder.
-  await run('npm', ['run', '--silent', 'deploy', '-w', remote, '--', '--to', site.stack.originDirs[remote], '--from', variant], { cwd: REPO_ROOT });
+  // The team's command copies the build into the origin's versions/: the variant folder can go.
+  await run('npm', ['run', '--silent', 'deploy', '-w', remote, '--', '--to', site.stack.originDirs[remote], '--from', variant], { cwd: REPO_ROOT }).finally(() =>
+    rmSync(variant, { recursive: true, force: true }),
+  );
   const deployedAt = Date.now();
   // Visitors keep asking (every 250 ms); count the answers until one shows the new build.
   let answers = 0;
