@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: everything CI checks, in order. Installs Chromium (and PostgreSQL for the storage
+// `npm test`: everything CI checks, in order. Installs Chromium, nginx (and PostgreSQL for the storage
 // tests) from Debian's packages when missing and possible; says clearly what it could not do.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -40,6 +40,15 @@ const ready = await step('browser for end-to-end tests', async () => {
   }
   return (await aptInstall(needed)) && existsSync(chromium);
 });
+
+// The scale-out test runs two shells behind Debian's nginx (e2e/tests/scale-out-nginx.spec.ts); it
+// starts nginx itself with a generated config, so only the program is needed. Without it that
+// test is skipped (with the reason), the rest runs.
+const nginx = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+if (!existsSync(nginx)) {
+  if (isRoot && hasApt) await step('nginx for the scale-out test', async () => (await aptInstall(['nginx'])) && existsSync(nginx));
+  else console.error(`nginx is missing: the scale-out test will be skipped. Install it with "sudo apt-get install -y nginx", or set NGINX_PATH.`);
+}
 
 await step('remotes do not import each other', async () => (await run('node', ['scripts/check-remote-imports.mjs'])) === 0);
 await step('styles of the shell and the remotes stay isolated', async () => (await run('node', ['scripts/check-remote-styles.mjs'])) === 0);

@@ -192,6 +192,9 @@ test.describe('server-rendered islands', () => {
         const html = await response.text();
         expect(response.status).toBe(200);
         expect(Date.now() - started).toBeLessThan(3000);
+        // A page with a placeholder where a remote failed is never kept by a shared cache (issue 27).
+        expect(response.headers.get('cache-control')).toBe('private, no-cache');
+        expect(response.headers.get('etag')).toBeNull();
         // The other remotes still rendered on the server.
         expect(html).toContain('khs-watchlist-button__toggle');
         await page.goto(new URL(article.url, stack.url).href);

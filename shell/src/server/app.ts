@@ -13,6 +13,7 @@ import type { RateLimitCounterRepository } from './database/index.js';
 import { browserSearchOrigins, buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
 import type { ReactElement } from 'react';
 import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
+import { pageCache, PageVersion, type PageVersionSources } from './delivery/pageCache.js';
 import { renderPageWithIslands } from './federation/islandCollector.js';
 import type { ServerIslands } from './federation/serverIslands.js';
 import { renderRequestErrorPage } from './pages/RequestErrorPage.js';
@@ -58,6 +59,8 @@ export interface ShellDependencies {
   linkOrigin?: LinkOriginResolver;
   /** The content images pages reference by content hash. Default: the content store's image folder. */
   images?: ImageCatalogue;
+  /** Version of the content store shared by every instance (`PageVersionSources.contentVersion`). Default: per process. */
+  contentVersion?: PageVersionSources['contentVersion'];
 }
 
 /** A feature's Fastify plugin and its options. */
@@ -72,7 +75,8 @@ export interface ShellCore {
   /** URL of the client runtime script for `Layout`. */
   runtimeUrl: string;
   /** Renders a full page whose islands are rendered by their remotes (placeholders without server islands). */
-  renderIslandPage(page: ReactElement, url: string): Promise<string>;
+  /** `onDegraded`: called when an island holds its placeholder because its remote failed (see `markPageDegraded`). */
+  renderIslandPage(page: ReactElement, url: string, onDegraded?: () => void): Promise<string>;
   /** Origin of a request's absolute links (canonical URLs in `Layout`'s `metadata`). */
   linkOrigin: LinkOriginResolver;
   /** The content images, by content hash (social cards). */
@@ -84,6 +88,8 @@ export type FeatureRegistration = ShellFeature | ((core: ShellCore) => ShellFeat
 
 export interface ShellApp extends ShellCore {
   app: FastifyInstance;
+  /** The version shared-cacheable pages are tagged with; `pageVersion.contentChanged()` after a publish. */
+  pageVersion: PageVersion;
 }
 
 /** JSON error body every API error uses (`{ error, code }`, shared with the team services). */
@@ -149,6 +155,12 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);
   await registerRateLimiting(app, deps.rateLimitCounters && databaseRateLimitStore(deps.rateLimitCounters));
+  const pageVersion = new PageVersion({
+    shellBuild: runtimeUrl,
+    ...(deps.islands ? { remoteBuilds: () => deps.islands!.federation.pollStates() } : {}),
+    ...(deps.contentVersion ? { contentVersion: deps.contentVersion } : {}),
+  });
+  await app.register(pageCache, { version: pageVersion });
   await registerCompression(app);
 
   await app.register(fastifyStatic, {
@@ -178,11 +190,13 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   });
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images, ...(config.previewSecret ? { previewSecret: config.previewSecret } : {}) });
   const islands = deps.islands;
-  const renderIslandPage = async (page: ReactElement, url: string) =>
-    islands ? renderPageWithIslands(page, islands, { config: pageConfig, url }) : renderPage(page);
+  const renderIslandPage = async (page: ReactElement, url: string, onDegraded?: () => void) =>
+    islands
+      ? renderPageWithIslands(page, islands, { config: pageConfig, url }, (timings) => timings.some((timing) => !timing.ok) && onDegraded?.())
+      : renderPage(page);
   for (const registration of deps.features ?? []) {
     const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images }) : registration;
     await app.register(feature.plugin, feature.options as never);
   }
-  return { app, pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images };
+  return { app, pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images, pageVersion };
 }

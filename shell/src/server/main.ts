@@ -8,7 +8,7 @@ import { openDatabase } from './database/index.js';
 import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
 import { healthRoutes } from './health/healthRoutes.js';
-import { IslandFailureCounts } from './health/islandFailureCounts.js';
+import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { startSearchService } from './search/searchService.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
@@ -35,10 +35,19 @@ async function main(): Promise<void> {
     publicBaseUrl: config.publicBaseUrl ?? (() => listeningOrigin),
     allowedHosts: config.allowedHosts,
   });
-  // Island failures from browsers' beacons and from server renders, for /health/remotes.
-  const failureCounts = new IslandFailureCounts();
-  const islands = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) =>
-    failureCounts.record(remote, 'server', serverFailureCode(stage, error)),
+  // Island failures from browsers' beacons and from server renders, and page views per remote
+  // build, for /health/remotes: every instance's in PostgreSQL, else this process's memory.
+  const failureCounts = database.islandFailures ?? new IslandFailureCounts();
+  log(`island failure counts: ${database.islandFailures ? 'shared by every instance (PostgreSQL)' : "this process's memory"}`);
+  const islands = createServerIslands(
+    config.remotes,
+    readServerIslandSettings(),
+    (remote, stage, error) => failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error) }),
+    (rendered, federation) => {
+      for (const state of federation.pollStates()) {
+        if (rendered.has(state.remote)) failureCounts.recordView(state.remote, state.buildVersion ?? 'unknown');
+      }
+    },
   );
   const { app } = await buildShellApp({
     config,

@@ -47,6 +47,13 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       CREATE INDEX rate_limit_counters_window_ends_at ON rate_limit_counters (window_ends_at);
     `,
   },
+  {
+    version: 6,
+    // On one machine island failures are counted in the process's memory (islandFailures/islandFailureCounts.ts);
+    // only PostgreSQL, shared by several instances, has the table. Kept as a version so both lists align.
+    name: 'island failure counts (PostgreSQL only: one machine counts in memory)',
+    sql: 'SELECT 1',
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -88,6 +95,23 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
         window_ends_at BIGINT NOT NULL
       );
       CREATE INDEX rate_limit_counters_window_ends_at ON rate_limit_counters (window_ends_at);
+    `,
+  },
+  {
+    version: 6,
+    name: 'island failure counts and page views per remote build, shared by every instance',
+    sql: `
+      CREATE TABLE island_failure_counts (
+        bucket_start BIGINT NOT NULL,
+        remote TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        source TEXT NOT NULL,
+        code TEXT NOT NULL,
+        version TEXT NOT NULL,
+        count BIGINT NOT NULL,
+        PRIMARY KEY (remote, bucket_start, kind, source, code, version)
+      );
+      CREATE INDEX island_failure_counts_bucket_start ON island_failure_counts (bucket_start);
     `,
   },
 ];

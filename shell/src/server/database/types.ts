@@ -1,3 +1,4 @@
+import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 /** Hits counted in the current window of one rate-limit key. */
 export interface RateLimitHit {
   /** Hits in the current window, this one included. */
@@ -25,6 +26,11 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 /** The shell's persistent storage: one repository per concern. */
 export interface Database {
   rateLimitCounters: RateLimitCounterRepository;
+  /**
+   * Island failures and page views of every instance (PostgreSQL); undefined on SQLite, where one
+   * machine counts in memory (`health/islandFailureCounts.ts`).
+   */
+  islandFailures?: IslandFailureStore;
   dialect: DatabaseDialect;
   /** Closes the connection(s); the repositories must not be used afterwards. */
   close(): Promise<void>;

@@ -23,6 +23,11 @@ export interface ServerIslandsOptions {
   failures?: FailureLog;
   /** Sends each page's island render times as a `Server-Timing` header (benchmarks, DevTools). Default false. */
   serverTiming?: boolean;
+  /**
+   * Called once per page with the remotes whose islands rendered on it (page views per remote build,
+   * the denominator of failure rates). Default: none.
+   */
+  onPageRendered?: (remotes: ReadonlySet<string>) => void;
 }
 
 /** Renders a page's islands with the remotes' server builds, each alone and within the budget. */
@@ -59,9 +64,19 @@ export class ServerIslands {
       controller.abort();
       expire();
     }, this.options.budgetMs);
-    return Promise.all(requests.map((request) => this.renderOne(request, page, controller.signal, budget))).finally(() =>
-      clearTimeout(timer),
-    );
+    return Promise.all(requests.map((request) => this.renderOne(request, page, controller.signal, budget)))
+      .then((outcomes) => {
+        if (this.options.onPageRendered) {
+          const rendered = new Set<string>();
+          outcomes.forEach((outcome, index) => {
+            const remote = outcome.ok ? parseIslandName(requests[index]!.name)?.remote : undefined;
+            if (remote) rendered.add(remote);
+          });
+          if (rendered.size > 0) this.options.onPageRendered(rendered);
+        }
+        return outcomes;
+      })
+      .finally(() => clearTimeout(timer));
   }
 
   /** Stylesheets of the islands' browser builds, in first-use order. */

@@ -50,6 +50,7 @@ export function createServerIslands(
   remotes: RemoteDefinition[],
   settings: ServerIslandSettings,
   onFailure?: (remote: string, stage: ServerIslandStage, error: unknown) => void,
+  onPageRendered?: (remotes: ReadonlySet<string>, federation: ServerFederation) => void,
 ): ServerIslands | undefined {
   if (!settings.enabled) return undefined;
   const failures = new FailureLog({ intervalMs: settings.failureLogIntervalMs, stacks: settings.failureStacks, ...(onFailure ? { onFailure } : {}) });
@@ -62,5 +63,11 @@ export function createServerIslands(
   const report = (remote: string, error: unknown) => failures.report(remote, (error as { stage?: ServerIslandStage }).stage ?? 'manifest', error);
   federation.startRevalidation(settings.revalidateMs, report);
   void federation.preload(report);
-  return new ServerIslands({ federation, budgetMs: settings.budgetMs, failures, serverTiming: settings.serverTiming });
+  return new ServerIslands({
+    federation,
+    budgetMs: settings.budgetMs,
+    failures,
+    serverTiming: settings.serverTiming,
+    ...(onPageRendered ? { onPageRendered: (rendered: ReadonlySet<string>) => onPageRendered(rendered, federation) } : {}),
+  });
 }

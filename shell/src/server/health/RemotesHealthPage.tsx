@@ -63,7 +63,7 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
           <h1>Remotes</h1>
           <p>
             As of {when(health.generatedAt)}. Failures are counted over the last {minutes} minutes, from browsers (failure beacons) and
-            from this server&apos;s own renders.
+            from the server renders (of every shell instance when the counts are kept in PostgreSQL, else of this one).
             {health.serverIslands ? '' : ' Server islands are off (SERVER_ISLANDS=off): this server polls no manifests, so versions and reachability are unknown.'}
           </p>
           <table>
@@ -112,6 +112,14 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
                   </td>
                   <td>
                     <Failures counts={remote.failures.server} />
+                    {Object.keys(remote.failures.views).length > 0 ? (
+                      <p>
+                        Pages rendered with:{' '}
+                        {Object.entries(remote.failures.views)
+                          .map(([version, count]) => `${version} (${count})`)
+                          .join(', ')}
+                      </p>
+                    ) : null}
                   </td>
                 </tr>
               ))}

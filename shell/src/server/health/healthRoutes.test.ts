@@ -7,7 +7,7 @@ import { ISLAND_FAILURE_LIMIT, OPERATOR_LIMIT } from '../security/rateLimit/rate
 import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
 import { ISLAND_FAILURE_BODY_LIMIT_BYTES, REMOTES_HEALTH_JSON_PATH, REMOTES_HEALTH_PATH, healthRoutes, type HealthRoutesOptions } from './healthRoutes.js';
-import { IslandFailureCounts } from './islandFailureCounts.js';
+import { IslandFailureCounts } from '../islandFailures/islandFailureCounts.js';
 import type { RemotesHealth } from './remotesHealth.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
@@ -94,6 +94,7 @@ describe('POST /api/island-failures (the failure beacon)', () => {
       browser: { 'KHS-ISLAND-002': 1, 'KHS-ISLAND-007': 1 },
       server: {},
       browserVersions: { '0.1.0+ba9876543210': 2 },
+      views: {},
     });
   });
 
@@ -167,7 +168,7 @@ describe('GET /health/remotes (operators)', () => {
         deployedAt: '2026-11-22T09:58:30.000Z',
         changedAt: '2026-11-22T10:00:00.000Z',
         buildChanges: 2,
-        failures: { total: 3, browser: { 'KHS-ISLAND-003': 1 }, server: { 'KHS-ISLAND-008': 2 }, browserVersions: { '0.1.0+ba9876543210': 1 } },
+        failures: { total: 3, browser: { 'KHS-ISLAND-003': 1 }, server: { 'KHS-ISLAND-008': 2 }, browserVersions: { '0.1.0+ba9876543210': 1 }, views: {} },
       },
       {
         name: 'mf-watchlist',
@@ -180,7 +181,7 @@ describe('GET /health/remotes (operators)', () => {
         deployedAt: null,
         changedAt: '2026-11-22T09:59:00.000Z',
         buildChanges: 0,
-        failures: { total: 0, browser: {}, server: {}, browserVersions: {} },
+        failures: { total: 0, browser: {}, server: {}, browserVersions: {}, views: {} },
       },
       expect.objectContaining({ name: 'mf-survey', reachable: null, lastPollAt: null, buildVersion: null, changedAt: null }),
       expect.objectContaining({ name: 'mf-widgets', reachable: null, manifestUrl: remotes[3]!.entry }),
@@ -198,9 +199,9 @@ describe('GET /health/remotes (operators)', () => {
     const counts = () => asOperator(app).then((response) => (response.json() as RemotesHealth).remotes[1]!.failures);
     expect(await counts()).toMatchObject({ total: 2 });
     advance(2 * 60_000 + 1);
-    expect(await counts()).toEqual({ total: 1, browser: { 'KHS-ISLAND-001': 1 }, server: {}, browserVersions: { '0.1.0+ba9876543210': 1 } });
+    expect(await counts()).toEqual({ total: 1, browser: { 'KHS-ISLAND-001': 1 }, server: {}, browserVersions: { '0.1.0+ba9876543210': 1 }, views: {} });
     advance(15 * 60_000);
-    expect(await counts()).toEqual({ total: 0, browser: {}, server: {}, browserVersions: {} });
+    expect(await counts()).toEqual({ total: 0, browser: {}, server: {}, browserVersions: {}, views: {} });
   });
 
   it('answers HTML for people: a token as the password of HTTP Basic works too', async () => {
@@ -290,7 +291,7 @@ describe('server-side failures', () => {
 
 describe('failure counts per reported version', () => {
   it('tells apart at most a few versions per remote (browsers choose the string), the rest count as other', async () => {
-    const { IslandFailureCounts: Counts, MAX_VERSIONS_PER_REMOTE } = await import('./islandFailureCounts.js');
+    const { IslandFailureCounts: Counts, MAX_VERSIONS_PER_REMOTE } = await import('../islandFailures/islandFailureCounts.js');
     const counts = new Counts({ now: () => T0 });
     for (let index = 0; index < MAX_VERSIONS_PER_REMOTE + 5; index += 1) counts.record('mf-search', 'browser', 'KHS-ISLAND-002', `1.0.${index}`);
     counts.record('mf-search', 'browser', 'KHS-ISLAND-002');

@@ -6,7 +6,7 @@ import { ISLAND_FAILURE_REPORT_PATH } from '../../shared/islandFailureReport.js'
 import type { RemotePollState } from '../federation/serverFederation.js';
 import { ISLAND_FAILURE_LIMIT, OPERATOR_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
-import type { IslandFailureCounts } from './islandFailureCounts.js';
+import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 import { RemotesHealthPage } from './RemotesHealthPage.js';
 import { remotesHealth } from './remotesHealth.js';
 import { validateIslandFailureReport } from './validateIslandFailureReport.js';
@@ -25,7 +25,7 @@ export interface HealthRoutesOptions {
   /** The server loader's poll state (`ServerFederation.pollStates`); undefined with server islands off. */
   pollStates?: () => RemotePollState[];
   /** Recent failures, shared with the server islands' failure log. */
-  failureCounts: IslandFailureCounts;
+  failureCounts: IslandFailureStore;
   now?: () => number;
 }
 
@@ -77,7 +77,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
     ISLAND_FAILURE_REPORT_PATH,
     {
       // No CSRF token on purpose: navigator.sendBeacon cannot set a header, and the beacon only
-      // adds one to an in-memory counter of a configured remote and a published code — it reads
+      // adds one to a counter (memory, or a buffered PostgreSQL row) of a configured remote and a published code — it reads
       // and changes no visitor's data. A forged request can at most add noise to the counts, and
       // that is bounded per client address by the rate limit below.
       config: { csrfExempt: true, ...rateLimitConfig(ISLAND_FAILURE_LIMIT) },
@@ -89,7 +89,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
         return reply.code(400).header('cache-control', 'no-store').send({ error: validation.error, code: 'invalid-island-failure-report' });
       }
       const { remote, code, remoteVersion } = validation.report;
-      options.failureCounts.record(remote, 'browser', code, remoteVersion);
+      options.failureCounts.recordFailure({ remote, source: 'browser', code, version: remoteVersion });
       return reply.code(204).header('cache-control', 'no-store').send();
     },
   );
@@ -111,7 +111,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
 
   const view = (json: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (!authorized(request, reply)) return reply;
-    const health = remotesHealth(options.remotes, options.pollStates?.(), options.failureCounts, now());
+    const health = await remotesHealth(options.remotes, options.pollStates?.(), options.failureCounts, now());
     reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
     if (json || wantsJson(request)) return reply.send(health);
     return reply.type('text/html; charset=utf-8').send(`<!doctype html>${renderToStaticMarkup(<RemotesHealthPage health={health} />)}`);

@@ -1,6 +1,6 @@
 import type { RemoteDefinition } from 'contracts';
 import type { RemotePollState } from '../federation/serverFederation.js';
-import type { IslandFailureCounts, RemoteFailureCounts } from './islandFailureCounts.js';
+import type { IslandFailureStore, RemoteFailureCounts } from '../islandFailures/islandFailureCounts.js';
 
 /** One remote in `/health/remotes`. Times are ISO strings; `null` where the shell does not know. */
 export interface RemoteHealth {
@@ -37,13 +37,14 @@ export interface RemotesHealth {
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
-/** What the health view shows, from the configuration, the loader's poll state and the counts. */
-export function remotesHealth(
+/** What the health view shows, from the configuration, the loader's poll state and the counts (of every instance when the store is shared). */
+export async function remotesHealth(
   remotes: RemoteDefinition[],
   pollStates: RemotePollState[] | undefined,
-  counts: IslandFailureCounts,
+  counts: IslandFailureStore,
   now: number,
-): RemotesHealth {
+): Promise<RemotesHealth> {
+  const failures = await counts.recentAll(remotes.map((remote) => remote.name));
   const states = new Map((pollStates ?? []).map((state) => [state.remote, state]));
   return {
     generatedAt: new Date(now).toISOString(),
@@ -62,7 +63,7 @@ export function remotesHealth(
         deployedAt: state?.deployedAt ?? null,
         changedAt: iso(state?.changedAt),
         buildChanges: state?.generation ?? 0,
-        failures: counts.recent(remote.name),
+        failures: failures[remote.name]!,
       };
     }),
   };

@@ -10,6 +10,7 @@ import { NotFoundPage } from './NotFoundPage.js';
 import { renderPageWithIslands, serverTimingHeader } from '../federation/islandCollector.js';
 import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
+import { markPageDegraded } from '../delivery/pageCache.js';
 import { SearchPage } from './SearchPage.js';
 import { WatchlistPage } from './WatchlistPage.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
@@ -33,6 +34,9 @@ export interface PageRouteOptions {
   previewSecret?: string;
 }
 
+/** Same bytes for every visitor: shared caches may keep these pages (`delivery/pageCache.ts`). */
+const SHARED = { pageCache: 'shared' } as const;
+
 /** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
   const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands, linkOrigin, images, previewSecret } = options;
@@ -42,11 +46,13 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     islands
       ? renderPageWithIslands(page, islands, { config, url: request.url }, (timings) => {
           if (islands.serverTiming && timings.length > 0) reply.header('Server-Timing', serverTimingHeader(timings));
+          // A placeholder where a remote failed: this render must not be what caches keep.
+          if (timings.some((timing) => !timing.ok)) markPageDegraded(reply);
         })
       : renderPage(page);
   const html = (reply: { type(value: string): unknown }) => reply.type('text/html; charset=utf-8');
 
-  app.get('/', async (request, reply) => {
+  app.get('/', { config: SHARED }, async (request, reply) => {
     html(reply);
     return render(
       request,
@@ -57,7 +63,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     );
   });
 
-  app.get<{ Params: { id: string } }>('/articles/:id', async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/articles/:id', { config: SHARED }, async (request, reply) => {
     const article = content.getArticle(request.params.id);
     if (!article) return reply.callNotFound();
     html(reply);
@@ -91,7 +97,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     );
   });
 
-  app.get<{ Querystring: { q?: unknown } }>(config.calls.searchPage, async (request, reply) => {
+  app.get<{ Querystring: { q?: unknown } }>(config.calls.searchPage, { config: SHARED }, async (request, reply) => {
     const query = typeof request.query.q === 'string' ? request.query.q.slice(0, SEARCH_INPUT_MAX_LENGTH) : '';
     html(reply);
     return render(

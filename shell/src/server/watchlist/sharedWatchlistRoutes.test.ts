@@ -9,6 +9,7 @@ import type { StoredWatchlist } from 'contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repositoryContentStore as content } from '../content/contentStore.js';
 import { openDatabase, type Database } from '../database/index.js';
+import { PRIVATE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL } from '../delivery/pageCache.js';
 import { buildProductTestApp } from '../testing/buildProductTestApp.js';
 import { fetchCsrf } from '../testing/buildTestApp.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
@@ -66,6 +67,10 @@ describe('shared watchlist page', () => {
     const props = /data-island="mf-watchlist\/SharedWatchlistImport" data-props="([^"]*)"/.exec(page.body)?.[1];
     expect(JSON.parse(unescapeHtml(props ?? ''))).toEqual({ articles: { [second.id]: { title: second.title }, [first.id]: { title: first.title } } });
     expect(page.body).toContain('needs JavaScript');
+    // The same snapshot for everyone with the link: shared caches may keep it (issue 27).
+    expect(page.headers['cache-control']).toBe(SHARED_PAGE_CACHE_CONTROL);
+    expect(page.headers.etag).toMatch(/^W\//);
+    expect(page.headers['set-cookie']).toBeUndefined();
   });
 
   it('answers the 404 page for an unknown or malformed share id', async () => {
@@ -73,6 +78,7 @@ describe('shared watchlist page', () => {
       const page = await app.inject({ method: 'GET', url: `/watchlist/shared/${id}` });
       expect(page.statusCode, id).toBe(404);
       expect(page.body).toContain('Page not found');
+      expect(page.headers['cache-control'], id).toBe(PRIVATE_CACHE_CONTROL);
     }
   });
 
@@ -82,6 +88,7 @@ describe('shared watchlist page', () => {
     try {
       const page = await withoutService.inject({ method: 'GET', url: sharingUrl.pathname });
       expect(page.statusCode).toBe(503);
+      expect(page.headers['cache-control']).toBe('no-store');
       expect(page.headers['content-type']).toMatch(/^text\/html/);
       expect(page.body).toContain('cannot be shown right now');
       expect(page.body).toContain('<h1 id="shared-watchlist-title">Shared watchlist</h1>');

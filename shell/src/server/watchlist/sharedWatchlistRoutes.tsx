@@ -5,6 +5,7 @@ import { Layout } from '../pages/Layout.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
 import { renderPage } from '../pages/renderPage.js';
 import { SharedWatchlistPage } from './SharedWatchlistPage.js';
+import { markPageDegraded } from '../delivery/pageCache.js';
 
 /** Path prefix of sharing URLs; the share id follows. */
 export const SHARED_WATCHLIST_PATH = '/watchlist/shared';
@@ -53,9 +54,11 @@ async function fetchSharedWatchlist(origin: string, shareId: string, timeoutMs: 
 export async function sharedWatchlistRoutes(app: FastifyInstance, options: SharedWatchlistRoutesOptions): Promise<void> {
   const { pageConfig, runtimeUrl, upstreams, timeoutMs } = options;
   let next = 0;
-  const render = (page: React.ReactElement, url: string) => (options.renderIslandPage ? options.renderIslandPage(page, url) : renderPage(page));
+  const render = (page: React.ReactElement, url: string, onDegraded: () => void) =>
+    options.renderIslandPage ? options.renderIslandPage(page, url, onDegraded) : renderPage(page);
 
-  app.get<{ Params: { shareId: string } }>(`${SHARED_WATCHLIST_PATH}/:shareId`, async (request, reply) => {
+  // A share is a snapshot, the same for everyone with its link: shared caches may keep the page.
+  app.get<{ Params: { shareId: string } }>(`${SHARED_WATCHLIST_PATH}/:shareId`, { config: { pageCache: 'shared' } }, async (request, reply) => {
     const { shareId } = request.params;
     const origin = upstreams[next++ % upstreams.length]!;
     const shared = SHARE_ID_PATTERN.test(shareId) ? await fetchSharedWatchlist(origin, shareId, timeoutMs) : null;
@@ -90,6 +93,6 @@ export async function sharedWatchlistRoutes(app: FastifyInstance, options: Share
         <SharedWatchlistPage teasers={shared.teasers} importable={shared.importable} />
       </Layout>
     );
-    return reply.send(await render(page, request.url));
+    return reply.send(await render(page, request.url, () => markPageDegraded(reply)));
   });
 }

@@ -3,6 +3,7 @@ import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migratePostgres } from '@khs/team-service';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
+import { PostgresIslandFailureStore } from '../../islandFailures/postgresIslandFailureStore.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PostgresOptions {
@@ -31,12 +32,15 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
     throw error;
   }
   let closed = false;
+  const islandFailures = new PostgresIslandFailureStore(pool);
   return {
     dialect: 'postgres',
     rateLimitCounters: postgresRateLimitCounterRepository(pool),
+    islandFailures,
     async close() {
       if (closed) return;
       closed = true;
+      await islandFailures.close().catch(() => undefined);
       await pool.end();
     },
   };

@@ -13,6 +13,40 @@ export interface RemoteFailureCounts {
    * sent none). At most `MAX_VERSIONS_PER_REMOTE` versions are told apart, the rest count as `other`.
    */
   browserVersions: Record<string, number>;
+  /**
+   * Pages rendered on the server with one of this remote's islands, per build version of the remote
+   * (the denominator of a failure rate: the canary rule compares builds by failures per view).
+   * At most `MAX_VERSIONS_PER_REMOTE` versions, the rest as `other`.
+   */
+  views: Record<string, number>;
+}
+
+/** One island failure, as a beacon or a server render reports it. */
+export interface IslandFailure {
+  remote: string;
+  source: IslandFailureSource;
+  code: IslandErrorCode;
+  /** The remote's build version a browser reported. */
+  version?: string | undefined;
+}
+
+/**
+ * Where island failures and page views are counted, for `/health/remotes` and the canary rule:
+ * this process's memory (`IslandFailureCounts`, one machine) or PostgreSQL
+ * (`PostgresIslandFailureStore`, every instance into the same rows). Recording never waits and
+ * never throws (a beacon or a page must not wait on it); reading sees every instance's counts
+ * within the window, each instance's latest ones after at most its flush interval.
+ */
+export interface IslandFailureStore {
+  /** Length of the sliding window, milliseconds (`FAILURE_WINDOW_MS` by default). */
+  readonly windowMs: number;
+  recordFailure(failure: IslandFailure): void;
+  /** One page rendered with an island of `remote` at `buildVersion`. */
+  recordView(remote: string, buildVersion: string): void;
+  /** Counts within the window for each of `remotes` (zeros when none). */
+  recentAll(remotes: readonly string[]): Promise<Record<string, RemoteFailureCounts>>;
+  /** Writes what is buffered and stops (the memory store: nothing to do). */
+  close(): Promise<void>;
 }
 
 export interface IslandFailureCountsOptions {
@@ -28,20 +62,21 @@ export const FAILURE_WINDOW_MS = 15 * 60_000;
 const BUCKET_MS = 60_000;
 /** Versions told apart per remote within the window (browsers choose the string: memory stays bounded). */
 export const MAX_VERSIONS_PER_REMOTE = 8;
-const UNKNOWN_VERSION = 'unknown';
-const OTHER_VERSIONS = 'other';
+/** Version of a browser failure that reported none. */
+export const UNKNOWN_VERSION = 'unknown';
+/** Where versions beyond `MAX_VERSIONS_PER_REMOTE` are counted. */
+export const OTHER_VERSIONS = 'other';
 
 /** Counts per time bucket. */
 type Series = Map<number, number>;
 
 /**
- * Island failures per remote, source and code over a sliding window, in this process's memory.
- * Counts are bucketed by time (`bucketMs`), so memory is bounded by remotes × (codes × sources +
- * versions) × buckets whatever the traffic; callers pass only validated remotes and codes. Memory,
- * not the database: these are operational signals of one instance (lost on restart, like its
- * logs), and a beacon must not cost a database write.
+ * Island failures per remote, source and code over a sliding window, in this process's memory: the
+ * store of one machine (several instances share `PostgresIslandFailureStore` instead). Counts are
+ * bucketed by time (`bucketMs`), so memory is bounded by remotes × (codes × sources + versions) ×
+ * buckets whatever the traffic; callers pass only validated remotes and codes. Lost on restart.
  */
-export class IslandFailureCounts {
+export class IslandFailureCounts implements IslandFailureStore {
   readonly windowMs: number;
   private readonly bucketMs: number;
   private readonly now: () => number;
@@ -49,6 +84,8 @@ export class IslandFailureCounts {
   private readonly byCode = new Map<string, Series>();
   /** remote → reported version → series (browser failures). */
   private readonly byVersion = new Map<string, Map<string, Series>>();
+  /** remote → build version → series (page views). */
+  private readonly viewsByVersion = new Map<string, Map<string, Series>>();
 
   constructor(options: IslandFailureCountsOptions = {}) {
     this.windowMs = options.windowMs ?? FAILURE_WINDOW_MS;
@@ -62,12 +99,26 @@ export class IslandFailureCounts {
     let series = this.byCode.get(key);
     if (!series) this.byCode.set(key, (series = new Map()));
     this.add(series);
-    if (source === 'browser') this.addVersion(remote, version ?? UNKNOWN_VERSION);
+    if (source === 'browser') this.addVersion(this.byVersion, remote, version ?? UNKNOWN_VERSION);
   }
+
+  recordFailure(failure: IslandFailure): void {
+    this.record(failure.remote, failure.source, failure.code, failure.version);
+  }
+
+  recordView(remote: string, buildVersion: string): void {
+    this.addVersion(this.viewsByVersion, remote, buildVersion);
+  }
+
+  async recentAll(remotes: readonly string[]): Promise<Record<string, RemoteFailureCounts>> {
+    return Object.fromEntries(remotes.map((remote) => [remote, this.recent(remote)]));
+  }
+
+  async close(): Promise<void> {}
 
   /** Counts within the window for `remote` (zeros when none). */
   recent(remote: string): RemoteFailureCounts {
-    const counts: RemoteFailureCounts = { total: 0, browser: {}, server: {}, browserVersions: {} };
+    const counts: RemoteFailureCounts = { total: 0, browser: {}, server: {}, browserVersions: {}, views: {} };
     for (const [key, series] of this.byCode) {
       const [name, source, code] = key.split('\n') as [string, IslandFailureSource, IslandErrorCode];
       if (name !== remote) continue;
@@ -80,12 +131,16 @@ export class IslandFailureCounts {
       const sum = this.sum(series);
       if (sum > 0) counts.browserVersions[version] = sum;
     }
+    for (const [version, series] of this.viewsByVersion.get(remote) ?? []) {
+      const sum = this.sum(series);
+      if (sum > 0) counts.views[version] = sum;
+    }
     return counts;
   }
 
-  private addVersion(remote: string, version: string): void {
-    let versions = this.byVersion.get(remote);
-    if (!versions) this.byVersion.set(remote, (versions = new Map()));
+  private addVersion(byVersion: Map<string, Map<string, Series>>, remote: string, version: string): void {
+    let versions = byVersion.get(remote);
+    if (!versions) byVersion.set(remote, (versions = new Map()));
     let series = versions.get(version);
     if (!series) {
       // Versions whose failures all left the window make room for new ones.

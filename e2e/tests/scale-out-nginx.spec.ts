@@ -1,0 +1,210 @@
+// Issue 27: several shells behind a real proxy. nginx (Debian's package) as a caching load
+// balancer in front of two shell processes on one PostgreSQL, with the team services and the
+// search server behind them (harness/scaleOut.ts). Over the wire only: what the proxy answers
+// visitors, and what the shells share.
+import { execFile } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { expect, test } from '@playwright/test';
+import { listArticles, listSurveys } from '@khs/content';
+import { DEFAULT_CALL_URLS } from 'contracts';
+import { SCALE_OUT_OPERATOR_TOKEN, SCALE_OUT_REVALIDATE_MS, scaleOutUnavailable, startScaleOut, type ScaleOut } from '../harness/scaleOut.js';
+import { remoteBuildVariant } from '../harness/remoteVariant.js';
+import { REPO_ROOT } from '../harness/stack.js';
+
+const run = promisify(execFile);
+const article = listArticles()[0]!;
+const survey = listSurveys()[0]!;
+/** Margin over the stated bound (s-maxage + manifest poll) for a render and a busy machine. */
+const MARGIN_MS = 15_000;
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+let site: ScaleOut;
+
+test.beforeAll(async () => {
+  const unavailable = scaleOutUnavailable();
+  test.skip(unavailable !== undefined, unavailable);
+  test.setTimeout(180_000);
+  site = await startScaleOut();
+  // Until a shell has loaded the remotes' server builds, a render on a busy machine may miss the
+  // island budget: such a degraded page is never cacheable (by design). Start from warm shells.
+  for (const shell of site.shells) {
+    await expect
+      .poll(async () => (await fetch(new URL(article.url, shell))).headers.get('cache-control'), { timeout: 60_000, message: `${shell} renders whole pages` })
+      .toContain('s-maxage=');
+  }
+});
+
+test.afterAll(async () => {
+  await site?.close();
+});
+
+const viaProxy = (url: string, init?: RequestInit) => fetch(new URL(url, site.proxyUrl), init);
+const upstreamOf = (response: Response) => response.headers.get('x-upstream');
+
+/** The visitor's cookie and CSRF token, fetched through `origin` (as a browser before it votes or shares). */
+async function visitorSession(origin: string): Promise<{ cookie: string; token: string }> {
+  const response = await fetch(new URL(DEFAULT_CALL_URLS.csrfToken, origin));
+  expect(response.status).toBe(200);
+  const cookie = response.headers.getSetCookie().map((value) => value.split(';')[0]).join('; ');
+  expect(cookie).toMatch(/^_csrf=/);
+  return { cookie, token: await response.text() };
+}
+
+test('repeated article requests are answered from the cache, the same bytes for every visitor and nothing of one', async () => {
+  const statuses: string[] = [];
+  const bodies = new Set<string>();
+  for (let visitor = 0; visitor < 4; visitor++) {
+    // Every other one comes with a visitor's own cookie and language: it must not matter.
+    const headers: Record<string, string> = visitor % 2 ? { cookie: `_csrf=visitor-${visitor}`, 'accept-language': 'de-CH' } : {};
+    const response = await viaProxy(article.url, { headers });
+    expect(response.status).toBe(200);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(response.headers.get('cache-control')).toContain('s-maxage=');
+    statuses.push(response.headers.get('x-cache-status') ?? 'none');
+    bodies.add(await response.text());
+  }
+  expect(statuses[0]).toMatch(/^(MISS|EXPIRED|STALE|UPDATING)$/);
+  expect(statuses.slice(1)).toEqual(['HIT', 'HIT', 'HIT']);
+  expect(bodies.size).toBe(1);
+  expect([...bodies][0]).toContain(article.title);
+
+  // Per-visitor answers are never kept: asked again, the proxy still asks a shell (a MISS, never a
+  // HIT), and each visitor gets a cookie and token of their own.
+  const tokens = new Set<string>();
+  for (let visitor = 0; visitor < 3; visitor++) {
+    const response = await viaProxy(DEFAULT_CALL_URLS.csrfToken);
+    expect(response.headers.get('x-cache-status')).toBe('MISS');
+    expect(response.headers.getSetCookie()).toHaveLength(1);
+    tokens.add(await response.text());
+  }
+  expect(tokens.size).toBe(3);
+  for (let visit = 0; visit < 2; visit++) expect((await viaProxy('/watchlist')).headers.get('x-cache-status')).toBe('MISS');
+});
+
+test('votes, shares and rate limits are shared by the shells; the operators’ view counts failures from both', async () => {
+  const [first, second] = site.shells;
+  // A vote through one shell; the same browser again through the other: counted once.
+  const visitor = await visitorSession(first);
+  const vote = (origin: string) =>
+    fetch(new URL(DEFAULT_CALL_URLS.surveySubmit.replace('{formHandle}', survey.formHandle), origin), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': visitor.token, cookie: visitor.cookie },
+      body: JSON.stringify({ answerPosition: survey.answers[0]!.position }),
+    });
+  const firstVote = await vote(first);
+  expect(firstVote.status).toBe(201);
+  expect(((await firstVote.json()) as { counted: boolean }).counted).toBe(true);
+  const again = await vote(second);
+  expect(again.status).toBe(200);
+  expect(((await again.json()) as { counted: boolean }).counted).toBe(false);
+
+  // A share made through one shell opens through the other and through the proxy (then from its cache).
+  const share = await fetch(new URL(DEFAULT_CALL_URLS.watchlist, first), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': visitor.token, cookie: visitor.cookie },
+    body: JSON.stringify({ storedWatchlist: { articles: { [article.id]: { title: article.title } } } }),
+  });
+  expect(share.status).toBe(200);
+  const sharingUrl = ((await share.json()) as { storedWatchlist: { sharingUrl: string } }).storedWatchlist.sharingUrl;
+  expect(sharingUrl.startsWith(`${site.proxyUrl}/watchlist/shared/`)).toBe(true);
+  const sharePath = new URL(sharingUrl).pathname;
+  const onSecond = await fetch(new URL(sharePath, second));
+  expect(onSecond.status).toBe(200);
+  expect(await onSecond.text()).toContain(article.title);
+  const shareStatuses = [];
+  for (let view = 0; view < 2; view++) shareStatuses.push((await viaProxy(sharePath)).headers.get('x-cache-status'));
+  expect(shareStatuses[1]).toBe('HIT');
+
+  // 31 failure beacons through the proxy, balanced over both shells: the per-address limit (30 a
+  // minute) holds over both together, and every accepted one is counted in the shared store.
+  const statuses: number[] = [];
+  const upstreams = new Set<string | null>();
+  for (let beacon = 0; beacon < 31; beacon++) {
+    const response = await viaProxy('/api/island-failures', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ remote: 'mf-widgets', stage: 'mount', code: 'KHS-ISLAND-006', remoteVersion: 'scale-out-test' }),
+    });
+    statuses.push(response.status);
+    upstreams.add(upstreamOf(response));
+  }
+  expect(upstreams.size).toBe(2);
+  expect(statuses.filter((status) => status === 204)).toHaveLength(30);
+  expect(statuses.slice(30)).toEqual([429]);
+
+  type Failures = { browser: Record<string, number>; browserVersions: Record<string, number>; views: Record<string, number> };
+  const failuresSeenBy = async (shell: string, remote: string): Promise<Failures> => {
+    const response = await fetch(new URL('/health/remotes.json', shell), { headers: { authorization: `Bearer ${SCALE_OUT_OPERATOR_TOKEN}` } });
+    const health = (await response.json()) as { remotes: { name: string; failures: Failures }[] };
+    return health.remotes.find((entry) => entry.name === remote)!.failures;
+  };
+  for (const shell of site.shells) {
+    await expect
+      .poll(() => failuresSeenBy(shell, 'mf-widgets'), { timeout: 10_000 })
+      .toMatchObject({ browser: { 'KHS-ISLAND-006': 30 }, browserVersions: { 'scale-out-test': 30 } });
+  }
+  // Page views per remote build (the canary rule's denominator): both shells rendered pages with
+  // the watchlist's islands (the share page above went to each), and each sees the sum of both.
+  const total = (views: Record<string, number>) => Object.values(views).reduce((sum, count) => sum + count, 0);
+  await expect
+    .poll(async () => {
+      const [one, two] = await Promise.all(site.shells.map((shell) => failuresSeenBy(shell, 'mf-watchlist')));
+      return [total(one!.views) > 0, total(one!.views) === total(two!.views)];
+    }, { timeout: 10_000 })
+    .toEqual([true, true]);
+});
+
+test('a remote deploy reaches visitors through the cache within s-maxage + the manifest poll + one refresh (asserted with a 15 s margin)', async () => {
+  const remote = 'mf-watchlist';
+  const warm = await viaProxy(article.url);
+  expect(warm.status).toBe(200);
+  const before = await warm.text();
+  // The shells' own page lifetime (one place: PAGE_CACHE in shell/src/server/delivery/pageCache.ts).
+  const sMaxAgeMs = Number(/s-maxage=(\d+)/.exec(warm.headers.get('cache-control') ?? '')?.[1]) * 1000;
+  expect(sMaxAgeMs).toBeGreaterThan(0);
+  const variant = remoteBuildVariant(remote, () => {});
+
+  const version = variant.split('/').at(-1)!;
+  expect(before).not.toContain(version);
+  // The team's own command: the origin's live manifest switches to the new build's folder.
+  // The team's command copies the build into the origin's versions/: the variant folder can go.
+  await run('npm', ['run', '--silent', 'deploy', '-w', remote, '--', '--to', site.stack.originDirs[remote], '--from', variant], { cwd: REPO_ROOT }).finally(() =>
+    rmSync(variant, { recursive: true, force: true }),
+  );
+  const deployedAt = Date.now();
+  // Visitors keep asking (every 250 ms); count the answers until one shows the new build.
+  let answers = 0;
+  let servedStale = 0;
+  for (;;) {
+    const response = await viaProxy(article.url);
+    expect(response.status).toBe(200);
+    answers += 1;
+    if ((await response.text()).includes(`/versions/${version}/`)) break;
+    servedStale += 1;
+    expect(Date.now() - deployedAt).toBeLessThan(sMaxAgeMs + SCALE_OUT_REVALIDATE_MS + MARGIN_MS);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const elapsed = Date.now() - deployedAt;
+  const figure = `${elapsed} ms, ${answers} answers (${servedStale} with the old build)`;
+  test.info().annotations.push({ type: 'deploy visible after', description: figure });
+  console.log(`[scale-out] a remote deploy reached visitors through nginx after ${figure}`);
+  // And then it stays: the next visitors get the new build, from the cache.
+  const next = await viaProxy(article.url);
+  expect(await next.text()).toContain(`/versions/${version}/`);
+});
+
+test('one shell killed: visitors get no failed page, cached or not', async () => {
+  await site.killSecondShell();
+  const statuses: number[] = [];
+  for (let visitor = 0; visitor < 12; visitor++) {
+    // Uncached addresses go to a shell (the dead one first, half the time), cached ones come from nginx.
+    const uncached = await viaProxy(`/search?q=${encodeURIComponent(`after the crash ${visitor}`)}`);
+    statuses.push(uncached.status);
+    expect(upstreamOf(uncached)).not.toBeNull();
+    statuses.push((await viaProxy(article.url)).status);
+  }
+  expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  expect(statuses).toHaveLength(24);
+});
