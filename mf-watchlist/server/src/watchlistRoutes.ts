@@ -14,7 +14,8 @@ import {
   type WatchlistResponse,
 } from 'contracts';
 import { articleTeaser, type TeaserLabels } from './articleTeaser.js';
-import { RELATED_ARTICLES_MAX, SHARE_BOUND, WATCHLIST_BODY_LIMIT_BYTES } from './limits.js';
+import { DOWNLOAD_BODY_LIMIT_BYTES, WATCHLIST_BODY_LIMIT_BYTES } from './edgePolicy.js';
+import { RELATED_ARTICLES_MAX, SHARE_BOUND } from './limits.js';
 import { parseWatchlistRequest } from './parseWatchlistRequest.js';
 import { relatedArticles } from './relatedArticles.js';
 import { renderWatchlistPdf } from './renderWatchlistPdf.js';
@@ -72,7 +73,7 @@ export interface WatchlistRoutesOptions {
  *   (none once its creator added `SHARE_BOUND` new shares in the window);
  * - `POST /api/watchlist/pdf` answers the same list as a PDF;
  * - `GET /api/watchlist/shares/:shareId` the shared list (`SharedWatchlistBody`), 404 unknown.
- * Bodies are limited to `WATCHLIST_BODY_LIMIT_BYTES`; bad bodies get 400/422 JSON, nothing stored.
+ * Bodies are limited as the edge policy declares (`edgePolicy.ts`); bad bodies get 400/422 JSON, nothing stored.
  */
 export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRoutesOptions): Promise<void> {
   const { content, shares, siteName, edgeKey, now = () => new Date() } = options;
@@ -107,7 +108,7 @@ export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRo
     return reply.header('cache-control', 'no-store').send(body);
   });
 
-  app.post(callRoutePattern(DEFAULT_CALL_URLS.download), { bodyLimit: WATCHLIST_BODY_LIMIT_BYTES }, async (request, reply) => {
+  app.post(callRoutePattern(DEFAULT_CALL_URLS.download), { bodyLimit: DOWNLOAD_BODY_LIMIT_BYTES }, async (request, reply) => {
     const saved = resolveWatchlist(parseWatchlistRequest(request.body), content);
     const pdf = await renderWatchlistPdf({ siteName, articles: saved, baseUrl: linkOrigin(request), date: now() });
     return reply

@@ -294,7 +294,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
       content,
       search: { host: '127.0.0.1', port: 8108, protocol: 'http' },
       rateLimitCounters: db.rateLimitCounters,
-      features: productFeatures({ config, content, database: db, linkOrigin }),
+      features: productFeatures({ config, database: db, linkOrigin }),
     }));
     await app.listen({ host: '127.0.0.1', port: 0 });
     port = (app.server.address() as AddressInfo).port;

@@ -1,6 +1,5 @@
 import type { FeatureRegistration } from './app.js';
 import type { ShellConfig } from './config.js';
-import type { ContentStore } from './content/contentStore.js';
 import type { Database } from './database/index.js';
 import { contactPageRoutes } from './fragmentPages/contactPageRoutes.js';
 import { teamServiceProxies } from './proxy/teamServiceProxies.js';
@@ -10,7 +9,6 @@ import { sharedWatchlistRoutes } from './watchlist/sharedWatchlistRoutes.js';
 /** What the product calls need from the running server. */
 export interface ProductFeatureDependencies {
   config: ShellConfig;
-  content: ContentStore;
   database: Database;
   /** Origin of absolute links (sharing URLs, PDF links), see `createLinkOriginResolver`. */
   linkOrigin: LinkOriginResolver;
@@ -22,9 +20,9 @@ export interface ProductFeatureDependencies {
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
-export function productFeatures({ config, content, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
+export function productFeatures({ config, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
-    ...teamServiceProxies({ config, content, linkOrigin }),
+    ...teamServiceProxies({ config, linkOrigin }),
     ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
       plugin: contactPageRoutes,
       options: { ...config.services.contact, edgeKey: config.edgeKeys.contact, pageConfig, runtimeUrl, renderIslandPage },

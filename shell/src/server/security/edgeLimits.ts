@@ -3,12 +3,8 @@
  * `shell/README.md`, "Edge limits"; tests read the same numbers). Server policy, not contracts.
  */
 
-/**
- * Largest bodies the edge forwards to a team service (bytes), per call: refused with 413 JSON
- * whether the body declares its length or comes chunked. Each service applies its own limit as
- * well (the same numbers today).
- */
-export const EDGE_BODY_LIMITS = { surveySubmission: 1024, watchlist: 256 * 1024, insights: 128 * 1024 } as const;
+// The largest body of each team service's call is the service's own, declared in its edge policy
+// (`proxy/edgePolicy.ts`, `bodyLimitBytes`): the service enforces the same number.
 
 /**
  * A request body must have arrived completely within this long after its headers (ms), else 408

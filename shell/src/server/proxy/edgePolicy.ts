@@ -1,0 +1,156 @@
+import type { FastifyRequest } from 'fastify';
+import { callRoutePattern, DEFAULT_CALL_URLS, type CallUrls } from 'contracts';
+import type { ProxiedRoute } from './serviceProxy.js';
+
+/**
+ * A team service's declaration of what the edge does with its calls (its slice's
+ * `server/edge-policy.json`, named by the stack registry and read at start). The edge applies it
+ * without knowing the service: no team's name, limit or identity purpose is written in the shell.
+ */
+export interface EdgePolicy {
+  /** What the file is, for people. */
+  description?: string;
+  routes: EdgeRouteDeclaration[];
+}
+
+/** One call the edge forwards to the service, at the path contracts give it (`DEFAULT_CALL_URLS[call]`). */
+export interface EdgeRouteDeclaration {
+  /** The call's name in contracts' `DEFAULT_CALL_URLS`: its path is written there once. */
+  call: keyof CallUrls;
+  method: 'GET' | 'POST';
+  /** Largest body the edge reads and forwards (bytes; 413 beyond, chunked or not). Default: the shell's body limit (1 MiB). */
+  bodyLimitBytes?: number;
+  /** Whether a POST needs the visitor's CSRF token (`X-CSRF-Token`). Default `true`; `false` needs `csrfExemptBecause` and a `rateLimit`. */
+  csrf?: boolean;
+  /** Why the call may come without a token (only beacons and the like). */
+  csrfExemptBecause?: string;
+  /** Purpose of the visitor id the edge derives from the signed cookie and forwards (`x-khs-visitor-id`). Default: none forwarded. */
+  visitorIdPurpose?: string;
+  /** Forward the origin absolute links must use (`x-khs-link-origin`). Default `false`. */
+  linkOrigin?: boolean;
+  /** Requests per client address and window, optionally counted apart per value of one path parameter. Default: not limited. */
+  rateLimit?: EdgeRateLimitDeclaration;
+}
+
+/** A per-address rate limit (fixed windows, shared by every shell instance). */
+export interface EdgeRateLimitDeclaration {
+  max: number;
+  windowMs: number;
+  /** Counted per value of this path parameter too; a value longer than `maxLength` counts with every other such value. */
+  scope?: { pathParameter: string; maxLength: number };
+  /** Why this number, for people. */
+  why?: string;
+}
+
+/** A malformed edge policy: the shell refuses to start with it, naming the service and the problem. */
+export class EdgePolicyError extends Error {
+  constructor(service: string, problem: string) {
+    super(`The ${service} service's edge policy ${problem}`);
+    this.name = 'EdgePolicyError';
+  }
+}
+
+/** Largest body limit a declaration may ask for: proxied bodies are read whole at the edge. */
+export const MAX_DECLARED_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
+const ROUTE_KEYS = new Set(['call', 'method', 'bodyLimitBytes', 'csrf', 'csrfExemptBecause', 'visitorIdPurpose', 'linkOrigin', 'rateLimit']);
+const RATE_LIMIT_KEYS = new Set(['max', 'windowMs', 'scope', 'why']);
+const SCOPE_KEYS = new Set(['pathParameter', 'maxLength']);
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPositiveInteger = (value: unknown, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
+
+function unknownKeys(value: Record<string, unknown>, known: Set<string>): string[] {
+  return Object.keys(value).filter((key) => !known.has(key));
+}
+
+/** The `{name}` parameters of a call template. */
+function pathParameters(template: string): string[] {
+  return [...template.matchAll(/\{([A-Za-z][A-Za-z0-9]*)\}/g)].map((match) => match[1]!);
+}
+
+function parseRoute(value: unknown, index: number, service: string): EdgeRouteDeclaration {
+  const fail = (problem: string) => new EdgePolicyError(service, `route ${index}: ${problem}`);
+  if (!isRecord(value)) throw fail('is not an object');
+  const extra = unknownKeys(value, ROUTE_KEYS);
+  if (extra.length > 0) throw fail(`has unknown keys ${extra.join(', ')}`);
+  const { call, method, bodyLimitBytes, csrf, csrfExemptBecause, visitorIdPurpose, linkOrigin, rateLimit } = value;
+  if (typeof call !== 'string' || !Object.hasOwn(DEFAULT_CALL_URLS, call)) throw fail(`names no call of contracts' DEFAULT_CALL_URLS: ${JSON.stringify(call)}`);
+  if (method !== 'GET' && method !== 'POST') throw fail(`method must be GET or POST, got ${JSON.stringify(method)}`);
+  if (bodyLimitBytes !== undefined && !isPositiveInteger(bodyLimitBytes, MAX_DECLARED_BODY_LIMIT_BYTES)) throw fail(`bodyLimitBytes must be an integer from 1 to ${MAX_DECLARED_BODY_LIMIT_BYTES}`);
+  if (csrf !== undefined && typeof csrf !== 'boolean') throw fail('csrf must be true or false');
+  if (linkOrigin !== undefined && typeof linkOrigin !== 'boolean') throw fail('linkOrigin must be true or false');
+  if (visitorIdPurpose !== undefined && (typeof visitorIdPurpose !== 'string' || !/^[a-z][a-z0-9-]{0,63}$/.test(visitorIdPurpose))) throw fail('visitorIdPurpose must be a lower-case word (a-z, 0-9, -)');
+  const route: EdgeRouteDeclaration = { call: call as keyof CallUrls, method };
+  if (bodyLimitBytes !== undefined) route.bodyLimitBytes = bodyLimitBytes;
+  if (visitorIdPurpose !== undefined) route.visitorIdPurpose = visitorIdPurpose as string;
+  if (linkOrigin) route.linkOrigin = true;
+  if (rateLimit !== undefined) {
+    if (!isRecord(rateLimit)) throw fail('rateLimit is not an object');
+    const extraLimit = unknownKeys(rateLimit, RATE_LIMIT_KEYS);
+    if (extraLimit.length > 0) throw fail(`rateLimit has unknown keys ${extraLimit.join(', ')}`);
+    if (!isPositiveInteger(rateLimit.max, 1_000_000)) throw fail('rateLimit.max must be a positive integer');
+    if (!isPositiveInteger(rateLimit.windowMs, 7 * 24 * 60 * 60 * 1000) || rateLimit.windowMs < 1000) throw fail('rateLimit.windowMs must be an integer from 1000 (1 s) to a week');
+    route.rateLimit = { max: rateLimit.max, windowMs: rateLimit.windowMs };
+    if (typeof rateLimit.why === 'string') route.rateLimit.why = rateLimit.why;
+    if (rateLimit.scope !== undefined) {
+      const scope = rateLimit.scope;
+      if (!isRecord(scope) || unknownKeys(scope, SCOPE_KEYS).length > 0) throw fail('rateLimit.scope must be { pathParameter, maxLength }');
+      if (typeof scope.pathParameter !== 'string' || !pathParameters(DEFAULT_CALL_URLS[route.call]).includes(scope.pathParameter)) {
+        throw fail(`rateLimit.scope.pathParameter must be a parameter of ${DEFAULT_CALL_URLS[route.call]}`);
+      }
+      if (!isPositiveInteger(scope.maxLength, 1000)) throw fail('rateLimit.scope.maxLength must be an integer from 1 to 1000');
+      route.rateLimit.scope = { pathParameter: scope.pathParameter, maxLength: scope.maxLength };
+    }
+  }
+  if (csrf === false) {
+    if (method !== 'POST') throw fail('csrf: false only means something for a POST');
+    if (typeof csrfExemptBecause !== 'string' || csrfExemptBecause.trim().length < 10) throw fail('csrf: false needs csrfExemptBecause saying why');
+    // A call anyone's page can send without a token is bounded per address instead.
+    if (!route.rateLimit) throw fail('csrf: false needs a rateLimit');
+    route.csrf = false;
+    route.csrfExemptBecause = csrfExemptBecause;
+  } else if (csrfExemptBecause !== undefined) {
+    throw fail('csrfExemptBecause only goes with csrf: false');
+  }
+  return route;
+}
+
+/** Checks a declared policy (parsed JSON); throws `EdgePolicyError` naming the first problem. */
+export function parseEdgePolicy(value: unknown, service: string): EdgePolicy {
+  if (!isRecord(value) || !Array.isArray(value.routes)) throw new EdgePolicyError(service, 'must be an object with a routes array');
+  const routes = value.routes.map((route, index) => parseRoute(route, index, service));
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.call}`;
+    if (seen.has(key)) throw new EdgePolicyError(service, `declares ${key} twice`);
+    seen.add(key);
+  }
+  return { ...(typeof value.description === 'string' ? { description: value.description } : {}), routes };
+}
+
+/**
+ * The rate-limit scope of a request under a generic "per path parameter" rule: the parameter's
+ * value, or `?` for a value longer than `maxLength` (every such value shares one counter, so long
+ * garbage cannot make counters without end). Unknown values within the bound count apart: they are
+ * refused by the service and store nothing.
+ */
+export function pathParameterScope(request: FastifyRequest, scope: { pathParameter: string; maxLength: number }): string {
+  const value = (request.params as Record<string, unknown> | undefined)?.[scope.pathParameter];
+  return `${scope.pathParameter}=${typeof value === 'string' && value.length <= scope.maxLength ? value : '?'}`;
+}
+
+/** The proxy's routes for a service's policy. */
+export function proxiedRoutesOf(policy: EdgePolicy): ProxiedRoute[] {
+  return policy.routes.map((declared) => {
+    const route: ProxiedRoute = { method: declared.method, url: callRoutePattern(DEFAULT_CALL_URLS[declared.call]) };
+    if (declared.bodyLimitBytes !== undefined) route.bodyLimit = declared.bodyLimitBytes;
+    if (declared.csrf === false) route.csrfExempt = true;
+    if (declared.visitorIdPurpose) route.visitorIdPurpose = declared.visitorIdPurpose;
+    if (declared.linkOrigin) route.forwardLinkOrigin = true;
+    if (declared.rateLimit) {
+      const { max, windowMs, scope } = declared.rateLimit;
+      route.rateLimit = { policy: { max, windowMs }, ...(scope ? { scope: (request: FastifyRequest) => pathParameterScope(request, scope) } : {}) };
+    }
+    return route;
+  });
+}
