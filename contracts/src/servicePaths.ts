@@ -1,10 +1,11 @@
 /**
- * Paths of team-service calls the shell makes on the server (not browser calls: those are
- * `DEFAULT_CALL_URLS`). `{name}` placeholders as in the call URLs.
+ * Pages a team service composes: the shell answers the path with the service's `PageFragment` for
+ * the same path, wrapped in the site layout (the service declares the page in its edge policy).
+ * `{name}` placeholders as in the call URLs.
  */
-export const SERVICE_PATHS = {
-  /** The watchlist service's shared list: `{ teasers, importable }` for the shared-watchlist page (404 unknown). */
-  watchlistShare: '/api/watchlist/shares/{shareId}',
+export const SERVICE_PAGE_PATHS = {
+  /** A watchlist someone shared, read-only, with the import island (the watchlist service; its sharing URLs point here). */
+  sharedWatchlist: '/watchlist/shared/{shareId}',
 } as const;
 
 /**

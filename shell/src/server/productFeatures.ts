@@ -4,7 +4,7 @@ import type { Database } from './database/index.js';
 import { contactPageRoutes } from './fragmentPages/contactPageRoutes.js';
 import { teamServiceProxies } from './proxy/teamServiceProxies.js';
 import type { LinkOriginResolver } from './security/linkOrigin.js';
-import { sharedWatchlistRoutes } from './watchlist/sharedWatchlistRoutes.js';
+import { serviceFragmentPages } from './fragmentPages/serviceFragmentPages.js';
 
 /** What the product calls need from the running server. */
 export interface ProductFeatureDependencies {
@@ -15,7 +15,7 @@ export interface ProductFeatureDependencies {
 }
 
 /**
- * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy (survey, watchlist, insights), the shared-watchlist page composed from the watchlist service's data,
+ * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy and the pages they declare (edge policies),
  * and the contact page composed from the contact service's content (its post checked here, then forwarded); route
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
@@ -27,9 +27,23 @@ export function productFeatures({ config, database, linkOrigin }: ProductFeature
       plugin: contactPageRoutes,
       options: { ...config.services.contact, edgeKey: config.edgeKeys.contact, pageConfig, runtimeUrl, renderIslandPage },
     }),
-    ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
-      plugin: sharedWatchlistRoutes,
-      options: { upstreams: config.services.watchlist.upstreams, timeoutMs: config.services.watchlist.responseTimeoutMs, pageConfig, runtimeUrl, renderIslandPage },
-    }),
+    // The pages each service declares (its edge policy's `pages`), composed from its fragments.
+    ...(Object.keys(config.services) as (keyof ShellConfig['services'])[])
+      .filter((name) => (config.services[name].edgePolicy.pages ?? []).length > 0)
+      .map(
+        (name): FeatureRegistration =>
+          ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
+            plugin: serviceFragmentPages,
+            options: {
+              upstreams: config.services[name].upstreams,
+              edgeKey: config.edgeKeys[name],
+              responseTimeoutMs: config.services[name].responseTimeoutMs,
+              pages: config.services[name].edgePolicy.pages ?? [],
+              pageConfig,
+              runtimeUrl,
+              renderIslandPage,
+            },
+          }),
+      ),
   ];
 }

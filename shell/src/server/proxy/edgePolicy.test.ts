@@ -39,10 +39,19 @@ describe('parseEdgePolicy', () => {
     ['a window under a second', { routes: [route({ rateLimit: { max: 1, windowMs: 10 } })] }, /windowMs/],
     ['a visitor id purpose with spaces', { routes: [route({ visitorIdPurpose: 'my purpose' })] }, /visitorIdPurpose/],
     ['one call twice', { routes: [route({}), route({})] }, /POST surveySubmit twice/],
+    ['a page contracts do not name', { routes: [], pages: [{ page: 'nope', unavailable: { title: 'T', text: 'X' } }] }, /names no page/],
+    ['a page without its unavailable text', { routes: [], pages: [{ page: 'sharedWatchlist' }] }, /unavailable: \{ title, text \}/],
+    ['a robots value other than noindex', { routes: [], pages: [{ page: 'sharedWatchlist', robots: 'all', unavailable: { title: 'T', text: 'X' } }] }, /robots/],
   ])('refuses %s, naming the service', (_case, policy, problem) => {
     expect(() => parseEdgePolicy(policy, 'made-up')).toThrow(EdgePolicyError);
     expect(() => parseEdgePolicy(policy, 'made-up')).toThrow(/^The made-up service's edge policy/);
     expect(() => parseEdgePolicy(policy, 'made-up')).toThrow(problem);
+  });
+
+  it('reads the pages a service declares', () => {
+    expect(readShellConfig({}).services.watchlist.edgePolicy.pages).toEqual([
+      { page: 'sharedWatchlist', robots: 'noindex', unavailable: { title: 'Shared watchlist', text: expect.stringContaining('cannot be shown right now') } },
+    ]);
   });
 
   it('turns declarations into proxy routes at the paths contracts give the calls', () => {

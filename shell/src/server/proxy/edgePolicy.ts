@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { callRoutePattern, DEFAULT_CALL_URLS, type CallUrls } from 'contracts';
+import { callRoutePattern, DEFAULT_CALL_URLS, SERVICE_PAGE_PATHS, type CallUrls } from 'contracts';
 import type { ProxiedRoute } from './serviceProxy.js';
 
 /**
@@ -11,6 +11,22 @@ export interface EdgePolicy {
   /** What the file is, for people. */
   description?: string;
   routes: EdgeRouteDeclaration[];
+  /** Pages the shell composes from the service's `PageFragment` at the same path. Default none. */
+  pages?: EdgePageDeclaration[];
+}
+
+/**
+ * A page the service renders as a `PageFragment` at the page's own path (contracts'
+ * `SERVICE_PAGE_PATHS[page]`): the shell wraps it in the site layout with the status the service
+ * gave; a 404 from the service is the site's 404 page.
+ */
+export interface EdgePageDeclaration {
+  /** The page's name in contracts' `SERVICE_PAGE_PATHS`. */
+  page: keyof typeof SERVICE_PAGE_PATHS;
+  /** `X-Robots-Tag` of the page (e.g. `noindex` for private links). Default none. */
+  robots?: 'noindex';
+  /** The page's heading and text when the service is down or too slow (503). */
+  unavailable: { title: string; text: string };
 }
 
 /** One call the edge forwards to the service, at the path contracts give it (`DEFAULT_CALL_URLS[call]`). */
@@ -55,6 +71,7 @@ export const MAX_DECLARED_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const ROUTE_KEYS = new Set(['call', 'method', 'bodyLimitBytes', 'csrf', 'csrfExemptBecause', 'visitorIdPurpose', 'linkOrigin', 'rateLimit']);
 const RATE_LIMIT_KEYS = new Set(['max', 'windowMs', 'scope', 'why']);
 const SCOPE_KEYS = new Set(['pathParameter', 'maxLength']);
+const PAGE_KEYS = new Set(['page', 'robots', 'unavailable']);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isPositiveInteger = (value: unknown, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
@@ -115,17 +132,33 @@ function parseRoute(value: unknown, index: number, service: string): EdgeRouteDe
   return route;
 }
 
+function parsePage(value: unknown, index: number, service: string): EdgePageDeclaration {
+  const fail = (problem: string) => new EdgePolicyError(service, `page ${index}: ${problem}`);
+  if (!isRecord(value)) throw fail('is not an object');
+  const extra = unknownKeys(value, PAGE_KEYS);
+  if (extra.length > 0) throw fail(`has unknown keys ${extra.join(', ')}`);
+  const { page, robots, unavailable } = value;
+  if (typeof page !== 'string' || !Object.hasOwn(SERVICE_PAGE_PATHS, page)) throw fail(`names no page of contracts' SERVICE_PAGE_PATHS: ${JSON.stringify(page)}`);
+  if (robots !== undefined && robots !== 'noindex') throw fail('robots may only be "noindex"');
+  if (!isRecord(unavailable) || typeof unavailable.title !== 'string' || typeof unavailable.text !== 'string' || !unavailable.title.trim() || !unavailable.text.trim()) {
+    throw fail('needs unavailable: { title, text } for the page shown while the service is down');
+  }
+  return { page: page as EdgePageDeclaration['page'], ...(robots ? { robots } : {}), unavailable: { title: unavailable.title, text: unavailable.text } };
+}
+
 /** Checks a declared policy (parsed JSON); throws `EdgePolicyError` naming the first problem. */
 export function parseEdgePolicy(value: unknown, service: string): EdgePolicy {
   if (!isRecord(value) || !Array.isArray(value.routes)) throw new EdgePolicyError(service, 'must be an object with a routes array');
+  if (value.pages !== undefined && !Array.isArray(value.pages)) throw new EdgePolicyError(service, 'pages must be an array');
   const routes = value.routes.map((route, index) => parseRoute(route, index, service));
+  const pages = ((value.pages as unknown[] | undefined) ?? []).map((page, index) => parsePage(page, index, service));
   const seen = new Set<string>();
   for (const route of routes) {
     const key = `${route.method} ${route.call}`;
     if (seen.has(key)) throw new EdgePolicyError(service, `declares ${key} twice`);
     seen.add(key);
   }
-  return { ...(typeof value.description === 'string' ? { description: value.description } : {}), routes };
+  return { ...(typeof value.description === 'string' ? { description: value.description } : {}), routes, ...(pages.length > 0 ? { pages } : {}) };
 }
 
 /**
