@@ -22,11 +22,18 @@ export const CONTACT_SERVICE_PATHS = {
   problemFragment: '/contact/problem/{status}',
 } as const;
 
-/** Name of the contact form's token field (a plain form cannot send the `X-CSRF-Token` header). */
-export const CONTACT_TOKEN_FIELD = '_csrf';
-
 /**
- * Largest contact post (bytes), refused by its declared length at the edge and by the service:
- * the largest attachment (5 MB, spec) plus 1 MiB for the text fields and the multipart framing.
+ * Form pages a team service composes and receives posts for (a service declares one in its edge
+ * policy's `formPages` by its name here): the page, the path of its content (`PageFragment`, with
+ * the form token the edge made in `x-khs-form-token`) and of the content explaining a post the edge
+ * refused itself (`{status}`).
  */
-export const CONTACT_POST_MAX_BYTES = 6 * 1024 * 1024;
+export const SERVICE_FORM_PAGE_PATHS = {
+  contact: { page: CONTACT_SERVICE_PATHS.page, content: CONTACT_SERVICE_PATHS.pageFragment, problem: CONTACT_SERVICE_PATHS.problemFragment },
+} as const;
+
+/** Name of a form's CSRF token field, checked by the edge before the post goes on (a plain form cannot send the `X-CSRF-Token` header); the form sends it first. */
+export const FORM_TOKEN_FIELD = '_csrf';
+
+/** Name of the contact form's token field. */
+export const CONTACT_TOKEN_FIELD = FORM_TOKEN_FIELD;

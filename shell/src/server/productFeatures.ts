@@ -1,7 +1,7 @@
 import type { FeatureRegistration } from './app.js';
 import type { ShellConfig } from './config.js';
 import type { Database } from './database/index.js';
-import { contactPageRoutes } from './fragmentPages/contactPageRoutes.js';
+import { formPageRoutes } from './fragmentPages/formPageRoutes.js';
 import { teamServiceProxies } from './proxy/teamServiceProxies.js';
 import type { LinkOriginResolver } from './security/linkOrigin.js';
 import { serviceFragmentPages } from './fragmentPages/serviceFragmentPages.js';
@@ -16,17 +16,23 @@ export interface ProductFeatureDependencies {
 
 /**
  * The product calls as `main.ts` runs them: the team services' calls forwarded by the proxy and the pages they declare (edge policies),
- * and the contact page composed from the contact service's content (its post checked here, then forwarded); route
+ * and the form pages they declare (their posts checked here, then forwarded); route
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
 export function productFeatures({ config, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
     ...teamServiceProxies({ config, linkOrigin }),
-    ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
-      plugin: contactPageRoutes,
-      options: { ...config.services.contact, edgeKey: config.edgeKeys.contact, pageConfig, runtimeUrl, renderIslandPage },
-    }),
+    // The form pages each service declares (its edge policy's `formPages`): content composed, posts checked here, then streamed.
+    ...(Object.keys(config.services) as (keyof ShellConfig['services'])[]).flatMap((name) =>
+      (config.services[name].edgePolicy.formPages ?? []).map(
+        (form): FeatureRegistration =>
+          ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
+            plugin: formPageRoutes,
+            options: { ...config.services[name], form, edgeKey: config.edgeKeys[name], pageConfig, runtimeUrl, renderIslandPage },
+          }),
+      ),
+    ),
     // The pages each service declares (its edge policy's `pages`), composed from its fragments.
     ...(Object.keys(config.services) as (keyof ShellConfig['services'])[])
       .filter((name) => (config.services[name].edgePolicy.pages ?? []).length > 0)

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { callRoutePattern, DEFAULT_CALL_URLS, SERVICE_PAGE_PATHS, type CallUrls } from 'contracts';
+import { callRoutePattern, DEFAULT_CALL_URLS, SERVICE_FORM_PAGE_PATHS, SERVICE_PAGE_PATHS, type CallUrls } from 'contracts';
 import type { ProxiedRoute } from './serviceProxy.js';
 
 /**
@@ -13,7 +13,34 @@ export interface EdgePolicy {
   routes: EdgeRouteDeclaration[];
   /** Pages the shell composes from the service's `PageFragment` at the same path. Default none. */
   pages?: EdgePageDeclaration[];
+  /** Form pages: content composed like `pages`, and a multipart post the edge checks, then streams to the service. Default none. */
+  formPages?: EdgeFormPageDeclaration[];
 }
+
+/**
+ * A form page (contracts' `SERVICE_FORM_PAGE_PATHS[page]`): `GET` composes the service's content with
+ * a fresh form token; `POST` (multipart, the token in its first field `FORM_TOKEN_FIELD`) is checked
+ * at the edge from its headers, then its token before any file is read, then streamed on.
+ */
+export interface EdgeFormPageDeclaration {
+  page: keyof typeof SERVICE_FORM_PAGE_PATHS;
+  /** Largest post (bytes), by its declared length and as it streams; the service enforces the same. */
+  maxBodyBytes: number;
+  maxBodyBytesWhy?: string;
+  /** How long the upload may take to arrive (ms), then the 408 page. */
+  uploadTimeoutMs: number;
+  /** Posts of one client address streaming at once (429 page beyond). */
+  inFlightPerAddress: number;
+  /** Connections the edge keeps to each instance (a slow upload holds one). */
+  connectionsPerUpstream: number;
+  /** Posts per client address and window (429 page beyond). */
+  rateLimit: { max: number; windowMs: number; why?: string };
+  /** The page shown with 503/504 when the service is down or too slow. */
+  unavailable: { title: string; pageClass?: string; heading: string; text: string };
+}
+
+/** Largest post a form page may declare (streamed to the service, never held whole). */
+export const MAX_DECLARED_FORM_BYTES = 32 * 1024 * 1024;
 
 /**
  * A page the service renders as a `PageFragment` at the page's own path (contracts'
@@ -146,10 +173,43 @@ function parsePage(value: unknown, index: number, service: string): EdgePageDecl
   return { page: page as EdgePageDeclaration['page'], ...(robots ? { robots } : {}), unavailable: { title: unavailable.title, text: unavailable.text } };
 }
 
+const FORM_PAGE_KEYS = new Set(['page', 'maxBodyBytes', 'maxBodyBytesWhy', 'uploadTimeoutMs', 'inFlightPerAddress', 'connectionsPerUpstream', 'rateLimit', 'unavailable']);
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.trim().length > 0;
+
+function parseFormPage(value: unknown, index: number, service: string): EdgeFormPageDeclaration {
+  const fail = (problem: string) => new EdgePolicyError(service, `form page ${index}: ${problem}`);
+  if (!isRecord(value)) throw fail('is not an object');
+  const extra = unknownKeys(value, FORM_PAGE_KEYS);
+  if (extra.length > 0) throw fail(`has unknown keys ${extra.join(', ')}`);
+  const { page, maxBodyBytes, uploadTimeoutMs, inFlightPerAddress, connectionsPerUpstream, rateLimit, unavailable } = value;
+  if (typeof page !== 'string' || !Object.hasOwn(SERVICE_FORM_PAGE_PATHS, page)) throw fail(`names no form page of contracts' SERVICE_FORM_PAGE_PATHS: ${JSON.stringify(page)}`);
+  if (!isPositiveInteger(maxBodyBytes, MAX_DECLARED_FORM_BYTES)) throw fail(`maxBodyBytes must be an integer from 1 to ${MAX_DECLARED_FORM_BYTES}`);
+  if (!isPositiveInteger(uploadTimeoutMs, 10 * 60 * 1000) || uploadTimeoutMs < 1000) throw fail('uploadTimeoutMs must be an integer from 1000 to 600000');
+  if (!isPositiveInteger(inFlightPerAddress, 64)) throw fail('inFlightPerAddress must be an integer from 1 to 64');
+  if (!isPositiveInteger(connectionsPerUpstream, 1024)) throw fail('connectionsPerUpstream must be an integer from 1 to 1024');
+  if (!isRecord(rateLimit) || !isPositiveInteger(rateLimit.max, 1_000_000) || !isPositiveInteger(rateLimit.windowMs, 7 * 24 * 60 * 60 * 1000) || rateLimit.windowMs < 1000) {
+    throw fail('needs rateLimit: { max, windowMs (at least 1000) }');
+  }
+  if (!isRecord(unavailable) || !nonEmpty(unavailable.title) || !nonEmpty(unavailable.heading) || !nonEmpty(unavailable.text) || (unavailable.pageClass !== undefined && !nonEmpty(unavailable.pageClass))) {
+    throw fail('needs unavailable: { title, heading, text, pageClass? }');
+  }
+  return {
+    page: page as EdgeFormPageDeclaration['page'],
+    maxBodyBytes,
+    uploadTimeoutMs,
+    inFlightPerAddress,
+    connectionsPerUpstream,
+    rateLimit: { max: rateLimit.max, windowMs: rateLimit.windowMs },
+    unavailable: { title: unavailable.title, heading: unavailable.heading, text: unavailable.text, ...(unavailable.pageClass ? { pageClass: unavailable.pageClass as string } : {}) },
+  };
+}
+
 /** Checks a declared policy (parsed JSON); throws `EdgePolicyError` naming the first problem. */
 export function parseEdgePolicy(value: unknown, service: string): EdgePolicy {
   if (!isRecord(value) || !Array.isArray(value.routes)) throw new EdgePolicyError(service, 'must be an object with a routes array');
   if (value.pages !== undefined && !Array.isArray(value.pages)) throw new EdgePolicyError(service, 'pages must be an array');
+  if (value.formPages !== undefined && !Array.isArray(value.formPages)) throw new EdgePolicyError(service, 'formPages must be an array');
+  const formPages = ((value.formPages as unknown[] | undefined) ?? []).map((page, index) => parseFormPage(page, index, service));
   const routes = value.routes.map((route, index) => parseRoute(route, index, service));
   const pages = ((value.pages as unknown[] | undefined) ?? []).map((page, index) => parsePage(page, index, service));
   const seen = new Set<string>();
@@ -158,7 +218,7 @@ export function parseEdgePolicy(value: unknown, service: string): EdgePolicy {
     if (seen.has(key)) throw new EdgePolicyError(service, `declares ${key} twice`);
     seen.add(key);
   }
-  return { ...(typeof value.description === 'string' ? { description: value.description } : {}), routes, ...(pages.length > 0 ? { pages } : {}) };
+  return { ...(typeof value.description === 'string' ? { description: value.description } : {}), routes, ...(pages.length > 0 ? { pages } : {}), ...(formPages.length > 0 ? { formPages } : {}) };
 }
 
 /**

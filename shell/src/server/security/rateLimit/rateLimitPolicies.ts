@@ -10,9 +10,7 @@ export interface RateLimitPolicy {
   windowMs: number;
 }
 
-// The team services' calls are limited by their own edge policies (`proxy/edgePolicy.ts`).
-/** Contact form posts per client address (a visitor correcting a form a few times included). */
-export const CONTACT_LIMIT: RateLimitPolicy = { max: 10, windowMs: 10 * 60 * 1000 };
+// The team services' calls and form posts are limited by their own edge policies (`proxy/edgePolicy.ts`).
 /**
  * Failure beacons per client address: a page has at most a dozen islands and the browser reports
  * each failure once, so a visitor on a broken page for a minute stays well below this.
