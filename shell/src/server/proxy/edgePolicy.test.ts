@@ -41,11 +41,31 @@ describe('parseEdgePolicy', () => {
     ['one call twice', { routes: [route({}), route({})] }, /POST surveySubmit twice/],
     ['a page contracts do not name', { routes: [], pages: [{ page: 'nope', unavailable: { title: 'T', text: 'X' } }] }, /names no page/],
     ['a page without its unavailable text', { routes: [], pages: [{ page: 'sharedWatchlist' }] }, /unavailable: \{ title, text \}/],
+    ['a form page contracts do not name', { routes: [], formPages: [{ page: 'nope' }] }, /names no form page/],
+    [
+      'a form page without its post limit',
+      { routes: [], formPages: [{ page: 'contact', maxBodyBytes: 10, uploadTimeoutMs: 1000, inFlightPerAddress: 1, connectionsPerUpstream: 1, unavailable: { title: 'T', heading: 'H', text: 'X' } }] },
+      /needs rateLimit/,
+    ],
     ['a robots value other than noindex', { routes: [], pages: [{ page: 'sharedWatchlist', robots: 'all', unavailable: { title: 'T', text: 'X' } }] }, /robots/],
   ])('refuses %s, naming the service', (_case, policy, problem) => {
     expect(() => parseEdgePolicy(policy, 'made-up')).toThrow(EdgePolicyError);
     expect(() => parseEdgePolicy(policy, 'made-up')).toThrow(/^The made-up service's edge policy/);
     expect(() => parseEdgePolicy(policy, 'made-up')).toThrow(problem);
+  });
+
+  it('reads the form pages a service declares', () => {
+    expect(readShellConfig({}).services.contact.edgePolicy.formPages).toEqual([
+      {
+        page: 'contact',
+        maxBodyBytes: 6 * 1024 * 1024,
+        uploadTimeoutMs: 45_000,
+        inFlightPerAddress: 2,
+        connectionsPerUpstream: 16,
+        rateLimit: { max: 10, windowMs: 10 * 60 * 1000 },
+        unavailable: { title: 'Contact', pageClass: 'page-contact', heading: 'The contact form is not available right now', text: expect.stringContaining('Nothing was sent') },
+      },
+    ]);
   });
 
   it('reads the pages a service declares', () => {
