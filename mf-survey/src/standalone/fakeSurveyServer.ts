@@ -1,6 +1,6 @@
 import type { CallUrls, Survey } from 'contracts';
-// The same slice's service: one percentage rule for the service and its stand-in.
-import { largestRemainderPercentages } from '../../server/src/largestRemainderPercentages.js';
+// The survey service's own rule (it imports it from here): one percentage rule for the service and its stand-in.
+import { largestRemainderPercentages } from '../results/largestRemainderPercentages.js';
 
 /** A request the fake server received. */
 export interface FakeRequest {
