@@ -13,3 +13,4 @@ export * from './eventPayloads.js';
 export * from './servicePaths.js';
 export * from './pageFragment.js';
 export * from './hitLinks.js';
+export * from './csrfToken.js';

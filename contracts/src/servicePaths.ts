@@ -1,10 +1,11 @@
 /**
- * Paths of team-service calls the shell makes on the server (not browser calls: those are
- * `DEFAULT_CALL_URLS`). `{name}` placeholders as in the call URLs.
+ * Pages a team service composes: the shell answers the path with the service's `PageFragment` for
+ * the same path, wrapped in the site layout (the service declares the page in its edge policy).
+ * `{name}` placeholders as in the call URLs.
  */
-export const SERVICE_PATHS = {
-  /** The watchlist service's shared list: `{ teasers, importable }` for the shared-watchlist page (404 unknown). */
-  watchlistShare: '/api/watchlist/shares/{shareId}',
+export const SERVICE_PAGE_PATHS = {
+  /** A watchlist someone shared, read-only, with the import island (the watchlist service; its sharing URLs point here). */
+  sharedWatchlist: '/watchlist/shared/{shareId}',
 } as const;
 
 /**
@@ -21,11 +22,18 @@ export const CONTACT_SERVICE_PATHS = {
   problemFragment: '/contact/problem/{status}',
 } as const;
 
-/** Name of the contact form's token field (a plain form cannot send the `X-CSRF-Token` header). */
-export const CONTACT_TOKEN_FIELD = '_csrf';
-
 /**
- * Largest contact post (bytes), refused by its declared length at the edge and by the service:
- * the largest attachment (5 MB, spec) plus 1 MiB for the text fields and the multipart framing.
+ * Form pages a team service composes and receives posts for (a service declares one in its edge
+ * policy's `formPages` by its name here): the page, the path of its content (`PageFragment`, with
+ * the form token the edge made in `x-khs-form-token`) and of the content explaining a post the edge
+ * refused itself (`{status}`).
  */
-export const CONTACT_POST_MAX_BYTES = 6 * 1024 * 1024;
+export const SERVICE_FORM_PAGE_PATHS = {
+  contact: { page: CONTACT_SERVICE_PATHS.page, content: CONTACT_SERVICE_PATHS.pageFragment, problem: CONTACT_SERVICE_PATHS.problemFragment },
+} as const;
+
+/** Name of a form's CSRF token field, checked by the edge before the post goes on (a plain form cannot send the `X-CSRF-Token` header); the form sends it first. */
+export const FORM_TOKEN_FIELD = '_csrf';
+
+/** Name of the contact form's token field. */
+export const CONTACT_TOKEN_FIELD = FORM_TOKEN_FIELD;

@@ -2,7 +2,7 @@
 // stack. The fuzz corpus (corpus.ts) sends each of them malformed and hostile requests. A route
 // added to the code belongs here too: say where it is registered.
 import { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
-import { CONTACT_SERVICE_PATHS, DEFAULT_CALL_URLS, DEFAULT_SEARCH_INDEX_NAME, SERVICE_PATHS } from 'contracts';
+import { CONTACT_SERVICE_PATHS, DEFAULT_CALL_URLS, DEFAULT_SEARCH_INDEX_NAME, SERVICE_PAGE_PATHS } from 'contracts';
 import type { TeamServiceName } from '@khs/stack/registry';
 
 /** A part of the stack with its own listening socket. */
@@ -147,10 +147,10 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     { part: 'survey', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), headers: edge('survey'), baseline: [201, 200] },
     { part: 'survey', method: 'GET', path: surveyPaths.results, headers: edge('survey') },
     { part: 'survey', method: 'GET', path: survey('no-such-survey').results, headers: edge('survey'), baseline: [404] },
-    // mf-watchlist/server/src/watchlistRoutes.ts
+    // mf-watchlist/server/src/watchlistRoutes.ts (its page: sharedWatchlistPage.tsx)
     { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody, headers: edge('watchlist') },
     { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, headers: edge('watchlist') },
-    { part: 'watchlist', method: 'GET', path: SERVICE_PATHS.watchlistShare.replace('{shareId}', 'aaaaaaaaaaaaaaaaaaaaaa'), headers: edge('watchlist'), baseline: [404] },
+    { part: 'watchlist', method: 'GET', path: SERVICE_PAGE_PATHS.sharedWatchlist.replace('{shareId}', 'aaaaaaaaaaaaaaaaaaaaaa'), headers: edge('watchlist'), baseline: [404] },
     // mf-search/server/src/insightsRoutes.ts
     { part: 'insights', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024), headers: edge('insights') },
     // contact/server/src/contactRoutes.tsx

@@ -34,6 +34,8 @@ export interface TeamServiceEntry {
    * to send it along (`npm start` generates each, see the tooling/stack README, "Secrets").
    */
   readonly edgeKeyEnv: string;
+  /** Its edge policy file, relative to the slice folder (`readEdgePolicy`). */
+  readonly edgePolicy: string;
 }
 
 /** Every federated remote, in a fixed order. */
@@ -48,6 +50,8 @@ export const SHELL_DEFAULT_PORT: number;
 export function defaultManifestUrl(remote: RemoteEntry, origin?: string): string;
 /** `http://127.0.0.1:<defaultPort>`. */
 export function defaultServiceUrl(service: TeamServiceEntry): string;
+/** The edge policy `service` declares (its `edgePolicy` file, parsed JSON; the shell validates it). */
+export function readEdgePolicy(service: TeamServiceEntry): unknown;
 /** The team service `name`; throws for a name the registry does not list. */
 export function teamService(name: TeamServiceName): TeamServiceEntry;
 /**

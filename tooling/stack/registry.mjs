@@ -1,6 +1,10 @@
 // The one list of the site's deployable parts. The shell's configuration (`shell/src/server/config.ts`),
 // `npm start` (scripts/start.mjs) and the e2e harness (e2e/harness/stack.ts) all read it, so a remote
 // or service is added, renamed or moved to another port here and nowhere else.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** Each federated remote: its workspace folder, the variable holding its manifest URL, its default port. */
 export const REMOTES = Object.freeze([
@@ -25,15 +29,17 @@ export const SERVICES = Object.freeze([
  * `npm start` runs (relative to the slice), the variable holding its URL in the shell's configuration
  * (a comma-separated list balances over several instances), its default port and the variable holding
  * its edge key (the secret the shell sends with every forwarded request and the service checks: one
- * per service, so no service holds another's key or the shell's cookie secret). The shell reaches
- * it through its reverse proxy; the stack starter runs it as its own supervised process.
+ * per service, so no service holds another's key or the shell's cookie secret), and its edge policy:
+ * the file (relative to the slice) in which the service declares what the shell's edge does with its
+ * calls (`readEdgePolicy`). The shell reaches it through its reverse proxy; the stack starter runs it
+ * as its own supervised process.
  */
 export const TEAM_SERVICES = Object.freeze([
-  Object.freeze({ name: 'survey', slice: 'mf-survey', entry: 'server/src/main.ts', urlEnv: 'SURVEY_SERVICE_URL', defaultPort: 4320, edgeKeyEnv: 'SURVEY_EDGE_KEY' }),
-  Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321, edgeKeyEnv: 'WATCHLIST_EDGE_KEY' }),
+  Object.freeze({ name: 'survey', slice: 'mf-survey', entry: 'server/src/main.ts', urlEnv: 'SURVEY_SERVICE_URL', defaultPort: 4320, edgeKeyEnv: 'SURVEY_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
+  Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321, edgeKeyEnv: 'WATCHLIST_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
   // The search team's insights collector (the search service itself is SERVICES' `search`).
-  Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322, edgeKeyEnv: 'INSIGHTS_EDGE_KEY' }),
-  Object.freeze({ name: 'contact', slice: 'contact', entry: 'server/src/main.ts', urlEnv: 'CONTACT_SERVICE_URL', defaultPort: 4323, edgeKeyEnv: 'CONTACT_EDGE_KEY' }),
+  Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322, edgeKeyEnv: 'INSIGHTS_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
+  Object.freeze({ name: 'contact', slice: 'contact', entry: 'server/src/main.ts', urlEnv: 'CONTACT_SERVICE_URL', defaultPort: 4323, edgeKeyEnv: 'CONTACT_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
 ]);
 
 /** The shell's own default port (`PORT`). */
@@ -47,6 +53,16 @@ export function defaultManifestUrl(remote, origin = `http://127.0.0.1:${remote.d
 /** The URL a team service has when it runs on loopback on its default port. */
 export function defaultServiceUrl(service) {
   return `http://127.0.0.1:${service.defaultPort}`;
+}
+
+/**
+ * The edge policy `service` declares (its slice's `edgePolicy` file, parsed JSON, not yet checked:
+ * the shell validates it at start and refuses to start on a malformed one). A file, not a call to
+ * the running service: the edge's routes, limits and checks are set before the shell listens, so a
+ * service that is down at that moment still has its calls answered (503), not unknown (404).
+ */
+export function readEdgePolicy(service) {
+  return JSON.parse(readFileSync(path.join(REPO_ROOT, service.slice, service.edgePolicy), 'utf8'));
 }
 
 /** The team service `name`; throws for a name the registry does not list. */

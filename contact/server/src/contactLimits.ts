@@ -1,4 +1,4 @@
-import { CONTACT_POST_MAX_BYTES } from 'contracts';
+import { CONTACT_POST_MAX_BYTES } from './edgePolicy.js';
 
 /** Limits of the contact form, checked on the server only (the product has no client-side form validation). */
 
@@ -17,7 +17,7 @@ export const CONTACT_ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
 /**
  * Largest contact post accepted by its declared `Content-Length` (checked before any of the body
  * is read, at the edge and here): the largest attachment plus 1 MiB for the text fields and
- * multipart framing. Defined in contracts, as the shell's edge applies it too.
+ * multipart framing. Declared in the edge policy, as the shell's edge applies it too.
  * Without a declared length the parser's per-part limits bound what is read.
  */
 export const CONTACT_BODY_MAX_BYTES = CONTACT_POST_MAX_BYTES;

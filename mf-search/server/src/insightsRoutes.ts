@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_CALL_URLS } from 'contracts';
 import type { InsightsEventRepository } from './storage/insightsEventRepository.js';
+import { INSIGHTS_BODY_LIMIT_BYTES } from './edgePolicy.js';
 import { validateInsightsEvents } from './validateInsightsEvents.js';
 
 /** What the insights collector needs. */
@@ -11,8 +12,7 @@ export interface InsightsRoutesOptions {
 
 /** Path of the collector (PageConfig.calls.insights). */
 export const INSIGHTS_EVENTS_PATH = DEFAULT_CALL_URLS.insights;
-/** Largest request body (bytes): 50 full events are about 60 KiB. */
-export const INSIGHTS_BODY_LIMIT_BYTES = 128 * 1024;
+export { INSIGHTS_BODY_LIMIT_BYTES } from './edgePolicy.js';
 
 /** Answer of an accepted batch. search-insights counts only HTTP 200 as "sent". */
 export interface InsightsAccepted {

@@ -1,6 +1,7 @@
 import type { Survey, SurveyResults } from 'contracts';
 import type { SurveyRepository } from './storage/surveyRepository.js';
-import { largestRemainderPercentages } from './largestRemainderPercentages.js';
+// The slice's one percentage rule lives with the browser code, so the remote's standalone stand-in (built from src/ alone) uses it too.
+import { largestRemainderPercentages } from '../../src/results/largestRemainderPercentages.js';
 
 /**
  * A survey's results: every answer position of the survey with its integer percentage.

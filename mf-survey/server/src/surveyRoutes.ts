@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { callRoutePattern, DEFAULT_CALL_URLS, type Survey, type SurveyResults } from 'contracts';
 import { trustedVisitorId } from '@khs/team-service/edge';
 import type { SurveyRepository } from './storage/surveyRepository.js';
+import { MAX_FORM_HANDLE_LENGTH, SURVEY_SUBMISSION_BODY_LIMIT_BYTES } from './edgePolicy.js';
 import { surveyResults } from './surveyResults.js';
 import { sendApiError } from '@khs/team-service/errors';
 
@@ -28,11 +29,7 @@ export const SURVEY_RESULTS_PATH = callRoutePattern(DEFAULT_CALL_URLS.surveyResu
 
 type HandleParams = { Params: { formHandle: string } };
 
-/** Largest submission body (bytes): `{ "answerPosition": n }` is a few dozen. */
-export const SURVEY_SUBMISSION_BODY_LIMIT_BYTES = 1024;
-
-/** Longest survey handle looked up; longer ones are unknown without a lookup. */
-const MAX_FORM_HANDLE_LENGTH = 100;
+export { SURVEY_SUBMISSION_BODY_LIMIT_BYTES } from './edgePolicy.js';
 
 /** The one JSON error shape (`{ error, code }`, the code from the status: `not-found`, `unprocessable`…). */
 function sendError(reply: FastifyReply, status: number, error: string) {

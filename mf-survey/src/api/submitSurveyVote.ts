@@ -1,26 +1,29 @@
-import type { CallUrls } from 'contracts';
-import { fetchCsrfToken } from './fetchCsrfToken.js';
+import { fetchWithCsrfToken, type CallUrls, type SurveyAnswer } from 'contracts';
+import { parseSurveyResults, type SurveyPercentages } from './loadSurveyResults.js';
 import { surveyCallUrl } from './surveyCallUrl.js';
 
 /**
- * Sends the visitor's answer: fetches a CSRF token, then POSTs `{ answerPosition }` with
- * `X-CSRF-Token`. Resolves when the server accepted it (201 counted, or 200 when this browser
- * had already voted); rejects on any other answer or a network failure.
+ * Sends the visitor's answer: POSTs `{ answerPosition }` with the page's CSRF token (contracts
+ * `fetchWithCsrfToken`: fetched once per page, again only after a 403). Resolves to the results the
+ * service computed after the vote (its answer's `results`), so nothing else is asked for; rejects on
+ * a status other than 201 (counted) or 200 (this browser had voted), a network failure, or an
+ * answer without results for every answer.
  */
 export async function submitSurveyVote(
   fetchFn: typeof fetch,
   calls: Pick<CallUrls, 'csrfToken' | 'surveySubmit'>,
   formHandle: string,
   answerPosition: number,
+  answers: SurveyAnswer[],
   signal?: AbortSignal,
-): Promise<void> {
-  const token = await fetchCsrfToken(fetchFn, calls.csrfToken);
-  const response = await fetchFn(surveyCallUrl(calls.surveySubmit, formHandle), {
+): Promise<SurveyPercentages> {
+  const response = await fetchWithCsrfToken(fetchFn, calls.csrfToken, surveyCallUrl(calls.surveySubmit, formHandle), {
     method: 'POST',
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-Token': token },
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     body: JSON.stringify({ answerPosition }),
     ...(signal ? { signal } : {}),
   });
   if (!response.ok) throw new Error(`Survey submission failed with status ${response.status}`);
+  const body = (await response.json()) as { results?: unknown };
+  return parseSurveyResults(body?.results, answers);
 }

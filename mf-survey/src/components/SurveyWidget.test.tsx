@@ -19,12 +19,13 @@ const SURVEY: Survey = {
   ],
 };
 
-function setup(options: { initialVotes?: Record<number, number> } = {}) {
+function setup(options: { initialVotes?: Record<number, number>; failResults?: boolean } = {}) {
   const server = new FakeSurveyServer({
     surveys: [SURVEY],
     calls: config.calls,
     initialVotes: options.initialVotes ? { coffee: options.initialVotes } : {},
   });
+  if (options.failResults) server.failNext('results');
   const logged: unknown[][] = [];
   const services: SurveyServices = {
     fetch: server.fetch,
@@ -75,13 +76,13 @@ describe('SurveyWidget', () => {
     const { server } = setup({ initialVotes: { 1: 1, 3: 2 } });
     await vote('With milk');
 
-    const [tokenCall, submitCall, resultsCall] = server.requests;
-    expect(tokenCall).toMatchObject({ method: 'GET', url: '/actions/blitz/csrf/token' });
-    expect(submitCall).toMatchObject({ method: 'POST', url: '/api/surveys/coffee/submissions', body: '{"answerPosition":2}' });
+    // Two round trips: the page's token and the POST, whose answer holds the results shown (no results GET).
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /actions/blitz/csrf/token', 'POST /api/surveys/coffee/submissions']);
+    const submitCall = server.requests[1];
+    expect(submitCall).toMatchObject({ body: '{"answerPosition":2}' });
     expect(submitCall?.headers['x-csrf-token']).toBe('fake-csrf-token');
     expect(submitCall?.headers['content-type']).toBe('application/json');
-    expect(resultsCall).toMatchObject({ method: 'GET', url: '/api/survey-results/coffee' });
-    expect(resultsCall?.headers.accept).toBe('application/json');
+    expect(submitCall?.headers.accept).toBe('application/json');
 
     expect(storedHandles()).toEqual(['coffee']);
     expect(screen.queryByRole('button', { name: 'Vote' })).toBeNull();
@@ -173,11 +174,9 @@ describe('SurveyWidget', () => {
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
-  it('keeps the vote remembered when the results fail to load, and loads them on retry', async () => {
-    const { server, logged } = setup();
-    server.failNext('results');
-    fireEvent.click(screen.getByRole('radio', { name: 'Not at all' }));
-    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+  it('keeps an earlier vote remembered when its results fail to load, and loads them on retry', async () => {
+    localStorage.setItem(SUBMITTED_SURVEYS_STORAGE_KEY, '["coffee"]');
+    const { logged } = setup({ initialVotes: { 3: 1 }, failResults: true });
     const retry = await screen.findByRole('button', { name: DEFAULT_SURVEY_TEXTS.resultsRetry });
     expect(screen.getByRole('status').textContent).toBe(DEFAULT_SURVEY_TEXTS.resultsFailed);
     expect(storedHandles()).toEqual(['coffee']);
@@ -187,6 +186,20 @@ describe('SurveyWidget', () => {
     fireEvent.click(retry);
     await screen.findAllByRole('meter');
     expect(meterValues()).toEqual({ Black: '0', 'With milk': '0', 'Not at all': '100' });
+  });
+
+  it('takes the results from the vote\'s answer: a vote whose answer lacks them is a failed vote, nothing remembered', async () => {
+    const services: SurveyServices = {
+      fetch: async (input) => (String(input).endsWith('/token') ? new Response('t') : new Response('{"counted":true}', { status: 201 })),
+      storage: localStorage,
+      logger: { error: () => undefined },
+    };
+    render(<SurveyWidget formHandle="coffee" question={SURVEY.question} answers={SURVEY.answers} calls={config.calls} texts={texts} services={services} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'Black' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    expect(await screen.findByText(DEFAULT_SURVEY_TEXTS.submitFailed)).not.toBeNull();
+    expect(screen.queryAllByRole('meter')).toHaveLength(0);
+    expect(storedHandles()).toBeNull();
   });
 
   it('treats a results body without every answer as a failure', async () => {

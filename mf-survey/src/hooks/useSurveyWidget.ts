@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { SUBMITTED_SURVEYS_STORAGE_KEY, type CallUrls, type SurveyAnswer } from 'contracts';
-import { loadSurveyResults } from '../api/loadSurveyResults.js';
+import { loadSurveyResults, type SurveyPercentages } from '../api/loadSurveyResults.js';
 import { submitSurveyVote } from '../api/submitSurveyVote.js';
 import type { SurveyServices } from '../api/surveyServices.js';
 import { isSurveySubmitted, markSurveySubmitted } from '../storage/submittedSurveys.js';
@@ -26,8 +26,8 @@ export interface SurveyWidgetControls {
 }
 
 /**
- * The survey's flow: vote (token, POST), remember the handle locally, load and show the
- * results. Already-submitted surveys (also when another tab submits) load their results at once. Requests still running when
+ * The survey's flow: vote (the page's token, POST), remember the handle locally, show the
+ * results the POST answered (no second request). Already-submitted surveys (also when another tab submits) load their results at once. Requests still running when
  * the widget unmounts are aborted and their outcome ignored.
  */
 export function useSurveyWidget({ formHandle, answers, calls, services, deferStoredVote = false }: UseSurveyWidgetOptions): SurveyWidgetControls {
@@ -80,15 +80,16 @@ export function useSurveyWidget({ formHandle, answers, calls, services, deferSto
   }, [fetchResults]);
 
   const submit = useCallback(() => {
-    const { formHandle, calls, services, state } = latest.current;
+    const { formHandle, answers, calls, services, state } = latest.current;
     if (state.phase !== 'answering' || state.selected === undefined) return;
     const position = state.selected;
     dispatch({ type: 'submit' });
     const controller = new AbortController();
     abort.current = controller;
     void (async () => {
+      let results: SurveyPercentages;
       try {
-        await submitSurveyVote(services.fetch, calls, formHandle, position, controller.signal);
+        results = await submitSurveyVote(services.fetch, calls, formHandle, position, answers, controller.signal);
       } catch (error) {
         if (controller.signal.aborted) return;
         services.logger.error(`[mf-survey] vote on "${formHandle}" could not be sent`, error);
@@ -101,7 +102,7 @@ export function useSurveyWidget({ formHandle, answers, calls, services, deferSto
         services.logger.error(`[mf-survey] "${formHandle}" could not be remembered in local storage`);
       }
       dispatch({ type: 'submitted' });
-      await fetchResults();
+      dispatch({ type: 'resultsLoaded', results });
     })();
   }, [fetchResults]);
 

@@ -1,4 +1,6 @@
 import type { CallUrls, Survey } from 'contracts';
+// The survey service's own rule (it imports it from here): one percentage rule for the service and its stand-in.
+import { largestRemainderPercentages } from '../results/largestRemainderPercentages.js';
 
 /** A request the fake server received. */
 export interface FakeRequest {
@@ -23,26 +25,9 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-/** Integer percentages summing to 100 (largest remainder, ties to the lower position). */
+/** The survey service's own rule (largest remainder), so the stand-in answers exactly what the service would. */
 function percentages(counts: Record<number, number>, positions: number[]): Record<string, number> {
-  const total = positions.reduce((sum, p) => sum + (counts[p] ?? 0), 0);
-  const result: Record<string, number> = {};
-  if (total === 0) {
-    for (const p of positions) result[p] = 0;
-    return result;
-  }
-  const shares = positions.map((p) => ({
-    p,
-    floor: Math.floor(((counts[p] ?? 0) * 100) / total),
-    rest: ((counts[p] ?? 0) * 100) % total,
-  }));
-  let missing = 100 - shares.reduce((sum, s) => sum + s.floor, 0);
-  for (const share of [...shares].sort((a, b) => b.rest - a.rest || a.p - b.p)) {
-    if (missing-- <= 0) break;
-    share.floor += 1;
-  }
-  for (const share of shares) result[share.p] = share.floor;
-  return result;
+  return largestRemainderPercentages(Object.fromEntries(positions.map((position) => [position, counts[position] ?? 0])));
 }
 
 /**

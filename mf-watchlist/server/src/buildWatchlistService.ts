@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createServiceApp } from '@khs/team-service';
-import { WATCHLIST_BODY_LIMIT_BYTES } from './limits.js';
+import { DOWNLOAD_BODY_LIMIT_BYTES, WATCHLIST_BODY_LIMIT_BYTES } from './edgePolicy.js';
 import { WATCHLIST_SERVICE_NAME, type WatchlistStorage } from './storage/openWatchlistStorage.js';
 import { repositoryContent, type WatchlistContent } from './watchlistContent.js';
 import { watchlistRoutes, type WatchlistRoutesOptions } from './watchlistRoutes.js';
@@ -15,7 +15,7 @@ export interface WatchlistServiceDependencies extends Pick<WatchlistRoutesOption
 
 /** The watchlist service's app: `/health` (with a storage check) and the watchlist calls. */
 export async function buildWatchlistService(deps: WatchlistServiceDependencies): Promise<FastifyInstance> {
-  const app = createServiceApp({ name: WATCHLIST_SERVICE_NAME, logger: deps.logger, checkStorage: deps.storage.check, bodyLimit: WATCHLIST_BODY_LIMIT_BYTES });
+  const app = createServiceApp({ name: WATCHLIST_SERVICE_NAME, logger: deps.logger, checkStorage: deps.storage.check, bodyLimit: Math.max(WATCHLIST_BODY_LIMIT_BYTES, DOWNLOAD_BODY_LIMIT_BYTES) });
   const { storage, content, logger: _logger, ...routeOptions } = deps;
   await app.register(watchlistRoutes, { ...routeOptions, content: content ?? repositoryContent, shares: storage.shares });
   return app;

@@ -5,8 +5,7 @@
 
 /** Most articles one watchlist request may carry. */
 export const WATCHLIST_MAX_ARTICLES = 500;
-/** Largest accepted request body of the watchlist and download calls (bytes). */
-export const WATCHLIST_BODY_LIMIT_BYTES = 256 * 1024;
+// The largest request bodies are declared in the edge policy (`edgePolicy.ts`).
 /** Longest accepted article id (characters); real ids are short slugs. */
 export const WATCHLIST_MAX_ID_LENGTH = 200;
 /** Longest accepted saved title (characters). */

@@ -5,14 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
-import { WATCHLIST_PDF_FILE_NAME, type StoredWatchlist } from 'contracts';
+import { isPageFragment, PAGE_FRAGMENT_MEDIA_TYPE, WATCHLIST_PDF_FILE_NAME, type PageFragment, type StoredWatchlist } from 'contracts';
 import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, edgeKeyOf } from '@khs/team-service/edge';
 import { POSTGRES_TESTS_SKIPPED_MESSAGE, temporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
 import { buildWatchlistService } from './buildWatchlistService.js';
 import { pdfText } from './pdfText.testing.js';
 import { RELATED_ARTICLES_MAX, SHARE_BOUND, WATCHLIST_MAX_ARTICLES } from './limits.js';
 import { openWatchlistStorage, type WatchlistStorage } from './storage/openWatchlistStorage.js';
-import type { SharedWatchlistBody } from './watchlistRoutes.js';
 import { repositoryContent } from './watchlistContent.js';
 
 const EDGE_KEY = edgeKeyOf('watchlist-service-test-cookie-secret-0123456789');
@@ -238,29 +237,43 @@ describe(`watchlist service routes (${label})`, () => {
     });
   });
 
-  describe('GET /api/watchlist/shares/:shareId (read by the shell for its shared-watchlist page)', () => {
-    it('answers the shared list in shared order: teasers and the import island\'s map', async () => {
+  describe('GET /watchlist/shared/:shareId (the shared-watchlist page content the shell composes)', () => {
+    const fragmentOf = (response: { headers: Record<string, unknown>; body: string }): PageFragment => {
+      expect(String(response.headers['content-type']).split(';')[0]).toBe(PAGE_FRAGMENT_MEDIA_TYPE);
+      const fragment: unknown = JSON.parse(response.body);
+      expect(isPageFragment(fragment)).toBe(true);
+      return fragment as PageFragment;
+    };
+
+    it('answers the shared list in shared order, read-only, with the import island and its map, at the sharing URL\'s path', async () => {
       const response = await post('/api/watchlist', { storedWatchlist: localList(second.id, first.id) });
-      const shareId = (response.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl.split('/').at(-1)!;
-      const shared = await app.inject({ url: `/api/watchlist/shares/${shareId}` });
+      const sharingPath = new URL((response.json() as { storedWatchlist: StoredWatchlist }).storedWatchlist.sharingUrl, 'http://x').pathname;
+      const shared = await app.inject({ url: sharingPath });
       expect(shared.statusCode).toBe(200);
       expect(shared.headers['cache-control']).toBe('no-store');
-      const body = shared.json() as SharedWatchlistBody;
-      expect(body.teasers.map((teaser) => teaser.id)).toEqual([second.id, first.id]);
-      expect(body.teasers[0]).toMatchObject({ title: second.title, href: second.url });
-      expect(body.importable).toEqual({ [second.id]: { title: second.title }, [first.id]: { title: first.title } });
-      expect(Object.keys(body.importable)).toEqual([second.id, first.id]);
+      const fragment = fragmentOf(shared);
+      expect(fragment).toMatchObject({ title: 'Shared watchlist', pageClass: 'page-shared-watchlist' });
+      expect(fragment.html.indexOf(`<a href="${second.url}">`)).toBeGreaterThan(0);
+      expect(fragment.html.indexOf(`<a href="${second.url}">`)).toBeLessThan(fragment.html.indexOf(`<a href="${first.url}">`));
+      expect(fragment.html).toContain('Someone shared 2 articles with you.');
+      expect(fragment.html).not.toContain('<button');
+      expect(fragment.islands).toHaveLength(1);
+      expect(fragment.islands[0]).toMatchObject({ name: 'mf-watchlist/SharedWatchlistImport', props: { articles: { [second.id]: { title: second.title }, [first.id]: { title: first.title } } } });
+      expect(Object.keys((fragment.islands[0]!.props as { articles: object }).articles)).toEqual([second.id, first.id]);
+      expect(fragment.islands[0]!.placeholderHtml).toContain('needs JavaScript');
+      expect(fragment.html).toContain('<!--khs-fragment-island:0-->');
     });
 
-    it('answers an empty list when the shared articles no longer exist', async () => {
+    it('answers an empty list, without the island, when the shared articles no longer exist', async () => {
       const id = await shares.create({ 'deleted-article': { title: 'Gone' } });
-      const shared = await app.inject({ url: `/api/watchlist/shares/${id}` });
-      expect(shared.json()).toEqual({ teasers: [], importable: {} });
+      const fragment = fragmentOf(await app.inject({ url: `/watchlist/shared/${id}` }));
+      expect(fragment.html).toContain('The articles of this watchlist are no longer available.');
+      expect(fragment.islands).toEqual([]);
     });
 
     it('answers 404 JSON for an unknown or malformed share id', async () => {
       for (const id of ['AAAAAAAAAAAAAAAAAAAAAA', 'bad%20id!', '..%2F..%2Fetc']) {
-        const shared = await app.inject({ url: `/api/watchlist/shares/${id}` });
+        const shared = await app.inject({ url: `/watchlist/shared/${id}` });
         expect(shared.statusCode, id).toBe(404);
         expect(shared.json()).toEqual({ error: expect.any(String), code: 'not-found' });
       }

@@ -5,7 +5,8 @@ import { EDGE_KEY_HEADER, isEdgeKey, trustedLinkOrigin, trustedVisitorId } from 
 import { sendApiError } from '@khs/team-service/errors';
 import {
   DEFAULT_CALL_URLS,
-  SERVICE_PATHS,
+  PAGE_FRAGMENT_MEDIA_TYPE,
+  SERVICE_PAGE_PATHS,
   WATCHLIST_PDF_FILE_NAME,
   callRoutePattern,
   examplePageConfig,
@@ -14,23 +15,19 @@ import {
   type WatchlistResponse,
 } from 'contracts';
 import { articleTeaser, type TeaserLabels } from './articleTeaser.js';
-import { RELATED_ARTICLES_MAX, SHARE_BOUND, WATCHLIST_BODY_LIMIT_BYTES } from './limits.js';
+import { DOWNLOAD_BODY_LIMIT_BYTES, WATCHLIST_BODY_LIMIT_BYTES } from './edgePolicy.js';
+import { RELATED_ARTICLES_MAX, SHARE_BOUND } from './limits.js';
 import { parseWatchlistRequest } from './parseWatchlistRequest.js';
 import { relatedArticles } from './relatedArticles.js';
 import { renderWatchlistPdf } from './renderWatchlistPdf.js';
+import { sharedWatchlistFragment } from './sharedWatchlistPage.js';
 import { resolveWatchlist } from './resolveWatchlist.js';
 import type { ShareCreator, WatchlistShareRepository } from './storage/watchlistShareRepository.js';
 import type { WatchlistContent } from './watchlistContent.js';
 
-/** Path prefix of sharing URLs (the shell's shared-watchlist page); the share id follows. */
-export const SHARED_WATCHLIST_PATH = '/watchlist/shared';
-
-/** The shared list as the shell's shared-watchlist page needs it. */
-export interface SharedWatchlistBody {
-  /** Teasers of the shared articles the content store still knows, in shared order. */
-  teasers: Teaser[];
-  /** The same articles as a local-watchlist map (the import island's props). */
-  importable: LocalWatchlist['articles'];
+/** The sharing URL's path of a share (the shared-watchlist page, `SERVICE_PAGE_PATHS.sharedWatchlist`). */
+export function sharedWatchlistPath(shareId: string): string {
+  return SERVICE_PAGE_PATHS.sharedWatchlist.replace('{shareId}', encodeURIComponent(shareId));
 }
 
 /**
@@ -67,12 +64,13 @@ export interface WatchlistRoutesOptions {
 
 /**
  * The watchlist calls (spec point 7), reached by browsers through the shell's proxy (which checks
- * the CSRF token and names the link origin), and the shared list the shell's page reads:
+ * the CSRF token and names the link origin), and the shared-watchlist page the shell composes:
  * - `POST /api/watchlist` resolves the local watchlist to teasers, related articles and a sharing URL
  *   (none once its creator added `SHARE_BOUND` new shares in the window);
  * - `POST /api/watchlist/pdf` answers the same list as a PDF;
- * - `GET /api/watchlist/shares/:shareId` the shared list (`SharedWatchlistBody`), 404 unknown.
- * Bodies are limited to `WATCHLIST_BODY_LIMIT_BYTES`; bad bodies get 400/422 JSON, nothing stored.
+ * - `GET /watchlist/shared/:shareId` the shared list's page content (`PageFragment`, declared as a
+ *   page in `server/edge-policy.json`), 404 JSON for an unknown or malformed share id.
+ * Bodies are limited as the edge policy declares (`edgePolicy.ts`); bad bodies get 400/422 JSON, nothing stored.
  */
 export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRoutesOptions): Promise<void> {
   const { content, shares, siteName, edgeKey, now = () => new Date() } = options;
@@ -96,7 +94,7 @@ export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRo
             perVisitor: SHARE_BOUND.perVisitor,
           })
         : undefined;
-    const sharingUrl = shareId ? `${linkOrigin(request)}${SHARED_WATCHLIST_PATH}/${shareId}` : '';
+    const sharingUrl = shareId ? `${linkOrigin(request)}${sharedWatchlistPath(shareId)}` : '';
     const body: WatchlistResponse = {
       storedWatchlist: {
         articles: Object.fromEntries(teasersOf(saved).map((teaser) => [teaser.id, teaser])),
@@ -107,7 +105,7 @@ export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRo
     return reply.header('cache-control', 'no-store').send(body);
   });
 
-  app.post(callRoutePattern(DEFAULT_CALL_URLS.download), { bodyLimit: WATCHLIST_BODY_LIMIT_BYTES }, async (request, reply) => {
+  app.post(callRoutePattern(DEFAULT_CALL_URLS.download), { bodyLimit: DOWNLOAD_BODY_LIMIT_BYTES }, async (request, reply) => {
     const saved = resolveWatchlist(parseWatchlistRequest(request.body), content);
     const pdf = await renderWatchlistPdf({ siteName, articles: saved, baseUrl: linkOrigin(request), date: now() });
     return reply
@@ -117,11 +115,11 @@ export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRo
       .send(pdf);
   });
 
-  app.get<{ Params: { shareId: string } }>(callRoutePattern(SERVICE_PATHS.watchlistShare), async (request, reply) => {
+  app.get<{ Params: { shareId: string } }>(callRoutePattern(SERVICE_PAGE_PATHS.sharedWatchlist), async (request, reply) => {
     const shared = await shares.get(request.params.shareId);
     if (!shared) return sendApiError(reply, { statusCode: 404, message: 'Unknown shared watchlist' });
     const articles = resolveWatchlist({ articles: shared }, content);
-    const body: SharedWatchlistBody = { teasers: teasersOf(articles), importable: asLocalArticles(articles) };
-    return reply.header('cache-control', 'no-store').send(body);
+    const fragment = sharedWatchlistFragment({ teasers: teasersOf(articles), importable: asLocalArticles(articles) });
+    return reply.header('cache-control', 'no-store').type(PAGE_FRAGMENT_MEDIA_TYPE).send(JSON.stringify(fragment));
   });
 }

@@ -1,5 +1,4 @@
-import type { LocalWatchlist, WatchlistRequest } from 'contracts';
-import { fetchCsrfToken } from './fetchCsrfToken.js';
+import { fetchWithCsrfToken, type LocalWatchlist, type WatchlistRequest } from 'contracts';
 
 export interface WatchlistPostInput {
   fetch: typeof fetch;
@@ -12,17 +11,16 @@ export interface WatchlistPostInput {
 }
 
 /**
- * The request both watchlist calls share (spec point 7): fetch a CSRF token, then POST
- * `{ storedWatchlist }` as JSON with `Accept` and `Content-Type` JSON and `X-CSRF-Token`.
- * Answers the raw response; callers decide what a failure is.
+ * The request both watchlist calls share (spec point 7): POST `{ storedWatchlist }` as JSON with
+ * `Accept` and `Content-Type` JSON and the page's CSRF token (contracts `fetchWithCsrfToken`:
+ * fetched once per page, again only after a 403). Answers the raw response; callers decide what a
+ * failure is.
  */
 export async function postWatchlist({ fetch: fetchFn, csrfTokenUrl, url, watchlist }: WatchlistPostInput): Promise<Response> {
-  const token = await fetchCsrfToken(fetchFn, csrfTokenUrl);
   const body: WatchlistRequest = { storedWatchlist: watchlist };
-  return fetchFn(url, {
+  return fetchWithCsrfToken(fetchFn, csrfTokenUrl, url, {
     method: 'POST',
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json', 'Content-Type': 'application/json', 'X-CSRF-Token': token },
+    headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
 }

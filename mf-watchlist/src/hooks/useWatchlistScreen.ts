@@ -3,7 +3,7 @@ import {
   COPY_CONFIRMATION_MS,
   WATCHLIST_DESIGN_MODE_DELAY_MS,
   WATCHLIST_PDF_FILE_NAME,
-  WATCHLIST_STORAGE_KEY,
+  type LocalWatchlist,
   type PageBus,
   type PageConfig,
   type Teaser,
@@ -14,7 +14,6 @@ import { downloadWatchlistPdf } from '../api/downloadWatchlistPdf.js';
 import { loadStoredWatchlist } from '../api/loadStoredWatchlist.js';
 import type { WatchlistServices } from '../api/watchlistServices.js';
 import { connectWatchlist, isSaved } from '../connectors/connectWatchlist.js';
-import { readWatchlist } from '../storage/watchlistStorage.js';
 import { initialWatchlistScreenState, watchlistScreenReducer, type WatchlistScreenState } from './useWatchlistScreenReducer.js';
 
 export interface UseWatchlistScreenOptions {
@@ -40,9 +39,10 @@ export interface WatchlistScreen {
 }
 
 /**
- * The watchlist screen's logic: loads the server's view of the local watchlist, reloads it on
- * every `watchlist-added` (this page) and every watchlist change in another tab, copies the
- * sharing link and downloads the PDF. Markup lives in `components/watchlist-screen`.
+ * The watchlist screen's logic: loads the server's view of the local watchlist, and on every change
+ * of the list its connector reports (a toggle on this page, the screen's own included, or another
+ * tab) drops the removed entries at once and reloads once; copies the sharing link and downloads
+ * the PDF. Markup lives in `components/watchlist-screen`.
  */
 export function useWatchlistScreen({ bus, config, designMode = false, services: given }: UseWatchlistScreenOptions): WatchlistScreen {
   const [services] = useState(() => given ?? browserWatchlistServices());
@@ -67,14 +67,17 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
     return timer;
   }, []);
 
-  const load = useCallback(async () => {
+  // The page's watchlist, through the same connector as the watchlist buttons: read, changes, toggles.
+  const connection = useMemo(() => connectWatchlist(bus, { logger: services.logger }), [bus, services]);
+
+  const load = useCallback(async (watchlist: LocalWatchlist = connection.read()) => {
     const loadId = ++latestLoad.current;
     try {
       const storedWatchlist = await loadStoredWatchlist({
         fetch: services.fetch,
         csrfTokenUrl: csrfToken,
         url: watchlistUrl,
-        watchlist: readWatchlist(),
+        watchlist,
       });
       if (loadId === latestLoad.current && mounted.current) dispatch({ type: 'loadSucceeded', storedWatchlist });
     } catch (error) {
@@ -88,37 +91,30 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
         dispatch({ type: 'loadFailed' });
       }
     }
-  }, [services, csrfToken, watchlistUrl, designMode, later]);
+  }, [connection, services, csrfToken, watchlistUrl, designMode, later]);
 
   useEffect(() => {
     mounted.current = true;
     void load();
-    const offAdded = bus.on('watchlist-added', (event) => {
-      if (!event.added) dispatch({ type: 'articleDropped', id: event.id });
-      void load();
-    });
-    // Another tab changed the list: drop what it removed at once, then ask the server again.
-    const onStorage = (event: StorageEvent) => {
-      if (event.key !== null && event.key !== WATCHLIST_STORAGE_KEY) return;
-      const current = readWatchlist();
+    // A change of the list (a toggle on this page, this screen's own included, or another tab):
+    // drop what it removed at once, then ask the server once for the new list.
+    const unsubscribe = connection.subscribe((watchlist) => {
       for (const id of stateRef.current.entries.map((entry) => entry.id)) {
-        if (!(id in current.articles)) dispatch({ type: 'articleDropped', id });
+        if (!isSaved(watchlist, id)) dispatch({ type: 'articleDropped', id });
       }
-      void load();
-    };
-    window.addEventListener('storage', onStorage);
+      void load(watchlist);
+    });
     const pending = timers.current;
     return () => {
       mounted.current = false;
-      offAdded();
-      window.removeEventListener('storage', onStorage);
+      unsubscribe();
       for (const timer of pending) clearTimeout(timer);
       pending.clear();
     };
-  }, [bus, load]);
+  }, [connection, load]);
 
-  // The same toggle as the watchlist buttons' (stores, then emits updated and added).
-  const connection = useMemo(() => connectWatchlist(bus, { logger: services.logger }), [bus, services]);
+  // The same toggle as the watchlist buttons' (stores, then emits updated and added; the
+  // subscription above reloads the screen).
   const toggle = useCallback(
     (teaser: Teaser, wanted: 'add' | 'remove') => {
       if (isSaved(connection.read(), teaser.id) === (wanted === 'add')) {
@@ -157,7 +153,7 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
         fetch: services.fetch,
         csrfTokenUrl: csrfToken,
         url: downloadUrl,
-        watchlist: readWatchlist(),
+        watchlist: connection.read(),
       });
       services.saveFile(pdf, WATCHLIST_PDF_FILE_NAME);
     } catch (error) {
@@ -166,7 +162,7 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
       downloading.current = false;
       if (mounted.current) dispatch({ type: 'downloadEnded' });
     }
-  }, [services, csrfToken, downloadUrl]);
+  }, [connection, services, csrfToken, downloadUrl]);
 
   return {
     state,

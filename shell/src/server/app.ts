@@ -41,7 +41,7 @@ export interface ShellDependencies {
   search: BrowserSearchEndpoint;
   /** Built client runtime (`shell-runtime.js` and chunks). Default `shell/dist/client`. */
   clientAssetsDir?: string;
-  /** Feature routes (watchlist, surveys, insights…), registered after the core. */
+  /** Feature routes (the team services' proxies and pages, the health view…), registered after the core. */
   features?: FeatureRegistration[];
   /**
    * Counters of the rate-limited routes (`openDatabase(...).rateLimitCounters`, shared by every

@@ -1,9 +1,10 @@
 import { defaultArticlesDir, PREVIEW_SECRET_MIN_LENGTH } from '@khs/content';
 import path from 'node:path';
-import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, type TeamServiceName } from '@khs/stack/registry';
+import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
 import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition, type SearchNode } from 'contracts';
 import { parseSearchNodes, searchNodeUrl } from './search/searchNodes.js';
+import { EdgePolicyError, parseEdgePolicy, type EdgePolicy } from './proxy/edgePolicy.js';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
 
@@ -93,6 +94,18 @@ export interface TeamServiceTarget {
   upstreams: string[];
   connectTimeoutMs: number;
   responseTimeoutMs: number;
+  /** What the edge does with its calls, as the service declares it (registry `readEdgePolicy`, checked here). */
+  edgePolicy: EdgePolicy;
+}
+
+/** A service's declared edge policy, checked; a problem goes to `problems` (and an empty policy is used). */
+function readServiceEdgePolicy(service: (typeof TEAM_SERVICES)[number], problems: string[]): EdgePolicy {
+  try {
+    return parseEdgePolicy(readEdgePolicy(service), service.name);
+  } catch (error) {
+    problems.push(error instanceof EdgePolicyError ? error.message : `The ${service.name} service's edge policy (${service.slice}/${service.edgePolicy}) cannot be read: ${(error as Error).message}`);
+    return { routes: [] };
+  }
 }
 
 /** A configuration value was missing or malformed; lists every problem at once. */
@@ -154,7 +167,12 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   const services = Object.fromEntries(
     TEAM_SERVICES.map((service) => [
       service.name,
-      { upstreams: urlList(service.urlEnv, defaultServiceUrl(service)), connectTimeoutMs: serviceConnectTimeoutMs, responseTimeoutMs: serviceTimeoutMs },
+      {
+        upstreams: urlList(service.urlEnv, defaultServiceUrl(service)),
+        connectTimeoutMs: serviceConnectTimeoutMs,
+        responseTimeoutMs: serviceTimeoutMs,
+        edgePolicy: readServiceEdgePolicy(service, problems),
+      },
     ]),
   ) as Record<TeamServiceName, TeamServiceTarget>;
 

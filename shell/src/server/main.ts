@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     rateLimitCounters: database.rateLimitCounters,
     features: [
-      ...productFeatures({ config, content, database, linkOrigin }),
+      ...productFeatures({ config, database, linkOrigin }),
       {
         plugin: healthRoutes,
         options: {

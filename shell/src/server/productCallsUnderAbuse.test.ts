@@ -11,12 +11,10 @@ import { listSurveys } from '@khs/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildShellApp } from './app.js';
 import { readShellConfig } from './config.js';
-import { CONTACT_POST_MAX_BYTES as CONTACT_BODY_MAX_BYTES } from 'contracts';
 import { multipartBody, type FormEntry } from '@khs/team-service/testing';
 import { repositoryContentStore as content } from './content/contentStore.js';
 import { productFeatures } from './productFeatures.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
-import { CONTACT_LIMIT } from './security/rateLimit/rateLimitPolicies.js';
 import { uniqueClientAddress } from './testing/browserSession.js';
 import { testDatabaseUrl } from './database/testing/testDatabaseUrl.js';
 import { describeOnEachDatabase } from './testing/eachDatabase.js';
@@ -30,6 +28,11 @@ const article = content.listArticles()[0]!;
 const survey = listSurveys()[0]!;
 /** The contact service's attachment folder in its data directory (white-box: "no file was stored"). */
 const CONTACT_ATTACHMENTS_FOLDER = 'contact-attachments';
+
+/** The contact form page as the contact service declares it (its edge policy): its size and post limit. */
+const CONTACT_FORM = readShellConfig({}).services.contact.edgePolicy.formPages![0]!;
+const CONTACT_BODY_MAX_BYTES = CONTACT_FORM.maxBodyBytes;
+const CONTACT_LIMIT = CONTACT_FORM.rateLimit;
 /** The start of a PDF: enough for the edge, which never looks inside a file. */
 const SAMPLE_PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 
@@ -294,7 +297,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
       content,
       search: { host: '127.0.0.1', port: 8108, protocol: 'http' },
       rateLimitCounters: db.rateLimitCounters,
-      features: productFeatures({ config, content, database: db, linkOrigin }),
+      features: productFeatures({ config, database: db, linkOrigin }),
     }));
     await app.listen({ host: '127.0.0.1', port: 0 });
     port = (app.server.address() as AddressInfo).port;

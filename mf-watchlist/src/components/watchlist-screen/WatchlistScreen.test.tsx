@@ -14,6 +14,7 @@ import {
 import type { WatchlistServices } from '../../api/watchlistServices.js';
 import { fakeWatchlistServer, testTeaser } from './fakeWatchlistServer.testing.js';
 import { WatchlistScreen } from './WatchlistScreen.js';
+import { connectWatchlist } from '../../connectors/connectWatchlist.js';
 
 const config = examplePageConfig();
 const i18n = config.i18n;
@@ -138,14 +139,16 @@ describe('WatchlistScreen', () => {
     expect(events).toEqual(['updated:1', 'added:a1:false']);
     await flush();
     expect(server.posts('/api/watchlist').at(-1)?.body).toEqual({ storedWatchlist: { articles: { b2: { title: 'Negotiation' } } } });
+    // One reload for the change (the screen's own toggle is heard once), with the page's one token.
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /actions/blitz/csrf/token', 'POST /api/watchlist', 'POST /api/watchlist']);
   });
 
   it('reloads when an article is added elsewhere on the page', async () => {
     saveLocally({ a1: { title: 'Feedback' } });
     const { bus } = setup();
     await screen.findByRole('link', { name: 'Feedback' });
-    saveLocally({ a1: { title: 'Feedback' }, c3: { title: 'Coaching' } });
-    act(() => bus.emit('watchlist-added', { id: 'c3', title: 'Coaching', added: true }));
+    // A watchlist button elsewhere on the page toggles through the same connector.
+    act(() => void connectWatchlist(bus).toggle({ id: 'c3', title: 'Coaching' }, { source: 'mf-watchlist/WatchlistButton' }));
     expect(await screen.findByRole('link', { name: 'Coaching' })).toBeTruthy();
   });
 
@@ -169,10 +172,10 @@ describe('WatchlistScreen', () => {
     await screen.findByRole('link', { name: 'Feedback' });
     let releaseSlow: (response: Response) => void = () => {};
     server.answerWatchlist(() => new Promise<Response>((resolve) => (releaseSlow = resolve)));
-    act(() => bus.emit('watchlist-added', { id: 'x', title: 'X', added: true }));
+    act(() => void connectWatchlist(bus).toggle({ id: 'x', title: 'X' }, { source: 'test' }));
     await flush();
     server.answerWatchlist(() => Response.json({ storedWatchlist: { articles: { n: testTeaser('n', 'Newest') }, relatedArticles: [], sharingUrl: 'u' } }));
-    act(() => bus.emit('watchlist-added', { id: 'y', title: 'Y', added: true }));
+    act(() => void connectWatchlist(bus).toggle({ id: 'y', title: 'Y' }, { source: 'test' }));
     expect(await screen.findByRole('link', { name: 'Newest' })).toBeTruthy();
     await act(async () => releaseSlow(Response.json({ storedWatchlist: { articles: { o: testTeaser('o', 'Older') }, relatedArticles: [], sharingUrl: 'u' } })));
     await flush();

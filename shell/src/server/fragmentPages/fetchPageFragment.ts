@@ -34,3 +34,21 @@ export async function fetchPageFragment(url: string, headers: Record<string, str
     return 'unavailable';
   }
 }
+
+/**
+ * GETs a service's page (a fragment at the page's own path): its fragment with the status it gave,
+ * `not-found` for a 404 (whatever its body), `unavailable` for anything else that is not a fragment.
+ */
+export async function fetchServicePage(url: string, headers: Record<string, string>, timeoutMs: number): Promise<FetchedFragment | 'not-found'> {
+  try {
+    const response = await fetch(url, { headers: { accept: PAGE_FRAGMENT_MEDIA_TYPE, ...headers }, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return 'not-found';
+    }
+    if (!response.body) return 'unavailable';
+    return await readFragmentBody(response.status, response.headers.get('content-type') ?? undefined, response.body as unknown as AsyncIterable<Uint8Array>);
+  } catch {
+    return 'unavailable';
+  }
+}

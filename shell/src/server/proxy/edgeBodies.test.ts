@@ -9,7 +9,7 @@ import { DEFAULT_CALL_URLS } from 'contracts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readShellConfig } from '../config.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
-import { EDGE_BODY_LIMITS, PROXY_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
+import { PROXY_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
 import { TOO_MANY_IN_FLIGHT_CODE } from '../security/inFlightPerAddress.js';
 import { BODY_TIMEOUT_CODE } from '../security/requestBodies.js';
 import { FOREIGN_TARGET_CODE } from '../security/requestTarget.js';
@@ -99,8 +99,7 @@ describe('request bodies at the edge', () => {
     upstream = await startUpstream(seen);
     const env = { SURVEY_SERVICE_URL: upstream.url, WATCHLIST_SERVICE_URL: upstream.url, INSIGHTS_SERVICE_URL: upstream.url };
     const config = readShellConfig(env);
-    const survey = { formHandle: 'coffee', question: 'Q', answers: [{ position: 1, label: 'A' }] };
-    ({ app } = await buildTestApp({ env, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost', content: { getSurvey: (handle) => (handle === 'coffee' ? survey : undefined) } }) }));
+    ({ app } = await buildTestApp({ env, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost' }) }));
     await app.listen({ host: '127.0.0.1', port: 0 });
     origin = `http://127.0.0.1:${(app.server.address() as net.AddressInfo).port}`;
     csrf = await csrfOf(origin);
@@ -141,12 +140,16 @@ describe('request bodies at the edge', () => {
   });
 
   it('refuses a chunked body over the edge limit with 413 JSON on every proxied call, forwarding nothing', async () => {
+    // Each limit as its service declares it (its edge policy).
+    const services = readShellConfig({}).services;
+    const limitOf = (service: keyof typeof services, call: string) => services[service].edgePolicy.routes.find((route) => route.call === call)!.bodyLimitBytes!;
     const calls = [
-      { path: SURVEY_SUBMIT, limit: EDGE_BODY_LIMITS.surveySubmission },
-      { path: DEFAULT_CALL_URLS.watchlist, limit: EDGE_BODY_LIMITS.watchlist },
-      { path: DEFAULT_CALL_URLS.download, limit: EDGE_BODY_LIMITS.watchlist },
-      { path: DEFAULT_CALL_URLS.insights, limit: EDGE_BODY_LIMITS.insights },
+      { path: SURVEY_SUBMIT, limit: limitOf('survey', 'surveySubmit') },
+      { path: DEFAULT_CALL_URLS.watchlist, limit: limitOf('watchlist', 'watchlist') },
+      { path: DEFAULT_CALL_URLS.download, limit: limitOf('watchlist', 'download') },
+      { path: DEFAULT_CALL_URLS.insights, limit: limitOf('insights', 'insights') },
     ];
+    expect(calls.map(({ limit }) => limit)).toEqual([1024, 256 * 1024, 256 * 1024, 128 * 1024]);
     for (const { path, limit } of calls) {
       // No Content-Length: Node sends it chunked, in 16 KiB chunks.
       const chunkCount = Math.ceil((limit + 1) / 16_384) + 1;

@@ -8,12 +8,24 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ShellConfig } from '../config.js';
 import { readShellConfig } from '../config.js';
 import { CSRF_COOKIE_NAME } from '../security/csrf.js';
-import { INSIGHTS_LIMIT, SURVEY_VOTE_LIMIT, WATCHLIST_LIMIT, WATCHLIST_PDF_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
 import { closedPort } from '../testing/closedPort.js';
 import { SERVICE_TIMEOUT_CODE, SERVICE_UNAVAILABLE_CODE } from './serviceProxy.js';
-import { EDGE_BODY_LIMITS, SHARE_CREATOR_ID_PURPOSE, teamServiceProxies, VOTER_ID_PURPOSE } from './teamServiceProxies.js';
+import type { EdgeRouteDeclaration } from './edgePolicy.js';
+import { teamServiceProxies } from './teamServiceProxies.js';
+
+/** What a service declares for one of its calls (its `server/edge-policy.json`, as the shell reads it). */
+function declared(service: keyof ShellConfig['services'], call: EdgeRouteDeclaration['call']): EdgeRouteDeclaration {
+  const route = readShellConfig({}).services[service].edgePolicy.routes.find((entry) => entry.call === call);
+  if (!route) throw new Error(`the ${service} service declares no ${call} call`);
+  return route;
+}
+const SURVEY_SUBMIT = declared('survey', 'surveySubmit');
+const SURVEY_VOTE_LIMIT = SURVEY_SUBMIT.rateLimit!;
+const INSIGHTS_LIMIT = declared('insights', 'insights').rateLimit!;
+const WATCHLIST_LIMIT = declared('watchlist', 'watchlist').rateLimit!;
+const WATCHLIST_PDF_LIMIT = declared('watchlist', 'download').rateLimit!;
 
 interface Seen {
   method: string;
@@ -39,7 +51,7 @@ async function startUpstream(name: string, seen: Seen[]): Promise<{ app: Fastify
 
 async function shellWithSurveyAt(surveyServiceUrl: string, env: Record<string, string> = {}) {
   const config: ShellConfig = readShellConfig({ SURVEY_SERVICE_URL: surveyServiceUrl, ...env });
-  const { app } = await buildTestApp({ env: { SURVEY_SERVICE_URL: surveyServiceUrl, ...env }, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost', content: { getSurvey: (handle) => (handle === 'coffee' ? { formHandle: 'coffee', question: 'Q', answers: [{ position: 1, label: 'A' }] } : undefined) } }) });
+  const { app } = await buildTestApp({ env: { SURVEY_SERVICE_URL: surveyServiceUrl, ...env }, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost' }) });
   await app.ready();
   return app;
 }
@@ -119,7 +131,7 @@ describe('the shell proxy to a team service', () => {
     expect(other.headers[VISITOR_ID_HEADER]).not.toBe(forwarded.headers[VISITOR_ID_HEADER]);
     expect(results.headers[VISITOR_ID_HEADER]).toBeUndefined();
     expect(results.headers.cookie).toBeUndefined();
-    expect(VOTER_ID_PURPOSE).toBe('survey-vote'); // earlier votes keep their voters
+    expect(SURVEY_SUBMIT.visitorIdPurpose).toBe('survey-vote'); // earlier votes keep their voters
   });
 
   it('refuses a body declared larger than the route\'s edge cap with 413 JSON, forwarding nothing', async () => {
@@ -128,7 +140,7 @@ describe('the shell proxy to a team service', () => {
     const response = await browser.request({
       method: 'POST',
       url: '/api/surveys/coffee/submissions',
-      headers: { 'content-type': 'application/json', 'x-csrf-token': token, 'content-length': String(EDGE_BODY_LIMITS.surveySubmission + 1) },
+      headers: { 'content-type': 'application/json', 'x-csrf-token': token, 'content-length': String(SURVEY_SUBMIT.bodyLimitBytes! + 1) },
       payload: '{"answerPosition":1}',
     });
     expect(response.statusCode).toBe(413);
@@ -149,7 +161,7 @@ describe('the shell proxy to a team service', () => {
     expect(refused!.json()).toMatchObject({ error: expect.any(String), code: 'rate-limited' });
     expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
     expect(seen.filter((request) => request.method === 'POST')).toHaveLength(SURVEY_VOTE_LIMIT.max);
-    // Another survey from the same address has its own allowance (unknown handles share one).
+    // Another survey from the same address has its own allowance (counted per `formHandle`, the declared scope).
     expect((await new BrowserSession(app, address).submit('made-up', '{"answerPosition":1}')).statusCode).toBe(201);
   });
 });
@@ -198,7 +210,7 @@ describe('the watchlist service behind the proxy: share links limited per addres
       // The visitor id of the share-link bound: the same for one browser, derived for its own purpose.
       expect(seen[0]!.headers[VISITOR_ID_HEADER]).toMatch(/^[A-Za-z0-9_-]{22}$/);
       expect(new Set(seen.map((request) => request.headers[VISITOR_ID_HEADER])).size).toBe(1);
-      expect(SHARE_CREATOR_ID_PURPOSE).not.toBe(VOTER_ID_PURPOSE);
+      expect(declared('watchlist', 'watchlist').visitorIdPurpose).not.toBe(SURVEY_SUBMIT.visitorIdPurpose);
       // The PDF call is counted apart (and names nobody).
       const pdf = await send('/api/watchlist/pdf');
       expect(pdf.statusCode).toBe(201);

@@ -11,13 +11,13 @@ import { visitorIdOf } from '../security/visitorIdentity.js';
 /** One call the shell forwards to a team service, at the same path. */
 export interface ProxiedRoute {
   method: 'GET' | 'POST';
-  /** Route pattern, e.g. `/api/surveys/:formHandle/submissions` (from contracts' call URLs). */
+  /** Route pattern (`:name` parameters), from contracts' call URLs. */
   url: string;
   /** Per-client-address limit checked here, before anything is forwarded (shared by instances via the database). */
   rateLimit?: { policy: RateLimitPolicy; scope?: (request: FastifyRequest) => string };
   /**
    * Purpose of the visitor id derived from the signed CSRF cookie and forwarded in
-   * `x-khs-visitor-id` (e.g. `survey-vote`). Unset: no visitor id is forwarded.
+   * `x-khs-visitor-id` (the service's declared purpose). Unset: no visitor id is forwarded.
    */
   visitorIdPurpose?: string;
   /**

@@ -9,11 +9,9 @@ import type { Survey } from 'contracts';
 import { listSurveys } from '@khs/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readShellConfig } from '../config.js';
-import { repositoryContentStore as content } from '../content/contentStore.js';
 import { openDatabase, type Database } from '../database/index.js';
 import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../database/testing/temporaryPostgresSchema.js';
 import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
-import { SURVEY_VOTE_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
 import { startSurveyServiceForTest, type SurveyServiceUnderTest } from '../testing/teamServiceUnderTest.js';
@@ -24,6 +22,9 @@ const [first, second] = survey.answers as [Survey['answers'][0], Survey['answers
 
 const postgresUrl = testDatabaseUrl();
 if (!postgresUrl) console.warn(POSTGRES_TESTS_SKIPPED_MESSAGE);
+
+/** The vote limit the survey service declares (its edge policy). */
+const SURVEY_VOTE_LIMIT = readShellConfig({}).services.survey.edgePolicy.routes.find((route) => route.call === 'surveySubmit')!.rateLimit!;
 
 describe.skipIf(!postgresUrl)('two survey service instances behind two shells (PostgreSQL)', () => {
   let dataDir: string;
@@ -41,7 +42,7 @@ describe.skipIf(!postgresUrl)('two survey service instances behind two shells (P
     const config = readShellConfig(env);
     shells = await Promise.all(
       [0, 1].map(async () => {
-        const { app } = await buildTestApp({ env, rateLimitCounters: shellDatabase.rateLimitCounters, features: teamServiceProxies({ config, content, linkOrigin: () => 'http://localhost' }) });
+        const { app } = await buildTestApp({ env, rateLimitCounters: shellDatabase.rateLimitCounters, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost' }) });
         await app.ready();
         return app;
       }),

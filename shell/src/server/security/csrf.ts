@@ -28,7 +28,7 @@ export function csrfSecretOf(request: FastifyRequest): string | undefined {
 
 /**
  * Whether `token` belongs to the visitor's secret cookie: the same check as the plugin's hook,
- * usable where the token arrives inside a streamed body (the contact form's `_csrf` field).
+ * usable where the token arrives inside a streamed body (a form page's token field).
  */
 export function isValidCsrfToken(request: FastifyRequest, token: string | undefined): boolean {
   const secret = csrfSecretOf(request);

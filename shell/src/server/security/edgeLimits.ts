@@ -3,12 +3,8 @@
  * `shell/README.md`, "Edge limits"; tests read the same numbers). Server policy, not contracts.
  */
 
-/**
- * Largest bodies the edge forwards to a team service (bytes), per call: refused with 413 JSON
- * whether the body declares its length or comes chunked. Each service applies its own limit as
- * well (the same numbers today).
- */
-export const EDGE_BODY_LIMITS = { surveySubmission: 1024, watchlist: 256 * 1024, insights: 128 * 1024 } as const;
+// The largest body of each team service's call is the service's own, declared in its edge policy
+// (`proxy/edgePolicy.ts`, `bodyLimitBytes`): the service enforces the same number.
 
 /**
  * A request body must have arrived completely within this long after its headers (ms), else 408
@@ -17,8 +13,7 @@ export const EDGE_BODY_LIMITS = { surveySubmission: 1024, watchlist: 256 * 1024,
  */
 export const REQUEST_BODY_TIMEOUT_MS = 10_000;
 
-/** The same for the contact form's upload (up to 6 MiB: about 1.1 Mbit/s), answered with the form's 408 page. */
-export const UPLOAD_BODY_TIMEOUT_MS = 45_000;
+// A form page's upload has its own deadline, declared by its service (`uploadTimeoutMs`, edge policy).
 
 /** The HTTP server's own bound on a whole request (Node's `requestTimeout`): the backstop behind the two above. */
 export const SERVER_REQUEST_TIMEOUT_MS = 60_000;
@@ -31,8 +26,8 @@ export const SERVER_REQUEST_TIMEOUT_MS = 60_000;
  */
 export const PROXY_IN_FLIGHT_PER_ADDRESS = 8;
 
-/** Contact posts one client address may have in flight (a person sends one form at a time). */
-export const CONTACT_IN_FLIGHT_PER_ADDRESS = 2;
+// A form page's posts in flight per address and connections per instance are declared by its
+// service (`inFlightPerAddress`, `connectionsPerUpstream`, edge policy): its posts are streamed.
 
 /**
  * Connections the proxy keeps to each instance of a team service (undici pool). Only complete
@@ -41,5 +36,3 @@ export const CONTACT_IN_FLIGHT_PER_ADDRESS = 2;
  */
 export const PROXY_CONNECTIONS_PER_UPSTREAM = 64;
 
-/** Connections to each contact service instance (its posts are streamed: a slow upload holds one, at most `CONTACT_IN_FLIGHT_PER_ADDRESS` per address). */
-export const CONTACT_CONNECTIONS_PER_UPSTREAM = 16;

@@ -6,7 +6,7 @@ import { csrfSecretOf } from './csrf.js';
 export const VISITOR_ID_LENGTH = 22;
 
 /**
- * The anonymous visitor's id for `purpose` (e.g. `survey-vote`), derived from the CSRF secret
+ * The anonymous visitor's id for `purpose` (a service's declared `visitorIdPurpose`), derived from the CSRF secret
  * cookie: HMAC-SHA256(cookie secret, purpose + secret). One cookie is the visitor identity —
  * a browser cannot keep a valid CSRF token and drop its voter identity, because they are the
  * same secret. The id reveals nothing about the secret, so a stored id cannot be turned back

@@ -17,7 +17,7 @@ export async function buildProductTestApp(options: { env: NodeJS.ProcessEnv; dat
   if (!publicBaseUrl) throw new Error('buildProductTestApp needs PUBLIC_BASE_URL in env or a publicBaseUrl');
   const linkOrigin = createLinkOriginResolver({ publicBaseUrl, allowedHosts: [] });
   const content = repositoryContentStore;
-  const { app } = await buildTestApp({ env: options.env, content, features: productFeatures({ config, content, database: options.database, linkOrigin }) });
+  const { app } = await buildTestApp({ env: options.env, content, features: productFeatures({ config, database: options.database, linkOrigin }) });
   await app.ready();
   return app;
 }

@@ -11,7 +11,6 @@ import path from 'node:path';
 import { listSurveys } from '@khs/content';
 import autocannon from 'autocannon';
 import { readShellConfig } from '../../config.js';
-import { repositoryContentStore as content } from '../../content/contentStore.js';
 import { buildTestApp } from '../../testing/buildTestApp.js';
 import { startTeamServiceForTest } from '../../testing/teamServiceUnderTest.js';
 import { PROXY_IN_FLIGHT_PER_ADDRESS } from '../../security/edgeLimits.js';
@@ -33,7 +32,7 @@ async function main(): Promise<void> {
   const service = await startTeamServiceForTest('survey', { dataDir });
   const env = { SURVEY_SERVICE_URL: service.urls[0]! };
   const proxyOf = async (inFlightPerAddress?: number) => {
-    const { app } = await buildTestApp({ env, features: teamServiceProxies({ config: readShellConfig(env), content, linkOrigin: () => 'http://localhost', ...(inFlightPerAddress ? { inFlightPerAddress } : {}) }) });
+    const { app } = await buildTestApp({ env, features: teamServiceProxies({ config: readShellConfig(env), linkOrigin: () => 'http://localhost', ...(inFlightPerAddress ? { inFlightPerAddress } : {}) }) });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     return { app, origin: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };

@@ -31,7 +31,7 @@ export async function registerRateLimiting(app: FastifyInstance, store?: Fastify
 /**
  * Route config that limits a route by `policy`, per client address (`request.ip`: the socket
  * peer, or the address a trusted proxy reports, see `TRUST_PROXY`) plus what `scope` adds
- * (e.g. the survey). Runs in `onRequest`, after the route's own cheaper `onRequest` checks.
+ * (e.g. a path parameter's value). Runs in `onRequest`, after the route's own cheaper `onRequest` checks.
  */
 export function rateLimitConfig(policy: RateLimitPolicy, scope?: (request: FastifyRequest) => string): { rateLimit: RateLimitOptions } {
   return {

@@ -1,6 +1,6 @@
-// The shared-watchlist page: composed by the shell from what the watchlist service (its own
-// process, started as `npm start -w mf-watchlist` would) answers; the list is shared through the
-// shell's proxy, as a browser does.
+// A page a service declares (the watchlist service's shared-watchlist page): composed by the shell
+// from the fragment the service (its own process, started as `npm start -w mf-watchlist` would)
+// answers at the same path; the list is shared through the shell's proxy, as a browser does.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/t
 const articles = content.listArticles();
 const [first, second] = articles as [(typeof articles)[0], (typeof articles)[0]];
 
-describe('shared watchlist page', () => {
+describe('a service-declared page: the shared watchlist', () => {
   let dataDir: string;
   let database: Database;
   let service: TeamServiceUnderTest;
@@ -90,8 +90,9 @@ describe('shared watchlist page', () => {
       expect(page.statusCode).toBe(503);
       expect(page.headers['cache-control']).toBe('no-store');
       expect(page.headers['content-type']).toMatch(/^text\/html/);
-      expect(page.body).toContain('cannot be shown right now');
-      expect(page.body).toContain('<h1 id="shared-watchlist-title">Shared watchlist</h1>');
+      expect(page.body).toContain('This shared watchlist cannot be shown right now. Please try again in a moment.');
+      expect(page.body).toMatch(/<h1[^>]*>Shared watchlist<\/h1>/);
+      expect(page.headers['x-robots-tag']).toBe('noindex');
     } finally {
       await withoutService.close();
     }

@@ -1,18 +1,18 @@
 import { PassThrough, type Readable } from 'node:stream';
 import busboy, { type BusboyInstance } from '@fastify/busboy';
-import { CONTACT_TOKEN_FIELD } from 'contracts';
+import { FORM_TOKEN_FIELD } from 'contracts';
 
 /** Most of a form the edge reads before its token must have come (the page's form sends it first). */
 export const TOKEN_GATE_PREFIX_MAX_BYTES = 1024 * 1024;
 
-/** A contact post the edge refused while looking for its token; nothing was forwarded. */
-export class ContactPostRefusedAtEdge extends Error {
+/** A form post the edge refused while looking for its token; nothing was forwarded. */
+export class FormPostRefusedAtEdge extends Error {
   constructor(
     readonly statusCode: 400 | 403 | 408 | 413 | 415,
     message: string,
   ) {
     super(message);
-    this.name = 'ContactPostRefusedAtEdge';
+    this.name = 'FormPostRefusedAtEdge';
   }
 }
 
@@ -29,8 +29,8 @@ export interface TokenGateOptions {
 }
 
 /**
- * Reads the start of a multipart contact post until its CSRF token decides it, so a forged upload
- * is refused before a byte of it goes to the contact service (and before its file is read):
+ * Reads the start of a multipart form post until its CSRF token (`FORM_TOKEN_FIELD`) decides it, so a
+ * forged upload is refused before a byte of it goes to the service (and before its file is read):
  * - the `_csrf` field, when it arrives: valid → the post is forwarded; wrong → 403 (it wins over a
  *   valid header token, as before);
  * - a file part before any valid token → 403 unread; with a valid header token → forwarded;
@@ -40,7 +40,7 @@ export interface TokenGateOptions {
  *   `TOKEN_GATE_PREFIX_MAX_BYTES` → 403.
  * Resolves to the body to forward: the bytes read so far, then the rest as it streams in.
  */
-export function gateContactPost(payload: Readable, options: TokenGateOptions): Promise<Readable> {
+export function gateFormPost(payload: Readable, options: TokenGateOptions): Promise<Readable> {
   return new Promise((resolve, reject) => {
     const buffered: Buffer[] = [];
     let bufferedBytes = 0;
@@ -53,12 +53,12 @@ export function gateContactPost(payload: Readable, options: TokenGateOptions): P
       bufferedBytes += chunk.length;
       // The parser sees the chunk first: a token inside it decides (one large chunk may hold the whole form).
       parser.write(chunk);
-      if (!decided && bufferedBytes > TOKEN_GATE_PREFIX_MAX_BYTES) refuse(new ContactPostRefusedAtEdge(403, 'The form token is missing or invalid'));
+      if (!decided && bufferedBytes > TOKEN_GATE_PREFIX_MAX_BYTES) refuse(new FormPostRefusedAtEdge(403, 'The form token is missing or invalid'));
     };
     const onEnd = () => {
       if (decided) return;
       // An empty form carries no token (not a malformed one).
-      if (bufferedBytes === 0 && !options.headerTokenValid) refuse(new ContactPostRefusedAtEdge(403, 'The form token is missing or invalid'));
+      if (bufferedBytes === 0 && !options.headerTokenValid) refuse(new FormPostRefusedAtEdge(403, 'The form token is missing or invalid'));
       else parser.end();
     };
     const stopReading = () => {
@@ -67,7 +67,7 @@ export function gateContactPost(payload: Readable, options: TokenGateOptions): P
       parser?.removeAllListeners();
       parser?.on('error', () => undefined);
     };
-    const refuse = (error: ContactPostRefusedAtEdge) => {
+    const refuse = (error: FormPostRefusedAtEdge) => {
       if (decided) return;
       decided = true;
       stopReading();
@@ -101,29 +101,29 @@ export function gateContactPost(payload: Readable, options: TokenGateOptions): P
     try {
       parser = busboy({ headers: options.headers as Record<string, string> & { 'content-type': string }, limits: { fieldSize: 64 * 1024, parts: 64, fields: 64, files: 64 } });
     } catch {
-      reject(new ContactPostRefusedAtEdge(400, 'The form data could not be read (malformed multipart header)'));
+      reject(new FormPostRefusedAtEdge(400, 'The form data could not be read (malformed multipart header)'));
       payload.resume();
       return;
     }
     parser.on('field', (name: string, value: string) => {
-      if (name !== CONTACT_TOKEN_FIELD) return;
+      if (name !== FORM_TOKEN_FIELD) return;
       if (options.isValid(value)) pass();
-      else refuse(new ContactPostRefusedAtEdge(403, 'The form token is missing or invalid'));
+      else refuse(new FormPostRefusedAtEdge(403, 'The form token is missing or invalid'));
     });
     parser.on('file', (_name: string, file: Readable) => {
       file.resume();
       if (options.headerTokenValid) pass();
-      else refuse(new ContactPostRefusedAtEdge(403, 'The form token is missing or invalid'));
+      else refuse(new FormPostRefusedAtEdge(403, 'The form token is missing or invalid'));
     });
-    parser.on('error', () => refuse(new ContactPostRefusedAtEdge(400, 'The form data could not be read (malformed multipart body)')));
+    parser.on('error', () => refuse(new FormPostRefusedAtEdge(400, 'The form data could not be read (malformed multipart body)')));
     parser.on('finish', () => {
       if (options.headerTokenValid) pass();
-      else refuse(new ContactPostRefusedAtEdge(403, 'The form token is missing or invalid'));
+      else refuse(new FormPostRefusedAtEdge(403, 'The form token is missing or invalid'));
     });
     payload.on('data', onData);
     payload.on('end', onEnd);
     payload.on('error', (error: Error & { statusCode?: number }) =>
-      refuse(error.statusCode === 408 ? new ContactPostRefusedAtEdge(408, error.message) : new ContactPostRefusedAtEdge(400, 'The form data could not be read')),
+      refuse(error.statusCode === 408 ? new FormPostRefusedAtEdge(408, error.message) : new FormPostRefusedAtEdge(400, 'The form data could not be read')),
     );
   });
 }

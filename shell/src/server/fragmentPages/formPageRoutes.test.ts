@@ -18,8 +18,12 @@ import { uniqueClientAddress } from '../testing/browserSession.js';
 import { buildProductTestApp } from '../testing/buildProductTestApp.js';
 import { buildTestApp, fetchCsrf } from '../testing/buildTestApp.js';
 import { developmentEdgeKey } from '@khs/team-service/edge';
-import { CONTACT_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
-import { contactPageRoutes } from './contactPageRoutes.js';
+import { readShellConfig } from '../config.js';
+import { formPageRoutes } from './formPageRoutes.js';
+
+/** The contact form page as the contact service declares it (its edge policy). */
+const CONTACT_FORM = readShellConfig({}).services.contact.edgePolicy.formPages![0]!;
+const CONTACT_IN_FLIGHT_PER_ADDRESS = CONTACT_FORM.inFlightPerAddress;
 import { closedPort } from '../testing/closedPort.js';
 import { rawExchange } from '../testing/rawExchange.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
@@ -232,8 +236,8 @@ describe('the contact post at the edge: coding, upload deadline, posts in flight
     ({ app } = await buildTestApp({
       features: [
         ({ pageConfig, runtimeUrl }) => ({
-          plugin: contactPageRoutes,
-          options: { upstreams: service.urls, connectTimeoutMs: 1000, responseTimeoutMs: 3000, edgeKey: developmentEdgeKey('contact'), pageConfig, runtimeUrl, uploadTimeoutMs: 400 },
+          plugin: formPageRoutes,
+          options: { form: CONTACT_FORM, upstreams: service.urls, connectTimeoutMs: 1000, responseTimeoutMs: 3000, edgeKey: developmentEdgeKey('contact'), pageConfig, runtimeUrl, uploadTimeoutMs: 400 },
         }),
       ],
     }));

@@ -1,0 +1,84 @@
+import type { ReactElement } from 'react';
+import type { FastifyInstance } from 'fastify';
+import { callRoutePattern, SERVICE_PAGE_PATHS, type PageConfig } from 'contracts';
+import { EDGE_KEY_HEADER } from '@khs/team-service/edge';
+import { Layout } from '../pages/Layout.js';
+import { NotFoundPage } from '../pages/NotFoundPage.js';
+import { renderPage } from '../pages/renderPage.js';
+import { markPageDegraded } from '../delivery/pageCache.js';
+import type { EdgePageDeclaration } from '../proxy/edgePolicy.js';
+import { fetchServicePage } from './fetchPageFragment.js';
+import { PageFragmentContent } from './PageFragmentContent.js';
+
+/** What a service's declared pages need. */
+export interface ServiceFragmentPagesOptions {
+  /** Origins of the service's instances; a page request goes to one in turn. */
+  upstreams: string[];
+  /** The service's edge key, sent with every request to it. */
+  edgeKey: string;
+  /** How long a page waits for the service (ms). */
+  responseTimeoutMs: number;
+  /** The pages the service declares in its edge policy. */
+  pages: EdgePageDeclaration[];
+  pageConfig: PageConfig;
+  runtimeUrl: string;
+  /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
+  renderIslandPage?: (page: ReactElement, url: string, onDegraded?: () => void) => Promise<string>;
+}
+
+/**
+ * The pages a team service declares (`pages` of its edge policy), composed the same way for every
+ * service: `GET <page path>` asks the service for the `PageFragment` at the same path (query
+ * included) and wraps it in the site layout with the service's status, its islands rendered by
+ * their remotes; a 404 from the service is the site's 404 page; a service that is down, too slow or
+ * answers no fragment gives the declared heading and text with 503. The shell knows no page's
+ * content or rules (the share id's shape, say, is the service's to check).
+ */
+export async function serviceFragmentPages(app: FastifyInstance, options: ServiceFragmentPagesOptions): Promise<void> {
+  const { pageConfig, runtimeUrl, upstreams, edgeKey, responseTimeoutMs } = options;
+  if (upstreams.length === 0) throw new Error('A service page needs an upstream');
+  let next = 0;
+  const render = (page: ReactElement, url: string, onDegraded: () => void) =>
+    options.renderIslandPage ? options.renderIslandPage(page, url, onDegraded) : renderPage(page);
+
+  for (const declared of options.pages) {
+    const routeConfig = declared.sharedCache ? { config: { pageCache: 'shared' as const } } : {};
+    app.get(callRoutePattern(SERVICE_PAGE_PATHS[declared.page]), routeConfig, async (request, reply) => {
+      reply.type('text/html; charset=utf-8');
+      if (declared.robots) reply.header('x-robots-tag', declared.robots);
+      const fetched = await fetchServicePage(`${upstreams[next++ % upstreams.length]!}${request.url}`, { [EDGE_KEY_HEADER]: edgeKey }, responseTimeoutMs);
+      if (fetched === 'not-found') {
+        return reply.code(404).send(
+          renderPage(
+            <Layout title="Not found" config={pageConfig} runtimeUrl={runtimeUrl}>
+              <NotFoundPage />
+            </Layout>,
+          ),
+        );
+      }
+      if (fetched === 'unavailable') {
+        return reply
+          .code(503)
+          .header('retry-after', '5')
+          .header('cache-control', 'no-store')
+          .send(
+            renderPage(
+              <Layout title={declared.unavailable.title} config={pageConfig} runtimeUrl={runtimeUrl}>
+                <section className="service-page-unavailable" aria-labelledby="service-page-unavailable-title">
+                  <h1 id="service-page-unavailable-title">{declared.unavailable.title}</h1>
+                  <p>{declared.unavailable.text}</p>
+                </section>
+              </Layout>,
+            ),
+          );
+      }
+      const { fragment, status } = fetched;
+      const page = (
+        <Layout title={fragment.title} config={pageConfig} runtimeUrl={runtimeUrl} pageClass={fragment.pageClass} {...(fragment.styles ? { contentStyles: fragment.styles } : {})}>
+          <PageFragmentContent fragment={fragment} />
+        </Layout>
+      );
+      return reply.code(status).send(await render(page, request.url, () => markPageDegraded(reply)));
+    });
+  }
+}
