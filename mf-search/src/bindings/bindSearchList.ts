@@ -32,8 +32,9 @@ export type HeldAction =
   | { kind: 'submit'; form: HTMLFormElement };
 
 /**
- * What the visitor did: `typing` (focus, a key or input in the box: the full island can wait for
- * a pause) or `action` (a control or load more pressed, Enter: it is needed now).
+ * What the visitor did: `typing` (a press, touch or focus on the box, a key or input in it: the
+ * visitor is about to search) or `action` (a control or load more pressed, Enter: held until the
+ * full island replays it). Both start loading the full island at once.
  */
 export type SearchListInteraction = 'typing' | 'action';
 
@@ -132,10 +133,12 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
     if (event.type === 'input') typed = { value: input.value, selectionStart: input.selectionStart, selectionEnd: input.selectionEnd, at: event.timeStamp };
     options.onInteraction('typing');
   };
-  // A press on a control starts the load about 100 ms before its click.
-  const onPointerDown = (event: PointerEvent) => {
+  // A press on a control starts the load about 100 ms before its click; a tap on the box before
+  // its focus (a visitor taps, then types).
+  const onPointerDown = (event: Event) => {
     const target = event.target instanceof Element ? event.target : null;
-    if (target?.closest(`${SEARCH_LIST_MARKUP.loadMore}, ${SEARCH_LIST_MARKUP.control}`) && list.contains(target)) options.onInteraction('action');
+    if (target === input) options.onInteraction('typing');
+    else if (target?.closest(`${SEARCH_LIST_MARKUP.loadMore}, ${SEARCH_LIST_MARKUP.control}`) && list.contains(target)) options.onInteraction('action');
   };
 
   element.addEventListener('click', onClick, true);
@@ -144,6 +147,7 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   element.addEventListener('input', onFieldActivity, true);
   element.addEventListener('keydown', onFieldActivity, true);
   element.addEventListener('pointerdown', onPointerDown, true);
+  element.addEventListener('touchstart', onPointerDown, { capture: true, passive: true });
   // Focus that came before the binding (autofocus, an early tab) counts as a start too.
   if (input.ownerDocument.activeElement === input) options.onInteraction('typing');
 
@@ -158,6 +162,7 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
       element.removeEventListener('input', onFieldActivity, true);
       element.removeEventListener('keydown', onFieldActivity, true);
       element.removeEventListener('pointerdown', onPointerDown, true);
+      element.removeEventListener('touchstart', onPointerDown, true);
       element.removeAttribute('aria-busy');
       return held.splice(0);
     },
