@@ -57,6 +57,14 @@ export interface SearchListBinding {
    * each input, because hydration puts the value React rendered back into the box.
    */
   typed(): { value: string; selectionStart: number | null; selectionEnd: number | null; at: number } | null;
+  /**
+   * Keeps typing in the box from the full island while it hydrates: key and input events stop at
+   * the island element (capture), so React's listeners, attached when hydration starts, never see
+   * them. A discrete event reaching a root that is still hydrating makes React hydrate the whole
+   * list at once inside that event: a long task under the visitor's finger (the INP). The text
+   * stays in the native box and is handed over after hydration (`typed()`). Until `release()`.
+   */
+  shieldTyping(): void;
   /** Stops listening; returns what the visitor did meanwhile, in order. */
   release(): HeldAction[];
   /** Removes the room kept for the next page (the full island keeps its own from then on). */
@@ -80,6 +88,7 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   if (!list || !form || !input) return null;
   const held: HeldAction[] = [];
   let typed: ReturnType<SearchListBinding['typed']> = null;
+  let shielded = false;
   const hits = () => [...list.querySelectorAll<HTMLElement>(`${SEARCH_LIST_MARKUP.hitList} ${SEARCH_LIST_MARKUP.teaser}`)];
   const hold = (action: HeldAction) => {
     held.push(action);
@@ -131,8 +140,11 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   const onFieldActivity = (event: Event) => {
     if (event.target !== input) return;
     if (event.type === 'input') typed = { value: input.value, selectionStart: input.selectionStart, selectionEnd: input.selectionEnd, at: event.timeStamp };
-    options.onInteraction('typing');
+    if (shielded && event.type !== 'focusin') event.stopImmediatePropagation();
+    if (event.type === 'focusin' || event.type === 'input' || event.type === 'keydown') options.onInteraction('typing');
   };
+  /** Events of the box only stopped while shielded (the default action, the text, stays). */
+  const SHIELDED_ONLY = ['keyup', 'keypress', 'beforeinput', 'compositionstart', 'compositionupdate', 'compositionend'] as const;
   // A press on a control starts the load about 100 ms before its click; a tap on the box before
   // its focus (a visitor taps, then types).
   const onPointerDown = (event: Event) => {
@@ -146,6 +158,7 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   element.addEventListener('focusin', onFieldActivity, true);
   element.addEventListener('input', onFieldActivity, true);
   element.addEventListener('keydown', onFieldActivity, true);
+  for (const type of SHIELDED_ONLY) element.addEventListener(type, onFieldActivity, true);
   element.addEventListener('pointerdown', onPointerDown, true);
   element.addEventListener('touchstart', onPointerDown, { capture: true, passive: true });
   // Focus that came before the binding (autofocus, an early tab) counts as a start too.
@@ -155,7 +168,12 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
     input,
     hitIds: () => hits().map((teaser) => teaser.dataset.objectId!),
     typed: () => typed,
+    shieldTyping() {
+      shielded = true;
+    },
     release() {
+      shielded = false;
+      for (const type of SHIELDED_ONLY) element.removeEventListener(type, onFieldActivity, true);
       element.removeEventListener('click', onClick, true);
       element.removeEventListener('submit', onSubmit, true);
       element.removeEventListener('focusin', onFieldActivity, true);

@@ -85,6 +85,28 @@ describe('the search list binding on the server markup', () => {
     expect(started).not.toHaveBeenCalled();
   });
 
+  it('while shielded, typing in the box reaches no listener below the island element (hydrating React), and the text is still recorded', async () => {
+    const { element } = await serverRenderedIsland('team');
+    const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: () => {}, onHitOpened: () => {} })!;
+    const below: string[] = [];
+    for (const type of ['keydown', 'keyup', 'input']) binding.input.addEventListener(type, (event) => below.push(event.type));
+    const type = (value: string) => {
+      binding.input.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, key: 'x' }));
+      binding.input.value = value;
+      binding.input.dispatchEvent(new Event('input', { bubbles: true }));
+      binding.input.dispatchEvent(new KeyboardEvent('keyup', { bubbles: true, key: 'x' }));
+    };
+    type('teams');
+    expect(below).toEqual(['keydown', 'input', 'keyup']);
+    binding.shieldTyping();
+    type('teamsx');
+    expect(below).toHaveLength(3);
+    expect(binding.typed()?.value).toBe('teamsx');
+    binding.release();
+    type('teamsxy');
+    expect(below).toHaveLength(6);
+  });
+
   it('markup that is not the list (the shell placeholder) is not bound', () => {
     const element = document.createElement('div');
     element.innerHTML = '<form role="search" action="/search"><input name="q"></form>';

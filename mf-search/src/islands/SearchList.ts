@@ -135,6 +135,7 @@ function bindUntilNeeded(
   window.addEventListener('popstate', onHistoryMove);
   const upgrade = async (binding: SearchListBinding) => {
     setStage('loading');
+    binding.shieldTyping();
     const serverValue = binding.input.defaultValue;
     try {
       const { mountFullSearchList } = await loadFull();
