@@ -30,7 +30,8 @@ async function serverRenderedIsland(query: string): Promise<{ element: HTMLEleme
   const element = document.createElement('div');
   element.innerHTML = html;
   document.body.append(element);
-  const context: IslandContext = { bus: createPageBus(), config, getConsent: () => ({ insights: false, tracking: false }), hydration: { state } };
+  // As the page carries it (JSON in the markup): each island gets its own copy, never the render cache's object.
+  const context: IslandContext = { bus: createPageBus(), config, getConsent: () => ({ insights: false, tracking: false }), hydration: { state: JSON.parse(JSON.stringify(state)) } };
   return { element, context, config };
 }
 
@@ -55,6 +56,47 @@ describe('the search list binding on the server markup', () => {
     document.body.innerHTML = '';
     sessionStorage.clear();
     vi.restoreAllMocks();
+  });
+
+  it('the first search for typed text is sent by the binding when the debounce ends, before the full island is there, and the full island shows that answer without searching again', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const realFetch = globalThis.fetch;
+    const early: Array<{ url: string; queries: string[] }> = [];
+    // The early answer, marked: its first hit's headline shows it is what the hydrated list painted.
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const response = await realFetch(input, init);
+      if (!String(input).includes('/multi_search')) return response;
+      early.push({ url: String(input), queries: (JSON.parse(String(init!.body)) as { searches: Array<{ q: string }> }).searches.map((search) => search.q) });
+      const answer = (await response.json()) as { results: Array<{ hits: Array<{ document: Record<string, unknown>; highlight?: Record<string, unknown> }> }> };
+      const [first] = answer.results[0]!.hits;
+      first!.document.headline = 'Early answer';
+      delete first!.highlight?.headline;
+      return new Response(JSON.stringify(answer), { status: response.status, headers: { 'content-type': 'application/json' } });
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const loads = vi.fn(async (): Promise<FullSearchListModule> => {
+      await gate;
+      return import('../islands/fullSearchList.js');
+    });
+    unmount = await createSearchListMount(loads)(element, {}, context);
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    input.focus();
+    input.value = 'leadership';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    expect(early).toEqual([]);
+    // The debounce ends while the full island is still held back: the binding searches.
+    await waitFor(() => expect(early).toHaveLength(1), WAIT);
+    expect(early[0]!.queries.length).toBeGreaterThan(0);
+    expect(new Set(early[0]!.queries)).toEqual(new Set(['leadership']));
+    expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('loading');
+
+    release();
+    await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
+    await waitFor(() => expect(element.querySelector('.khs-search-teaser__headline')!.textContent).toBe('Early answer'), WAIT);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(early).toHaveLength(1);
+    expect(element.querySelector('.khs-search-teaser__headline')!.textContent).toBe('Early answer');
   });
 
   it("finds every element it binds in the server render: the box, the hits in order, load more and its progress", async () => {
@@ -159,7 +201,8 @@ describe('the search list binding on the server markup', () => {
     const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
     input.focus();
     // Focus alone starts the full island (it loads and hydrates while the visitor types).
-    await waitFor(() => expect(loads).toHaveBeenCalledTimes(1));
+    await Promise.resolve();
+    expect(loads).toHaveBeenCalledTimes(1);
     input.value = 'leadership';
     input.dispatchEvent(new Event('input', { bubbles: true }));
 
@@ -168,47 +211,6 @@ describe('the search list binding on the server markup', () => {
     await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
     expect(document.activeElement).toBe(input);
     expect(loads).toHaveBeenCalledTimes(1);
-  });
-
-  it('the first search for typed text is sent by the binding when the debounce ends, before the full island is there, and the full island shows that answer without searching again', async () => {
-    const { element, context } = await serverRenderedIsland('team');
-    const realFetch = globalThis.fetch;
-    const early: Array<{ url: string; queries: string[] }> = [];
-    // The early answer, marked: its first hit's headline shows it is what the hydrated list painted.
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-      const response = await realFetch(input, init);
-      if (!String(input).includes('/multi_search')) return response;
-      early.push({ url: String(input), queries: (JSON.parse(String(init!.body)) as { searches: Array<{ q: string }> }).searches.map((search) => search.q) });
-      const answer = (await response.json()) as { results: Array<{ hits: Array<{ document: Record<string, unknown>; highlight?: Record<string, unknown> }> }> };
-      const [first] = answer.results[0]!.hits;
-      first!.document.headline = 'Early answer';
-      delete first!.highlight?.headline;
-      return new Response(JSON.stringify(answer), { status: response.status, headers: { 'content-type': 'application/json' } });
-    });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    const loads = vi.fn(async (): Promise<FullSearchListModule> => {
-      await gate;
-      return import('../islands/fullSearchList.js');
-    });
-    unmount = await createSearchListMount(loads)(element, {}, context);
-    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
-    input.focus();
-    input.value = 'leadership';
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-    expect(early).toEqual([]);
-    // The debounce ends while the full island is still held back: the binding searches.
-    await waitFor(() => expect(early).toHaveLength(1), WAIT);
-    expect(early[0]!.queries.length).toBeGreaterThan(0);
-    expect(new Set(early[0]!.queries)).toEqual(new Set(['leadership']));
-    expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('loading');
-
-    release();
-    await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
-    await waitFor(() => expect(element.querySelector('.khs-search-teaser__headline')!.textContent).toBe('Early answer'), WAIT);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(early).toHaveLength(1);
-    expect(element.querySelector('.khs-search-teaser__headline')!.textContent).toBe('Early answer');
   });
 
   it("opening the page with ?q= is tracked once, from the server's answer at once, not again by the full island", async () => {

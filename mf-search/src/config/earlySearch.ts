@@ -17,6 +17,9 @@ import type { TypesenseMultiSearchResponse } from './snippetOnlyFields.js';
 /** Key in a server answer's `metadata` (InstantSearch `results.userData`) holding the Typesense search it answers. */
 export const RECORDED_SEARCH_KEY = 'khsRecordedSearch';
 
+/** How long an early search may take before the full island searches itself (the typesense client's own deadline is longer). */
+export const EARLY_SEARCH_TIMEOUT_MS = 3000;
+
 /** One Typesense search of a `multi_search` body, as the adapter builds it. */
 export type TypesenseSearch = Record<string, unknown>;
 
@@ -96,7 +99,8 @@ export async function fetchEarlyAnswer(settings: SearchServerSettings, searches:
     url.searchParams.set('x-typesense-api-key', settings.apiKey);
     // The client joins array parameters with commas (its `normalizeArrayableParams`).
     const body = searches.map((search) => Object.fromEntries(Object.entries(search).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : value])));
-    const response = await fetchImpl(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ searches: body }) });
+    // The full island's first search waits for this answer: a server that does not answer soon is left to it.
+    const response = await fetchImpl(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ searches: body }), signal: AbortSignal.timeout(EARLY_SEARCH_TIMEOUT_MS) });
     if (!response.ok) return null;
     const answer = (await response.json()) as TypesenseMultiSearchResponse;
     // A search of the batch that failed comes back as an entry with an error code: the island handles it.
