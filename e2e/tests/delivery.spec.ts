@@ -1,5 +1,6 @@
 // Page weight (issue 14): one federation runtime per page, every remote still boots alone on its
 // standalone page, and what goes over the wire is compressed and cached the right way.
+import { gzipSync } from 'node:zlib';
 import { listArticles, listSurveys } from '@khs/content';
 import { expect, islandsSettled, test, wakeInteractionIslands, watchPage } from '../harness/fixtures.js';
 import { REMOTE_NAMES, SEARCH_API_KEY } from '../harness/stack.js';
@@ -10,6 +11,9 @@ function articleWithSurvey() {
   if (!article) throw new Error('no article with a survey in the seeded content');
   return article;
 }
+
+/** Gzip (-9) bytes a remote container may weigh: its own chunk maps, loaders and share data, nothing of the runtime (issue 26). */
+const CONTAINER_BUDGET_GZIP = 4 * 1024;
 
 const HASHED = /\.[0-9a-f]{8}\.(js|css)$/;
 /** A remote's browser entry: content-hashed, named by its manifest. */
@@ -34,9 +38,13 @@ test.describe('one federation runtime per page', () => {
       // the global the shell's runtime provides (tooling/rspack-preset/provideBundlerRuntime.mjs)...
       expect(entry.body).toContain('_KHS_FEDERATION_BUNDLER_RUNTIME');
       expect(entry.body).not.toContain('RUNTIME-001');
+      // ...and so is the federation setup every container ran (tooling/rspack-preset/containerSetup.mjs)...
+      expect(entry.body).toContain('.setupContainer(');
+      expect(entry.body).not.toContain('consumesLoadingModuleToHandlerMapping');
       // ...so a remote entry is a container, not a copy of the runtime (about 110 KB raw with its
-      // own runtime, 45 KB with only runtime-core taken from the page, about 13 KB now).
-      expect(entry.body.length).toBeLessThan(20_000);
+      // own runtime, 45 KB with only runtime-core taken from the page, 14 KB gzip with its own
+      // bundler runtime, about 4.5 KB with its own setup; at most 4 KB gzip now).
+      expect(gzipSync(entry.body, { level: 9 }).length, new URL(entry.url).pathname).toBeLessThanOrEqual(CONTAINER_BUDGET_GZIP);
     }
     // Still one React for every island: a click in one remote reaches another.
     await page.getByRole('button', { name: /watchlist/i }).first().click();

@@ -11,6 +11,10 @@ import { PrecompressPlugin } from './precompress.mjs';
 import { contractsPackage, ContractsVersionManifestPlugin } from './contractsVersion.mjs';
 import { ExposeSharedManifestPlugin } from './exposeShared.mjs';
 import { BUNDLER_RUNTIME_GLOBAL } from './bundlerRuntimeGlobal.mjs';
+import { HostContainerSetupPlugin, writeContainerSetupModule } from './containerSetup.mjs';
+
+// The host's copy of the containers' federation setup (imported by provideBundlerRuntime.mjs).
+await writeContainerSetupModule();
 
 /** Reads a package.json as JSON. */
 function readPackage(dir) {
@@ -207,7 +211,8 @@ function runtimeProvidingHost(name, dir, contractsDir) {
 function bundlerRuntimeExternal() {
   const bundlerRuntimeEntry = /[\\/]@module-federation[\\/]webpack-bundler-runtime[\\/]dist[\\/]index\.c?js$/;
   return new rspack.ExternalsPlugin('var', ({ request }, callback) => {
-    if (request && bundlerRuntimeEntry.test(request)) return callback(undefined, `globalThis.${BUNDLER_RUNTIME_GLOBAL}.create()`);
+    // `?.`: a host without the provider gets the clear error of the container's setup call (containerSetup.mjs).
+    if (request && bundlerRuntimeEntry.test(request)) return callback(undefined, `globalThis.${BUNDLER_RUNTIME_GLOBAL}?.create()`);
     callback();
   });
 }
@@ -319,7 +324,7 @@ function createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, external
       experiments: { optimization: { target: 'web' }, ...(externalRuntime ? { externalRuntime: true } : {}) },
     }),
   );
-  if (externalRuntime) config.plugins.push(bundlerRuntimeExternal());
+  if (externalRuntime) config.plugins.push(bundlerRuntimeExternal(), new HostContainerSetupPlugin());
   // Written files only (not the dev server's in-memory build).
   if (externalRuntime) config.plugins.push(new ExposeSharedManifestPlugin());
   if (serverExposes) config.plugins.push(new SsrRemoteEntryManifestPlugin(Object.keys(serverExposes).map((key) => key.replace(/^\.\//, ''))));

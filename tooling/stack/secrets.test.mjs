@@ -80,4 +80,16 @@ describe("a team service's environment", () => {
     const values = Object.values(env);
     for (const [name, value] of Object.entries(secrets)) if (name !== 'SURVEY_EDGE_KEY') expect(values).not.toContain(value);
   });
+
+  it('gives the search server\'s address and admin key to the search team\'s indexer alone', async () => {
+    const { teamServiceEnvironment } = await import('./startStack.mjs');
+    const secrets = loadStackSecrets(dataDir, {}).values;
+    const searchAccess = { TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: '8108', TYPESENSE_PROTOCOL: 'http', TYPESENSE_API_KEY: 'admin-'.repeat(8) };
+    for (const service of TEAM_SERVICES) {
+      const env = teamServiceEnvironment(service, { env: {}, secrets, port: 1, dataDir, searchAccess });
+      if (service.searchIndexer) expect(env).toMatchObject(searchAccess);
+      else for (const name of Object.keys(searchAccess)) expect(env).not.toHaveProperty(name);
+    }
+    expect(TEAM_SERVICES.filter((service) => service.searchIndexer).map((service) => service.name)).toEqual(['insights']);
+  });
 });

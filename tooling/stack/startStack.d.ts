@@ -114,11 +114,20 @@ export class PortTakenError extends Error {
 }
 /**
  * The whole environment of a team service the stack runs: `env` and `serviceEnv` without any of the
- * stack's secrets, loopback, `port`, `dataDir`, and only its own edge key from `secrets`.
+ * stack's secrets, loopback, `port`, `dataDir`, and only its own edge key from `secrets` (the search
+ * team's indexer also `searchAccess`).
  */
 export function teamServiceEnvironment(
   service: import('./registry.js').TeamServiceEntry,
-  parts: { env: Record<string, string | undefined>; serviceEnv?: Record<string, string>; secrets: Record<string, string>; port: number; dataDir: string },
+  parts: {
+    env: Record<string, string | undefined>;
+    serviceEnv?: Record<string, string>;
+    secrets: Record<string, string>;
+    port: number;
+    dataDir: string;
+    /** Given only to a `searchIndexer` service: the search server's address and admin key. */
+    searchAccess?: Record<string, string>;
+  },
 ): Record<string, string | undefined>;
 /** Starts the whole site; see the module comment. */
 export function startStack(options?: StackOptions): Promise<Stack>;

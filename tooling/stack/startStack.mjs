@@ -199,7 +199,7 @@ function withoutSecrets(env) {
  * @param {import('./registry.d.ts').TeamServiceEntry} service
  * @param {{ env: Record<string, string | undefined>, serviceEnv?: Record<string, string>, secrets: Record<string, string>, port: number, dataDir: string }} parts
  */
-export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets, port, dataDir }) {
+export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets, port, dataDir, searchAccess = {} }) {
   return {
     ...withoutSecrets(env),
     ...withoutSecrets(serviceEnv),
@@ -208,6 +208,8 @@ export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets,
     PORT: String(port),
     DATA_DIR: dataDir,
     [service.edgeKeyEnv]: secrets[service.edgeKeyEnv],
+    // The search team's indexer alone writes the index: where the search server is, and its admin key.
+    ...(service.searchIndexer ? searchAccess : {}),
   };
 }
 
@@ -357,6 +359,19 @@ export async function startStack(options = {}) {
       shellEnv.TYPESENSE_PROTOCOL = 'http';
     }
 
+    // What the search team's indexer needs to write the index: the search server the shell uses
+    // (embedded or a real Typesense) and the admin key (generated for the embedded one, else given).
+    const searchAccess = Object.fromEntries(
+      Object.entries({
+        TYPESENSE_HOST: shellEnv[SEARCH.hostEnv],
+        TYPESENSE_PORT: shellEnv[SEARCH.portEnv],
+        TYPESENSE_PROTOCOL: shellEnv.TYPESENSE_PROTOCOL,
+        TYPESENSE_NODES: shellEnv.TYPESENSE_NODES,
+        TYPESENSE_NEAREST_NODE: shellEnv.TYPESENSE_NEAREST_NODE,
+        TYPESENSE_API_KEY: shellEnv.TYPESENSE_API_KEY,
+      }).filter(([, value]) => typeof value === 'string' && value !== ''),
+    );
+
     // Each team's service as its own process, on its own port, sharing the data folder (each keeps
     // its own file there) or DATABASE_URL (each its own schema). It gets its own edge key and no
     // other secret: not the shell's cookie secret, not another service's key.
@@ -371,7 +386,7 @@ export async function startStack(options = {}) {
           nodeArgs: ['--import', TSX_LOADER],
           args: [path.join(dir, service.entry)],
           cwd: dir,
-          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.values, port, dataDir }),
+          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.values, port, dataDir, searchAccess }),
         }),
         healthPath: HEALTH_PATHS.service,
         log,

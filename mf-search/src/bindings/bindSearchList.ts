@@ -32,8 +32,9 @@ export type HeldAction =
   | { kind: 'submit'; form: HTMLFormElement };
 
 /**
- * What the visitor did: `typing` (focus, a key or input in the box: the full island can wait for
- * a pause) or `action` (a control or load more pressed, Enter: it is needed now).
+ * What the visitor did: `typing` (a press, touch or focus on the box, a key or input in it: the
+ * visitor is about to search) or `action` (a control or load more pressed, Enter: held until the
+ * full island replays it). Both start loading the full island at once.
  */
 export type SearchListInteraction = 'typing' | 'action';
 
@@ -56,6 +57,14 @@ export interface SearchListBinding {
    * each input, because hydration puts the value React rendered back into the box.
    */
   typed(): { value: string; selectionStart: number | null; selectionEnd: number | null; at: number } | null;
+  /**
+   * Keeps typing in the box from the full island while it hydrates: key and input events stop at
+   * the island element (capture), so React's listeners, attached when hydration starts, never see
+   * them. A discrete event reaching a root that is still hydrating makes React hydrate the whole
+   * list at once inside that event: a long task under the visitor's finger (the INP). The text
+   * stays in the native box and is handed over after hydration (`typed()`). Until `release()`.
+   */
+  shieldTyping(): void;
   /** Stops listening; returns what the visitor did meanwhile, in order. */
   release(): HeldAction[];
   /** Removes the room kept for the next page (the full island keeps its own from then on). */
@@ -79,6 +88,7 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   if (!list || !form || !input) return null;
   const held: HeldAction[] = [];
   let typed: ReturnType<SearchListBinding['typed']> = null;
+  let shielded = false;
   const hits = () => [...list.querySelectorAll<HTMLElement>(`${SEARCH_LIST_MARKUP.hitList} ${SEARCH_LIST_MARKUP.teaser}`)];
   const hold = (action: HeldAction) => {
     held.push(action);
@@ -130,12 +140,17 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   const onFieldActivity = (event: Event) => {
     if (event.target !== input) return;
     if (event.type === 'input') typed = { value: input.value, selectionStart: input.selectionStart, selectionEnd: input.selectionEnd, at: event.timeStamp };
-    options.onInteraction('typing');
+    if (shielded && event.type !== 'focusin') event.stopImmediatePropagation();
+    if (event.type === 'focusin' || event.type === 'input' || event.type === 'keydown') options.onInteraction('typing');
   };
-  // A press on a control starts the load about 100 ms before its click.
-  const onPointerDown = (event: PointerEvent) => {
+  /** Events of the box only stopped while shielded (the default action, the text, stays). */
+  const SHIELDED_ONLY = ['keyup', 'keypress', 'beforeinput', 'compositionstart', 'compositionupdate', 'compositionend'] as const;
+  // A press on a control starts the load about 100 ms before its click; a tap on the box before
+  // its focus (a visitor taps, then types).
+  const onPointerDown = (event: Event) => {
     const target = event.target instanceof Element ? event.target : null;
-    if (target?.closest(`${SEARCH_LIST_MARKUP.loadMore}, ${SEARCH_LIST_MARKUP.control}`) && list.contains(target)) options.onInteraction('action');
+    if (target === input) options.onInteraction('typing');
+    else if (target?.closest(`${SEARCH_LIST_MARKUP.loadMore}, ${SEARCH_LIST_MARKUP.control}`) && list.contains(target)) options.onInteraction('action');
   };
 
   element.addEventListener('click', onClick, true);
@@ -143,7 +158,9 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
   element.addEventListener('focusin', onFieldActivity, true);
   element.addEventListener('input', onFieldActivity, true);
   element.addEventListener('keydown', onFieldActivity, true);
+  for (const type of SHIELDED_ONLY) element.addEventListener(type, onFieldActivity, true);
   element.addEventListener('pointerdown', onPointerDown, true);
+  element.addEventListener('touchstart', onPointerDown, { capture: true, passive: true });
   // Focus that came before the binding (autofocus, an early tab) counts as a start too.
   if (input.ownerDocument.activeElement === input) options.onInteraction('typing');
 
@@ -151,13 +168,19 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
     input,
     hitIds: () => hits().map((teaser) => teaser.dataset.objectId!),
     typed: () => typed,
+    shieldTyping() {
+      shielded = true;
+    },
     release() {
+      shielded = false;
+      for (const type of SHIELDED_ONLY) element.removeEventListener(type, onFieldActivity, true);
       element.removeEventListener('click', onClick, true);
       element.removeEventListener('submit', onSubmit, true);
       element.removeEventListener('focusin', onFieldActivity, true);
       element.removeEventListener('input', onFieldActivity, true);
       element.removeEventListener('keydown', onFieldActivity, true);
       element.removeEventListener('pointerdown', onPointerDown, true);
+      element.removeEventListener('touchstart', onPointerDown, true);
       element.removeAttribute('aria-busy');
       return held.splice(0);
     },

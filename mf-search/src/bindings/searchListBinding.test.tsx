@@ -30,7 +30,8 @@ async function serverRenderedIsland(query: string): Promise<{ element: HTMLEleme
   const element = document.createElement('div');
   element.innerHTML = html;
   document.body.append(element);
-  const context: IslandContext = { bus: createPageBus(), config, getConsent: () => ({ insights: false, tracking: false }), hydration: { state } };
+  // As the page carries it (JSON in the markup): each island gets its own copy, never the render cache's object.
+  const context: IslandContext = { bus: createPageBus(), config, getConsent: () => ({ insights: false, tracking: false }), hydration: { state: JSON.parse(JSON.stringify(state)) } };
   return { element, context, config };
 }
 
@@ -57,6 +58,47 @@ describe('the search list binding on the server markup', () => {
     vi.restoreAllMocks();
   });
 
+  it('the first search for typed text is sent by the binding when the debounce ends, before the full island is there, and the full island shows that answer without searching again', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const realFetch = globalThis.fetch;
+    const early: Array<{ url: string; queries: string[] }> = [];
+    // The early answer, marked: its first hit's headline shows it is what the hydrated list painted.
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const response = await realFetch(input, init);
+      if (!String(input).includes('/multi_search')) return response;
+      early.push({ url: String(input), queries: (JSON.parse(String(init!.body)) as { searches: Array<{ q: string }> }).searches.map((search) => search.q) });
+      const answer = (await response.json()) as { results: Array<{ hits: Array<{ document: Record<string, unknown>; highlight?: Record<string, unknown> }> }> };
+      const [first] = answer.results[0]!.hits;
+      first!.document.headline = 'Early answer';
+      delete first!.highlight?.headline;
+      return new Response(JSON.stringify(answer), { status: response.status, headers: { 'content-type': 'application/json' } });
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const loads = vi.fn(async (): Promise<FullSearchListModule> => {
+      await gate;
+      return import('../islands/fullSearchList.js');
+    });
+    unmount = await createSearchListMount(loads)(element, {}, context);
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    input.focus();
+    input.value = 'leadership';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    expect(early).toEqual([]);
+    // The debounce ends while the full island is still held back: the binding searches.
+    await waitFor(() => expect(early).toHaveLength(1), WAIT);
+    expect(early[0]!.queries.length).toBeGreaterThan(0);
+    expect(new Set(early[0]!.queries)).toEqual(new Set(['leadership']));
+    expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('loading');
+
+    release();
+    await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
+    await waitFor(() => expect(element.querySelector('.khs-search-teaser__headline')!.textContent).toBe('Early answer'), WAIT);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(early).toHaveLength(1);
+    expect(element.querySelector('.khs-search-teaser__headline')!.textContent).toBe('Early answer');
+  });
+
   it("finds every element it binds in the server render: the box, the hits in order, load more and its progress", async () => {
     const { element } = await serverRenderedIsland('team');
     const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: () => {}, onHitOpened: () => {} });
@@ -68,6 +110,43 @@ describe('the search list binding on the server markup', () => {
     expect(element.querySelector(SEARCH_LIST_MARKUP.loadMore)!.getAttribute('href')).toBe('/search?q=team&page=2');
     expect(Number(element.querySelector<HTMLProgressElement>(SEARCH_LIST_MARKUP.progress)!.max)).toBeGreaterThan(40);
     binding!.release();
+  });
+
+  it('a tap on the box starts the full island before its focus and before any key', async () => {
+    const { element } = await serverRenderedIsland('team');
+    const started = vi.fn();
+    const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: started, onHitOpened: () => {} })!;
+    binding.input.dispatchEvent(new Event('touchstart', { bubbles: true }));
+    expect(started).toHaveBeenCalledWith('typing');
+    started.mockClear();
+    binding.input.dispatchEvent(new Event('pointerdown', { bubbles: true }));
+    expect(started).toHaveBeenCalledWith('typing');
+    binding.release();
+    started.mockClear();
+    binding.input.dispatchEvent(new Event('touchstart', { bubbles: true }));
+    expect(started).not.toHaveBeenCalled();
+  });
+
+  it('while shielded, typing in the box reaches no listener below the island element (hydrating React), and the text is still recorded', async () => {
+    const { element } = await serverRenderedIsland('team');
+    const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: () => {}, onHitOpened: () => {} })!;
+    const below: string[] = [];
+    for (const type of ['keydown', 'keyup', 'input']) binding.input.addEventListener(type, (event) => below.push(event.type));
+    const type = (value: string) => {
+      binding.input.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, key: 'x' }));
+      binding.input.value = value;
+      binding.input.dispatchEvent(new Event('input', { bubbles: true }));
+      binding.input.dispatchEvent(new KeyboardEvent('keyup', { bubbles: true, key: 'x' }));
+    };
+    type('teams');
+    expect(below).toEqual(['keydown', 'input', 'keyup']);
+    binding.shieldTyping();
+    type('teamsx');
+    expect(below).toHaveLength(3);
+    expect(binding.typed()?.value).toBe('teamsx');
+    binding.release();
+    type('teamsxy');
+    expect(below).toHaveLength(6);
   });
 
   it('markup that is not the list (the shell placeholder) is not bound', () => {
@@ -121,11 +200,11 @@ describe('the search list binding on the server markup', () => {
     unmount = await mount(element, {}, context);
     const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
     input.focus();
+    // Focus alone starts the full island (it loads and hydrates while the visitor types).
+    await Promise.resolve();
+    expect(loads).toHaveBeenCalledTimes(1);
     input.value = 'leadership';
     input.dispatchEvent(new Event('input', { bubbles: true }));
-    // Typing: the full island runs once the keys pause.
-    expect(loads).not.toHaveBeenCalled();
-    await waitFor(() => expect(loads).toHaveBeenCalledTimes(1));
 
     await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
     expect(input.value).toBe('leadership');

@@ -4,6 +4,7 @@ import { FACET_SEARCH_CAP, HIGHLIGHT_AFFIX_TOKENS, SEARCH_CACHE_SECONDS, type Se
 import { answerRefusedSearches, type InstantSearchRequestLike } from './refusedSearches.js';
 import { withSnippetOnlyFields, type TypesenseMultiSearchResponse } from './snippetOnlyFields.js';
 import { readSearchServerSettings, type SearchServerSettings } from './searchServerSettings.js';
+import { RECORDED_SEARCH_KEY, type EarlyAnswers, type TypesenseSearch } from './earlySearch.js';
 
 // CommonJS interop: bundlers hand over the class, Node's ESM loader (benchmark) the module object.
 const TypesenseInstantSearchAdapter =
@@ -58,6 +59,7 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
     },
   });
   hookRequestStep(adapter, (response) => withSnippetOnlyFields(response, SNIPPET_ONLY_FIELDS));
+  hookMultiSearch(adapter, transport);
   const client = adapter.searchClient as unknown as { searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown> };
   const searchForFacetValues = client.searchForFacetValues.bind(client);
   // The adapter ignores InstantSearch's `maxFacetHits`; `maxValuesPerFacet` becomes Typesense's
@@ -104,6 +106,14 @@ export interface SearchTransport {
   httpsAgent?: import('node:https').Agent;
   /** Request deadline in seconds. Default: the client's. */
   connectionTimeoutSeconds?: number;
+  /**
+   * Server: each answer carries the Typesense search it answers in its `metadata`
+   * (`RECORDED_SEARCH_KEY`), so the bound list can send the same searches for a typed query
+   * (`earlySearch.ts`). Default `false`.
+   */
+  recordSearches?: boolean;
+  /** Browser: answers the bound list fetched before the full island; a list search identical to one takes it. Default none. */
+  earlyAnswers?: EarlyAnswers;
 }
 
 /**
@@ -130,7 +140,7 @@ export function searchRetriesFor(settings: Pick<SearchServerSettings, 'nodes' | 
   return settings.nodes.length + (settings.nearestNode ? 1 : 0);
 }
 
-function serverOptions(settings: SearchServerSettings, transport: SearchTransport = {}) {
+function serverOptions(settings: SearchServerSettings, { recordSearches: _record, earlyAnswers: _early, ...transport }: SearchTransport = {}) {
   return {
     apiKey: settings.apiKey,
     nodes: settings.nodes.map((node) => ({ ...node })),
@@ -139,6 +149,39 @@ function serverOptions(settings: SearchServerSettings, transport: SearchTranspor
     ...SEARCH_NODE_FAILOVER,
     cacheSearchResultsForSeconds: SEARCH_CACHE_SECONDS,
     ...transport,
+  };
+}
+
+/** The typesense client's `multi_search` call, below the adapter. */
+interface AdapterTypesenseClient {
+  typesenseClient: {
+    multiSearch: {
+      perform(body: { searches: TypesenseSearch[] }, commonParams?: Record<string, unknown>, ...rest: unknown[]): Promise<TypesenseMultiSearchResponse>;
+    };
+  };
+}
+
+/**
+ * Where the list's client meets `multi_search` (the body the adapter built): records each search
+ * in its answer (server), or answers from the bound list's early answer for exactly these
+ * searches (browser). Hooks the pinned adapter's `typesenseClient` (2.9.0), as `hookRequestStep`.
+ */
+function hookMultiSearch(adapter: object, { recordSearches = false, earlyAnswers }: SearchTransport): void {
+  if (!recordSearches && !earlyAnswers) return;
+  const multiSearch = (adapter as AdapterTypesenseClient).typesenseClient.multiSearch;
+  const perform = multiSearch.perform.bind(multiSearch);
+  multiSearch.perform = async (body, commonParams, ...rest) => {
+    const plain = !commonParams || Object.keys(commonParams).length === 0;
+    const early = earlyAnswers && plain ? await earlyAnswers.take(body.searches) : undefined;
+    const response = early ?? (await perform(body, commonParams, ...rest));
+    if (!recordSearches) return response;
+    return {
+      ...response,
+      results: response.results.map((result, index) => {
+        const metadata = result.metadata && typeof result.metadata === 'object' ? result.metadata : {};
+        return { ...result, metadata: { ...metadata, [RECORDED_SEARCH_KEY]: body.searches[index] } };
+      }),
+    };
   };
 }
 

@@ -18,7 +18,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await Promise.allSettled([first, second, third].map((server) => server?.close()));
-});
+}, 60_000);
 
 /** The page's search configuration with the given cluster (`host`/`port` repeat the first node, as the shell writes it). */
 function clusterSearch(nodes: SearchNode[], nearestNode?: SearchNode): SearchConfiguration {

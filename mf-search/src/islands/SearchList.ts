@@ -1,7 +1,8 @@
-import type { IslandContext, IslandMount, Unmount } from 'contracts';
+import { SEARCH_DEBOUNCE_MS, type IslandContext, type IslandMount, type Unmount } from 'contracts';
 import '../styles/search.css';
 import { TYPED_AT_PROPERTY } from '../autocomplete/typedAt.js';
 import { bindSearchList, type HeldAction, type SearchListBinding } from '../bindings/bindSearchList.js';
+import { createEarlyAnswers, fetchEarlyAnswer, recordedSearches, searchesForQuery } from '../config/earlySearch.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
 import { readSearchServerSettings } from '../config/searchServerSettings.js';
 import { connectServerHitsInsights } from '../insights/serverHitsInsights.js';
@@ -25,12 +26,6 @@ export type FullSearchListModule = {
  * natively, held actions were carried out natively).
  */
 export const SEARCH_LIST_STAGE_ATTRIBUTE = 'data-search-list';
-
-/**
- * How long typing must pause before the full island's scripts run (their download was
- * prefetched): less than the 500 ms search debounce, which counts from the last key anyway.
- */
-export const TYPING_PAUSE_MS = 250;
 
 /** Two frames: the hydrated tree's effects (InstantSearch's widgets) ran before a held action is replayed. */
 function afterTwoFrames(): Promise<void> {
@@ -112,7 +107,14 @@ function bindUntilNeeded(
   settings: ReturnType<typeof readSearchServerSettings>,
   loadFull: () => Promise<FullSearchListModule>,
 ): Unmount | Promise<Unmount> {
-  const answer = server.serverState.initialResults?.[settings.indexName]?.results?.[0] as { queryID?: unknown } | undefined;
+  const answers = server.serverState.initialResults?.[settings.indexName]?.results as Array<{ userData?: unknown }> | undefined;
+  const answer = answers?.[0] as { queryID?: unknown } | undefined;
+  // The searches the server sent for this list: the first search for a typed query is sent from
+  // here when the debounce ends, so its answer arrives while the full island loads and hydrates.
+  const template = recordedSearches(answers);
+  const earlyAnswers = createEarlyAnswers();
+  let earlyTimer: ReturnType<typeof setTimeout> | undefined;
+  let handedOver = false;
   const insights = connectServerHitsInsights({
     endpoint: context.config.calls.insights,
     index: settings.indexName,
@@ -133,14 +135,18 @@ function bindUntilNeeded(
   window.addEventListener('popstate', onHistoryMove);
   const upgrade = async (binding: SearchListBinding) => {
     setStage('loading');
+    binding.shieldTyping();
     const serverValue = binding.input.defaultValue;
     try {
       const { mountFullSearchList } = await loadFull();
       if (unmounted) return;
       // The binding keeps holding clicks while React hydrates; it lets go once the island is live.
-      const unmount = await mountFullSearchList(element, props, context, { viewedObjectIds: insights.viewed, openedQueryReported });
+      const unmount = await mountFullSearchList(element, props, context, { viewedObjectIds: insights.viewed, openedQueryReported, earlyAnswers });
       if (unmounted) return unmount();
       unmountFull = unmount;
+      // From now on the hydrated box's own debounce searches (taking an early answer already sent).
+      handedOver = true;
+      clearTimeout(earlyTimer);
     } catch (error) {
       console.error('[mf-search/SearchList] the full search list failed to load; the list keeps working as links and a form', error);
       setStage('failed');
@@ -160,24 +166,35 @@ function bindUntilNeeded(
   };
   let binding: SearchListBinding | null = null;
   let upgrading = false;
-  let typingPause: ReturnType<typeof setTimeout> | undefined;
+  let lastEarlyQuery: string | undefined;
+  // One search per debounce window, as the hydrated box: `SEARCH_DEBOUNCE_MS` after the last key.
+  const scheduleEarlySearch = () => {
+    const typed = binding?.typed();
+    if (!template || !typed || handedOver) return;
+    lastEarlyQuery ??= binding!.input.defaultValue;
+    clearTimeout(earlyTimer);
+    earlyTimer = setTimeout(() => {
+      const query = binding!.typed()?.value;
+      if (handedOver || query === undefined || query === lastEarlyQuery) return;
+      lastEarlyQuery = query;
+      const searches = searchesForQuery(template, query);
+      earlyAnswers.put(searches, fetchEarlyAnswer(settings, searches));
+    }, Math.max(0, typed.at + SEARCH_DEBOUNCE_MS - performance.now()));
+  };
   const upgradeNow = () => {
-    clearTimeout(typingPause);
     if (upgrading || unmounted) return;
     upgrading = true;
     void upgrade(binding!);
   };
   binding = bindSearchList(element, {
     hitsPerPage: settings.hitsPerPage,
-    // Typing waits for a pause: the keys stay with the native box, and running the full island's
-    // scripts (seconds on a slow phone) never delays one; the debounce counts from the last key
-    // anyway. A pressed control or load more is waited for: now (later than the binding's own
-    // setup, which reports a box focused before it at once).
-    onInteraction: (kind) => {
-      if (upgrading) return;
-      clearTimeout(typingPause);
-      if (kind === 'action') queueMicrotask(upgradeNow);
-      else typingPause = setTimeout(upgradeNow, TYPING_PAUSE_MS);
+    // At once, on the first sign (a tap or focus on the box comes before the first key): loading
+    // and hydrating then overlap the typing and the 500 ms debounce instead of following them.
+    // The keys stay with the native box meanwhile (React hydrates in slices between them).
+    // Queued: the binding reports a box focused before it during its own setup.
+    onInteraction: () => {
+      scheduleEarlySearch();
+      if (!upgrading) queueMicrotask(upgradeNow);
     },
     onHitOpened: (objectID, position) => insights.openedHit(objectID, position),
   });
@@ -202,7 +219,7 @@ function bindUntilNeeded(
   if (openedQueryReported) context.bus.emit('search-submitted', { query: opened, hitCount: hitCount as number });
   return () => {
     unmounted = true;
-    clearTimeout(typingPause);
+    clearTimeout(earlyTimer);
     insights.stop();
     window.removeEventListener('popstate', onHistoryMove);
     binding.release();

@@ -2,6 +2,7 @@ import type { IslandContext, Unmount } from 'contracts';
 import { mountReactIsland } from '@khs/react-island';
 import { SearchList } from '../components/SearchList.js';
 import { createSearchClient } from '../config/createSearchClient.js';
+import type { EarlyAnswers } from '../config/earlySearch.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
 import { InstantSearchSSRProvider } from 'react-instantsearch';
 import { createPageSessionHitsCache } from '../hits/pageSessionHitsCache.js';
@@ -13,6 +14,8 @@ export interface FullSearchListOptions {
   viewedObjectIds?: ReadonlySet<string>;
   /** The query the page was opened with was tracked as a submission already (by the binding). Default `false`. */
   openedQueryReported?: boolean;
+  /** Answers the binding fetched for typed queries before this island was there: an identical first search takes one. Default none. */
+  earlyAnswers?: EarlyAnswers;
 }
 
 /**
@@ -26,11 +29,11 @@ export function mountFullSearchList(
   element: HTMLElement,
   props: SearchListOptionProps | undefined,
   context: IslandContext,
-  { viewedObjectIds, openedQueryReported = false }: FullSearchListOptions = {},
+  { viewedObjectIds, openedQueryReported = false, earlyAnswers }: FullSearchListOptions = {},
 ): Promise<Unmount> {
   const search = context.config.search;
   try {
-    const setup = createSearchClient(search);
+    const setup = createSearchClient(search, earlyAnswers ? { earlyAnswers } : {});
     const options = searchListOptions(search, props);
     // Server-rendered: start from the server's answers, pages and tags (nothing is searched for them).
     const server = isSearchListServerState(context.hydration?.state) ? context.hydration.state : undefined;

@@ -16,7 +16,8 @@ const agents = {
 /** Deadline of one search request from the server (seconds): a slow search leaves a placeholder, not a hung page. */
 const SERVER_SEARCH_TIMEOUT_SECONDS = 2;
 
-export const serverSearchTransport: SearchTransport = { ...agents, connectionTimeoutSeconds: SERVER_SEARCH_TIMEOUT_SECONDS };
+/** Answers record their searches: the browser's bound list sends the same for a typed query before the full island is there. */
+export const serverSearchTransport: SearchTransport = { ...agents, connectionTimeoutSeconds: SERVER_SEARCH_TIMEOUT_SECONDS, recordSearches: true };
 
 /** Closes this version's sockets (the shell calls each server module's `dispose`). */
 export function disposeServerSearchTransport(): void {

@@ -26,13 +26,21 @@ const SEARCH_KEY = 'mf-search-test-search';
  * @param allowedOrigins  Pages that may search it from a browser (the server answers CORS only for
  *   them). Default: the test document's origin under jsdom, else none.
  * @param workers  Search workers of the server. Default the server's (one per core).
+ * @param limits  The server's request limits (e.g. a short `maxQueryLength`, so a test can make it
+ *   refuse a visitor's query as another server might). Default the server's.
  */
 export async function startSeededSearchServer(
-  options: { extraArticles?: IndexableArticle[]; articles?: Iterable<IndexableArticle>; allowedOrigins?: string[]; workers?: number } = {},
+  options: {
+    extraArticles?: IndexableArticle[];
+    articles?: Iterable<IndexableArticle>;
+    allowedOrigins?: string[];
+    workers?: number;
+    limits?: Parameters<typeof startSearchServer>[0]['limits'];
+  } = {},
 ): Promise<SeededSearchServer> {
   const documentOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
   const allowedOrigins = options.allowedOrigins ?? (documentOrigin?.startsWith('http') ? [documentOrigin] : []);
-  const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY], allowedOrigins, ...(options.workers ? { workers: options.workers } : {}) });
+  const server = await startSearchServer({ port: 0, adminApiKey: ADMIN_KEY, searchOnlyApiKeys: [SEARCH_KEY], allowedOrigins, ...(options.workers ? { workers: options.workers } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   const articles = options.articles ?? [...listArticles(), ...(options.extraArticles ?? [])];
   await indexArticles({ url: server.url, apiKey: ADMIN_KEY, collectionName: DEFAULT_SEARCH_INDEX_NAME, articles });
   return {
