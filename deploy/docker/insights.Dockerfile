@@ -1,16 +1,20 @@
 # syntax=docker/dockerfile:1
-# The search team's insights collector (mf-search/server), its own storage.
+# The search team's service (mf-search/server): the insights collector with its own storage, and the
+# indexer that keeps the articles collection in sync with the content folder.
 # Build from the repository root:  docker build -f deploy/docker/insights.Dockerfile -t khs-insights .
-# Reads PORT, HOST, DATA_DIR, DATABASE_URL, DATABASE_SCHEMA, COOKIE_SECRET (deploy/README.md).
+# Reads PORT, HOST, DATA_DIR, DATABASE_URL, DATABASE_SCHEMA, INSIGHTS_EDGE_KEY, CONTENT_DIR and the
+# search server's TYPESENSE_HOST/PORT/PROTOCOL (or TYPESENSE_NODES) and admin TYPESENSE_API_KEY (deploy/README.md).
 
 # Its workspace, the workspaces it depends on (read from the package.json files) and the lock file: nothing else.
 FROM node:20.20-bookworm-slim AS install
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/ contracts/
+COPY content/ content/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
 COPY mf-search/ mf-search/
+COPY search-engine/ search-engine/
 COPY tooling/deploy/ tooling/deploy/
 COPY tooling/rspack-preset/ tooling/rspack-preset/
 COPY tooling/stack/ tooling/stack/

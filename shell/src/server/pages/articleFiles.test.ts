@@ -70,7 +70,8 @@ describe('articles from Markdown files: body, drafts, schedules, previews', () =
       expect(response.statusCode).toBe(200);
       expect(response.headers['cache-control']).toBe('private, no-store');
       expect(response.headers['x-robots-tag']).toBe('noindex, nofollow');
-      expect(response.body).toContain('<meta name="robots" content="noindex, nofollow"/>');
+      // The page's metadata says noindex (the SEO head); the header adds nofollow for crawlers.
+      expect(response.body).toContain('<meta name="robots" content="noindex"/>');
       expect(response.body).toContain(id === 'secret-draft' ? 'Draft text.' : 'Not yet.');
     }
     const valid = previewPath('secret-draft', expires, SECRET);

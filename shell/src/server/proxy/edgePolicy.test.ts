@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readShellConfig } from '../config.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
-import { EdgePolicyError, parseEdgePolicy, proxiedRoutesOf } from './edgePolicy.js';
+import { EdgePolicyError, parseEdgePolicy, pathParameterScope, proxiedRoutesOf } from './edgePolicy.js';
 import { serviceProxy, type ServiceProxyOptions } from './serviceProxy.js';
 
 const route = (extra: Record<string, unknown>) => ({ call: 'surveySubmit', method: 'POST', ...extra });
@@ -64,13 +64,24 @@ describe('parseEdgePolicy', () => {
         connectionsPerUpstream: 16,
         rateLimit: { max: 10, windowMs: 10 * 60 * 1000 },
         unavailable: { title: 'Contact', pageClass: 'page-contact', heading: 'The contact form is not available right now', text: expect.stringContaining('Nothing was sent') },
+        index: { description: expect.stringContaining('Write to the editorial team') },
       },
     ]);
   });
 
+  it('keys a per-parameter counter by a printable form of the value (a NUL in a handle made PostgreSQL refuse the counter: 500)', () => {
+    const scope = { pathParameter: 'formHandle', maxLength: 10 };
+    const key = (value: string) => pathParameterScope({ params: { formHandle: value } } as never, scope);
+    expect(key('team-1')).toBe('formHandle=team-1');
+    expect(key('a\u0000b')).toBe('formHandle=a%0b');
+    expect(key('a%0b')).toBe('formHandle=a%250b');
+    expect(key('caf\u00e9 x')).toBe('formHandle=caf%e9%20x');
+    expect(key('x'.repeat(11))).toBe('formHandle=?');
+  });
+
   it('reads the pages a service declares', () => {
     expect(readShellConfig({}).services.watchlist.edgePolicy.pages).toEqual([
-      { page: 'sharedWatchlist', robots: 'noindex', unavailable: { title: 'Shared watchlist', text: expect.stringContaining('cannot be shown right now') } },
+      { page: 'sharedWatchlist', robots: 'noindex', sharedCache: true, unavailable: { title: 'Shared watchlist', text: expect.stringContaining('cannot be shown right now') } },
     ]);
   });
 

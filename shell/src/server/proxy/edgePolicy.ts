@@ -241,7 +241,15 @@ export function parseEdgePolicy(value: unknown, service: string): EdgePolicy {
  */
 export function pathParameterScope(request: FastifyRequest, scope: { pathParameter: string; maxLength: number }): string {
   const value = (request.params as Record<string, unknown> | undefined)?.[scope.pathParameter];
-  return `${scope.pathParameter}=${typeof value === 'string' && value.length <= scope.maxLength ? value : '?'}`;
+  return `${scope.pathParameter}=${typeof value === 'string' && value.length <= scope.maxLength ? printableKey(value) : '?'}`;
+}
+
+/**
+ * The value as a counter key any store keeps: characters outside printable ASCII (a NUL, say,
+ * which PostgreSQL's text refuses) written as `%<hex code>`, so distinct values stay distinct.
+ */
+function printableKey(value: string): string {
+  return value.replace(/[^\x21-\x7e]|%/g, (character) => `%${character.charCodeAt(0).toString(16)}`);
 }
 
 /** The proxy's routes for a service's policy. */
