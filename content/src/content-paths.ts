@@ -32,7 +32,7 @@ export const CONTENT_IMAGES_BASE_URL = '/content-images';
 export const CONTENT_ARTICLE_IMAGES_BASE_URL = '/content-article-images';
 
 /** File extensions an image next to an article may have (what the shell can size and serve). */
-export const ARTICLE_IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.avif', '.gif', '.svg'] as const;
+export const ARTICLE_IMAGE_EXTENSIONS = ['.png', '.jpg', '.jpeg', '.webp', '.avif', '.svg'] as const;
 
 /**
  * The site URL of an image next to the articles, from its path relative to the article folder
