@@ -189,11 +189,14 @@ test.describe('articles as files, live', () => {
     );
     await expect.poll(async () => (await fetch(new URL('/articles/own-images', stack.url))).status, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toBe(200);
 
-    // Images arrive 1.5 s after the page, so the layout before they load is what a slow network shows.
+    // The images are held back until the layout before they load has been measured (what a slow
+    // network shows), then let through.
     const imageRequests: string[] = [];
+    let releaseImages = (): void => {};
+    const imagesReleased = new Promise<void>((resolve) => (releaseImages = resolve));
     await page.route('**/images/**', async (route) => {
       imageRequests.push(new URL(route.request().url()).pathname);
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await imagesReleased;
       await route.continue();
     });
     await page.goto(new URL('/articles/own-images', stack.url).href, { waitUntil: 'domcontentloaded' });
@@ -204,6 +207,7 @@ test.describe('articles as files, live', () => {
     const boxes = async () => Promise.all([cover, chart].map((image) => image.evaluate((element: HTMLImageElement) => ({ loaded: element.complete && element.naturalWidth > 0, width: element.getBoundingClientRect().width, height: element.getBoundingClientRect().height }))));
     const before = await boxes();
     expect(before.map((box) => box.loaded)).toEqual([false, false]);
+    releaseImages();
     await chart.scrollIntoViewIfNeeded();
     await expect.poll(async () => (await boxes()).map((box) => box.loaded), { timeout: 20_000 }).toEqual([true, true]);
     const after = await boxes();
