@@ -13,6 +13,10 @@ export {
   defaultArticlesDir,
   articlesDirFromEnv,
   surveysFile,
+  CONTENT_ARTICLE_IMAGES_BASE_URL,
+  ARTICLE_IMAGE_EXTENSIONS,
+  articleImageUrl,
+  articleImagePathOf,
 } from './content-paths.js';
 export { validateArticle } from './validate-article.js';
 export { readContent, readSurveys, type ContentSnapshot } from './read-content.js';

@@ -1,9 +1,10 @@
-import { cpSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultArticlesDir, previewPath } from '@khs/content';
 import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { axeViolations } from '../harness/axe.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
 import { SEARCH_API_KEY, startStack, type Stack } from '../harness/stack.js';
@@ -172,5 +173,53 @@ test.describe('articles as files, live', () => {
     const headingSpace = await content.locator('h2').evaluate((element) => getComputedStyle(element).marginTop);
     expect(headingSpace).toBe('28px');
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test('a new article with its own images next to it shows them by hashed URL, sized before they load (no layout shift)', async ({ page }) => {
+    test.setTimeout(60_000);
+    const folder = join(dir, '2026', 'own-images');
+    mkdirSync(folder, { recursive: true });
+    const png = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer();
+    writeFileSync(join(folder, 'cover.png'), await png(1600, 900));
+    writeFileSync(join(folder, 'chart.png'), await png(1000, 500));
+    // The images first, then the article that names them (as an editor's copy into the folder would).
+    writeFileSync(
+      join(folder, 'own-images.md'),
+      articleFile('Own images', 'A chart of the quarter follows.\n\n![A chart of the quarter](./chart.png)').replace('image: /content-images/default.svg', 'image: ./cover.png'),
+    );
+    await expect.poll(async () => (await fetch(new URL('/articles/own-images', stack.url))).status, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toBe(200);
+
+    // The images are held back until the layout before they load has been measured (what a slow
+    // network shows), then let through.
+    const imageRequests: string[] = [];
+    let releaseImages = (): void => {};
+    const imagesReleased = new Promise<void>((resolve) => (releaseImages = resolve));
+    await page.route('**/images/**', async (route) => {
+      imageRequests.push(new URL(route.request().url()).pathname);
+      await imagesReleased;
+      await route.continue();
+    });
+    await page.goto(new URL('/articles/own-images', stack.url).href, { waitUntil: 'domcontentloaded' });
+    const cover = page.locator('.article__figure').getByRole('img', { name: 'A grey placeholder' });
+    const chart = page.locator('.article__content').getByRole('img', { name: 'A chart of the quarter' });
+    await expect(cover).toHaveAttribute('src', /^\/images\/cover\.[0-9a-f]{12}\.png$/);
+    await expect(chart).toHaveAttribute('src', /^\/images\/chart\.[0-9a-f]{12}\.png$/);
+    const boxes = async () => Promise.all([cover, chart].map((image) => image.evaluate((element: HTMLImageElement) => ({ loaded: element.complete && element.naturalWidth > 0, width: element.getBoundingClientRect().width, height: element.getBoundingClientRect().height }))));
+    const before = await boxes();
+    expect(before.map((box) => box.loaded)).toEqual([false, false]);
+    releaseImages();
+    await chart.scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await boxes()).map((box) => box.loaded), { timeout: 20_000 }).toEqual([true, true]);
+    const after = await boxes();
+    // Width and height in the markup reserve the box: it is the same before and after the pictures came.
+    expect(after.map(({ width, height }) => ({ width, height }))).toEqual(before.map(({ width, height }) => ({ width, height })));
+    // The reserved box has the picture's own proportions (1600×900 and 1000×500).
+    expect(after[0]!.width / after[0]!.height).toBeCloseTo(16 / 9, 1);
+    expect(after[1]!.width / after[1]!.height).toBeCloseTo(2, 1);
+    // What went over the wire: hashed URLs only (a WebP rendition or the original), served immutable.
+    expect(imageRequests.length).toBeGreaterThanOrEqual(2);
+    for (const path of imageRequests) expect(path).toMatch(/^\/images\/(cover|chart)\.[0-9a-f]{12}(\.\d+w\.webp|\.png)$/);
+    const served = await fetch(new URL(imageRequests[0]!, stack.url));
+    expect([served.status, served.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -31,6 +31,26 @@ describe('ArticleFolderReader', () => {
     const snapshot = new ArticleFolderReader(dir, options).read();
     expect(snapshot.articles.map((a) => a.id)).toEqual(['a']);
     expect(snapshot.problems.map(formatArticleProblem)).toEqual([expect.stringMatching(/^b\.md:5: topic\[0\]: unknown topic "Cooking"/)]);
+  });
+
+  it('finds an image next to its article, and reads a file again once its missing image is added', () => {
+    const cover = (name: string) => articleText('A').replace('image: /content-images/default.svg', `image: ./${name}`);
+    const dir = folder({ 'team/a.md': cover('cover.png'), 'team/cover.png': 'png bytes', 'b.md': cover('later.png') });
+    const reader = new ArticleFolderReader(dir, options);
+    const first = reader.read();
+    expect(first.articles.map((a) => [a.id, a.image])).toEqual([['a', '/content-article-images/team/cover.png']]);
+    expect(first.problems.map(formatArticleProblem)).toEqual([expect.stringMatching(/^b\.md:\d+: image: the image \.\/later\.png is not there/)]);
+    writeFileSync(join(dir, 'later.png'), 'png bytes');
+    expect(reader.read().articles.map((a) => a.image).sort()).toEqual(['/content-article-images/later.png', '/content-article-images/team/cover.png']);
+  });
+
+  it('refuses an image next to the article that is a link leading out of the folder', () => {
+    const outside = folder({ 'secret.png': 'not for the site' });
+    const dir = folder({ 'a.md': articleText('A').replace('image: /content-images/default.svg', 'image: ./leak.png') });
+    symlinkSync(join(outside, 'secret.png'), join(dir, 'leak.png'));
+    const snapshot = new ArticleFolderReader(dir, options).read();
+    expect(snapshot.articles).toEqual([]);
+    expect(snapshot.problems.map(formatArticleProblem)).toEqual([expect.stringMatching(/^a\.md:\d+: image: the image \.\/leak\.png is not there/)]);
   });
 
   it('reports the same id in two folders, naming both files', () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Article } from '../article.js';
-import { CONTENT_IMAGES_BASE_URL } from '../content-paths.js';
+import { articleImagePathOf, CONTENT_IMAGES_BASE_URL } from '../content-paths.js';
 import { type ArticleFileContext, type ArticleProblem, parseArticleFile } from './parse-article-file.js';
 
 /** Everything read from an article folder: the valid articles (drafts and scheduled ones too) and the problems. */
@@ -69,6 +69,8 @@ export class ArticleFolderReader {
     this.context = {
       surveyExists: (handle) => options.surveyHandles.has(handle),
       imageExists: (url) => {
+        const nextToArticles = articleImagePathOf(url);
+        if (nextToArticles !== undefined) return isFileInside(dir, nextToArticles);
         const relative = decodeURIComponent(url.slice(CONTENT_IMAGES_BASE_URL.length + 1).split(/[?#]/)[0] ?? '');
         const file = path.resolve(options.imagesDir, relative);
         return file.startsWith(path.resolve(options.imagesDir) + path.sep) && existsSync(file);
@@ -122,7 +124,8 @@ export class ArticleFolderReader {
       return undefined;
     }
     const cached = this.cache.get(file);
-    if (cached && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached;
+    // A file with problems is read again each time: an image it names may have been added since.
+    if (cached?.parsed.article && cached.mtimeMs === stats.mtimeMs && cached.size === stats.size) return cached;
     let text: string;
     try {
       text = readFileSync(absolute, 'utf8');
@@ -139,6 +142,17 @@ export class ArticleFolderReader {
     if (entry.parsed.article) deepFreeze(entry.parsed.article);
     this.cache.set(file, entry);
     return entry;
+  }
+}
+
+/** True when `relative` names a file inside `dir` (symbolic links followed: one leading out is refused). */
+function isFileInside(dir: string, relative: string): boolean {
+  try {
+    const root = realpathSync(dir);
+    const file = realpathSync(path.resolve(dir, relative));
+    return file.startsWith(root + path.sep) && statSync(file).isFile();
+  } catch {
+    return false;
   }
 }
 

@@ -31,8 +31,12 @@ markdown.core.ruler.push('khs_no_second_h1', (state) => {
 /**
  * Renders an article body written in Markdown (CommonMark: headings, lists, links, emphasis, quotes,
  * images, code) to safe HTML and extracts its plain text and images.
+ *
+ * @param options.imageUrl the URL written into the HTML for an image's `src` as the editor wrote it
+ *   (relative images become site URLs); undefined keeps it. Default: every `src` kept.
+ *   {@link BodyImage.src} stays as written (problems quote the editor's text).
  */
-export function renderArticleBody(source: string): RenderedBody {
+export function renderArticleBody(source: string, options: { imageUrl?: (src: string) => string | undefined } = {}): RenderedBody {
   const tokens = markdown.parse(source, {});
   const blocks: string[] = [];
   const images: BodyImage[] = [];
@@ -43,7 +47,10 @@ export function renderArticleBody(source: string): RenderedBody {
       if (child.type === 'text' || child.type === 'code_inline') text += child.content;
       else if (child.type === 'softbreak' || child.type === 'hardbreak') text += '\n';
       else if (child.type === 'image') {
-        images.push({ src: String(child.attrGet("src") ?? ""), alt: child.content, line: (token.map?.[0] ?? 0) + 1 });
+        const src = String(child.attrGet('src') ?? '');
+        images.push({ src, alt: child.content, line: (token.map?.[0] ?? 0) + 1 });
+        const url = options.imageUrl?.(src);
+        if (url !== undefined) child.attrSet('src', url);
       }
     }
     if (text.trim() !== '') blocks.push(text);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatArticleProblem, parseArticleDate, parseArticleFile } from './parse-article-file.js';
 
-const context = { surveyExists: (handle: string) => handle === 'poll', imageExists: (url: string) => url === '/content-images/default.svg' };
+const existingImages = new Set(['/content-images/default.svg', '/content-article-images/team/cover.png', '/content-article-images/team/img/my%20chart.png', '/content-article-images/shared.png']);
+const context = { surveyExists: (handle: string) => handle === 'poll', imageExists: (url: string) => existingImages.has(url) };
 
 /** A valid file, with lines replaced or added through `change`. Line numbers are those of the file. */
 function file(change: (lines: string[]) => void = () => {}, body = 'First paragraph.\n\nSecond *paragraph*.'): string {
@@ -79,6 +80,36 @@ describe('parseArticleFile', () => {
       'team/x.md:13: gallery[0].src: the image /content-images/gone.svg is not there (images live in content/images/)',
     ]);
     expect(problemsOf(file(undefined, 'Text.\n\n![A thing](/content-images/gone.svg)'))).toEqual(['team/x.md:16: the image /content-images/gone.svg is not there (images live in content/images/)']);
+  });
+
+  it('reads images next to the article file: cover, gallery and body, as site URLs', () => {
+    const text = file((l) => {
+      l[8] = 'image: ./cover.png';
+      l.splice(11, 0, 'gallery:', '  - src: ../shared.png', '    alt: Shared', '    caption: C');
+    }, 'Text.\n\n![A chart](img/my%20chart.png) and ![A cover](./cover.png)');
+    const parsed = parseArticleFile('team/x.md', 'x', text, 0, context);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.article).toMatchObject({ image: '/content-article-images/team/cover.png', gallery: [{ src: '/content-article-images/shared.png', alt: 'Shared', caption: 'C' }] });
+    expect(parsed.article!.bodyHtml).toContain('<img src="/content-article-images/team/img/my%20chart.png" alt="A chart">');
+    expect(parsed.article!.bodyHtml).toContain('<img src="/content-article-images/team/cover.png" alt="A cover">');
+  });
+
+  it('names file and line of a relative image that is not next to the file (cover, gallery, body)', () => {
+    expect(problemsOf(file((l) => (l[8] = 'image: ./missing.png')))).toEqual(['team/x.md:9: image: the image ./missing.png is not there (it is looked for next to this file, at team/missing.png)']);
+    expect(problemsOf(file((l) => l.splice(11, 0, 'gallery:', '  - src: ./board.jpg', '    alt: Board', '    caption: C')))).toEqual([
+      'team/x.md:13: gallery[0].src: the image ./board.jpg is not there (it is looked for next to this file, at team/board.jpg)',
+    ]);
+    expect(problemsOf(file(undefined, 'Text.\n\n![A chart](./chart.png)'))).toEqual(['team/x.md:16: the image ./chart.png is not there (it is looked for next to this file, at team/chart.png)']);
+  });
+
+  it('refuses an image outside the content folder, and a file that is no image', () => {
+    expect(problemsOf(file((l) => (l[8] = 'image: ../../etc/passwd.png')))).toEqual([
+      "team/x.md:9: image: the image ../../etc/passwd.png is outside the content folder: keep an article's images next to it (./cover.png) or in a folder below it",
+    ]);
+    expect(problemsOf(file(undefined, 'Text.\n\n![A secret](../../../etc/shadow.png)'))).toEqual([
+      "team/x.md:16: the image ../../../etc/shadow.png is outside the content folder: keep an article's images next to it (./cover.png) or in a folder below it",
+    ]);
+    expect(problemsOf(file((l) => (l[8] = 'image: ./other.md')))).toEqual([expect.stringMatching(/^team\/x\.md:9: image: the image \.\/other\.md is not an image file: expected one of \.png/)]);
   });
 
   it('names unknown fields, wrong types, YAML mistakes and a missing front matter', () => {

@@ -1,6 +1,7 @@
 import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import type { Article, GalleryImage } from '../article.js';
-import { CONTENT_IMAGES_BASE_URL } from '../content-paths.js';
+import path from 'node:path';
+import { ARTICLE_IMAGE_EXTENSIONS, articleImageUrl, CONTENT_IMAGES_BASE_URL } from '../content-paths.js';
 import { computeReadingTime } from '../reading-time.js';
 import { isTopic, TOPICS } from '../topics.js';
 import { renderArticleBody } from './markdown.js';
@@ -24,7 +25,7 @@ export function formatArticleProblem(problem: ArticleProblem): string {
 export interface ArticleFileContext {
   /** True when a survey with this form handle exists. */
   surveyExists(handle: string): boolean;
-  /** True when a `/content-images/…` URL names a file that is there. */
+  /** True when a `/content-images/…` or `/content-article-images/…` URL names a file that is there. */
   imageExists(url: string): boolean;
 }
 
@@ -93,6 +94,31 @@ function splitFile(text: string): SplitFile | undefined {
   return { frontMatter, frontMatterLine: 2, body, bodyLine: 2 + frontMatterLines + 1 };
 }
 
+/** True for an image written relative to the article's file (`./cover.png`, `img/a.png`): no scheme, no leading `/`. */
+function isRelativeImage(src: string): boolean {
+  return !src.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(src);
+}
+
+/** Markdown percent-encodes a body image's URL (`my%20chart.png`); the file is `my chart.png`. */
+function safeDecode(src: string): string {
+  try {
+    return decodeURI(src);
+  } catch {
+    return src;
+  }
+}
+
+/**
+ * The site URL of an image written relative to the article file `file` (a path relative to the
+ * article folder), or undefined when it points outside the folder (`../../etc/passwd`).
+ */
+function relativeImageUrl(file: string, written: string): { url: string; relativePath: string } | undefined {
+  if (/[\\\0]/.test(written)) return undefined;
+  const relativePath = path.posix.normalize(path.posix.join(path.posix.dirname(file), written.split(/[?#]/)[0]!));
+  if (relativePath === '..' || relativePath.startsWith('../') || relativePath.startsWith('/') || relativePath === '.') return undefined;
+  return { url: articleImageUrl(relativePath), relativePath };
+}
+
 /** The result of reading one article file: the article, or what is wrong with it (never both). */
 export type ParsedArticleFile = { article: Article; problems: [] } | { article?: undefined; problems: ArticleProblem[] };
 
@@ -150,9 +176,9 @@ export function parseArticleFile(file: string, id: string, text: string, lastMod
   const title = requireText('title');
   const intro = requireText('intro');
   const cta = requireText('cta');
-  const image = requireText('image', `an image URL under ${CONTENT_IMAGES_BASE_URL}/`);
+  const imageAsWritten = requireText('image', `an image next to the article (./cover.png) or under ${CONTENT_IMAGES_BASE_URL}/`);
   const imageAlt = requireText('imageAlt', 'alt text describing the image (missing alt text)');
-  if (image !== undefined) checkImage(image, lineOf(['image']), 'image');
+  const image = imageAsWritten === undefined ? undefined : checkImage(imageAsWritten, lineOf(['image']), 'image');
   let subline: string | undefined;
   if (fields.subline !== undefined) subline = requireText('subline');
 
@@ -211,8 +237,8 @@ export function parseArticleFile(file: string, id: string, text: string, lastMod
         for (const key of Object.keys(picture)) {
           if (!['src', 'alt', 'caption'].includes(key)) problem(lineOf(['gallery', index, key]), 'unknown field; expected src, alt, caption', `${at}.${key}`);
         }
-        if (texts.src !== undefined) checkImage(texts.src, lineOf(['gallery', index, 'src']), `${at}.src`);
-        if (texts.src && texts.alt && texts.caption) gallery?.push({ src: texts.src, alt: texts.alt, caption: texts.caption });
+        const src = texts.src === undefined ? undefined : checkImage(texts.src, lineOf(['gallery', index, 'src']), `${at}.src`);
+        if (src && texts.alt && texts.caption) gallery?.push({ src, alt: texts.alt, caption: texts.caption });
       });
     }
   }
@@ -223,18 +249,37 @@ export function parseArticleFile(file: string, id: string, text: string, lastMod
     else problem(lineOf(['draft']), `expected true or false, got ${describe(fields.draft)}`, 'draft');
   }
 
-  const body = renderArticleBody(split.body);
+  const body = renderArticleBody(split.body, { imageUrl: (src) => (isRelativeImage(src) ? relativeImageUrl(file, safeDecode(src))?.url : undefined) });
   if (body.text.trim() === '') problem(split.bodyLine, 'the article has no body: write its text in Markdown after the closing "---"');
   for (const picture of body.images) {
     const line = split.bodyLine + picture.line - 1;
     if (picture.alt.trim() === '') problem(line, `missing alt text for the image ${picture.src}: write ![what the image shows](${picture.src})`);
-    if (picture.src.startsWith('/')) checkImage(picture.src, line);
-    else if (!/^https:\/\//.test(picture.src)) problem(line, `image ${describe(picture.src)}: expected ${CONTENT_IMAGES_BASE_URL}/<file> or an https:// URL`);
+    if (picture.src.startsWith('/') || isRelativeImage(picture.src)) checkImage(isRelativeImage(picture.src) ? safeDecode(picture.src) : picture.src, line);
+    else if (!/^https:\/\//.test(picture.src)) problem(line, `image ${describe(picture.src)}: expected an image next to the article (./chart.png), ${CONTENT_IMAGES_BASE_URL}/<file> or an https:// URL`);
   }
 
-  function checkImage(url: string, line: number, field?: string): void {
-    if (!url.startsWith(`${CONTENT_IMAGES_BASE_URL}/`)) problem(line, `expected an image under ${CONTENT_IMAGES_BASE_URL}/, got ${describe(url)}`, field);
-    else if (!context.imageExists(url)) problem(line, `the image ${url} is not there (images live in content/images/)`, field);
+  /** Checks an image as written and returns the site URL it stands for (undefined after a problem). */
+  function checkImage(written: string, line: number, field?: string): string | undefined {
+    if (isRelativeImage(written)) {
+      const resolved = relativeImageUrl(file, written);
+      if (!resolved) {
+        problem(line, `the image ${written} is outside the content folder: keep an article's images next to it (./cover.png) or in a folder below it`, field);
+        return undefined;
+      }
+      if (!(ARTICLE_IMAGE_EXTENSIONS as readonly string[]).includes(path.posix.extname(resolved.relativePath).toLowerCase())) {
+        problem(line, `the image ${written} is not an image file: expected one of ${ARTICLE_IMAGE_EXTENSIONS.join(', ')}`, field);
+        return undefined;
+      }
+      if (!context.imageExists(resolved.url)) {
+        problem(line, `the image ${written} is not there (it is looked for next to this file, at ${resolved.relativePath})`, field);
+        return undefined;
+      }
+      return resolved.url;
+    }
+    if (!written.startsWith(`${CONTENT_IMAGES_BASE_URL}/`)) problem(line, `expected an image next to the article (./cover.png) or under ${CONTENT_IMAGES_BASE_URL}/, got ${describe(written)}`, field);
+    else if (!context.imageExists(written)) problem(line, `the image ${written} is not there (images live in content/images/)`, field);
+    else return written;
+    return undefined;
   }
 
   if (problems.length > 0) return { problems };

@@ -66,6 +66,20 @@ describe('widget markup of an article page', () => {
     expect(page.querySelectorAll('[data-widget="h-scroll"] li')).toHaveLength(TOPICS.length);
   });
 
+  it("writes each gallery picture with the hashed URL, size and srcset the shell passes, the gallery's default size otherwise", () => {
+    const gallery = [
+      { src: '/images/board.0123456789ab.jpg', alt: 'A board', caption: 'Board', width: 800, height: 600, srcset: '/images/board.0123456789ab.480w.webp 480w, /images/board.0123456789ab.jpg 800w' },
+      { src: '/content-images/plain.svg', alt: 'Plain', caption: 'Plain' },
+    ];
+    const markup = parse(renderToStaticMarkup(<ArticleWidgets {...propsOf({ ...article, gallery })} />));
+    const images = [...markup.querySelectorAll('[data-widget="gallery"] img')];
+    expect(images.map((img) => [img.getAttribute('src'), img.getAttribute('width'), img.getAttribute('height'), img.getAttribute('srcset')])).toEqual([
+      ['/images/board.0123456789ab.jpg', '800', '600', gallery[0]!.srcset],
+      ['/content-images/plain.svg', '1280', '720', null],
+    ]);
+    expect(images[0]!.getAttribute('sizes')).toBe('(min-width: 50rem) 45rem, calc(100vw - 5rem)');
+  });
+
   it('leaves the gallery (and its navigation entry) out when the article has none', () => {
     const plain = parse(renderToStaticMarkup(<ArticleWidgets {...propsOf(withoutGallery)} />));
     expect(plain.querySelector('[data-widget="gallery"]')).toBeNull();

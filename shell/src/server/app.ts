@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { apiErrorOf, jsonClientErrorHandler, sendApiError, type ApiErrorBody } from '@khs/team-service/errors';
-import { CONTENT_IMAGES_BASE_URL, contentImagesDir, contentMediaDir } from '@khs/content';
+import { CONTENT_ARTICLE_IMAGES_BASE_URL, CONTENT_IMAGES_BASE_URL, contentImagesDir, contentMediaDir } from '@khs/content';
 import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
@@ -23,7 +24,7 @@ import { csrfProtection } from './security/csrf.js';
 import { SERVER_REQUEST_TIMEOUT_MS } from './security/edgeLimits.js';
 import { securityHeaders } from './security/headers.js';
 import { createLinkOriginResolver, type LinkOriginResolver } from './security/linkOrigin.js';
-import { createImageCatalogue, type ImageCatalogue } from './seo/imageCatalogue.js';
+import { createImageCatalogue, HASHED_IMAGES_PREFIX, type ImageCatalogue } from './seo/imageCatalogue.js';
 import { seoRoutes } from './seo/seoRoutes.js';
 import { databaseRateLimitStore } from './security/rateLimit/databaseRateLimitStore.js';
 import { registerRateLimiting } from './security/rateLimit/rateLimiting.js';
@@ -180,7 +181,19 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   const linkOrigin =
     deps.linkOrigin ??
     createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, allowedHosts: config.allowedHosts });
-  const images = deps.images ?? (await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL }));
+  const images = deps.images ?? (await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL, articlesDir: config.contentDir }));
+  // An image added with a new article is indexed before that article's first page render: the
+  // store tells its listeners synchronously, and the catalogue's refresh is synchronous.
+  const stopFollowingContent = content.onChange?.(() => images.refreshArticleImages?.());
+  if (stopFollowingContent) app.addHook('onClose', async () => void stopFollowingContent());
+  // The images next to the articles by their plain URL (what search hits and feeds of other
+  // sites may carry): only files the catalogue indexed, so never an article's Markdown.
+  app.get<{ Params: { '*': string } }>(`${CONTENT_ARTICLE_IMAGES_BASE_URL}/*`, async (request, reply) => {
+    const image = images.resolve(`${CONTENT_ARTICLE_IMAGES_BASE_URL}/${request.params['*']}`);
+    const file = image && images.fileOf(image.src.slice(HASHED_IMAGES_PREFIX.length));
+    if (!file) return reply.callNotFound();
+    return reply.type(file.type).header('cache-control', 'public, max-age=86400').send(await readFile(file.file));
+  });
   await app.register(seoRoutes, {
     content,
     images,

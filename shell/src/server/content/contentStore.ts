@@ -15,6 +15,8 @@ export interface ContentStore {
   getArticleForPreview?(id: string): Article | undefined;
   /** Changes whenever what visitors see changes (for caches). */
   version?(): string;
+  /** Calls `listener` after each change of {@link version} (synchronously); returns the unsubscribe function. Default: never called. */
+  onChange?(listener: (version: string) => void): () => void;
 }
 
 /**

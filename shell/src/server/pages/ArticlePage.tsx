@@ -4,7 +4,7 @@ import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
 import { TopicTags } from './TopicTags.js';
 import { articleWidgetsProps } from './articleWidgetsProps.js';
-import { ARTICLE_IMAGE_SIZES, type PageImage } from './pageImage.js';
+import { ARTICLE_IMAGE_SIZES, type PageImage, withCatalogueImages } from './pageImage.js';
 
 export interface ArticlePageProps {
   article: Article;
@@ -12,10 +12,15 @@ export interface ArticlePageProps {
   survey: Survey | undefined;
   /** The article's image: content-hashed URL and intrinsic size. Default: its content URL, sized 1280×720. */
   image?: PageImage;
+  /**
+   * The hashed URL and size of a content image (body images, the gallery, the video poster), or
+   * undefined for one the catalogue does not know (kept as written). Default: none known.
+   */
+  resolveImage?: (contentUrl: string) => PageImage | undefined;
 }
 
 /** A full article: image, topics, date, reading time, watchlist button, survey, widgets. */
-export function ArticlePage({ article, survey, image = { src: article.image, width: 1280, height: 720 } }: ArticlePageProps) {
+export function ArticlePage({ article, survey, image = { src: article.image, width: 1280, height: 720 }, resolveImage = () => undefined }: ArticlePageProps) {
   // Articles from files carry their body as safe HTML (Markdown rendered without raw HTML by the
   // content store); generated benchmark articles have plain paragraphs.
   const paragraphs = article.bodyHtml === undefined ? article.content.split(/\n{2,}/).filter((p) => p.trim().length > 0) : [];
@@ -45,7 +50,7 @@ export function ArticlePage({ article, survey, image = { src: article.image, wid
         </figure>
         <p className="article__intro">{article.intro}</p>
         {article.bodyHtml !== undefined ? (
-          <div className="article__content" dangerouslySetInnerHTML={{ __html: article.bodyHtml }} />
+          <div className="article__content" dangerouslySetInnerHTML={{ __html: withCatalogueImages(article.bodyHtml, resolveImage) }} />
         ) : (
           <div className="article__content">
             {paragraphs.map((paragraph, index) => (
@@ -54,7 +59,7 @@ export function ArticlePage({ article, survey, image = { src: article.image, wid
           </div>
         )}
         {/* The widget markup is mf-widgets' (rendered on the server from the article, enhanced in the browser). */}
-        <Island name="mf-widgets/ArticleWidgets" serverProps={articleWidgetsProps(article)} className="article__widgets" hydrate="visible" />
+        <Island name="mf-widgets/ArticleWidgets" serverProps={articleWidgetsProps(article, resolveImage)} className="article__widgets" hydrate="visible" />
         {survey ? (
           <section className="article__survey" aria-label="Survey">
             <Island

@@ -16,7 +16,7 @@ import { WatchlistPage } from './WatchlistPage.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
 import type { ImageCatalogue } from '../seo/imageCatalogue.js';
 import { articleMetadata, homeMetadata, noindexMetadata, searchMetadata, type MetadataContext } from '../seo/pageMetadataFor.js';
-import { pageImageOf } from './pageImage.js';
+import { knownPageImageOf, pageImageOf } from './pageImage.js';
 
 export interface PageRouteOptions {
   content: ContentStore;
@@ -42,6 +42,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
   const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands, linkOrigin, images, previewSecret } = options;
   const metadataContext = (request: FastifyRequest): MetadataContext => ({ origin: linkOrigin(request), siteName: config.siteName, images });
   const imageOf = pageImageOf(images);
+  const knownImageOf = knownPageImageOf(images);
   const render = (request: FastifyRequest, reply: FastifyReply, page: ReactElement) =>
     islands
       ? renderPageWithIslands(page, islands, { config, url: request.url }, (timings) => {
@@ -72,7 +73,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
       request,
       reply,
       <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article" metadata={articleMetadata(metadataContext(request), article)}>
-        <ArticlePage article={article} survey={survey} image={imageOf(article.image)} />
+        <ArticlePage article={article} survey={survey} image={imageOf(article.image)} resolveImage={knownImageOf} />
       </Layout>,
     );
   });
@@ -92,7 +93,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
       request,
       reply,
       <Layout title={`Preview: ${article.title}`} config={config} metadata={noindexMetadata()} runtimeUrl={runtimeUrl} pageClass="page-article">
-        <ArticlePage article={article} survey={survey} />
+        <ArticlePage article={article} survey={survey} image={imageOf(article.image)} resolveImage={knownImageOf} />
       </Layout>,
     );
   });

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { ARTICLE_IMAGE_EXTENSIONS, articleImageUrl } from '@khs/content';
+import { imageSize } from 'image-size';
 import sharp from 'sharp';
 
 /** URL prefix of content-hashed, immutable images (`/images/<name>.<hash>.<ext>`). */
@@ -42,10 +44,19 @@ export interface CatalogueFile {
 }
 
 export interface ImageCatalogue {
-  /** The image a content URL (`/content-images/x.svg`) names, or undefined when the store has no such file. */
+  /**
+   * The image a content URL (`/content-images/x.svg`, or `/content-article-images/2026/cover.png`
+   * for one next to the articles) names, or undefined when the store has no such file.
+   */
   resolve(contentUrl: string): CatalogueImage | undefined;
   /** The file a hashed image name (`x.<hash>.svg`, `x.<hash>.1200w.png`, `x.<hash>.480w.webp`) stands for, or undefined. */
   fileOf(hashedName: string): CatalogueFile | undefined;
+  /**
+   * Indexes the images next to the articles again (added, changed and removed files; unchanged
+   * ones are not read again). Synchronous, so called from the content store's change notification
+   * it is done before the next page is rendered. A catalogue without an article folder ignores it.
+   */
+  refreshArticleImages?(): void;
 }
 
 const TYPES: Record<string, string> = {
@@ -80,16 +91,43 @@ export function svgIntrinsicSize(svg: string): { width: number; height: number }
   return undefined;
 }
 
+/** Settings of {@link createImageCatalogue}. */
+export interface ImageCatalogueOptions {
+  /** The shared image folder (`content/images`). */
+  dir: string;
+  /** URL prefix under which `dir` is served (`/content-images`). */
+  contentBaseUrl: string;
+  /**
+   * The article folder (`CONTENT_DIR`): its images (next to the articles, any depth) are indexed
+   * too, by their `/content-article-images/<path>` URL. Default: none.
+   */
+  articlesDir?: string;
+}
+
+/** Maps one indexed image fills: content URL → image, hashed name → file. */
+interface CatalogueMaps {
+  byContentUrl: Map<string, CatalogueImage>;
+  byHashedName: Map<string, CatalogueFile>;
+}
+
+/** An image file next to the articles as last indexed (kept to skip unchanged files on refresh). */
+interface IndexedArticleImage {
+  mtimeMs: number;
+  bytes: number;
+  hash: string;
+  size: { width: number; height: number } | undefined;
+}
+
 /**
- * Indexes the images of one content folder once (hash and size of each file), so pages reference
- * them by content hash: a changed image gets a new URL, so each URL can be cached for ever.
+ * Indexes the images of the shared content folder once and those next to the articles on start
+ * and on each {@link ImageCatalogue.refreshArticleImages} (hash and size of each file), so pages
+ * reference them by content hash: a changed image gets a new URL, so each URL can be cached for ever.
  * SVGs are sized from their `width`/`height` or `viewBox` (one without either is left out: pages
  * keep its content URL); raster images (PNG, JPEG, WebP, AVIF) from their header, and get
  * narrower WebP renditions for `srcset`.
  */
-export async function createImageCatalogue(options: { dir: string; contentBaseUrl: string }): Promise<ImageCatalogue> {
-  const byContentUrl = new Map<string, CatalogueImage>();
-  const byHashedName = new Map<string, CatalogueFile>();
+export async function createImageCatalogue(options: ImageCatalogueOptions): Promise<ImageCatalogue> {
+  const shared: CatalogueMaps = { byContentUrl: new Map(), byHashedName: new Map() };
   for (const name of readdirSync(options.dir).sort()) {
     const extension = path.extname(name).toLowerCase();
     const type = TYPES[extension];
@@ -98,29 +136,101 @@ export async function createImageCatalogue(options: { dir: string; contentBaseUr
     const bytes = readFileSync(file);
     const size = extension === '.svg' ? svgIntrinsicSize(bytes.toString('utf8')) : await rasterSize(bytes);
     if (!size) continue;
-    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
-    const stem = `${path.basename(name, path.extname(name))}.${hash}`;
-    const scaled = (width: number) => ({ width, height: Math.max(1, Math.round((width * size.height) / size.width)) });
-    byHashedName.set(`${stem}${extension}`, { file, type, kind: 'original', ...size });
-    byHashedName.set(`${stem}.${SOCIAL_IMAGE_WIDTH}w.png`, { file, type: 'image/png', kind: 'rendition', ...scaled(SOCIAL_IMAGE_WIDTH) });
-    let srcset: string | undefined;
-    if (extension !== '.svg') {
-      const widths = RESPONSIVE_WIDTHS.filter((width) => width < size.width);
-      for (const width of widths) byHashedName.set(`${stem}.${width}w.webp`, { file, type: 'image/webp', kind: 'rendition', ...scaled(width) });
-      srcset = [...widths.map((width) => `${HASHED_IMAGES_PREFIX}${stem}.${width}w.webp ${width}w`), `${HASHED_IMAGES_PREFIX}${stem}${extension} ${size.width}w`].join(', ');
-    }
-    byContentUrl.set(`${options.contentBaseUrl}/${name}`, {
-      src: `${HASHED_IMAGES_PREFIX}${stem}${extension}`,
-      ...size,
-      type,
-      ...(srcset ? { srcset } : {}),
-      socialPng: { src: `${HASHED_IMAGES_PREFIX}${stem}.${SOCIAL_IMAGE_WIDTH}w.png`, ...scaled(SOCIAL_IMAGE_WIDTH) },
-    });
+    addImage(shared, { file, contentUrl: `${options.contentBaseUrl}/${name}`, hash: contentHash(bytes), size });
   }
-  return {
-    resolve: (contentUrl) => byContentUrl.get(contentUrl),
-    fileOf: (hashedName) => byHashedName.get(hashedName),
+
+  const { articlesDir } = options;
+  let nextToArticles: CatalogueMaps = { byContentUrl: new Map(), byHashedName: new Map() };
+  const indexedArticleImages = new Map<string, IndexedArticleImage>();
+  const refreshArticleImages = (): void => {
+    if (!articlesDir) return;
+    const maps: CatalogueMaps = { byContentUrl: new Map(), byHashedName: new Map() };
+    const seen = new Set<string>();
+    for (const relativePath of listArticleImages(articlesDir)) {
+      const file = path.join(articlesDir, relativePath);
+      let indexed = indexedArticleImages.get(relativePath);
+      try {
+        const stats = statSync(file);
+        if (!indexed || indexed.mtimeMs !== stats.mtimeMs || indexed.bytes !== stats.size) {
+          const bytes = readFileSync(file);
+          indexed = { mtimeMs: stats.mtimeMs, bytes: stats.size, hash: contentHash(bytes), size: path.extname(file).toLowerCase() === '.svg' ? svgIntrinsicSize(bytes.toString('utf8')) : rasterSizeSync(bytes) };
+          indexedArticleImages.set(relativePath, indexed);
+        }
+      } catch {
+        continue; // removed between the listing and the read
+      }
+      seen.add(relativePath);
+      if (indexed.size) addImage(maps, { file, contentUrl: articleImageUrl(relativePath), hash: indexed.hash, size: indexed.size });
+    }
+    for (const relativePath of indexedArticleImages.keys()) if (!seen.has(relativePath)) indexedArticleImages.delete(relativePath);
+    nextToArticles = maps;
   };
+  refreshArticleImages();
+
+  return {
+    resolve: (contentUrl) => shared.byContentUrl.get(contentUrl) ?? nextToArticles.byContentUrl.get(contentUrl),
+    fileOf: (hashedName) => shared.byHashedName.get(hashedName) ?? nextToArticles.byHashedName.get(hashedName),
+    refreshArticleImages,
+  };
+}
+
+function contentHash(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+}
+
+/** Adds an image, its original and its renditions under their hashed names. */
+function addImage(maps: CatalogueMaps, image: { file: string; contentUrl: string; hash: string; size: { width: number; height: number } }): void {
+  const { file, size } = image;
+  const extension = path.extname(file).toLowerCase();
+  const type = TYPES[extension]!;
+  const stem = `${path.basename(file, path.extname(file))}.${image.hash}`;
+  const scaled = (width: number) => ({ width, height: Math.max(1, Math.round((width * size.height) / size.width)) });
+  maps.byHashedName.set(`${stem}${extension}`, { file, type, kind: 'original', ...size });
+  maps.byHashedName.set(`${stem}.${SOCIAL_IMAGE_WIDTH}w.png`, { file, type: 'image/png', kind: 'rendition', ...scaled(SOCIAL_IMAGE_WIDTH) });
+  let srcset: string | undefined;
+  if (extension !== '.svg') {
+    const widths = RESPONSIVE_WIDTHS.filter((width) => width < size.width);
+    for (const width of widths) maps.byHashedName.set(`${stem}.${width}w.webp`, { file, type: 'image/webp', kind: 'rendition', ...scaled(width) });
+    srcset = [...widths.map((width) => `${HASHED_IMAGES_PREFIX}${stem}.${width}w.webp ${width}w`), `${HASHED_IMAGES_PREFIX}${stem}${extension} ${size.width}w`].join(', ');
+  }
+  maps.byContentUrl.set(image.contentUrl, {
+    src: `${HASHED_IMAGES_PREFIX}${stem}${extension}`,
+    ...size,
+    type,
+    ...(srcset ? { srcset } : {}),
+    socialPng: { src: `${HASHED_IMAGES_PREFIX}${stem}.${SOCIAL_IMAGE_WIDTH}w.png`, ...scaled(SOCIAL_IMAGE_WIDTH) },
+  });
+}
+
+/**
+ * The image files below the article folder, as paths relative to it (`2026/cover.png`). Hidden
+ * entries and symbolic links are skipped (a link could lead out of the folder).
+ */
+function listArticleImages(dir: string, relative = ''): string[] {
+  const found: string[] = [];
+  let entries;
+  try {
+    entries = readdirSync(path.join(dir, relative), { withFileTypes: true });
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const child = relative ? `${relative}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) found.push(...listArticleImages(dir, child));
+    else if (entry.isFile() && (ARTICLE_IMAGE_EXTENSIONS as readonly string[]).includes(path.extname(entry.name).toLowerCase())) found.push(child);
+  }
+  return found;
+}
+
+/** A raster image's size from its header, read synchronously; undefined when it is not one. */
+function rasterSizeSync(bytes: Buffer): { width: number; height: number } | undefined {
+  try {
+    const { width, height } = imageSize(bytes);
+    return width && height ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A raster image's size from its header; undefined when sharp cannot read it. */
