@@ -9,6 +9,8 @@ import type { FullSearchListOptions } from './fullSearchList.js';
 import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
+import { routeToUiState } from '../routing/searchRouteState.js';
+import { reportSiteSearch } from '../tracking/siteSearchReport.js';
 
 /** Island props the server renders into `data-props`. */
 export type SearchListIslandProps = SearchListOptionProps;
@@ -195,11 +197,17 @@ function bindUntilNeeded(
     if (!upgrading && !unmounted) prefetch(sharedModuleFiles(FULL_LIST_SHARED_MODULES));
   }, { timeout: 3000 });
   // Opening the page with `?q=` is a submission, tracked once its answer is there: the server's is.
-  const opened = new URLSearchParams(window.location.search).get('q')?.trim() ?? '';
+  const openedParams = new URLSearchParams(window.location.search);
+  const opened = openedParams.get('q')?.trim() ?? '';
   const answered = answer as { query?: unknown; nbHits?: unknown } | undefined;
   const hitCount = answered?.nbHits;
   openedQueryReported = opened !== '' && typeof hitCount === 'number' && String(answered?.query ?? '').trim() === opened;
-  if (openedQueryReported) context.bus.emit('search-submitted', { query: opened, hitCount: hitCount as number });
+  if (openedQueryReported) {
+    // The filters the page was opened with, as the address keeps them (one repeated key per facet).
+    const { facets } = searchListOptions(context.config.search, props);
+    const address = routeToUiState(Object.fromEntries(facets.map(({ attribute }) => [attribute, openedParams.getAll(attribute)])), settings.indexName, facets.map(({ attribute }) => attribute));
+    reportSiteSearch(context, { query: opened, hitCount: hitCount as number, filters: address[settings.indexName]?.refinementList ?? {} });
+  }
   return () => {
     unmounted = true;
     clearTimeout(typingPause);
