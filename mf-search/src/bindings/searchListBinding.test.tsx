@@ -160,7 +160,7 @@ describe('the search list binding on the server markup', () => {
     unmount = await mount(element, {}, { ...context, getConsent: () => consent });
     const total = Number(element.querySelector<HTMLProgressElement>(SEARCH_LIST_MARKUP.progress)!.max);
     const tracked = beacons.filter(({ url }) => url === context.config.calls.siteSearch);
-    expect(tracked).toEqual(records ? [{ url: '/api/insights/searches', body: { query: 'team', hitCount: total, filters: { topic: ['Leadership'] }, page: '/search' } }] : []);
+    expect(tracked).toEqual(records ? [{ url: '/api/insights/searches', body: { query: 'team', hitCount: total, filters: { topic: ['Leadership'] }, page: '/search', queryID: expect.stringMatching(/^s-/) } }] : []);
     Reflect.deleteProperty(navigator, 'sendBeacon');
   });
 

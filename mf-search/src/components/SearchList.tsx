@@ -82,7 +82,7 @@ export function SearchList({
     () => createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage, facetAttributes[0]),
     [setup, facetAttributes],
   );
-  const reportSearch = useCallback((search: SubmittedSearch) => reportSiteSearch(context, search), [context]);
+  const reportSearch = useCallback((search: SubmittedSearch) => void reportSiteSearch(context, search), [context]);
   const texts = config.i18n;
   const i18n = useMemo(() => ({ viewing: texts.viewing, loadMore: texts.loadMore }), [texts]);
   const initialQuery = useMemo(() => (openedQueryReported ? '' : openedWithQuery()), []);

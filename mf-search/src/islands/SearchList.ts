@@ -10,6 +10,7 @@ import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetc
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
 import { routeToUiState } from '../routing/searchRouteState.js';
+import { newQueryId } from '../tracking/lastSearch.js';
 import { reportSiteSearch } from '../tracking/siteSearchReport.js';
 
 /** Island props the server renders into `data-props`. */
@@ -115,10 +116,13 @@ function bindUntilNeeded(
   loadFull: () => Promise<FullSearchListModule>,
 ): Unmount | Promise<Unmount> {
   const answer = server.serverState.initialResults?.[settings.indexName]?.results?.[0] as { queryID?: unknown } | undefined;
+  // One query id for the server's answer: its click events carry it and its site-search record
+  // and a later conversion name it (the search server gives none of its own).
+  const queryId = typeof answer?.queryID === 'string' ? answer.queryID : newQueryId();
   const insights = connectServerHitsInsights({
     endpoint: context.config.calls.insights,
     index: settings.indexName,
-    ...(typeof answer?.queryID === 'string' ? { queryID: answer.queryID } : {}),
+    queryID: queryId,
     bus: context.bus,
     getConsent: context.getConsent,
   });
@@ -206,7 +210,7 @@ function bindUntilNeeded(
     // The filters the page was opened with, as the address keeps them (one repeated key per facet).
     const { facets } = searchListOptions(context.config.search, props);
     const address = routeToUiState(Object.fromEntries(facets.map(({ attribute }) => [attribute, openedParams.getAll(attribute)])), settings.indexName, facets.map(({ attribute }) => attribute));
-    reportSiteSearch(context, { query: opened, hitCount: hitCount as number, filters: address[settings.indexName]?.refinementList ?? {} });
+    reportSiteSearch(context, { query: opened, hitCount: hitCount as number, filters: address[settings.indexName]?.refinementList ?? {}, objectIds: binding.hitIds(), queryId });
   }
   return () => {
     unmounted = true;

@@ -17,7 +17,7 @@ describe('reportSiteSearch', () => {
     const { context, submitted, sent, send } = setup({ insights: false, tracking: true });
     reportSiteSearch(context, { query: ' Lead ', hitCount: 4, filters: { topic: ['Sales'], format: [] } }, send, '/search');
     expect(submitted).toEqual([{ query: 'Lead', hitCount: 4 }]);
-    expect(sent).toEqual([{ url: '/edge/searches', body: { query: 'Lead', hitCount: 4, filters: { topic: ['Sales'] }, page: '/search' } }]);
+    expect(sent).toEqual([{ url: '/edge/searches', body: { query: 'Lead', hitCount: 4, filters: { topic: ['Sales'] }, page: '/search', queryID: expect.stringMatching(/^s-[0-9a-f-]{36}$/) } }]);
   });
 
   it('without tracking consent (insights consent alone is not enough): the bus event only, nothing sent', () => {

@@ -1,4 +1,5 @@
 import { DEFAULT_CALL_URLS, type IslandContext } from 'contracts';
+import { newQueryId, rememberLastSearch } from './lastSearch.js';
 
 /** One submitted search, once its answer arrived. */
 export interface SubmittedSearch {
@@ -7,6 +8,10 @@ export interface SubmittedSearch {
   hitCount: number;
   /** Facet attribute → chosen values (empty lists left out). Default none. */
   filters?: Record<string, readonly string[]>;
+  /** Ids of the hits it showed (a later watchlist save of one is its conversion). Default none. */
+  objectIds?: readonly string[];
+  /** The search's query id (the one its click events carry). Default a fresh `newQueryId()`. */
+  queryId?: string;
 }
 
 /** How a record leaves the page: a beacon survives the navigation a search often causes. */
@@ -34,7 +39,9 @@ function appliedFilters(filters: SubmittedSearch['filters']): Record<string, str
  * tracker on the page, e.g. the shell's Matomo queue, listens there) and, with the visitor's
  * `tracking` consent, sends `{ query, hitCount, filters, page }` to the search team's service
  * (`config.calls.siteSearch`, through the shell's edge). The page is the path only: no query
- * string, no visitor id.
+ * string, no visitor id. The search's query id and hits are kept in session storage (they never
+ * leave the browser but in a conversion event, under the `insights` consent: `conversionTracking.ts`).
+ * @returns The search's query id (`undefined` for an empty query).
  * @param send  Transport. Default `navigator.sendBeacon`, else `fetch` with `keepalive`.
  * @param pagePath  Path of the page. Default `window.location.pathname`.
  */
@@ -43,12 +50,15 @@ export function reportSiteSearch(
   search: SubmittedSearch,
   send: SendSiteSearch = sendAsBeacon,
   pagePath: string = window.location.pathname,
-): void {
+): string | undefined {
   const query = search.query.trim();
-  if (query === '') return;
+  if (query === '') return undefined;
+  const queryId = search.queryId ?? newQueryId();
+  rememberLastSearch({ queryId, objectIds: [...(search.objectIds ?? [])], at: Date.now() });
   context.bus.emit('search-submitted', { query, hitCount: search.hitCount });
-  if (!context.getConsent().tracking) return;
+  if (!context.getConsent().tracking) return queryId;
   // A shell built before contracts 1.5.0 names no siteSearch call: the default path is the service's.
   const url = context.config.calls.siteSearch ?? DEFAULT_CALL_URLS.siteSearch;
-  send(url, JSON.stringify({ query, hitCount: search.hitCount, filters: appliedFilters(search.filters), page: pagePath }));
+  send(url, JSON.stringify({ query, hitCount: search.hitCount, filters: appliedFilters(search.filters), page: pagePath, queryID: queryId }));
+  return queryId;
 }

@@ -17,7 +17,7 @@ export function useSearchSubmitted(report: (search: SubmittedSearch) => void): (
     if (query === null || status !== 'idle' || !results) return;
     if ((results.query ?? '').trim() !== query) return;
     pending.current = null;
-    report({ query, hitCount: results.nbHits, filters: indexUiState.refinementList ?? {} });
+    report({ query, hitCount: results.nbHits, filters: indexUiState.refinementList ?? {}, objectIds: results.hits.map((hit) => hit.objectID) });
   }, [report, results, status, indexUiState]);
 
   useEffect(emitIfAnswered, [emitIfAnswered]);
