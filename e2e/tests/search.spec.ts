@@ -325,21 +325,42 @@ test.describe('site-search tracking to the search service', () => {
       (window as unknown as { _paq: unknown[][] })._paq = [];
     });
     const opened = page.waitForResponse((response) => isTracking(response.request()));
-    await page.goto(`${stack.url}/search?q=Leadership`);
+    await page.goto(new URL("/search?q=Leadership", stack.url).href);
     const openedAnswer = await opened;
     expect(openedAnswer.status()).toBe(204);
     const openedRecord = openedAnswer.request().postDataJSON() as { query: string; hitCount: number; filters: object; page: string };
-    expect(openedRecord).toEqual({ query: 'Leadership', hitCount: expect.any(Number), filters: {}, page: '/search' });
+    expect(openedRecord).toEqual({ query: 'Leadership', hitCount: expect.any(Number), filters: {}, page: '/search', queryID: expect.stringMatching(/^s-/) });
     expect(openedRecord.hitCount).toBeGreaterThan(0);
 
     const typed = page.waitForResponse((response) => isTracking(response.request()));
     await searchFor(page, 'xyzzy-nothing-matches');
     const typedAnswer = await typed;
     expect(typedAnswer.status()).toBe(204);
-    expect(typedAnswer.request().postDataJSON()).toEqual({ query: 'xyzzy-nothing-matches', hitCount: 0, filters: {}, page: '/search' });
+    expect(typedAnswer.request().postDataJSON()).toEqual({ query: 'xyzzy-nothing-matches', hitCount: 0, filters: {}, page: '/search', queryID: expect.stringMatching(/^s-/) });
     await expect
       .poll(() => page.evaluate(() => (window as unknown as { _paq: unknown[][] })._paq.filter((command) => command[0] === 'trackSiteSearch').map((command) => command[1])))
       .toEqual(['Leadership', 'xyzzy-nothing-matches']);
+  });
+
+  test("a result opened from the server-rendered list and saved on its article page is that search's conversion, one query id throughout", async ({ page, stack }) => {
+    await page.addInitScript(() => localStorage.setItem('khs:consent', JSON.stringify({ insights: true, tracking: true })));
+    const insightsEvents: Array<{ eventType: string; objectIDs: string[]; queryID?: string }> = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/insights/events') insightsEvents.push(...(request.postDataJSON() as { events: typeof insightsEvents }).events);
+    });
+    const record = page.waitForRequest(isTracking);
+    await page.goto(new URL("/search?q=Leadership", stack.url).href);
+    const { queryID } = (await record).postDataJSON() as { queryID: string };
+    expect(queryID).toMatch(/^s-/);
+    const first = teasers(page).first();
+    const objectId = await first.getAttribute('data-object-id');
+    await first.locator('a').first().click();
+    await expect(page.locator('.article__watchlist')).toBeVisible();
+    const conversion = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/insights/events' && request.postData()!.includes('"conversion"'));
+    await page.locator('.article__watchlist').getByRole('button', { name: 'Add to watchlist' }).click();
+    const sent = ((await conversion).postDataJSON() as { events: typeof insightsEvents }).events;
+    expect(sent).toEqual([expect.objectContaining({ eventType: 'conversion', objectIDs: [objectId], queryID })]);
+    expect(insightsEvents.filter((event) => event.eventType === 'click')).toEqual([expect.objectContaining({ objectIDs: [objectId], queryID })]);
   });
 
   test('without tracking consent (insights consent alone) nothing is sent', async ({ page, stack }) => {
@@ -348,7 +369,7 @@ test.describe('site-search tracking to the search service', () => {
     page.on('request', (request) => {
       if (isTracking(request)) sent.push(request);
     });
-    await page.goto(`${stack.url}/search?q=Leadership`);
+    await page.goto(new URL("/search?q=Leadership", stack.url).href);
     await islandsSettled(page);
     await searchFor(page, 'feedback');
     await expect(teasers(page).first()).toBeVisible();
