@@ -1,6 +1,7 @@
 import type { RemoteDefinition } from 'contracts';
 import { createFederationRuntime } from './createFederationRuntime.js';
-import { FailureLog, type ServerIslandStage } from './failureLog.js';
+import type { ServerIslandStage } from 'contracts';
+import { FailureLog } from './failureLog.js';
 import { ServerFederation } from './serverFederation.js';
 import { ServerIslands } from './serverIslands.js';
 
