@@ -8,6 +8,7 @@ FROM node:20.20-bookworm-slim AS install
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/ contracts/
+COPY libs/env-integer/ libs/env-integer/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
 COPY mf-search/ mf-search/
