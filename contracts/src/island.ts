@@ -94,6 +94,12 @@ export interface IslandServerModule<Props = Record<string, unknown>> {
 }
 
 /**
+ * The `cacheTtlMs` an island whose render is a pure function of (props, page address, page config)
+ * declares unless it needs another value (one minute).
+ */
+export const ISLAND_CACHE_TTL_MS = 60_000;
+
+/**
  * Marks the `<script type="application/json">` right after a server-rendered island element; it
  * holds `{ "state": … }`. An island without it holds a placeholder and is mounted, not hydrated.
  */

@@ -22,3 +22,34 @@ export type IslandErrorCode = keyof typeof ISLAND_ERROR_CODES;
 export function isIslandErrorCode(value: unknown): value is IslandErrorCode {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ISLAND_ERROR_CODES, value);
 }
+
+/**
+ * Where a browser saw an island fail: the `stage` of a failure beacon. Which codes each stage
+ * carries is the code table in contracts' README ("Island failure codes", browser column).
+ */
+export const BROWSER_ISLAND_STAGES = Object.freeze(['manifest', 'entry', 'expose', 'compatibility', 'mount', 'hydrate'] as const);
+
+/** One stage of {@link BROWSER_ISLAND_STAGES}. */
+export type BrowserIslandStage = (typeof BROWSER_ISLAND_STAGES)[number];
+
+/**
+ * Where the shell's server saw a remote fail, with the code its failure line carries when the
+ * error names none of its own (a build without a server `render` is `load` with
+ * `KHS-ISLAND-006`).
+ */
+export const SERVER_ISLAND_STAGE_CODES = Object.freeze({
+  manifest: 'KHS-ISLAND-001',
+  load: 'KHS-ISLAND-002',
+  timeout: 'KHS-ISLAND-003',
+  compatibility: 'KHS-ISLAND-004',
+  version: 'KHS-ISLAND-005',
+  render: 'KHS-ISLAND-008',
+} as const satisfies Record<string, IslandErrorCode>);
+
+/** One stage of {@link SERVER_ISLAND_STAGE_CODES}. */
+export type ServerIslandStage = keyof typeof SERVER_ISLAND_STAGE_CODES;
+
+/** Whether `value` is a stage a browser may report. */
+export function isBrowserIslandStage(value: unknown): value is BrowserIslandStage {
+  return typeof value === 'string' && (BROWSER_ISLAND_STAGES as readonly string[]).includes(value);
+}

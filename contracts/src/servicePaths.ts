@@ -35,5 +35,5 @@ export const SERVICE_FORM_PAGE_PATHS = {
 /** Name of a form's CSRF token field, checked by the edge before the post goes on (a plain form cannot send the `X-CSRF-Token` header); the form sends it first. */
 export const FORM_TOKEN_FIELD = '_csrf';
 
-/** Name of the contact form's token field. */
+/** Name of the contact form's token field. @deprecated Since 1.5.0: use `FORM_TOKEN_FIELD` (kept for remotes built against 1.2–1.4). */
 export const CONTACT_TOKEN_FIELD = FORM_TOKEN_FIELD;

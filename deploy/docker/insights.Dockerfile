@@ -11,6 +11,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/ contracts/
 COPY content/ content/
+COPY libs/env-integer/ libs/env-integer/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
 COPY mf-search/ mf-search/

@@ -9,6 +9,7 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY content/ content/
 COPY contracts/ contracts/
+COPY libs/env-integer/ libs/env-integer/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
 COPY mf-survey/ mf-survey/

@@ -1,8 +1,8 @@
-import { CONTACT_TOKEN_FIELD } from 'contracts';
+import { FORM_TOKEN_FIELD } from 'contracts';
 
 /** Names of the contact form's fields, as posted. */
 export const CONTACT_FIELDS = {
-  csrf: CONTACT_TOKEN_FIELD,
+  csrf: FORM_TOKEN_FIELD,
   name: 'name',
   email: 'email',
   message: 'message',

@@ -52,8 +52,11 @@ function asClientError(error: unknown): Error {
  * malformed data) are thrown as 4xx errors (`ContactPostRefused` 400 for malformed data, the
  * parser's own 413s), never as 500s.
  *
- * The CSRF token (`_csrf` field or header) was checked by the shell before a byte of the form was
- * forwarded here (see the shell's contact form gate); the service only accepts posts from the edge.
+ * The CSRF token (contracts' `FORM_TOKEN_FIELD`, or the header) was checked by the shell before a
+ * byte of the form was forwarded here (its form token gate); the service only accepts posts from
+ * the edge. Why the edge reads the multipart body too: it must refuse a forged upload before the
+ * file is read and stream an accepted one on unheld, so it parses only up to the token; this reader
+ * is the one that reads the whole form.
  * Needs `@fastify/multipart` registered with `throwFileSizeLimit: false` (else an over-long
  * file ends the form with an error and the text after it is lost).
  */

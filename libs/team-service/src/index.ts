@@ -1,7 +1,14 @@
 export { createServiceApp, type ServiceAppOptions, type ServiceError } from './createServiceApp.js';
 export { runService, type RunServiceOptions } from './runService.js';
 export { readServiceSettings, ServiceSettingsError, type ServiceIdentity, type ServiceSettings } from './serviceSettings.js';
-export { openServiceDatabase, sqliteFileName, type ServiceDatabase, type ServiceDatabaseOptions } from './database/openServiceDatabase.js';
+export {
+  openMigratedPostgresPool,
+  openServiceDatabase,
+  sqliteFileName,
+  type MigratedPostgresPoolOptions,
+  type ServiceDatabase,
+  type ServiceDatabaseOptions,
+} from './database/openServiceDatabase.js';
 export { openServiceStorage, type ServiceRepositories, type ServiceStorage } from './database/openServiceStorage.js';
 export { migrateSqlite } from './database/migrateSqlite.js';
 export { migratePostgres } from './database/migratePostgres.js';

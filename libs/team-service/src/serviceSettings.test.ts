@@ -30,6 +30,15 @@ describe('readServiceSettings', () => {
     expect(readServiceSettings(SURVEY, { HOST: host, SURVEY_EDGE_KEY: KEY }).host).toBe(host);
   });
 
+  it('reads PORT (its default when unset or blank) and refuses one that is not a port, naming it', () => {
+    expect(readServiceSettings(SURVEY, {}).port).toBe(4320);
+    expect(readServiceSettings(SURVEY, { PORT: ' ' }).port).toBe(4320);
+    expect(readServiceSettings(SURVEY, { PORT: '0' }).port).toBe(0);
+    for (const port of ['eighty', '65536', '-1', '1e3']) {
+      expect(() => readServiceSettings(SURVEY, { PORT: port })).toThrow(`PORT must be an integer from 0 to 65535, got "${port}"`);
+    }
+  });
+
   it('refuses a short edge key', () => {
     expect(() => readServiceSettings(SURVEY, { SURVEY_EDGE_KEY: 'short' })).toThrow('SURVEY_EDGE_KEY must be at least 32 characters');
   });

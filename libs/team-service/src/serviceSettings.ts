@@ -1,3 +1,4 @@
+import { readEnvInteger } from '@khs/env-integer';
 import path from 'node:path';
 import { developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from './edge.js';
 
@@ -44,9 +45,12 @@ export class ServiceSettingsError extends Error {
  */
 export function readServiceSettings(service: ServiceIdentity, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ServiceSettings {
   const problems: string[] = [];
-  const rawPort = env.PORT?.trim();
-  const port = rawPort ? Number(rawPort) : service.defaultPort;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be an integer from 0 to 65535, got "${rawPort}"`);
+  let port = service.defaultPort;
+  try {
+    port = readEnvInteger(env, 'PORT', { min: 0, max: 65535 }) ?? service.defaultPort;
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
   const host = env.HOST?.trim() || '127.0.0.1';
   const givenKey = env[service.edgeKeyEnv]?.trim();
   if (givenKey !== undefined && givenKey !== '' && givenKey.length < MIN_EDGE_KEY_LENGTH) problems.push(`${service.edgeKeyEnv} must be at least ${MIN_EDGE_KEY_LENGTH} characters`);

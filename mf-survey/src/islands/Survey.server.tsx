@@ -1,4 +1,4 @@
-import { ISLAND_API_VERSION, type IslandRender } from 'contracts';
+import { ISLAND_API_VERSION, type IslandRender, ISLAND_CACHE_TTL_MS } from 'contracts';
 import { renderReactIsland } from '@khs/react-island/server';
 import type { SurveyServices } from '../api/surveyServices.js';
 import { SurveyWidget } from '../components/SurveyWidget.js';
@@ -6,8 +6,8 @@ import { surveyTexts } from '../components/surveyTexts.js';
 import { isAnswerList, type SurveyIslandProps } from './surveyIslandProps.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
-/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
-export const cacheTtlMs = 60_000;
+/** The render depends on props, address and page config only: the shell may reuse it for the site's island cache time (contracts). */
+export const cacheTtlMs = ISLAND_CACHE_TTL_MS;
 
 /** On the server nobody has voted yet: the browser looks at its own vote after hydration. */
 const serverServices: SurveyServices = {

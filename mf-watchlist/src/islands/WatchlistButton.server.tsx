@@ -1,12 +1,12 @@
-import { ISLAND_API_VERSION, type IslandRender } from 'contracts';
+import { ISLAND_API_VERSION, type IslandRender, ISLAND_CACHE_TTL_MS } from 'contracts';
 import { renderReactIsland } from '@khs/react-island/server';
 import { WatchlistButton } from '../components/WatchlistButton.js';
 import type { WatchlistButtonIslandProps } from './WatchlistButton.js';
 import { serverPageBus } from './serverPageBus.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
-/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
-export const cacheTtlMs = 60_000;
+/** The render depends on props, address and page config only: the shell may reuse it for the site's island cache time (contracts). */
+export const cacheTtlMs = ISLAND_CACHE_TTL_MS;
 
 /** The button as "not saved": the list lives in the browser, which updates it after hydration. */
 export const render: IslandRender<WatchlistButtonIslandProps> = async (props, { config }) => {

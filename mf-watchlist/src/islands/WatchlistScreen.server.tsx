@@ -1,4 +1,4 @@
-import { ISLAND_API_VERSION, type IslandRender } from 'contracts';
+import { ISLAND_API_VERSION, type IslandRender, ISLAND_CACHE_TTL_MS } from 'contracts';
 import { renderReactIsland } from '@khs/react-island/server';
 import type { WatchlistServices } from '../api/watchlistServices.js';
 import { WatchlistScreen } from '../components/watchlist-screen/WatchlistScreen.js';
@@ -6,8 +6,8 @@ import type { WatchlistScreenIslandProps } from './WatchlistScreen.js';
 import { serverPageBus } from './serverPageBus.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
-/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
-export const cacheTtlMs = 60_000;
+/** The render depends on props, address and page config only: the shell may reuse it for the site's island cache time (contracts). */
+export const cacheTtlMs = ISLAND_CACHE_TTL_MS;
 
 const serverServices: WatchlistServices = {
   fetch: () => Promise.reject(new Error('the watchlist screen calls nothing on the server')),

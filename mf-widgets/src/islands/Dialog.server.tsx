@@ -1,11 +1,11 @@
 import { renderToString } from 'react-dom/server';
-import { ISLAND_API_VERSION, type IslandRender } from 'contracts';
+import { ISLAND_API_VERSION, type IslandRender, ISLAND_CACHE_TTL_MS } from 'contracts';
 import { Dialog } from '../markup/Dialog.js';
 import { readStringProps } from './stringProps.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
-/** The markup depends on the props only: the shell may reuse it for a minute. */
-export const cacheTtlMs = 60_000;
+/** The markup depends on the props only: the shell may reuse it for the site's island cache time (contracts). */
+export const cacheTtlMs = ISLAND_CACHE_TTL_MS;
 
 /**
  * A dialog whose content the page supplies as trusted HTML (`bodyHtml`, e.g. the contact page's

@@ -1,8 +1,8 @@
-import { ISLAND_API_VERSION, type IslandRender } from 'contracts';
+import { ISLAND_API_VERSION, type IslandRender, ISLAND_CACHE_TTL_MS } from 'contracts';
 
 export const islandApiVersion = ISLAND_API_VERSION;
-/** The render depends on props, address and page config only: the shell may reuse it for a minute. */
-export const cacheTtlMs = 60_000;
+/** The render depends on props, address and page config only: the shell may reuse it for the site's island cache time (contracts). */
+export const cacheTtlMs = ISLAND_CACHE_TTL_MS;
 
 /**
  * `mf-widgets/PageWidgets` has no markup of its own: it enhances the widget markup of the whole

@@ -1,11 +1,11 @@
 import { renderToString } from 'react-dom/server';
-import { ISLAND_API_VERSION, type IslandRender } from 'contracts';
+import { ISLAND_API_VERSION, type IslandRender, ISLAND_CACHE_TTL_MS } from 'contracts';
 import { PasswordField } from '../markup/PasswordField.js';
 import { readStringProps } from './stringProps.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
-/** The markup depends on the props only: the shell may reuse it for a minute. */
-export const cacheTtlMs = 60_000;
+/** The markup depends on the props only: the shell may reuse it for the site's island cache time (contracts). */
+export const cacheTtlMs = ISLAND_CACHE_TTL_MS;
 
 /**
  * A password input of a plain form (e.g. the contact form's request password), which PageWidgets

@@ -1,3 +1,4 @@
+import { readEnvInteger } from '@khs/env-integer';
 import { availableParallelism } from 'node:os';
 import type { SearchServerOptions } from '../http/server.js';
 import { parseAllowedOrigins } from '../http/browser-origins.js';
@@ -21,14 +22,6 @@ export function typesenseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): strin
   return `http://${env.SEARCH_HOST ?? '127.0.0.1'}:${env.SEARCH_PORT ?? '8108'}`;
 }
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
 function secondsToMs(seconds: number | undefined): number | undefined {
   return seconds === undefined ? undefined : seconds * 1000;
 }
@@ -49,23 +42,23 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Sear
     SEARCH_MAX_SEARCH_BODY_BYTES: 'maxSearchBodyBytes',
   } as const;
   for (const [variable, key] of Object.entries(limitVariables)) {
-    const value = positiveInteger(env, variable);
+    const value = readEnvInteger(env, variable);
     if (value !== undefined) limits[key] = value;
   }
   return {
     host: env.SEARCH_HOST ?? '127.0.0.1',
-    port: Number(env.SEARCH_PORT ?? 8108),
+    port: readEnvInteger(env, 'SEARCH_PORT', { min: 0, max: 65535 }) ?? 8108,
     dataDir: env.SEARCH_DATA_DIR ?? '.data/search',
     adminApiKey: env.TYPESENSE_API_KEY ?? DEV_ADMIN_KEY,
     searchOnlyApiKeys: [env.TYPESENSE_SEARCH_API_KEY ?? DEV_SEARCH_KEY],
-    workers: positiveInteger(env, 'SEARCH_WORKERS') ?? availableParallelism(),
-    queueLimit: positiveInteger(env, 'SEARCH_QUEUE_LIMIT'),
-    searchBudgetMs: positiveInteger(env, 'SEARCH_TIME_BUDGET_MS'),
-    bodyLimitBytes: positiveInteger(env, 'SEARCH_MAX_BODY_BYTES'),
-    workerYoungGenerationMb: positiveInteger(env, 'SEARCH_WORKER_YOUNG_GENERATION_MB'),
+    workers: readEnvInteger(env, 'SEARCH_WORKERS') ?? availableParallelism(),
+    queueLimit: readEnvInteger(env, 'SEARCH_QUEUE_LIMIT'),
+    searchBudgetMs: readEnvInteger(env, 'SEARCH_TIME_BUDGET_MS'),
+    bodyLimitBytes: readEnvInteger(env, 'SEARCH_MAX_BODY_BYTES'),
+    workerYoungGenerationMb: readEnvInteger(env, 'SEARCH_WORKER_YOUNG_GENERATION_MB'),
     allowedOrigins: parseAllowedOrigins(env.SEARCH_ALLOWED_ORIGINS),
-    analyticsFlushIntervalMs: secondsToMs(positiveInteger(env, 'SEARCH_ANALYTICS_FLUSH_INTERVAL')),
-    analyticsMinuteRateLimit: positiveInteger(env, 'SEARCH_ANALYTICS_MINUTE_RATE_LIMIT'),
+    analyticsFlushIntervalMs: secondsToMs(readEnvInteger(env, 'SEARCH_ANALYTICS_FLUSH_INTERVAL')),
+    analyticsMinuteRateLimit: readEnvInteger(env, 'SEARCH_ANALYTICS_MINUTE_RATE_LIMIT'),
     limits,
   };
 }

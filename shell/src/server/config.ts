@@ -1,4 +1,5 @@
 import { defaultArticlesDir, PREVIEW_SECRET_MIN_LENGTH } from '@khs/content';
+import { readEnvInteger } from '@khs/env-integer';
 import path from 'node:path';
 import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
@@ -127,14 +128,12 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     return value ? value : fallback;
   };
   const integer = (name: string, fallback: number, min: number, max: number) => {
-    const raw = env[name]?.trim();
-    if (!raw) return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    try {
+      return readEnvInteger(env, name, { min, max }) ?? fallback;
+    } catch (error) {
+      problems.push((error as Error).message);
       return fallback;
     }
-    return value;
   };
   const url = (name: string, fallback: string) => {
     const value = text(name, fallback);

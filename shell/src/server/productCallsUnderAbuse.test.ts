@@ -16,11 +16,11 @@ import { repositoryContentStore as content } from './content/contentStore.js';
 import { productFeatures } from './productFeatures.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
 import { uniqueClientAddress } from './testing/browserSession.js';
-import { testDatabaseUrl } from './database/testing/testDatabaseUrl.js';
 import { describeOnEachDatabase } from './testing/eachDatabase.js';
 import { startSurveyServiceForTest, startTeamServiceForTest, type SurveyServiceUnderTest, type TeamServiceUnderTest } from './testing/teamServiceUnderTest.js';
 import { fetchCsrf } from './testing/buildTestApp.js';
 import { pdfText } from './testing/pdfText.js';
+import { testDatabaseUrl } from '@khs/team-service/testing';
 
 const PUBLIC_BASE_URL = 'https://khs.example';
 const ALLOWED_HOST = 'www.khs.example';

@@ -1,12 +1,9 @@
 // What a browser sends to the shell when an island fails (the failure beacon), shared by the shell's
 // browser runtime (sender) and its server (validation, counting for `/health/remotes`).
-import type { IslandErrorCode } from 'contracts';
+import type { BrowserIslandStage, IslandErrorCode } from 'contracts';
 
 /** Same-origin path the browser beacons island failures to (POST, JSON body, no CSRF token). */
 export const ISLAND_FAILURE_REPORT_PATH = '/api/island-failures';
-
-/** The lifecycle stage at which an island failed. */
-export type IslandFailureStage = 'manifest' | 'entry' | 'expose' | 'compatibility' | 'mount' | 'hydrate';
 
 /** One island failure as reported by a browser. */
 export interface IslandFailureReport {
@@ -14,7 +11,8 @@ export interface IslandFailureReport {
   remote: string;
   /** Island module, e.g. `./SurveyIsland`, when known. */
   module?: string;
-  stage: IslandFailureStage;
+  /** The lifecycle stage at which the island failed (contracts `BROWSER_ISLAND_STAGES`). */
+  stage: BrowserIslandStage;
   code: IslandErrorCode;
   /** The remote's deployed build version from its manifest, when it was read. */
   remoteVersion?: string;

@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { migratePostgres } from './migratePostgres.js';
 import { migrateSqlite } from './migrateSqlite.js';
-import type { ServiceMigrations } from './migration.js';
+import type { Migration, ServiceMigrations } from './migration.js';
 
 /** Where a service keeps its data. */
 export interface ServiceDatabaseOptions {
@@ -74,20 +74,7 @@ async function openPostgres(databaseUrl: string, options: ServiceDatabaseOptions
   } finally {
     await admin.end();
   }
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: 10_000,
-    options: `-c search_path=${schema}`,
-  });
-  // An idle client losing its connection emits on the pool; without a listener that crashes the process.
-  pool.on('error', (error) => console.error(`[${options.name}] PostgreSQL idle client error:`, error.message));
-  try {
-    await migratePostgres(pool, schema, options.migrations.postgres);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+  const pool = await openMigratedPostgresPool(databaseUrl, { label: options.name, schema, maxConnections: options.maxConnections, migrations: options.migrations.postgres });
   let closed = false;
   return {
     dialect: 'postgres',
@@ -99,4 +86,41 @@ async function openPostgres(databaseUrl: string, options: ServiceDatabaseOptions
       await pool.end();
     },
   };
+}
+
+/** What `openMigratedPostgresPool` opens. */
+export interface MigratedPostgresPoolOptions {
+  /** Names the pool in its log lines (`[shell] PostgreSQL idle client error: …`). */
+  label: string;
+  /** The schema every connection uses (search_path). Default: the URL's own (`?options=-c search_path=x`, else `public`). */
+  schema?: string | undefined;
+  /** Pool size. Default 10. */
+  maxConnections?: number | undefined;
+  migrations: Migration[];
+}
+
+/**
+ * A PostgreSQL pool on `databaseUrl` with the site's settings (10 s connect timeout, idle-client
+ * errors logged rather than crashing the process), its schema migrated under the schema's advisory
+ * lock; the pool is ended when that fails. Team services reach it through `openServiceDatabase`;
+ * the shell, whose schema is the URL's, calls it directly.
+ */
+export async function openMigratedPostgresPool(databaseUrl: string, options: MigratedPostgresPoolOptions): Promise<pg.Pool> {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 10_000,
+    ...(options.schema === undefined ? {} : { options: `-c search_path=${options.schema}` }),
+  });
+  // An idle client losing its connection emits on the pool; without a listener that crashes the process.
+  pool.on('error', (error) => console.error(`[${options.label}] PostgreSQL idle client error:`, error.message));
+  try {
+    // The migration lock is per schema: the one the connections use.
+    const schema = options.schema ?? (await pool.query<{ schema: string }>('SELECT current_schema() AS schema')).rows[0]!.schema;
+    await migratePostgres(pool, schema, options.migrations);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return pool;
 }

@@ -1,2 +1,8 @@
-export { POSTGRES_TESTS_SKIPPED_MESSAGE, temporaryPostgresSchema, testDatabaseUrl, type TemporaryPostgresSchema } from './temporaryPostgresSchema.js';
+export {
+  createTemporaryPostgresSchema,
+  POSTGRES_TESTS_SKIPPED_MESSAGE,
+  temporaryPostgresSchema,
+  testDatabaseUrl,
+  type TemporaryPostgresSchema,
+} from './temporaryPostgresSchema.js';
 export { multipartBody, type FormEntry } from './multipartBody.js';

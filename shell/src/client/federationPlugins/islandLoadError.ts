@@ -2,14 +2,13 @@
 // Our plugins throw `IslandLoadError`s whose message starts with the code; the runtime copies the
 // message into its own errors (`RUNTIME-003 … Original Error Message: KHS-ISLAND-003 …`), so the
 // code survives. Errors the runtime raises itself are mapped from its own codes.
-import { isIslandErrorCode, type IslandErrorCode } from 'contracts';
-import type { IslandFailureStage } from '../../shared/islandFailureReport.js';
+import { isBrowserIslandStage, isIslandErrorCode, type BrowserIslandStage, type IslandErrorCode } from 'contracts';
 
 /** A load failure raised by one of the shell's federation plugins. */
 export class IslandLoadError extends Error {
   constructor(
     readonly code: IslandErrorCode,
-    readonly stage: IslandFailureStage,
+    readonly stage: BrowserIslandStage,
     message: string,
     options?: {
       cause?: unknown;
@@ -32,10 +31,8 @@ export class IslandLoadError extends Error {
 /** Stable code and stage of a failure. */
 export interface IslandFailureKind {
   code: IslandErrorCode;
-  stage: IslandFailureStage;
+  stage: BrowserIslandStage;
 }
-
-const STAGES: readonly IslandFailureStage[] = ['manifest', 'entry', 'expose', 'compatibility', 'mount', 'hydrate'];
 
 function messagesOf(error: unknown): string[] {
   const messages: string[] = [];
@@ -51,8 +48,8 @@ export function islandLoadFailure(error: unknown): IslandFailureKind {
   if (error instanceof IslandLoadError) return { code: error.code, stage: error.stage };
   const text = messagesOf(error).join('\n');
   const ours = /(KHS-ISLAND-\d{3}) \[([a-z]+)\]/.exec(text);
-  if (ours && isIslandErrorCode(ours[1]) && (STAGES as readonly string[]).includes(ours[2]!)) {
-    return { code: ours[1], stage: ours[2] as IslandFailureStage };
+  if (ours && isIslandErrorCode(ours[1]) && isBrowserIslandStage(ours[2])) {
+    return { code: ours[1], stage: ours[2] };
   }
   // The federation runtime's own codes (@module-federation/error-codes).
   if (/RUNTIME-(003|004|007|013)\b/.test(text)) return { code: 'KHS-ISLAND-001', stage: 'manifest' };

@@ -1,22 +1,9 @@
-import { isIslandErrorCode, type IslandErrorCode } from 'contracts';
-
-/** Where a remote failed on the server. */
-export type ServerIslandStage = 'manifest' | 'load' | 'version' | 'compatibility' | 'render' | 'timeout';
-
-/** The stable code of a failure at `stage` (contracts `ISLAND_ERROR_CODES`), when the error names none. */
-export const SERVER_STAGE_CODES: Record<ServerIslandStage, IslandErrorCode> = {
-  manifest: 'KHS-ISLAND-001',
-  load: 'KHS-ISLAND-002',
-  timeout: 'KHS-ISLAND-003',
-  compatibility: 'KHS-ISLAND-004',
-  version: 'KHS-ISLAND-005',
-  render: 'KHS-ISLAND-008',
-};
+import { isIslandErrorCode, SERVER_ISLAND_STAGE_CODES, type IslandErrorCode, type ServerIslandStage } from 'contracts';
 
 /** The code of a server-side failure: the error's own stable code when it has one, else its stage's. */
 export function serverFailureCode(stage: ServerIslandStage, error: unknown): IslandErrorCode {
   const own = (error as { code?: unknown } | null)?.code;
-  return isIslandErrorCode(own) ? own : SERVER_STAGE_CODES[stage];
+  return isIslandErrorCode(own) ? own : SERVER_ISLAND_STAGE_CODES[stage];
 }
 
 export interface FailureLogOptions {

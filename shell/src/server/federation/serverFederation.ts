@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import {
   ISLAND_API_VERSION,
+  SERVER_ISLAND_STAGE_CODES,
   containerName,
   contractsCompatibility,
   type IslandErrorCode,
   type IslandServerModule,
+  type ServerIslandStage,
   type RemoteDefinition,
 } from 'contracts';
-import { SERVER_STAGE_CODES, type ServerIslandStage } from './failureLog.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
 
 /** The part of the Module Federation runtime instance the loader uses (a fake in unit tests). */
@@ -28,7 +29,7 @@ export class ServerIslandError extends Error {
   ) {
     super(message, options);
     this.name = 'ServerIslandError';
-    this.code = options?.code ?? SERVER_STAGE_CODES[stage];
+    this.code = options?.code ?? SERVER_ISLAND_STAGE_CODES[stage];
   }
 }
 

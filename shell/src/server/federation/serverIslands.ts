@@ -1,5 +1,6 @@
 import { parseIslandName, type IslandHydrateTrigger, type IslandRenderResult, type PageConfig } from 'contracts';
-import { FailureLog, type ServerIslandStage } from './failureLog.js';
+import type { ServerIslandStage } from 'contracts';
+import { FailureLog } from './failureLog.js';
 import { ServerIslandError, type ServerFederation } from './serverFederation.js';
 
 /** One island a page asked for. */

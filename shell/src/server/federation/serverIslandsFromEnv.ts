@@ -1,6 +1,7 @@
-import type { RemoteDefinition } from 'contracts';
+import { readEnvInteger } from '@khs/env-integer';
+import type { RemoteDefinition, ServerIslandStage } from 'contracts';
 import { createFederationRuntime } from './createFederationRuntime.js';
-import { FailureLog, type ServerIslandStage } from './failureLog.js';
+import { FailureLog } from './failureLog.js';
 import { ServerFederation } from './serverFederation.js';
 import { ServerIslands } from './serverIslands.js';
 
@@ -22,21 +23,15 @@ export interface ServerIslandSettings {
   failureStacks: boolean;
 }
 
-function positiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer of milliseconds, got "${raw}"`);
-  return value;
-}
+const MILLISECONDS = { unit: 'milliseconds' } as const;
 
 export function readServerIslandSettings(env: NodeJS.ProcessEnv = process.env): ServerIslandSettings {
   return {
     enabled: env.SERVER_ISLANDS !== 'off',
-    budgetMs: positiveInteger(env, 'ISLAND_RENDER_BUDGET_MS', 1000),
-    hopTimeoutMs: positiveInteger(env, 'REMOTE_SERVER_TIMEOUT_MS', 1000),
-    revalidateMs: positiveInteger(env, 'REMOTE_REVALIDATE_MS', 2000),
-    failureLogIntervalMs: positiveInteger(env, 'REMOTE_FAILURE_LOG_INTERVAL_MS', 60_000),
+    budgetMs: readEnvInteger(env, 'ISLAND_RENDER_BUDGET_MS', MILLISECONDS) ?? 1000,
+    hopTimeoutMs: readEnvInteger(env, 'REMOTE_SERVER_TIMEOUT_MS', MILLISECONDS) ?? 1000,
+    revalidateMs: readEnvInteger(env, 'REMOTE_REVALIDATE_MS', MILLISECONDS) ?? 2000,
+    failureLogIntervalMs: readEnvInteger(env, 'REMOTE_FAILURE_LOG_INTERVAL_MS', MILLISECONDS) ?? 60_000,
     serverTiming: env.ISLAND_SERVER_TIMING === 'on',
     failureStacks: env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace',
   };

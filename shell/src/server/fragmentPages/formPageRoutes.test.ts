@@ -27,7 +27,7 @@ const CONTACT_IN_FLIGHT_PER_ADDRESS = CONTACT_FORM.inFlightPerAddress;
 import { closedPort } from '../testing/closedPort.js';
 import { rawExchange } from '../testing/rawExchange.js';
 import { startTeamServiceForTest, type TeamServiceUnderTest } from '../testing/teamServiceUnderTest.js';
-import { testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
+import { testDatabaseUrl } from '@khs/team-service/testing';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 

@@ -39,6 +39,12 @@ export interface TokenGateOptions {
  *   edge passed) → 408; a token not within the first
  *   `TOKEN_GATE_PREFIX_MAX_BYTES` → 403.
  * Resolves to the body to forward: the bytes read so far, then the rest as it streams in.
+ *
+ * Why a second multipart reader besides the service's own (`@fastify/multipart` in the contact
+ * service's `readContactSubmission.ts`): the edge must refuse a forged upload before its file is
+ * read, and must stream an accepted post on without holding it, so it parses only up to the token
+ * and forwards raw bytes; the service reads the whole form into fields and a file. The token
+ * field's name is one fact, contracts' `FORM_TOKEN_FIELD`; the form sends it first.
  */
 export function gateFormPost(payload: Readable, options: TokenGateOptions): Promise<Readable> {
   return new Promise((resolve, reject) => {

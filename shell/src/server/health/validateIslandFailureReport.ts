@@ -1,15 +1,5 @@
-import { isIslandErrorCode } from 'contracts';
-import type { IslandFailureReport, IslandFailureStage } from '../../shared/islandFailureReport.js';
-
-/** Every stage a browser may report (the `satisfies` keeps this list and the type together). */
-const STAGES = {
-  manifest: true,
-  entry: true,
-  expose: true,
-  compatibility: true,
-  mount: true,
-  hydrate: true,
-} as const satisfies Record<IslandFailureStage, true>;
+import { BROWSER_ISLAND_STAGES, isBrowserIslandStage, isIslandErrorCode } from 'contracts';
+import type { IslandFailureReport } from '../../shared/islandFailureReport.js';
 
 /** Longest island module name (`./SharedWatchlistImport` is 24). */
 export const MAX_MODULE_LENGTH = 100;
@@ -32,9 +22,9 @@ export function validateIslandFailureReport(body: unknown, knownRemotes: Readonl
   if (unknown.length > 0) return { ok: false, error: `unknown field(s): ${unknown.slice(0, 5).map((key) => key.slice(0, 40)).join(', ')}` };
   const { remote, module, stage, code, remoteVersion, contractsVersion } = record;
   if (typeof remote !== 'string' || !knownRemotes.has(remote)) return { ok: false, error: `remote must be one of: ${[...knownRemotes].join(', ')}` };
-  if (typeof stage !== 'string' || !Object.hasOwn(STAGES, stage)) return { ok: false, error: `stage must be one of: ${Object.keys(STAGES).join(', ')}` };
+  if (!isBrowserIslandStage(stage)) return { ok: false, error: `stage must be one of: ${BROWSER_ISLAND_STAGES.join(', ')}` };
   if (!isIslandErrorCode(code)) return { ok: false, error: 'code must be a KHS-ISLAND-00x code' };
-  const report: IslandFailureReport = { remote, stage: stage as IslandFailureStage, code };
+  const report: IslandFailureReport = { remote, stage, code };
   const optional = [
     ['module', module, MAX_MODULE_LENGTH],
     ['remoteVersion', remoteVersion, MAX_VERSION_LENGTH],

@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres } from '@khs/team-service';
 import { POSTGRES_MIGRATIONS } from '../database/migrations.js';
 import { PostgresIslandFailureStore } from './postgresIslandFailureStore.js';
-import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../database/testing/temporaryPostgresSchema.js';
-import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
 import { IslandFailureCounts, MAX_VERSIONS_PER_REMOTE, type IslandFailureStore } from './islandFailureCounts.js';
+import { createTemporaryPostgresSchema, POSTGRES_TESTS_SKIPPED_MESSAGE, type TemporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
 
 const WINDOW_MS = 15 * 60_000;
 const BUCKET_MS = 60_000;

@@ -10,12 +10,11 @@ import { listSurveys } from '@khs/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readShellConfig } from '../config.js';
 import { openDatabase, type Database } from '../database/index.js';
-import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../database/testing/temporaryPostgresSchema.js';
-import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
 import { startSurveyServiceForTest, type SurveyServiceUnderTest } from '../testing/teamServiceUnderTest.js';
 import { teamServiceProxies } from './teamServiceProxies.js';
+import { createTemporaryPostgresSchema, POSTGRES_TESTS_SKIPPED_MESSAGE, type TemporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
 
 const survey: Survey = listSurveys()[0]!;
 const [first, second] = survey.answers as [Survey['answers'][0], Survey['answers'][0]];

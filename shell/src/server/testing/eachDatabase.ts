@@ -5,9 +5,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { openDatabase, type Database } from '../database/index.js';
-import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../database/testing/temporaryPostgresSchema.js';
-import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../database/testing/testDatabaseUrl.js';
 import { SQLITE_FILE_NAME } from '../database/sqlite/openSqliteDatabase.js';
+import { createTemporaryPostgresSchema, POSTGRES_TESTS_SKIPPED_MESSAGE, type TemporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
 
 /** The suite's open database and its data directory (attachments etc. live there on both dialects). */
 export interface DatabaseUnderTest {

@@ -1,7 +1,6 @@
-import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
-import { migratePostgres } from '@khs/team-service';
+import { openMigratedPostgresPool } from '@khs/team-service';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
 import { PostgresIslandFailureStore } from '../../islandFailures/postgresIslandFailureStore.js';
 
@@ -13,24 +12,11 @@ export interface PostgresOptions {
 
 /**
  * Connects to `databaseUrl` (a `postgres://` URL; `?options=-c search_path=x` selects a
- * schema) and migrates it. Fails fast when the server cannot be reached.
+ * schema) and migrates it, through the team-service kit's pool setup. Fails fast when the server
+ * cannot be reached.
  */
 export async function openPostgresDatabase(databaseUrl: string, options: PostgresOptions = {}): Promise<Database> {
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: 10_000,
-  });
-  // An idle client losing its connection emits on the pool; without a listener that crashes the process.
-  pool.on('error', (error) => console.error('PostgreSQL idle client error:', error.message));
-  try {
-    // The lock is per schema, as for every team service: the schema the connections use.
-    const { rows } = await pool.query<{ schema: string }>('SELECT current_schema() AS schema');
-    await migratePostgres(pool, rows[0]!.schema, POSTGRES_MIGRATIONS);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
+  const pool = await openMigratedPostgresPool(databaseUrl, { label: 'shell', maxConnections: options.maxConnections, migrations: POSTGRES_MIGRATIONS });
   let closed = false;
   const islandFailures = new PostgresIslandFailureStore(pool);
   return {

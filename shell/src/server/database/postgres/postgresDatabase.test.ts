@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../openDatabase.js';
 import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import { describeRepositoryContract } from '../testing/repositoryContract.js';
-import { createTemporaryPostgresSchema, type TemporaryPostgresSchema } from '../testing/temporaryPostgresSchema.js';
-import { POSTGRES_TESTS_SKIPPED_MESSAGE, testDatabaseUrl } from '../testing/testDatabaseUrl.js';
 import { migratePostgres } from '@khs/team-service';
+import { createTemporaryPostgresSchema, POSTGRES_TESTS_SKIPPED_MESSAGE, type TemporaryPostgresSchema, testDatabaseUrl } from '@khs/team-service/testing';
 
 const baseUrl = testDatabaseUrl();
 

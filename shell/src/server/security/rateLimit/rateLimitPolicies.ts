@@ -1,7 +1,7 @@
 /**
- * How many requests one client address may make per window on the product calls that store
- * something an anonymous visitor sends. Server policy, documented in the shell README
- * ("Abuse limits"); one place so tests and docs read the same numbers.
+ * How many requests one client address may make per window on the shell's own calls (failure
+ * beacons, the operators' view). Server policy, documented in the root README ("Abuse limits");
+ * one place so tests and docs read the same numbers.
  */
 export interface RateLimitPolicy {
   /** Requests allowed per window and key. */
