@@ -80,4 +80,16 @@ describe("a team service's environment", () => {
     const values = Object.values(env);
     for (const [name, value] of Object.entries(secrets)) if (name !== 'SURVEY_EDGE_KEY') expect(values).not.toContain(value);
   });
+
+  it("gives the search server's address and admin key to the search index's writer only", async () => {
+    const { teamServiceEnvironment } = await import('./startStack.mjs');
+    const secrets = loadStackSecrets(dataDir, {}).values;
+    const searchIndex = { TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: '41234', TYPESENSE_PROTOCOL: 'http', TYPESENSE_API_KEY: secrets.TYPESENSE_API_KEY };
+    const of = (name) => teamServiceEnvironment(TEAM_SERVICES.find((service) => service.name === name), { env: {}, secrets, port: 1, dataDir, searchIndex });
+    expect(of('insights')).toMatchObject(searchIndex);
+    for (const name of ['survey', 'watchlist', 'contact']) {
+      expect(of(name)).not.toHaveProperty('TYPESENSE_API_KEY');
+      expect(of(name)).not.toHaveProperty('TYPESENSE_PORT');
+    }
+  });
 });

@@ -118,7 +118,7 @@ export class PortTakenError extends Error {
  */
 export function teamServiceEnvironment(
   service: import('./registry.js').TeamServiceEntry,
-  parts: { env: Record<string, string | undefined>; serviceEnv?: Record<string, string>; secrets: Record<string, string>; port: number; dataDir: string },
+  parts: { env: Record<string, string | undefined>; serviceEnv?: Record<string, string>; secrets: Record<string, string>; port: number; dataDir: string; searchIndex?: Record<string, string> },
 ): Record<string, string | undefined>;
 /** Starts the whole site; see the module comment. */
 export function startStack(options?: StackOptions): Promise<Stack>;

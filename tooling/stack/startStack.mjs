@@ -195,11 +195,12 @@ function withoutSecrets(env) {
 /**
  * The whole environment of a team service the stack runs: the caller's environment and
  * `serviceEnv` without any secret, loopback, its port and data folder, and its own edge key — not
- * the shell's cookie secret, not another service's key, not the search keys.
+ * the shell's cookie secret, not another service's key, not the search keys (except `searchIndex`,
+ * the search server's address and admin key, for the service that writes the index).
  * @param {import('./registry.d.ts').TeamServiceEntry} service
- * @param {{ env: Record<string, string | undefined>, serviceEnv?: Record<string, string>, secrets: Record<string, string>, port: number, dataDir: string }} parts
+ * @param {{ env: Record<string, string | undefined>, serviceEnv?: Record<string, string>, secrets: Record<string, string>, port: number, dataDir: string, searchIndex?: Record<string, string> }} parts
  */
-export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets, port, dataDir }) {
+export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets, port, dataDir, searchIndex = {} }) {
   return {
     ...withoutSecrets(env),
     ...withoutSecrets(serviceEnv),
@@ -208,6 +209,8 @@ export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets,
     PORT: String(port),
     DATA_DIR: dataDir,
     [service.edgeKeyEnv]: secrets[service.edgeKeyEnv],
+    // The search index's writer (registry `writesSearchIndex`) alone gets the search server's address and admin key.
+    ...(service.writesSearchIndex ? searchIndex : {}),
   };
 }
 
@@ -360,6 +363,13 @@ export async function startStack(options = {}) {
     // Each team's service as its own process, on its own port, sharing the data folder (each keeps
     // its own file there) or DATABASE_URL (each its own schema). It gets its own edge key and no
     // other secret: not the shell's cookie secret, not another service's key.
+    // Where the search index's writer writes: the server this stack runs, else the operator's Typesense
+    // (its TYPESENSE_HOST/NODES pass with the environment; its admin key is a secret, given here).
+    const searchIndex = search
+      ? { TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: String(search.port), TYPESENSE_PROTOCOL: 'http', TYPESENSE_API_KEY: secrets.values.TYPESENSE_API_KEY }
+      : givenSecrets.TYPESENSE_API_KEY
+        ? { TYPESENSE_API_KEY: givenSecrets.TYPESENSE_API_KEY }
+        : {};
     const teamServices = new Map();
     const servicePorts = new Map();
     const launchService = async (service, sliceDir) => {
@@ -371,7 +381,7 @@ export async function startStack(options = {}) {
           nodeArgs: ['--import', TSX_LOADER],
           args: [path.join(dir, service.entry)],
           cwd: dir,
-          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.values, port, dataDir }),
+          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.values, port, dataDir, searchIndex }),
         }),
         healthPath: HEALTH_PATHS.service,
         log,

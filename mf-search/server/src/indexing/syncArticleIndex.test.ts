@@ -6,7 +6,7 @@ import { syncArticleIndex, type SearchTarget } from './syncArticleIndex.js';
 
 const ADMIN = 'indexer-test-admin';
 
-describe('syncArticleIndex against the embedded search server', () => {
+describe('syncArticleIndex against the embedded search server', { timeout: 30_000 }, () => {
   let server: RunningSearchServer;
   let target: SearchTarget;
   beforeAll(async () => {
@@ -80,7 +80,7 @@ describe('syncArticleIndex against the embedded search server', () => {
   });
 });
 
-describe('syncArticleIndex against a cluster', () => {
+describe('syncArticleIndex against a cluster', { timeout: 30_000 }, () => {
   let live: RunningSearchServer;
   let dead: RunningSearchServer;
   beforeAll(async () => {
