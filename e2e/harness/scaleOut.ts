@@ -3,7 +3,7 @@
 // nginx as a caching load balancer in front of both. Used by `tests/scale-out-nginx.spec.ts` and
 // `scripts/bench-scale-out.ts`. Everything on loopback, everything in one temporary folder.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -250,6 +250,8 @@ export async function startScaleOut(options: { log?: (line: string) => void; /**
     const search = new URL(stack.searchUrl);
     const second = await startShellProcess({
       ...process.env,
+      // The secrets the stack generated (each team service's edge key, the search keys), as its own shell has them.
+      ...(JSON.parse(readFileSync(stack.secretsFile, 'utf8')) as Record<string, string>),
       ...shared,
       HOST: '127.0.0.1',
       PORT: '0',
