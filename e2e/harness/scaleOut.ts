@@ -3,7 +3,7 @@
 // nginx as a caching load balancer in front of both. Used by `tests/scale-out-nginx.spec.ts` and
 // `scripts/bench-scale-out.ts`. Everything on loopback, everything in one temporary folder.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -223,7 +223,7 @@ export interface ScaleOut {
  * The site as several machines would run it: two shells on one PostgreSQL behind a caching nginx,
  * remotes served from deploy targets (so `npm run deploy -- --to <originDirs[remote]>` switches them).
  */
-export async function startScaleOut(options: { log?: (line: string) => void } = {}): Promise<ScaleOut> {
+export async function startScaleOut(options: { log?: (line: string) => void; /** `CONTENT_DIR` of both shells and the services. Default: the checkout's articles. */ contentDir?: string } = {}): Promise<ScaleOut> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'khs-scale-out-'));
   const cleanups: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -243,12 +243,15 @@ export async function startScaleOut(options: { log?: (line: string) => void } = 
       TRUST_PROXY: 'loopback',
       PUBLIC_BASE_URL: proxyUrl,
       REMOTE_REVALIDATE_MS: String(SCALE_OUT_REVALIDATE_MS),
+      ...(options.contentDir ? { CONTENT_DIR: options.contentDir } : {}),
     };
     const stack = await startStack({ env: shared, deployedOrigins: path.join(work, 'origins'), ...(options.log ? { log: options.log } : {}) });
     cleanups.push(() => stack.close());
     const search = new URL(stack.searchUrl);
     const second = await startShellProcess({
       ...process.env,
+      // The secrets the stack generated (each team service's edge key, the search keys), as its own shell has them.
+      ...(JSON.parse(readFileSync(stack.secretsFile, 'utf8')) as Record<string, string>),
       ...shared,
       HOST: '127.0.0.1',
       PORT: '0',

@@ -7,10 +7,11 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { axeViolations } from '../harness/axe.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { SEARCH_API_KEY, startStack, type Stack } from '../harness/stack.js';
+import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER } from '@khs/team-service/edge';
+import { SEARCH_API_KEY, serviceEdgeKey, startStack, type Stack } from '../harness/stack.js';
 
-// Editors' Markdown files reach the running site without a restart: the shell's content store and
-// the search slice's indexer both watch CONTENT_DIR (here a temporary copy of the seeded files,
+// Editors' Markdown files reach the running site without a restart: the shell's content store,
+// the search slice's indexer and the watchlist service all watch CONTENT_DIR (here a temporary copy of the seeded files,
 // never the checkout's folder).
 
 const PREVIEW_SECRET = 'e2e-preview-secret-0123456789abcdef';
@@ -35,6 +36,17 @@ async function search(stack: Stack, q: string): Promise<{ found: number; headlin
 }
 
 /** What is left of the 5 s since `since` (a file written): every check of one change shares them. */
+/** The ids the running watchlist service resolves of `ids` (called as the shell's proxy calls it). */
+async function watchlistResolves(stack: Stack, ids: string[]): Promise<string[]> {
+  const response = await fetch(`${stack.serviceUrl('watchlist')}/api/watchlist`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', [EDGE_KEY_HEADER]: serviceEdgeKey(stack, 'watchlist'), [LINK_ORIGIN_HEADER]: stack.url.replace(/\/$/, '') },
+    body: JSON.stringify({ storedWatchlist: { articles: Object.fromEntries(ids.map((id) => [id, { title: id }])) } }),
+  });
+  expect(response.status).toBe(200);
+  return Object.keys(((await response.json()) as { storedWatchlist: { articles: Record<string, unknown> } }).storedWatchlist.articles);
+}
+
 function within5s(since: number): { timeout: number; intervals: number[] } {
   return { timeout: Math.max(1, since + LIVE_WITHIN_MS - Date.now()), intervals: [100] };
 }
@@ -82,6 +94,7 @@ test.describe('articles as files, live', () => {
       writeFileSync(file, articleFile('Zephyr lanterns for quiet teams', 'Teams that light **zephyrlanterns** together talk more openly.'));
       await expect.poll(async () => (await fetch(new URL('/articles/zephyr-lanterns', stack.url))).status, within5s(written)).toBe(200);
       await expect.poll(async () => (await search(stack, 'zephyrlanterns')).headlines, within5s(written)).toEqual(['Zephyr lanterns for quiet teams']);
+      await expect.poll(async () => watchlistResolves(stack, ['zephyr-lanterns']), within5s(written)).toEqual(['zephyr-lanterns']);
       const home = await (await fetch(stack.url)).text();
       expect(home).toContain('href="/articles/zephyr-lanterns"');
       await page.goto(new URL('/articles/zephyr-lanterns', stack.url).href);
@@ -101,6 +114,7 @@ test.describe('articles as files, live', () => {
       unlinkSync(file);
       await expect.poll(async () => (await fetch(new URL('/articles/zephyr-lanterns', stack.url))).status, within5s(written)).toBe(404);
       await expect.poll(async () => (await search(stack, 'zephyrlanterns')).found, within5s(written)).toBe(0);
+      await expect.poll(async () => watchlistResolves(stack, ['zephyr-lanterns']), within5s(written)).toEqual([]);
       expect(await (await fetch(stack.url)).text()).not.toContain('zephyr-lanterns');
     } finally {
       // Stopped before the assertions below, and also when one above failed (the stack closes after).

@@ -3,10 +3,12 @@
 // search server behind them (harness/scaleOut.ts). Over the wire only: what the proxy answers
 // visitors, and what the shells share.
 import { execFile } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
-import { listArticles, listSurveys } from '@khs/content';
+import { defaultArticlesDir, listArticles, listSurveys } from '@khs/content';
 import { DEFAULT_CALL_URLS } from 'contracts';
 import { SCALE_OUT_OPERATOR_TOKEN, SCALE_OUT_REVALIDATE_MS, scaleOutUnavailable, startScaleOut, type ScaleOut } from '../harness/scaleOut.js';
 import { remoteBuildVariant } from '../harness/remoteVariant.js';
@@ -21,12 +23,16 @@ const MARGIN_MS = 15_000;
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 let site: ScaleOut;
+/** Both shells' CONTENT_DIR: a temporary copy of the seeded articles, edited by one test. */
+let contentDir: string;
 
 test.beforeAll(async () => {
   const unavailable = scaleOutUnavailable();
   test.skip(unavailable !== undefined, unavailable);
   test.setTimeout(180_000);
-  site = await startScaleOut();
+  contentDir = mkdtempSync(path.join(os.tmpdir(), 'khs-scale-out-content-'));
+  cpSync(defaultArticlesDir, contentDir, { recursive: true });
+  site = await startScaleOut({ contentDir });
   // Until a shell has loaded the remotes' server builds, a render on a busy machine may miss the
   // island budget: such a degraded page is never cacheable (by design). Start from warm shells.
   for (const shell of site.shells) {
@@ -38,6 +44,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await site?.close();
+  if (contentDir) rmSync(contentDir, { recursive: true, force: true });
 });
 
 const viaProxy = (url: string, init?: RequestInit) => fetch(new URL(url, site.proxyUrl), init);
@@ -193,6 +200,47 @@ test('a remote deploy reaches visitors through the cache within s-maxage + the m
   // And then it stays: the next visitors get the new build, from the cache.
   const next = await viaProxy(article.url);
   expect(await next.text()).toContain(`/versions/${version}/`);
+});
+
+test('an edited article reaches visitors through the cache within s-maxage + one refresh, both shells tagging it alike (asserted with a 15 s margin)', async () => {
+  const edited = listArticles()[1]!;
+  const warm = await viaProxy(edited.url);
+  expect(warm.status).toBe(200);
+  const sMaxAgeMs = Number(/s-maxage=(\d+)/.exec(warm.headers.get('cache-control') ?? '')?.[1]) * 1000;
+  expect(sMaxAgeMs).toBeGreaterThan(0);
+  // Kept by nginx before the edit (a first render on a busy machine may be degraded, never kept).
+  await expect.poll(async () => (await viaProxy(edited.url)).headers.get('x-cache-status'), { timeout: 30_000, intervals: [250] }).toBe('HIT');
+  const tags = async () => Promise.all(site.shells.map(async (shell) => (await fetch(new URL(edited.url, shell))).headers.get('etag')));
+  // Both shells tag the page alike once both have polled the live manifests (the deploy test above
+  // switched one remote: a shell may be up to one poll behind).
+  await expect.poll(async () => new Set(await tags()).size, { timeout: SCALE_OUT_REVALIDATE_MS + MARGIN_MS, intervals: [250] }).toBe(1);
+  const [before] = await tags();
+  expect(before).toMatch(/^W\//);
+
+  const marker = 'Quarzitfelsenbrief';
+  const file = path.join(contentDir, `${edited.id}.md`);
+  writeFileSync(file, `${readFileSync(file, 'utf8')}\n\nA sentence the editor added: ${marker}.\n`);
+  const editedAt = Date.now();
+  let answers = 0;
+  for (;;) {
+    const response = await viaProxy(edited.url);
+    expect(response.status).toBe(200);
+    answers += 1;
+    if ((await response.text()).includes(marker)) break;
+    expect(Date.now() - editedAt).toBeLessThan(sMaxAgeMs + MARGIN_MS);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const figure = `${Date.now() - editedAt} ms, ${answers} answers`;
+  test.info().annotations.push({ type: 'content edit visible after', description: figure });
+  console.log(`[scale-out] an edited article reached visitors through nginx after ${figure}`);
+  // The shells read the same folder and tag the page alike, without talking to each other.
+  // (Each shell reads the folder on its own watcher's event: poll the short while one may be behind.)
+  await expect
+    .poll(async () => {
+      const [after, otherAfter] = await tags();
+      return { retagged: after !== before, alike: after === otherAfter };
+    }, { timeout: 5000, intervals: [100] })
+    .toEqual({ retagged: true, alike: true });
 });
 
 test('one shell killed: visitors get no failed page, cached or not', async () => {

@@ -62,7 +62,8 @@ run_as_owner "$BIN_DIR/initdb" -D "$PG_DIR/data" -U postgres -A trust -E UTF8 --
   || { log "initdb failed, see $PG_DIR/initdb.log"; cat "$PG_DIR/initdb.log" >&2; exit 1; }
 
 free_port() {
-  node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
+  # A string, not a number: with FORCE_COLOR set (Playwright sets it) console.log colours numbers.
+  node -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(String(s.address().port));s.close()})"
 }
 
 # A port picked now may be taken before the server binds it: retry a few times.

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ArticleFolderReader, articleFileText, contentImagesDir, generateArticles, listSurveys, type Article } from '@khs/content';
-import { startSearchServer } from '@khs/search-engine';
+import { searchNodeFromUrl, startSearchServer } from '@khs/search-engine';
 import { memoryIndexState } from '../src/indexing/indexState.js';
 import { syncArticleIndex } from '../src/indexing/syncArticleIndex.js';
 
@@ -26,7 +26,7 @@ try {
   for (const article of articles) writeFileSync(path.join(dir, `${article.id}.md`), articleFileText(article));
   const reader = new ArticleFolderReader(dir, { surveyHandles: new Set(listSurveys().map((s) => s.formHandle)), imagesDir: contentImagesDir });
   const state = memoryIndexState();
-  const target = { url: server.url, apiKey: ADMIN, collectionName: 'bench-articles' };
+  const target = { nodes: [searchNodeFromUrl(server.url)!], apiKey: ADMIN, collectionName: 'bench-articles' };
   let edition = 0;
 
   const sync = async (full: boolean): Promise<{ ms: number; upserted: number }> => {

@@ -1,4 +1,4 @@
-import { getArticle, listArticles, type Article } from '@khs/content';
+import { contentImagesDir, createLiveArticleStore, formatArticleProblem, getArticle, listArticles, listSurveys, type Article } from '@khs/content';
 
 /** What the watchlist service reads of the content store. Tests may pass their own. */
 export interface WatchlistContent {
@@ -7,5 +7,27 @@ export interface WatchlistContent {
   getArticle(id: string): Article | undefined;
 }
 
-/** The repository's content store (`@khs/content`). */
+/** The repository's content store (`@khs/content`), read once at first use. */
 export const repositoryContent: WatchlistContent = { listArticles: () => listArticles(), getArticle: (id) => getArticle(id) };
+
+/**
+ * The article folder read and watched (the content package's live store, as the shell and the
+ * search indexer use it): a saved, added or removed file reaches resolve, the PDF and the related
+ * articles in well under a second, a scheduled article within 30 s of its date, without a restart.
+ * Bad files are logged and left out. Only public articles (no drafts, date come) are served.
+ */
+export function createLiveWatchlistContent(dir: string, log: (message: string) => void): WatchlistContent & { close(): void } {
+  const store = createLiveArticleStore({
+    dir,
+    surveyHandles: new Set(listSurveys().map((survey) => survey.formHandle)),
+    imagesDir: contentImagesDir,
+    onProblems: (problems) => {
+      for (const problem of problems) log(`content problem (article left out): ${formatArticleProblem(problem)}`);
+    },
+  });
+  return {
+    listArticles: () => store.publicArticles(),
+    getArticle: (id) => store.getPublicArticle(id),
+    close: () => store.close(),
+  };
+}

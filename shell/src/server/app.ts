@@ -60,7 +60,10 @@ export interface ShellDependencies {
   linkOrigin?: LinkOriginResolver;
   /** The content images pages reference by content hash. Default: the content store's image folder. */
   images?: ImageCatalogue;
-  /** Version of the content store shared by every instance (`PageVersionSources.contentVersion`). Default: per process. */
+  /**
+   * Version of the content, alike in every instance (`PageVersionSources.contentVersion`). Default:
+   * the content store's `version()` (derived from the content itself) when it has one, else per process.
+   */
   contentVersion?: PageVersionSources['contentVersion'];
 }
 
@@ -156,11 +159,15 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);
   await registerRateLimiting(app, deps.rateLimitCounters && databaseRateLimitStore(deps.rateLimitCounters));
+  const contentVersion = deps.contentVersion ?? (deps.content.version ? () => deps.content.version!() : undefined);
   const pageVersion = new PageVersion({
     shellBuild: runtimeUrl,
     ...(deps.islands ? { remoteBuilds: () => deps.islands!.federation.pollStates() } : {}),
-    ...(deps.contentVersion ? { contentVersion: deps.contentVersion } : {}),
+    ...(contentVersion ? { contentVersion } : {}),
   });
+  // A saved, added or removed article, or a schedule come due, re-tags every shared-cacheable page.
+  const stopFollowingContent = deps.content.onChange?.(() => pageVersion.contentChanged());
+  if (stopFollowingContent) app.addHook('onClose', async () => void stopFollowingContent());
   await app.register(pageCache, { version: pageVersion });
   await registerCompression(app);
 

@@ -11,6 +11,7 @@ import { ArticleFolderReader } from '@khs/content';
 import { fileIndexState } from '../indexing/indexState.js';
 import { readIndexerSettings } from '../indexing/contentIndexer.js';
 import { syncArticleIndex } from '../indexing/syncArticleIndex.js';
+import { searchNodeUrl } from '@khs/search-engine';
 
 const settings = readIndexerSettings(articlesDirFromEnv());
 const full = process.argv.includes('--full');
@@ -19,8 +20,9 @@ for (const problem of content.problems) console.error(`[search-indexer] left out
 const folder = new ArticleFolderReader(settings.contentDir, { surveyHandles: new Set(listSurveys().map((s) => s.formHandle)), imagesDir: contentImagesDir }).read();
 const started = Date.now();
 const result = await syncArticleIndex({ target: settings.target, articles: content.articles, hashes: folder.hashesById, state: fileIndexState(settings.stateFile), full });
+for (const refusal of result.refused) console.error(`[search-indexer] left out: ${refusal.message}`);
 console.log(
-  `[search-indexer] ${result.full ? 'full' : 'incremental'} sync of "${settings.target.collectionName}" at ${settings.target.url} in ${Date.now() - started} ms: ` +
+  `[search-indexer] ${result.full ? 'full' : 'incremental'} sync of "${settings.target.collectionName}" at ${settings.target.nodes.map(searchNodeUrl).join(', ')} in ${Date.now() - started} ms: ` +
     `${result.upserted} upserted, ${result.deleted} deleted, ${result.unchanged} unchanged, ${result.failed} failed`,
 );
 if (result.failed > 0 || content.problems.length > 0) process.exitCode = 1;

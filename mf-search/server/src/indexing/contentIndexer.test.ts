@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultArticlesDir } from '@khs/content';
-import { startSearchServer, type RunningSearchServer } from '@khs/search-engine';
+import { searchNodeFromUrl, startSearchServer, type RunningSearchServer } from '@khs/search-engine';
 import { type ContentIndexer, startContentIndexer } from './contentIndexer.js';
 import { memoryIndexState } from './indexState.js';
 
@@ -25,7 +25,7 @@ describe('startContentIndexer: the content folder watched, the index following i
     cpSync(defaultArticlesDir, dir, { recursive: true });
     writeFileSync(path.join(dir, 'broken.md'), articleFile('Broken').replace('Coaching', 'Cooking'));
     indexer = startContentIndexer({
-      target: { url: server.url, apiKey: ADMIN, collectionName: COLLECTION },
+      target: { nodes: [searchNodeFromUrl(server.url)!], apiKey: ADMIN, collectionName: COLLECTION },
       contentDir: dir,
       stateFile: path.join(dir, 'unused.json'),
       state: memoryIndexState(),

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { contentImagesDir, createLiveArticleStore, formatArticleProblem, type LiveArticleStore, listSurveys } from '@khs/content';
-import { DEFAULT_COLLECTION_NAME, DEV_ADMIN_KEY } from '@khs/search-engine';
+import { DEFAULT_COLLECTION_NAME, DEV_ADMIN_KEY, searchNodeSettingsFromEnv } from '@khs/search-engine';
 import { fileIndexState, type IndexStateStore } from './indexState.js';
 import { type SearchTarget, syncArticleIndex, type SyncResult } from './syncArticleIndex.js';
 
@@ -14,14 +14,17 @@ export interface IndexerSettings {
 }
 
 /**
- * Reads the indexer's settings: `TYPESENSE_PROTOCOL`/`TYPESENSE_HOST`/`TYPESENSE_PORT` (default
- * `http://127.0.0.1:8108`), `TYPESENSE_API_KEY` (admin), `SEARCH_INDEX_NAME`, `CONTENT_DIR`, `DATA_DIR`.
+ * Reads the indexer's settings: the search nodes as the shell reads them (`TYPESENSE_NODES` and
+ * `TYPESENSE_NEAREST_NODE`, else `TYPESENSE_PROTOCOL`/`TYPESENSE_HOST`/`TYPESENSE_PORT`, default
+ * `http://127.0.0.1:8108`; `searchNodeSettingsFromEnv`), `TYPESENSE_API_KEY` (admin),
+ * `SEARCH_INDEX_NAME`, `CONTENT_DIR`, `DATA_DIR`.
+ * @throws Error when a node list is not a list of http(s) URLs.
  */
 export function readIndexerSettings(contentDir: string, env: NodeJS.ProcessEnv = process.env): IndexerSettings {
   const collectionName = env.SEARCH_INDEX_NAME || DEFAULT_COLLECTION_NAME;
   return {
     target: {
-      url: `${env.TYPESENSE_PROTOCOL || 'http'}://${env.TYPESENSE_HOST || '127.0.0.1'}:${env.TYPESENSE_PORT || '8108'}`,
+      ...searchNodeSettingsFromEnv(env),
       apiKey: env.TYPESENSE_API_KEY || DEV_ADMIN_KEY,
       collectionName,
     },
@@ -71,6 +74,7 @@ export function startContentIndexer(options: ContentIndexerOptions): ContentInde
     const started = Date.now();
     try {
       const result: SyncResult = await syncArticleIndex({ target: options.target, articles: store.publicArticles(), hashes: snapshot.hashesById, state });
+      for (const refusal of result.refused) options.log(`left out of the index: ${refusal.message}`);
       if (result.upserted + result.deleted + result.failed > 0 || result.created) {
         options.log(
           `synced "${options.target.collectionName}" in ${Date.now() - started} ms: ${result.upserted} upserted, ${result.deleted} deleted, ${result.unchanged} unchanged, ${result.failed} failed${result.created ? ' (collection created)' : ''}`,

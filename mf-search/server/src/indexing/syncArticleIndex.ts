@@ -1,13 +1,16 @@
 import Typesense from 'typesense';
 import type { Article } from '@khs/content';
-import { collectionSchema, loadContentSearchSets, type ArticleSearchSets } from '@khs/search-engine';
+import type { SearchNode } from 'contracts';
+import { collectionSchema, loadContentSearchSets, refuseUnsafeLinks, type ArticleSearchSets, type RefusedArticle, type SearchNodeSettings } from '@khs/search-engine';
 import { ARTICLE_DOCUMENT_VERSION, articleDocument } from './articleDocument.js';
 import type { IndexState, IndexStateStore } from './indexState.js';
 
-/** Where the indexer writes: a Typesense-protocol server (the embedded one or a real cluster). */
-export interface SearchTarget {
-  /** Base URL, e.g. `http://127.0.0.1:8108`. */
-  url: string;
+/**
+ * Where the indexer writes: a Typesense-protocol server (the embedded one) or a cluster — its
+ * `nodes` (a write goes to the next node when one fails) and optional `nearestNode` (tried first),
+ * as `searchNodeSettingsFromEnv` reads them.
+ */
+export interface SearchTarget extends SearchNodeSettings {
   /** Admin API key. */
   apiKey: string;
   collectionName: string;
@@ -20,7 +23,10 @@ export interface SyncResult {
   /** Documents removed (file deleted, turned into a draft or rescheduled). */
   deleted: number;
   unchanged: number;
+  /** Articles not indexed: refused by the server, or by {@link SyncResult.refused}. */
   failed: number;
+  /** Articles left out because their `url` or `image` is neither relative nor http(s) (`isSafeHitUrl`); counted in `failed`. */
+  refused: RefusedArticle[];
   /** True when the collection did not exist and was created. */
   created: boolean;
   /** True when every public article was sent (`full`, a new collection, a changed mapping or a lost state). */
@@ -55,11 +61,15 @@ function errorStatus(error: unknown): number | undefined {
  */
 export async function syncArticleIndex(options: SyncOptions): Promise<SyncResult> {
   const { target } = options;
+  const clientNode = (node: SearchNode) => ({ host: node.host, port: node.port, protocol: node.protocol, ...(node.path ? { path: node.path } : {}) });
   const client = new Typesense.Client({
-    nodes: [{ url: target.url.replace(/\/+$/, '') } as never],
+    nodes: target.nodes.map(clientNode),
+    ...(target.nearestNode ? { nearestNode: clientNode(target.nearestNode) } : {}),
     apiKey: target.apiKey,
     connectionTimeoutSeconds: 120,
-    numRetries: 2,
+    // Each node once more than there are nodes: a write goes on to the next node when one is down.
+    numRetries: target.nodes.length + (target.nearestNode ? 1 : 0) + 1,
+    retryIntervalSeconds: 0.1,
     logLevel: 'warn',
   });
   const collection = client.collections(target.collectionName);
@@ -101,12 +111,20 @@ export async function syncArticleIndex(options: SyncOptions): Promise<SyncResult
   const known: Record<string, string> = trusted ? previous.hashes : {};
   const next: IndexState = { documentVersion: ARTICLE_DOCUMENT_VERSION, collection: target.collectionName, hashes: { ...known } };
 
-  const changed = options.articles.filter((article) => known[article.id] !== options.hashes.get(article.id));
-  const publicIds = new Set(options.articles.map((article) => article.id));
+  // An unsafe link never reaches the index (the search-engine's indexArticles refuses alike); one
+  // indexed before its link turned unsafe is deleted like an article that went.
+  const refused: RefusedArticle[] = [];
+  const indexable = options.articles.filter((article) => {
+    const refusal = refuseUnsafeLinks(article);
+    if (refusal) refused.push(refusal);
+    return !refusal;
+  });
+  const changed = indexable.filter((article) => known[article.id] !== options.hashes.get(article.id));
+  const publicIds = new Set(indexable.map((article) => article.id));
   const removed = Object.keys(trusted ? known : (previous?.hashes ?? {})).filter((id) => !publicIds.has(id));
 
   let upserted = 0;
-  let failed = 0;
+  let failed = refused.length;
   const batchSize = options.batchSize ?? 1000;
   for (let start = 0; start < changed.length; start += batchSize) {
     const batch = changed.slice(start, start + batchSize);
@@ -141,5 +159,5 @@ export async function syncArticleIndex(options: SyncOptions): Promise<SyncResult
     deleted++;
   }
   options.state.save(next);
-  return { upserted, deleted, unchanged: options.articles.length - changed.length, failed, created, full: !trusted };
+  return { upserted, deleted, unchanged: indexable.length - changed.length, failed, refused, created, full: !trusted };
 }

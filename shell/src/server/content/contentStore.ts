@@ -13,9 +13,9 @@ export interface ContentStore {
   getSurvey(formHandle: string): Survey | undefined;
   /** Any article, drafts and scheduled ones too: only for signed preview links. Default: none. */
   getArticleForPreview?(id: string): Article | undefined;
-  /** Changes whenever what visitors see changes (for caches). */
+  /** Changes whenever what visitors see changes (for caches); derived from the content, so alike in every instance. */
   version?(): string;
-  /** Calls `listener` after each change of {@link version} (synchronously); returns the unsubscribe function. Default: never called. */
+  /** Calls `listener` after each change of `version()` (synchronously); returns the unsubscribe function. The shell re-tags its pages then. Default: never called. */
   onChange?(listener: (version: string) => void): () => void;
 }
 

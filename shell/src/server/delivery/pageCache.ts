@@ -59,32 +59,39 @@ export interface PageVersionSources {
   /** Build version each remote renders with now (`ServerFederation.pollStates()`). Default: none. */
   remoteBuilds?: () => ReadonlyArray<{ remote: string; buildVersion?: string | undefined }>;
   /**
-   * Version of the content store, shared by every instance (a content store in a database passes
-   * its own, e.g. the last publish time). Default: this process's `contentChanged()` count.
+   * Version of the content, the same in every instance that reads the same content (the live
+   * store's hash of the public articles' content hashes, which a schedule coming due changes too),
+   * so instances tag a page alike without talking. Read for each page (it must be cheap).
+   * Default: this process's `contentChanged()` count (instances then disagree).
    */
   contentVersion?: () => string;
 }
 
 /**
  * The version every shared-cacheable page is tagged with. `contentChanged()` is the purge call
- * for content: call it after a publish, an unpublish or a scheduled article going live.
+ * for content: call it after a publish, an unpublish or a scheduled article going live (the shell
+ * calls it on its content store's `onChange`).
  */
 export class PageVersion {
   private contentGeneration = 0;
 
   constructor(private readonly sources: PageVersionSources) {}
 
-  /** Marks every page as changed: shared caches get the new page at their next refresh (≤ `s-maxage`). */
+  /**
+   * Marks every page as changed: shared caches get the new page at their next refresh (≤ `s-maxage`).
+   * With a `contentVersion` source the tag follows that source instead (a per-process count would
+   * make instances disagree), so this only counts for a content store without a version.
+   */
   contentChanged(): void {
     this.contentGeneration += 1;
   }
 
   /** Hash of the content version, the remotes' live builds and the shell build (cheap: no rendering). */
   current(): string {
-    const content = this.sources.contentVersion?.() ?? '';
+    const content = this.sources.contentVersion ? `content ${this.sources.contentVersion()}` : `generation ${this.contentGeneration}`;
     const builds = (this.sources.remoteBuilds?.() ?? []).map((build) => `${build.remote}@${build.buildVersion ?? '-'}`).sort();
     return createHash('sha256')
-      .update([this.sources.shellBuild, content, String(this.contentGeneration), ...builds].join('\n'))
+      .update([this.sources.shellBuild, content, ...builds].join('\n'))
       .digest('base64url')
       .slice(0, 22);
   }

@@ -4,7 +4,7 @@ import { readShellConfig, ShellConfigError } from '../config.js';
 import { repositoryContentStore } from '../content/contentStore.js';
 import { browserSearchOrigins, buildPageConfig } from '../pageConfig.js';
 import { startSearchService } from './searchService.js';
-import { parseSearchNodes } from './searchNodes.js';
+import { parseSearchNodes } from '@khs/search-engine';
 
 /** The problems `readShellConfig` lists for `env` (fails the test when it accepts it). */
 function problemsOf(env: NodeJS.ProcessEnv): string {

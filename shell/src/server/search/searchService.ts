@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { superviseSearchServer } from '@khs/search-engine';
+import { searchNodeUrl, superviseSearchServer } from '@khs/search-engine';
 import { searchPageOrigins } from '@khs/stack/registry';
 import type { ShellConfig } from '../config.js';
 import type { SearchNode } from 'contracts';
 import type { BrowserSearchEndpoint } from '../pageConfig.js';
-import { searchNodeUrl } from './searchNodes.js';
 
 export interface SearchService {
   /** Where the shell (admin key) reaches the search server (the first node of a cluster). */

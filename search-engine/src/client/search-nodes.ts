@@ -54,3 +54,33 @@ export function searchNodeUrl(node: SearchNode): string {
 export function searchNodeOrigin(node: SearchNode): string {
   return new URL(searchNodeUrl(node)).origin;
 }
+
+/** Where a server-side Typesense client writes and reads: the nodes it spreads over, the one it tries first. */
+export interface SearchNodeSettings {
+  /** Every node (at least one). */
+  nodes: SearchNode[];
+  /** A load-balanced endpoint tried before `nodes`. Default none. */
+  nearestNode?: SearchNode;
+}
+
+/**
+ * The search nodes a server-side client uses, from the environment — the shell's search service
+ * and the search slice's indexer read them here, so both reach the same cluster:
+ * `TYPESENSE_NODES` (comma-separated URLs) with optional `TYPESENSE_NEAREST_NODE`, else the one
+ * node `TYPESENSE_PROTOCOL`/`TYPESENSE_HOST`/`TYPESENSE_PORT` (default `http://127.0.0.1:8108`).
+ * @throws Error naming every bad variable.
+ */
+export function searchNodeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): SearchNodeSettings {
+  const problems: string[] = [];
+  const nodes = parseSearchNodes('TYPESENSE_NODES', env.TYPESENSE_NODES);
+  const nearest = parseSearchNodes('TYPESENSE_NEAREST_NODE', env.TYPESENSE_NEAREST_NODE);
+  for (const parsed of [nodes, nearest]) if (parsed.problem) problems.push(parsed.problem);
+  if (nearest.nodes.length > 1) problems.push(`TYPESENSE_NEAREST_NODE must be one URL, got ${nearest.nodes.length}`);
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  const protocol = env.TYPESENSE_PROTOCOL?.trim() === 'https' ? 'https' : 'http';
+  const single: SearchNode = { host: env.TYPESENSE_HOST?.trim() || '127.0.0.1', port: Number(env.TYPESENSE_PORT?.trim() || 8108), protocol };
+  return {
+    nodes: nodes.nodes.length > 0 ? nodes.nodes : [single],
+    ...(nearest.nodes[0] ? { nearestNode: nearest.nodes[0] } : {}),
+  };
+}
