@@ -191,8 +191,8 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   const images = deps.images ?? (await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL, articlesDir: config.contentDir }));
   // An image added with a new article is indexed before that article's first page render: the
   // store tells its listeners synchronously, and the catalogue's refresh is synchronous.
-  const stopFollowingContent = content.onChange?.(() => images.refreshArticleImages?.());
-  if (stopFollowingContent) app.addHook('onClose', async () => void stopFollowingContent());
+  const stopFollowingImages = content.onChange?.(() => images.refreshArticleImages?.());
+  if (stopFollowingImages) app.addHook('onClose', async () => void stopFollowingImages());
   // The images next to the articles by their plain URL (what search hits and feeds of other
   // sites may carry): only files the catalogue indexed, so never an article's Markdown.
   app.get<{ Params: { '*': string } }>(`${CONTENT_ARTICLE_IMAGES_BASE_URL}/*`, async (request, reply) => {
