@@ -54,6 +54,7 @@ test('a search cluster: the page lists every node, and searching goes on on the 
     await expect(teasers(page).first()).toBeVisible();
 
     await first.close();
+    nodes.splice(nodes.indexOf(first), 1); // closed: a second close() would wait for an event that never comes
     const secondBefore = second.stats().searches;
     for (const query of ['mentoring', 'retrospectives', 'burnout']) {
       await search(page, query);
