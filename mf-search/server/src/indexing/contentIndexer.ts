@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { contentImagesDir, createLiveArticleStore, formatArticleProblem, type LiveArticleStore, listSurveys } from '@khs/content';
-import { DEFAULT_COLLECTION_NAME, DEV_ADMIN_KEY } from '@khs/search-engine';
+import { DEV_ADMIN_KEY } from '@khs/search-engine';
+import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import { fileIndexState, type IndexStateStore } from './indexState.js';
 import { type SearchTarget, syncArticleIndex, type SyncResult } from './syncArticleIndex.js';
 
@@ -18,7 +19,7 @@ export interface IndexerSettings {
  * `http://127.0.0.1:8108`), `TYPESENSE_API_KEY` (admin), `SEARCH_INDEX_NAME`, `CONTENT_DIR`, `DATA_DIR`.
  */
 export function readIndexerSettings(contentDir: string, env: NodeJS.ProcessEnv = process.env): IndexerSettings {
-  const collectionName = env.SEARCH_INDEX_NAME || DEFAULT_COLLECTION_NAME;
+  const collectionName = env.SEARCH_INDEX_NAME || DEFAULT_SEARCH_INDEX_NAME;
   return {
     target: {
       url: `${env.TYPESENSE_PROTOCOL || 'http'}://${env.TYPESENSE_HOST || '127.0.0.1'}:${env.TYPESENSE_PORT || '8108'}`,

@@ -1,6 +1,7 @@
 import Typesense from 'typesense';
 import type { Article } from '@khs/content';
-import { collectionSchema, loadContentSearchSets, type ArticleSearchSets } from '@khs/search-engine';
+import { collectionSchema } from './articleCollectionSchema.js';
+import { loadSearchSets, type ArticleSearchSets } from './searchSets.js';
 import { ARTICLE_DOCUMENT_VERSION, articleDocument } from './articleDocument.js';
 import type { IndexState, IndexStateStore } from './indexState.js';
 
@@ -74,7 +75,7 @@ export async function syncArticleIndex(options: SyncOptions): Promise<SyncResult
   }
 
   let sets = options.searchSets;
-  if (sets === undefined) sets = options.full || created ? loadContentSearchSets() : false;
+  if (sets === undefined) sets = options.full || created ? loadSearchSets() : false;
   let setLists: Record<string, string[]> = {};
   if (sets) {
     try {

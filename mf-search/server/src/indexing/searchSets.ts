@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { parseCurationItem } from '../sets/curation-set.js';
-import { parseSynonymItem } from '../sets/synonym-set.js';
+import { fileURLToPath } from 'node:url';
+import { parseCurationItem, parseSynonymItem } from '@khs/search-engine';
 
 /** A set as editors write it and as `PUT /synonym_sets/:name` / `PUT /curation_sets/:name` take it. */
 export interface SearchSetFile {
@@ -15,10 +14,11 @@ export interface ArticleSearchSets {
   curationSets: SearchSetFile[];
 }
 
-const require = createRequire(import.meta.url);
+/** The search team's editorial sets: `mf-search/server/search-sets/`. */
+export const SEARCH_SETS_FOLDER = fileURLToPath(new URL('../../search-sets/', import.meta.url));
 
-function readSetFile(specifier: string, parseItem: (raw: unknown) => unknown): SearchSetFile {
-  const path = require.resolve(specifier);
+function readSetFile(fileName: string, parseItem: (raw: unknown) => unknown): SearchSetFile {
+  const path = `${SEARCH_SETS_FOLDER}${fileName}`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
@@ -40,13 +40,13 @@ function readSetFile(specifier: string, parseItem: (raw: unknown) => unknown): S
 }
 
 /**
- * The editors' search sets from `@khs/content` (`data/search-synonyms.json`,
- * `data/search-curations.json`), checked item by item with the server's own rules so a
- * mistake names the file and item instead of failing the upload.
+ * The search team's synonym and curation sets (`mf-search/server/search-sets/synonyms.json`,
+ * `curations.json`), checked item by item with the server's own rules so a mistake names the
+ * file and item instead of failing the upload.
  */
-export function loadContentSearchSets(): ArticleSearchSets {
+export function loadSearchSets(): ArticleSearchSets {
   return {
-    synonymSets: [readSetFile('@khs/content/data/search-synonyms.json', parseSynonymItem)],
-    curationSets: [readSetFile('@khs/content/data/search-curations.json', parseCurationItem)],
+    synonymSets: [readSetFile('synonyms.json', parseSynonymItem)],
+    curationSets: [readSetFile('curations.json', parseCurationItem)],
   };
 }
