@@ -36,6 +36,8 @@ export interface TeamServiceEntry {
   readonly edgeKeyEnv: string;
   /** Its edge policy file, relative to the slice folder (`readEdgePolicy`). */
   readonly edgePolicy: string;
+  /** It writes the search index: the stack gives it the search server's address and admin key (no other part gets the key). Default false. */
+  readonly writesSearchIndex?: boolean;
 }
 
 /** Every federated remote, in a fixed order. */

@@ -63,6 +63,32 @@ describe('loadStackSecrets for some names', () => {
 });
 
 describe("a team service's environment", () => {
+  it("gives the search slice's service (writesSearchIndex) the search server's address and admin key, and no other service", async () => {
+    const { teamServiceEnvironment } = await import('./startStack.mjs');
+    const secrets = loadStackSecrets(dataDir, {}).values;
+    const searchTarget = { TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: '8199', TYPESENSE_PROTOCOL: 'http' };
+    const indexing = TEAM_SERVICES.filter((service) => service.writesSearchIndex);
+    expect(indexing.map((service) => service.slice)).toEqual(['mf-search']);
+    for (const service of TEAM_SERVICES) {
+      const env = teamServiceEnvironment(service, { env: { PATH: '/usr/bin' }, secrets, port: 4320, dataDir, searchTarget });
+      if (service.writesSearchIndex) {
+        expect(env).toMatchObject({ ...searchTarget, TYPESENSE_API_KEY: secrets.TYPESENSE_API_KEY });
+        expect(env).not.toHaveProperty('TYPESENSE_SEARCH_API_KEY');
+      } else {
+        expect(Object.values(env)).not.toContain(secrets.TYPESENSE_API_KEY);
+        expect(env).not.toHaveProperty('TYPESENSE_HOST');
+      }
+    }
+  });
+
+  it("gives the shell every secret but the search server's admin key", async () => {
+    const { shellSecrets } = await import('./startStack.mjs');
+    const secrets = loadStackSecrets(dataDir, {}).values;
+    const shell = shellSecrets(secrets);
+    expect(Object.keys(shell).sort()).toEqual(SECRET_NAMES.filter((name) => name !== 'TYPESENSE_API_KEY').sort());
+    expect(Object.values(shell)).not.toContain(secrets.TYPESENSE_API_KEY);
+  });
+
   it('holds its own edge key and no other secret, whatever the caller had', async () => {
     const { teamServiceEnvironment } = await import('./startStack.mjs');
     const secrets = loadStackSecrets(dataDir, {}).values;
