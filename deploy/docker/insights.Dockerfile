@@ -7,10 +7,12 @@
 FROM node:20.20-bookworm-slim AS install
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
+COPY content/ content/
 COPY contracts/ contracts/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
 COPY mf-search/ mf-search/
+COPY search-engine/ search-engine/
 COPY tooling/deploy/ tooling/deploy/
 COPY tooling/rspack-preset/ tooling/rspack-preset/
 COPY tooling/stack/ tooling/stack/

@@ -11,7 +11,6 @@ COPY content/ content/
 COPY contracts/ contracts/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
-COPY search-engine/ search-engine/
 COPY shell/ shell/
 COPY tooling/deploy/ tooling/deploy/
 COPY tooling/rspack-preset/ tooling/rspack-preset/
@@ -26,7 +25,6 @@ COPY content/ content/
 COPY contracts/ contracts/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
-COPY search-engine/ search-engine/
 COPY shell/ shell/
 COPY tooling/deploy/ tooling/deploy/
 COPY tooling/rspack-preset/ tooling/rspack-preset/
