@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseCurationItem, parseSynonymItem } from '@khs/search-engine';
 
@@ -14,29 +15,32 @@ export interface ArticleSearchSets {
   curationSets: SearchSetFile[];
 }
 
-/** The search team's editorial sets: `mf-search/server/search-sets/`. */
-export const SEARCH_SETS_FOLDER = fileURLToPath(new URL('../../search-sets/', import.meta.url));
+/**
+ * The search team's editorial sets: `mf-search/server/search-sets/` (resolved from the module's
+ * path string: under jsdom, in the remote's component tests, `URL` is jsdom's).
+ */
+export const SEARCH_SETS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../search-sets');
 
 function readSetFile(fileName: string, parseItem: (raw: unknown) => unknown): SearchSetFile {
-  const path = `${SEARCH_SETS_FOLDER}${fileName}`;
+  const setPath = path.join(SEARCH_SETS_FOLDER, fileName);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(readFileSync(setPath, 'utf8'));
   } catch (error) {
-    throw new Error(`${path}: not valid JSON (${(error as Error).message})`);
+    throw new Error(`${setPath}: not valid JSON (${(error as Error).message})`);
   }
-  const file = parsed as Partial<SearchSetFile>;
-  if (typeof file !== 'object' || file === null || typeof file.name !== 'string' || file.name === '' || !Array.isArray(file.items)) {
-    throw new Error(`${path}: expected { "name": string, "items": [...] }`);
+  const set = parsed as Partial<SearchSetFile>;
+  if (typeof set !== 'object' || set === null || typeof set.name !== 'string' || set.name === '' || !Array.isArray(set.items)) {
+    throw new Error(`${setPath}: expected { "name": string, "items": [...] }`);
   }
-  file.items.forEach((item, index) => {
+  set.items.forEach((item, index) => {
     try {
       parseItem(item);
     } catch (error) {
-      throw new Error(`${path}: item ${index + 1}: ${(error as Error).message}`);
+      throw new Error(`${setPath}: item ${index + 1}: ${(error as Error).message}`);
     }
   });
-  return { name: file.name, items: file.items };
+  return { name: set.name, items: set.items };
 }
 
 /**
