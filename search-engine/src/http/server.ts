@@ -506,17 +506,21 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${address.port}`;
   log(`search server listening on ${url}`);
+  // One shutdown however often close() is called: a second server.close() on a closed server
+  // never called back, so a test closing a node mid-test and again in afterAll hung.
+  let closing: Promise<void> | undefined;
+  const shutDown = async (): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
+    await analyticsFlusher.close();
+    await pool.close();
+    if (temporaryDir) rmSync(temporaryDir, { recursive: true, force: true });
+  };
   return {
     url,
     port: address.port,
     stats,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-      await analyticsFlusher.close();
-      await pool.close();
-      if (temporaryDir) rmSync(temporaryDir, { recursive: true, force: true });
-    },
+    close: () => (closing ??= shutDown()),
   };
 }
