@@ -146,7 +146,9 @@ test.describe('articles as files, live', () => {
       expect(response?.status()).toBe(200);
       expect(response?.headers()['cache-control']).toBe('private, no-store');
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(headline);
-      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+      // The page says noindex in its head; the header adds nofollow for crawlers.
+      await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex');
+      expect(response?.headers()['x-robots-tag']).toBe('noindex, nofollow');
     }
     const valid = previewPath('quokka-draft', expires, PREVIEW_SECRET);
     const tampered = valid.replace(`expires=${expires}`, `expires=${expires + 86_400}`);

@@ -4,7 +4,7 @@ import { indexArticles } from 'mf-search/index-articles';
 import { DEFAULT_SEARCH_INDEX_NAME, PAGE_CONFIG_ELEMENT_ID, type PageConfig } from 'contracts';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { ADMIN_API_KEY, SEARCH_API_KEY, startStack } from '../harness/stack.js';
+import { ADMIN_API_KEY, freePort, SEARCH_API_KEY, startStack } from '../harness/stack.js';
 
 // The site on a two-node search cluster (TYPESENSE_NODES): two embedded search servers on
 // loopback, started by the search engine's own start code and each seeded with the same
@@ -15,8 +15,9 @@ const list = (page: Page) => page.locator('.khs-search-list');
 const listBox = (page: Page) => list(page).getByRole('combobox');
 const teasers = (page: Page) => list(page).locator('.khs-search-teaser');
 
-async function startSeededNode(): Promise<RunningSearchServer> {
-  const server = await startSearchServer({ port: 0, workers: 1, adminApiKey: ADMIN_API_KEY, searchOnlyApiKeys: [SEARCH_API_KEY] });
+/** A node browsers may search from `siteOrigin` only (the search server answers CORS for listed origins). */
+async function startSeededNode(siteOrigin: string): Promise<RunningSearchServer> {
+  const server = await startSearchServer({ port: 0, workers: 1, adminApiKey: ADMIN_API_KEY, searchOnlyApiKeys: [SEARCH_API_KEY], allowedOrigins: [siteOrigin] });
   await indexArticles({ url: server.url, apiKey: ADMIN_API_KEY, collectionName: DEFAULT_SEARCH_INDEX_NAME, articles: listArticles() });
   return server;
 }
@@ -29,11 +30,14 @@ async function search(page: Page, query: string): Promise<void> {
 
 test('a search cluster: the page lists every node, and searching goes on on the other node when one is killed', async ({ page, problems }) => {
   test.setTimeout(120_000);
-  const nodes = [await startSeededNode(), await startSeededNode()];
+  // The shell's port is chosen first: the nodes answer CORS for its pages only.
+  const shellPort = await freePort();
+  const siteOrigin = `http://127.0.0.1:${shellPort}`;
+  const nodes = [await startSeededNode(siteOrigin), await startSeededNode(siteOrigin)];
   const [first, second] = nodes as [RunningSearchServer, RunningSearchServer];
   // TYPESENSE_HOST/PORT name the first node, so the stack starts no search server of its own.
   const stack = await startStack({
-    env: { TYPESENSE_NODES: nodes.map((node) => node.url).join(','), TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: String(first.port) },
+    env: { PORT: String(shellPort), TYPESENSE_NODES: nodes.map((node) => node.url).join(','), TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: String(first.port) },
   });
   try {
     const searchesByPort = new Map<string, number>();
@@ -51,6 +55,7 @@ test('a search cluster: the page lists every node, and searching goes on on the 
     await expect(teasers(page).first()).toBeVisible();
 
     await first.close();
+    nodes.splice(nodes.indexOf(first), 1); // closed: a second close() would wait for an event that never comes
     const secondBefore = second.stats().searches;
     for (const query of ['mentoring', 'retrospectives', 'burnout']) {
       await search(page, query);

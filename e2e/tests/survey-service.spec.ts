@@ -27,6 +27,8 @@ function changedSurveyService(change: (serverDir: string) => void): string {
   mkdirSync(VARIANTS_DIR, { recursive: true });
   const sliceDir = mkdtempSync(path.join(VARIANTS_DIR, 'mf-survey-service-'));
   cpSync(path.join(REPO_ROOT, 'mf-survey/server'), path.join(sliceDir, 'server'), { recursive: true, filter: (source) => !source.endsWith('.test.ts') });
+  // The service imports the slice's percentage rule from its remote's sources (one rule, one place).
+  cpSync(path.join(REPO_ROOT, 'mf-survey/src/results'), path.join(sliceDir, 'src/results'), { recursive: true, filter: (source) => !source.endsWith('.test.ts') });
   change(path.join(sliceDir, 'server'));
   return sliceDir;
 }

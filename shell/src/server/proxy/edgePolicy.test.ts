@@ -20,7 +20,6 @@ describe('parseEdgePolicy', () => {
       'GET surveyResults',
       'POST download',
       'POST insights',
-      'POST siteSearch',
       'POST surveySubmit',
       'POST watchlist',
     ]);
