@@ -5,7 +5,10 @@
 // contracts and the bus, and the shell reaches them only at run time (their manifests, its proxy to
 // their services), never through their source. Inside each part, the folders of its `server/src`,
 // `src/server` and `src/` must not import each other in a cycle (test files aside) (a folder is one
-// unit of ownership: a cycle means neither can move or ship without the other).
+// unit of ownership: a cycle means neither can move or ship without the other). The search engine
+// is a generic Typesense-protocol server: it imports neither the site's content nor contracts, and
+// the shell does not import it (browsers search it; `tooling/stack` starts it). A package import is
+// read by its whole name (`@khs/search-engine`, `@khs/content`) and mapped to its workspace folder.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -20,6 +23,10 @@ const remotes = [
 const hasShell = existsSync(path.join(root, SHELL, 'package.json'));
 /** Team services outside a remote's folder (deployed alone): they may import neither a remote nor the shell. */
 const SERVICE_FOLDERS = ['search-engine'];
+/** The generic search server: besides the rules of a service, it imports no application code. */
+const SEARCH_ENGINE = 'search-engine';
+/** What the search engine may not import: the site's content and contracts (it knows no articles). */
+const APPLICATION_PARTS = ['content', 'contracts'];
 const services = SERVICE_FOLDERS.filter((name) => existsSync(path.join(root, name, 'package.json')));
 /** Code every part may use (infrastructure, contracts, content): it may import neither a slice nor the shell. */
 const sharedParts = [
@@ -28,6 +35,25 @@ const sharedParts = [
     existsSync(path.join(root, group)) ? readdirSync(path.join(root, group)).map((name) => path.join(group, name)) : [],
   ),
 ].filter((name) => existsSync(path.join(root, name, 'package.json')));
+
+/** Each checked part's package name (its package.json `name`) → its folder, e.g. `@khs/content` → `content`. */
+const folderByPackageName = new Map(
+  [...remotes, ...services, ...sharedParts, ...(hasShell ? [SHELL] : [])].flatMap((part) => {
+    const name = JSON.parse(readFileSync(path.join(root, part, 'package.json'), 'utf8')).name;
+    return typeof name === 'string' ? [[name, part]] : [];
+  }),
+);
+
+/**
+ * The part a bare specifier or dependency name points at: its package name read whole (`@scope/name`
+ * for a scoped package, else the first segment), mapped to that workspace's folder; a name no
+ * workspace has stays itself (a folder name such as `shell`, or an npm package).
+ */
+function partOfPackage(specifier) {
+  const segments = specifier.split('/');
+  const name = specifier.startsWith('@') ? segments.slice(0, 2).join('/') : segments[0];
+  return folderByPackageName.get(name) ?? name;
+}
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -46,7 +72,8 @@ function* sourceFiles(dir) {
 function forbidden(from, target) {
   if (target === from) return false;
   if (sharedParts.includes(from)) return remotes.includes(target) || target === SHELL;
-  if (from === SHELL) return remotes.includes(target);
+  if (from === SHELL) return remotes.includes(target) || target === SEARCH_ENGINE;
+  if (from === SEARCH_ENGINE && APPLICATION_PARTS.includes(target)) return true;
   return remotes.includes(target) || target === SHELL;
 }
 
@@ -104,7 +131,7 @@ for (const part of [...remotes, ...services, ...sharedParts, ...(hasShell ? [SHE
       if (specifier.startsWith('.') && !/\.test\.[jt]sx?$/.test(file)) recordFolderEdge(part, file, path.resolve(path.dirname(file), specifier));
       const target = specifier.startsWith('.')
         ? path.relative(root, path.resolve(path.dirname(file), specifier)).split(path.sep)[0]
-        : specifier.split('/')[0];
+        : partOfPackage(specifier);
       if (forbidden(part, target)) {
         violations.push(`${path.relative(root, file)} imports "${specifier}" (${target})`);
       }
@@ -112,7 +139,7 @@ for (const part of [...remotes, ...services, ...sharedParts, ...(hasShell ? [SHE
   }
   const pkg = JSON.parse(readFileSync(path.join(root, part, 'package.json'), 'utf8'));
   for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })) {
-    if (forbidden(part, dep)) violations.push(`${part}/package.json depends on ${dep}`);
+    if (forbidden(part, partOfPackage(dep))) violations.push(`${part}/package.json depends on ${dep}`);
   }
 }
 
@@ -125,7 +152,7 @@ for (const [base, edges] of folderEdges) {
 
 if (violations.length > 0) {
   console.error(
-    `Slices (remotes and their services) must not import each other or the shell (use contracts and the bus), the shell must not import a slice (it loads remotes at run time and proxies to services), shared code must import neither, and folders must not import each other in a cycle:\n- ${violations.join('\n- ')}`,
+    `Slices (remotes and their services) must not import each other or the shell (use contracts and the bus), the shell must not import a slice (it loads remotes at run time and proxies to services) nor the search engine (browsers search it), the search engine must import neither content nor contracts (it is a generic server), shared code must import neither, and folders must not import each other in a cycle:\n- ${violations.join('\n- ')}`,
   );
   process.exit(1);
 }

@@ -145,6 +145,69 @@ describe('check-remote-imports', () => {
   });
 
   it.each([
+    ['an import of the engine', "import { superviseSearchServer } from '@khs/search-engine';", 'shell/src/server/search/searchService.ts imports "@khs/search-engine" (search-engine)'],
+    ['a subpath import of the engine', "import { start } from '@khs/search-engine/server-process';", 'shell/src/server/search/searchService.ts imports "@khs/search-engine/server-process" (search-engine)'],
+  ])('fails when the shell has %s (a scoped name read whole, mapped to its workspace)', (_label, line, message) => {
+    const root = tree({
+      'search-engine/package.json': pkg('@khs/search-engine'),
+      'content/package.json': pkg('@khs/content'),
+      'shell/package.json': pkg('shell', { '@khs/content': '0.1.0' }),
+      'shell/src/server/content.ts': "import { listArticles } from '@khs/content';",
+      'shell/src/server/search/searchService.ts': line,
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(message);
+    // The same scope, another workspace: the shell may read the content store.
+    expect(result.output).not.toContain('shell/src/server/content.ts');
+  });
+
+  it('fails when the shell depends on the engine', () => {
+    const root = tree({ 'search-engine/package.json': pkg('@khs/search-engine'), 'shell/package.json': pkg('shell', { '@khs/search-engine': '0.1.0' }) });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('shell/package.json depends on @khs/search-engine');
+  });
+
+  it.each([
+    ['the content store', "import { listArticles } from '@khs/content';", '"@khs/content" (content)'],
+    ['contracts', "import type { SearchHit } from 'contracts';", '"contracts" (contracts)'],
+    ['the content store (relative)', "import { listArticles } from '../../content/src/index.js';", '(content)'],
+  ])('fails when the search engine imports %s (it is a generic server)', (_label, line, message) => {
+    const root = tree({
+      'content/package.json': pkg('@khs/content'),
+      'contracts/package.json': pkg('contracts'),
+      'search-engine/package.json': pkg('@khs/search-engine'),
+      'search-engine/test/fixtures.ts': line,
+    });
+    const result = run(root);
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(`search-engine/test/fixtures.ts imports ${message.startsWith('"') ? message : ''}`);
+    expect(result.output).toContain(message);
+  });
+
+  it('fails when the search engine depends on content or contracts, and passes with its own fixtures and @khs/stack', () => {
+    const dependent = tree({
+      'content/package.json': pkg('@khs/content'),
+      'contracts/package.json': pkg('contracts'),
+      'search-engine/package.json': pkg('@khs/search-engine', { '@khs/content': '0.1.0', contracts: '^1.0.0' }),
+    });
+    const output = run(dependent).output;
+    expect(output).toContain('search-engine/package.json depends on @khs/content');
+    expect(output).toContain('search-engine/package.json depends on contracts');
+    const generic = tree({
+      'content/package.json': pkg('@khs/content'),
+      'tooling/stack/package.json': pkg('@khs/stack'),
+      'search-engine/package.json': pkg('@khs/search-engine', { '@khs/stack': '0.1.0' }),
+      'search-engine/src/supervise.ts': "import { supervise } from '@khs/stack/supervisor';",
+      'search-engine/test/x.test.ts': "import { fixtureCollectionSchema } from './fixtures/collection-schema.js';",
+      'mf-a/package.json': pkg('mf-a', { '@khs/search-engine': '0.1.0' }),
+      'mf-a/server/src/sets.ts': "import { parseSynonymItem } from '@khs/search-engine';",
+    });
+    expect(run(generic).code).toBe(0);
+  });
+
+  it.each([
     ['another slice (relative)', "import { x } from '../../../mf-b/server/src/x.js';", '(mf-b)'],
     ['another slice (package)', "import { x } from 'mf-b/server/src/x.js';", '(mf-b)'],
     ['the shell', "import { csrf } from '../../../shell/src/server/security/csrf.js';", '(shell)'],

@@ -202,7 +202,24 @@ describe('the compose file (deploy/compose.yaml)', () => {
     }
     expect(shell.COOKIE_SECRET).toMatch(/^\$\{COOKIE_SECRET:\?/);
     expect(shell.DATABASE_URL).toMatch(/^postgres:\/\/khs:.*@postgres:5432\/khs$/);
-    expect(shell).toMatchObject({ TYPESENSE_HOST: 'search.localhost', TYPESENSE_PORT: '8108', TYPESENSE_PROTOCOL: 'http' });
-    expect(Object.keys(shell)).toEqual(expect.arrayContaining(['TYPESENSE_API_KEY', 'TYPESENSE_SEARCH_API_KEY', 'PUBLIC_BASE_URL']));
+    const searchServer = { TYPESENSE_HOST: 'search.localhost', TYPESENSE_PORT: '8108', TYPESENSE_PROTOCOL: 'http' };
+    expect(shell).toMatchObject(searchServer);
+    expect(Object.keys(shell)).toEqual(expect.arrayContaining(['TYPESENSE_SEARCH_API_KEY', 'PUBLIC_BASE_URL']));
+  });
+
+  it("gives Typesense's admin key to the search slice's service alone (it writes the index), never to the shell", () => {
+    const shell = compose.services.shell!.environment!;
+    expect(shell.TYPESENSE_API_KEY).toBeUndefined();
+    for (const service of TEAM_SERVICES) {
+      const environment = compose.services[service.name]!.environment!;
+      if (service.writesSearchIndex) {
+        expect(environment).toMatchObject({ TYPESENSE_HOST: 'search.localhost', TYPESENSE_PORT: '8108', TYPESENSE_PROTOCOL: 'http' });
+        expect(environment.TYPESENSE_API_KEY).toMatch(/^\$\{TYPESENSE_API_KEY:\?/);
+        expect(environment.TYPESENSE_SEARCH_API_KEY).toBeUndefined();
+      } else {
+        expect(environment.TYPESENSE_API_KEY).toBeUndefined();
+      }
+    }
+    expect(TEAM_SERVICES.filter((service) => service.writesSearchIndex).map((service) => service.name)).toEqual(['insights']);
   });
 });

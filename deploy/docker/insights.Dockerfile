@@ -12,6 +12,7 @@ COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/ contracts/
 COPY content/ content/
 COPY libs/env-integer/ libs/env-integer/
+COPY libs/search-nodes/ libs/search-nodes/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
 COPY mf-search/ mf-search/

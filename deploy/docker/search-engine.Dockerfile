@@ -8,8 +8,6 @@
 FROM node:20.20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
-COPY content/ content/
-COPY contracts/ contracts/
 COPY libs/env-integer/ libs/env-integer/
 COPY search-engine/ search-engine/
 RUN npm ci --workspace search-engine --no-audit --no-fund && npm run build --workspace search-engine

@@ -10,9 +10,9 @@ COPY package.json package-lock.json tsconfig.base.json ./
 COPY content/ content/
 COPY contracts/ contracts/
 COPY libs/env-integer/ libs/env-integer/
+COPY libs/search-nodes/ libs/search-nodes/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
-COPY search-engine/ search-engine/
 COPY shell/ shell/
 COPY tooling/deploy/ tooling/deploy/
 COPY tooling/rspack-preset/ tooling/rspack-preset/
@@ -26,9 +26,9 @@ COPY package.json package-lock.json tsconfig.base.json ./
 COPY content/ content/
 COPY contracts/ contracts/
 COPY libs/env-integer/ libs/env-integer/
+COPY libs/search-nodes/ libs/search-nodes/
 COPY libs/react-island/ libs/react-island/
 COPY libs/team-service/ libs/team-service/
-COPY search-engine/ search-engine/
 COPY shell/ shell/
 COPY tooling/deploy/ tooling/deploy/
 COPY tooling/rspack-preset/ tooling/rspack-preset/

@@ -260,7 +260,6 @@ export async function startScaleOut(options: { log?: (line: string) => void; /**
       TYPESENSE_HOST: search.hostname,
       TYPESENSE_PORT: search.port,
       TYPESENSE_PROTOCOL: search.protocol.replace(':', ''),
-      TYPESENSE_API_KEY: 'khs-admin-dev-key',
       TYPESENSE_SEARCH_API_KEY: 'khs-search-dev-key',
       ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, `${stack.remotes[remote.name]}/mf-manifest.json`])),
       ...Object.fromEntries(TEAM_SERVICES.map((service) => [service.urlEnv, stack.serviceUrl(service.name)])),

@@ -1,5 +1,6 @@
 import { listArticles } from '@khs/content';
-import { indexArticles, startSearchServer, type RunningSearchServer } from '@khs/search-engine';
+import { startSearchServer, type RunningSearchServer } from '@khs/search-engine';
+import { indexArticles } from 'mf-search/index-articles';
 import { DEFAULT_SEARCH_INDEX_NAME, PAGE_CONFIG_ELEMENT_ID, type PageConfig } from 'contracts';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';

@@ -12,11 +12,11 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { iterateGeneratedArticles } from '@khs/content';
+import { iterateFixtureDocuments } from '../test/fixtures/generate-documents.js';
 import FlexSearch from 'flexsearch';
 import MiniSearch from 'minisearch';
 import { SearchEngine } from '../src/engine.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from '../test/fixtures/collection-schema.js';
 import { executeSearch } from '../src/search/execute-search.js';
 import { parseSearchParams } from '../src/search/search-params.js';
 import { fmt, percentiles } from './bench-support.js';
@@ -77,7 +77,7 @@ function flexSearchCandidate(): Candidate {
 
 function ownEngineCandidate(): Candidate {
   const engine = new SearchEngine(undefined);
-  engine.createCollection(collectionSchema('articles'));
+  engine.createCollection(fixtureCollectionSchema('articles'));
   const collection = engine.get('articles');
   return {
     build: (docs) => {
@@ -102,7 +102,7 @@ function topicCounts(ids: string[], topics: Map<string, string[]>): number {
 
 function runCandidate(name: string, size: number): void {
   const docs: Doc[] = [];
-  for (const a of iterateGeneratedArticles(size, { seed: 7 })) {
+  for (const a of iterateFixtureDocuments(size, { seed: 7 })) {
     docs.push({ id: a.id, title: a.title, headline: a.headline, intro: a.intro, content: a.content, topic: a.topic, date: a.date, image: a.image, url: a.url, readingTime: a.readingTime, cta: a.cta });
   }
   const topics = new Map(docs.map((d) => [d.id, d.topic]));

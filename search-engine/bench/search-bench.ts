@@ -27,10 +27,11 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { iterateGeneratedArticles } from '@khs/content';
+import { iterateFixtureDocuments } from '../test/fixtures/generate-documents.js';
 import { SearchEngine } from '../src/engine.js';
-import { indexArticles } from '../src/indexing/index-articles.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { loadFixtureSearchSets } from '../test/fixtures/search-sets.js';
+import { bulkImport } from '../test/support/bulk-import.js';
+import { fixtureCollectionSchema } from '../test/fixtures/collection-schema.js';
 import { executeSearch } from '../src/search/execute-search.js';
 import { parseSearchParams } from '../src/search/search-params.js';
 import { fmt, percentiles, rssOfPid } from './bench-support.js';
@@ -286,13 +287,13 @@ const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
 async function benchSize(size: number, perKind: number, workerCounts: number[]): Promise<void> {
   console.log(`\n=== ${size.toLocaleString('en')} generated articles ===`);
   const genStarted = performance.now();
-  const articles = Array.from(iterateGeneratedArticles(size, { seed: 7 }));
+  const articles = Array.from(iterateFixtureDocuments(size, { seed: 7 }));
   console.log(`corpus generated in ${fmt((performance.now() - genStarted) / 1000)} s`);
   const dataDir = mkdtempSync(join(tmpdir(), 'search-bench-'));
   try {
     let server = await startServerProcess(dataDir, Math.max(...workerCounts));
     const importStarted = performance.now();
-    const result = await indexArticles({ url: server.url, apiKey: ADMIN, collectionName: COLLECTION, articles, recreate: true });
+    const result = await bulkImport({ url: server.url, apiKey: ADMIN, collectionName: COLLECTION, documents: articles, recreate: true, searchSets: loadFixtureSearchSets() });
     const importSeconds = (performance.now() - importStarted) / 1000;
     console.log(`import through typesense client into ${Math.max(...workerCounts)} workers: ${result.imported} ok, ${result.failed} failed in ${fmt(importSeconds)} s (${fmt(size / importSeconds, 0)} docs/s); RSS right after: ${memoryLine(server)}`);
     await stopServerProcess(server);
@@ -339,7 +340,7 @@ async function benchSize(size: number, perKind: number, workerCounts: number[]):
 
     // The floor: the same engine in this process, no HTTP.
     const engine = new SearchEngine(undefined);
-    engine.createCollection(collectionSchema(COLLECTION));
+    engine.createCollection(fixtureCollectionSchema(COLLECTION));
     const floorIndexStarted = performance.now();
     const collection = engine.get(COLLECTION);
     for (const article of articles) {

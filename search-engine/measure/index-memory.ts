@@ -7,9 +7,9 @@
  * bytes of the word-position sequences (word proximity). Run it on another checkout to
  * compare builds.
  */
-import { iterateGeneratedArticles } from '@khs/content';
+import { iterateFixtureDocuments } from '../test/fixtures/generate-documents.js';
 import { SearchEngine } from '../src/engine.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from '../test/fixtures/collection-schema.js';
 
 function argument(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,11 +28,11 @@ const snapshot = () => {
 };
 
 const engine = new SearchEngine(undefined);
-engine.createCollection(collectionSchema('articles'));
+engine.createCollection(fixtureCollectionSchema('articles'));
 const before = snapshot();
 let batch: string[] = [];
 const started = Date.now();
-for (const article of iterateGeneratedArticles(size, { seed: 7 })) {
+for (const article of iterateFixtureDocuments(size, { seed: 7 })) {
   const { id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta } = article;
   batch.push(JSON.stringify({ id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta }));
   if (batch.length === 1000) {

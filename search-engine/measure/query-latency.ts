@@ -17,11 +17,11 @@
  * (each from another article: no document holds them all, so drop rounds decide) and a
  * hundred-word passage of one article (the whole query matches it).
  */
-import { generateArticles } from '@khs/content';
+import { generateFixtureDocuments } from '../test/fixtures/generate-documents.js';
 import { performance } from 'node:perf_hooks';
 import { buildQueryMix } from '../bench/query-mix.js';
 import { SearchEngine } from '../src/engine.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from '../test/fixtures/collection-schema.js';
 import { executeSearch } from '../src/search/execute-search.js';
 import { parseSearchParams } from '../src/search/search-params.js';
 
@@ -41,9 +41,9 @@ const now = (): number => {
   return (usage.user + usage.system) / 1000;
 };
 
-const articles = generateArticles(size, { seed: 7 });
+const articles = generateFixtureDocuments(size, { seed: 7 });
 const engine = new SearchEngine(undefined);
-engine.createCollection(collectionSchema('articles'));
+engine.createCollection(fixtureCollectionSchema('articles'));
 for (let i = 0; i < articles.length; i += 1000) {
   const lines = articles.slice(i, i + 1000).map(({ id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta }) =>
     JSON.stringify({ id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta }),
@@ -54,8 +54,8 @@ engine.get('articles')?.compact();
 
 const variants: { name: string; extra: Record<string, string> }[] = [{ name: 'default', extra: {} }];
 if (withVariants) {
-  const { loadContentSearchSets } = await import('../src/indexing/search-sets.js');
-  const sets = loadContentSearchSets();
+  const { loadFixtureSearchSets } = await import('../test/fixtures/search-sets.js');
+  const sets = loadFixtureSearchSets();
   const registry = (engine as unknown as { sets: { upsertSynonymSet(n: string, b: unknown): void; upsertCurationSet(n: string, b: unknown): void } }).sets;
   for (const set of sets.synonymSets) registry.upsertSynonymSet(set.name, { items: set.items });
   for (const set of sets.curationSets) registry.upsertCurationSet(set.name, { items: set.items });

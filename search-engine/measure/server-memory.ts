@@ -16,10 +16,10 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { iterateGeneratedArticles } from '@khs/content';
+import { iterateFixtureDocuments } from '../test/fixtures/generate-documents.js';
 import { SearchEngine } from '../src/engine.js';
 import { CollectionStore } from '../src/persistence/collection-store.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from '../test/fixtures/collection-schema.js';
 import { SERVER_MALLOC_ENV, SERVER_NODE_FLAGS } from '../src/supervisor/supervise-search-server.js';
 import { fmt, rssOfPid } from '../bench/bench-support.js';
 import { type BenchArticle, buildQueryMix } from '../bench/query-mix.js';
@@ -37,12 +37,12 @@ const mallocDefaults = argument('malloc', 'supervisor') === 'default';
 const ADMIN = 'measure-admin';
 const COLLECTION = 'competence-articles';
 
-const articles: BenchArticle[] = Array.from(iterateGeneratedArticles(size, { seed: 7 }));
+const articles: BenchArticle[] = Array.from(iterateFixtureDocuments(size, { seed: 7 }));
 const dataDir = join(tmpdir(), `search-memory-${size}`);
 if (!existsSync(join(dataDir, 'ready'))) {
   rmSync(dataDir, { recursive: true, force: true });
   const engine = new SearchEngine(new CollectionStore(dataDir));
-  engine.createCollection(collectionSchema(COLLECTION));
+  engine.createCollection(fixtureCollectionSchema(COLLECTION));
   for (let i = 0; i < articles.length; i += 1000) {
     const lines = articles.slice(i, i + 1000).map((a) => {
       const { id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta } = a as unknown as Record<string, unknown>;

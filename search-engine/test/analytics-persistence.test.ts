@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectionSchema, startSearchServer } from '../src/index.js';
+import { startSearchServer } from '../src/index.js';
+import { fixtureCollectionSchema } from './fixtures/collection-schema.js';
 import { fixtureArticles } from './support/fixtures.js';
 import { http } from './support/target.js';
 
@@ -102,7 +103,7 @@ describe('analytics in the embedded server: persistence, periodic flush, the wor
   it('counts searches answered by reader workers: concurrent users all reach the writer', async () => {
     const server = await startSearchServer({ port: 0, dataDir: dataFolder(), workers: 2, ...keys });
     try {
-      await admin(server.url, 'POST', '/collections', collectionSchema('articles'));
+      await admin(server.url, 'POST', '/collections', fixtureCollectionSchema('articles'));
       await http(server.url, 'POST', '/collections/articles/documents/import', { key: 'admin', rawBody: fixtureArticles.map((a) => JSON.stringify(a)).join('\n') });
       await admin(server.url, 'POST', '/collections', { name: 'queries', fields: [{ name: 'q', type: 'string' }, { name: 'count', type: 'int32' }] });
       await admin(server.url, 'POST', '/analytics/rules', { name: 'popular', type: 'popular_queries', collection: 'articles', event_type: 'search', params: { destination_collection: 'queries', limit: 10 } });

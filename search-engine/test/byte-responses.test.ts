@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchEngine } from '../src/engine.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from './fixtures/collection-schema.js';
 import { runSearch } from '../src/search/multi-search.js';
 import { fixtureArticles } from './support/fixtures.js';
 import { createArticleCollection, http, type Target, startTarget } from './support/target.js';
@@ -31,7 +31,7 @@ describe('search answers as bytes from the worker', () => {
     name = await createArticleCollection(target, 'bytes');
     // The same documents in the same order, searched in this process as the old path did.
     engine = new SearchEngine(undefined);
-    engine.createCollection(collectionSchema(name));
+    engine.createCollection(fixtureCollectionSchema(name));
     engine.importDocuments(name, fixtureArticles.map((a) => JSON.stringify(a)).join('\n'), 'create', false, false);
   });
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildSearchServer } from '../scripts/build-server.mjs';
 import { fixtureArticles } from './support/fixtures.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from './fixtures/collection-schema.js';
 import { http } from './support/target.js';
 import { EXIT_WITH_PARENT } from '@khs/stack/supervisor';
 import { SERVER_NODE_FLAGS } from '../src/supervisor/supervise-search-server.js';
@@ -51,7 +51,7 @@ describe('the compiled search service', () => {
     expect(serverArgs.slice(1)).toEqual([...SERVER_NODE_FLAGS, '--import', EXIT_WITH_PARENT, join(outdir, 'start.js')]);
 
     const key = 'dist-admin';
-    expect((await http(status.url, 'POST', '/collections', { key, body: collectionSchema('articles') })).status).toBe(201);
+    expect((await http(status.url, 'POST', '/collections', { key, body: fixtureCollectionSchema('articles') })).status).toBe(201);
     const imported = await http(status.url, 'POST', '/collections/articles/documents/import', { key, rawBody: fixtureArticles.map((a) => JSON.stringify(a)).join('\n') });
     expect(imported.text).not.toContain('"success":false');
     // Both workers (the writer and a reader built from it) serve; a search reaches each in turn.

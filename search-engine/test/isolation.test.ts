@@ -1,6 +1,6 @@
-import { iterateGeneratedArticles } from '@khs/content';
+import { iterateFixtureDocuments } from './fixtures/generate-documents.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from './fixtures/collection-schema.js';
 import { createArticleCollection, http, search, type Target, startTarget, uniqueName } from './support/target.js';
 
 // Embedded only: worker pool, scheduling, back-pressure and time budget of the embedded server.
@@ -10,9 +10,9 @@ const FIELDS = 'title,headline,intro,content';
 /** A collection of generated articles (the content package's corpus generator). */
 async function createGeneratedCollection(target: Target, count: number): Promise<string> {
   const name = uniqueName('generated');
-  expect((await http(target.url, 'POST', '/collections', { key: target.adminKey, body: collectionSchema(name) })).status).toBe(201);
+  expect((await http(target.url, 'POST', '/collections', { key: target.adminKey, body: fixtureCollectionSchema(name) })).status).toBe(201);
   const lines: string[] = [];
-  for (const article of iterateGeneratedArticles(count, { seed: 7 })) {
+  for (const article of iterateFixtureDocuments(count, { seed: 7 })) {
     const { id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta } = article;
     lines.push(JSON.stringify({ id, headline, title, intro, content, image, topic, date, url, readingTime, cta, ...(subline === undefined ? {} : { subline }) }));
   }

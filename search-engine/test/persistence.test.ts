@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectionSchema, startSearchServer } from '../src/index.js';
+import { startSearchServer } from '../src/index.js';
+import { fixtureCollectionSchema } from './fixtures/collection-schema.js';
 import { fixtureArticles } from './support/fixtures.js';
 import { hitIds, http } from './support/target.js';
 
@@ -19,7 +20,7 @@ describe('persistence in the data directory', () => {
 
   it('keeps collections, documents, updates and deletions across restarts without re-importing', async () => {
     const first = await startSearchServer({ port: 0, dataDir, ...keys });
-    await http(first.url, 'POST', '/collections', { key: 'admin', body: collectionSchema('articles') });
+    await http(first.url, 'POST', '/collections', { key: 'admin', body: fixtureCollectionSchema('articles') });
     await http(first.url, 'POST', '/collections', { key: 'admin', body: { name: 'dropped', fields: [{ name: 'a', type: 'string' }] } });
     const jsonl = fixtureArticles.map((a) => JSON.stringify(a)).join('\n');
     await http(first.url, 'POST', '/collections/articles/documents/import', { key: 'admin', rawBody: jsonl });
@@ -76,7 +77,7 @@ describe('persistence in the data directory', () => {
     const crashDir = mkdtempSync(join(tmpdir(), 'search-engine-crash-'));
     try {
       const running = await startSearchServer({ port: 0, dataDir: crashDir, ...keys });
-      await http(running.url, 'POST', '/collections', { key: 'admin', body: collectionSchema('articles') });
+      await http(running.url, 'POST', '/collections', { key: 'admin', body: fixtureCollectionSchema('articles') });
       await http(running.url, 'POST', '/collections/articles/documents/import', { key: 'admin', rawBody: fixtureArticles.map((a) => JSON.stringify(a)).join('\n') });
       await http(running.url, 'DELETE', '/collections/articles/documents/a2', { key: 'admin' });
       // A second process starts from the same folder while the first never closed: only the log has the data.

@@ -1,7 +1,7 @@
-import { generateArticles } from '@khs/content';
+import { generateFixtureDocuments } from './fixtures/generate-documents.js';
 import { describe, expect, it } from 'vitest';
 import { SearchEngine } from '../src/engine.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from './fixtures/collection-schema.js';
 import { executeSearch } from '../src/search/execute-search.js';
 import { parseSearchParams } from '../src/search/search-params.js';
 import { unionSearch } from '../src/search/union-search.js';
@@ -10,9 +10,9 @@ import { unionSearch } from '../src/search/union-search.js';
 // page) against the full computation (a union search computes proximity for every document).
 describe('word proximity refinement gives the same page as scoring every document', () => {
   it('matches the fully scored order for two- and three-word queries, prefix expansions and queries longer than the proximity window', () => {
-    const articles = generateArticles(3000, { seed: 11 });
+    const articles = generateFixtureDocuments(3000, { seed: 11 });
     const engine = new SearchEngine(undefined);
-    engine.createCollection(collectionSchema('articles'));
+    engine.createCollection(fixtureCollectionSchema('articles'));
     const lines = articles.map(({ id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta }) =>
       JSON.stringify({ id, headline, title, subline, intro, content, image, topic, date, url, readingTime, cta }),
     );

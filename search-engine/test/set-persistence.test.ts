@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectionSchema, startSearchServer } from '../src/index.js';
+import { startSearchServer } from '../src/index.js';
+import { fixtureCollectionSchema } from './fixtures/collection-schema.js';
 import { fixtureArticles } from './support/fixtures.js';
 import { hitIds, http } from './support/target.js';
 
@@ -20,7 +21,7 @@ describe('synonym and curation sets persist in the data directory', () => {
     await http(first.url, 'PUT', '/curation_sets/pins', { key: 'admin', body: { items: [{ id: 'p', rule: { query: 'cv', match: 'exact' }, includes: [{ id: 'a1', position: 1 }], metadata: { note: 'pinned' } }] } });
     await http(first.url, 'PUT', '/synonym_sets/dropped', { key: 'admin', body: { items: [{ id: 'x', synonyms: ['a', 'b'] }] } });
     await http(first.url, 'DELETE', '/synonym_sets/dropped', { key: 'admin' });
-    await http(first.url, 'POST', '/collections', { key: 'admin', body: collectionSchema('articles') });
+    await http(first.url, 'POST', '/collections', { key: 'admin', body: fixtureCollectionSchema('articles') });
     await http(first.url, 'POST', '/collections/articles/documents/import', { key: 'admin', rawBody: fixtureArticles.map((a) => JSON.stringify(a)).join('\n') });
     await http(first.url, 'PATCH', '/collections/articles', { key: 'admin', body: { synonym_sets: ['words'], curation_sets: ['pins'] } });
     await first.close();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SearchEngine } from '../src/engine.js';
-import { collectionSchema } from '../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from './fixtures/collection-schema.js';
 import { CollectionStore } from '../src/persistence/collection-store.js';
 import { type SearchOutcome, WorkerPool } from '../src/pool/worker-pool.js';
 import { fixtureArticles } from './support/fixtures.js';
@@ -49,7 +49,7 @@ describe.runIf(!process.env.TYPESENSE_URL)('sets written through the API reach e
       dataDir = mkdtempSync(join(tmpdir(), 'sets-pool-'));
       pool = new WorkerPool({ dataDir, size: 2, queueLimit: 50, searchBudgetMs: 10_000, log: () => {} });
       await pool.start();
-      await pool.write('createCollection', [collectionSchema('articles')]);
+      await pool.write('createCollection', [fixtureCollectionSchema('articles')]);
       await pool.write('importDocuments', ['articles', fixtureArticles.map((a) => JSON.stringify(a)).join('\n'), 'create', false, false]);
 
       // Without the sets no article holds the word `cv`.
@@ -84,7 +84,7 @@ describe.runIf(!process.env.TYPESENSE_URL)('sets written through the API reach e
     const folder = mkdtempSync(join(tmpdir(), 'sets-reader-'));
     try {
       const writer = new SearchEngine(new CollectionStore(folder));
-      writer.createCollection(collectionSchema('articles'));
+      writer.createCollection(fixtureCollectionSchema('articles'));
       const schemaPath = join(folder, 'collections', 'c-articles', 'schema.json');
       const schemaBefore = readFileSync(schemaPath, 'utf8');
       const reader = new SearchEngine(new CollectionStore(folder, undefined, true));

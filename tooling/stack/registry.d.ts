@@ -36,12 +36,8 @@ export interface TeamServiceEntry {
   readonly edgeKeyEnv: string;
   /** Its edge policy file, relative to the slice folder (`readEdgePolicy`). */
   readonly edgePolicy: string;
-  /**
-   * It writes the search index (the search team's service): the stack gives it the search server's
-   * address (`TYPESENSE_HOST`/`PORT`/`PROTOCOL`, `TYPESENSE_NODES`) and the admin key
-   * `TYPESENSE_API_KEY`, which no other service gets. Default false.
-   */
-  readonly searchIndexer?: boolean;
+  /** It writes the search index: the stack gives it the search server's address and admin key (no other part gets the key). Default false. */
+  readonly writesSearchIndex?: boolean;
 }
 
 /** Every federated remote, in a fixed order. */

@@ -63,6 +63,32 @@ describe('loadStackSecrets for some names', () => {
 });
 
 describe("a team service's environment", () => {
+  it("gives the search slice's service (writesSearchIndex) the search server's address and admin key, and no other service", async () => {
+    const { teamServiceEnvironment } = await import('./startStack.mjs');
+    const secrets = loadStackSecrets(dataDir, {}).values;
+    const searchTarget = { TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: '8199', TYPESENSE_PROTOCOL: 'http' };
+    const indexing = TEAM_SERVICES.filter((service) => service.writesSearchIndex);
+    expect(indexing.map((service) => service.slice)).toEqual(['mf-search']);
+    for (const service of TEAM_SERVICES) {
+      const env = teamServiceEnvironment(service, { env: { PATH: '/usr/bin' }, secrets, port: 4320, dataDir, searchTarget });
+      if (service.writesSearchIndex) {
+        expect(env).toMatchObject({ ...searchTarget, TYPESENSE_API_KEY: secrets.TYPESENSE_API_KEY });
+        expect(env).not.toHaveProperty('TYPESENSE_SEARCH_API_KEY');
+      } else {
+        expect(Object.values(env)).not.toContain(secrets.TYPESENSE_API_KEY);
+        expect(env).not.toHaveProperty('TYPESENSE_HOST');
+      }
+    }
+  });
+
+  it("gives the shell every secret but the search server's admin key", async () => {
+    const { shellSecrets } = await import('./startStack.mjs');
+    const secrets = loadStackSecrets(dataDir, {}).values;
+    const shell = shellSecrets(secrets);
+    expect(Object.keys(shell).sort()).toEqual(SECRET_NAMES.filter((name) => name !== 'TYPESENSE_API_KEY').sort());
+    expect(Object.values(shell)).not.toContain(secrets.TYPESENSE_API_KEY);
+  });
+
   it('holds its own edge key and no other secret, whatever the caller had', async () => {
     const { teamServiceEnvironment } = await import('./startStack.mjs');
     const secrets = loadStackSecrets(dataDir, {}).values;
@@ -81,15 +107,14 @@ describe("a team service's environment", () => {
     for (const [name, value] of Object.entries(secrets)) if (name !== 'SURVEY_EDGE_KEY') expect(values).not.toContain(value);
   });
 
-  it('gives the search server\'s address and admin key to the search team\'s indexer alone', async () => {
+  it("passes an external search cluster's nodes on to the index writer alone, with the admin key", async () => {
     const { teamServiceEnvironment } = await import('./startStack.mjs');
-    const secrets = loadStackSecrets(dataDir, {}).values;
-    const searchAccess = { TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: '8108', TYPESENSE_PROTOCOL: 'http', TYPESENSE_API_KEY: 'admin-'.repeat(8) };
+    const secrets = { ...loadStackSecrets(dataDir, {}).values, TYPESENSE_API_KEY: 'admin-'.repeat(8) };
+    const searchTarget = { TYPESENSE_NODES: 'http://10.0.0.1:8108,http://10.0.0.2:8108', TYPESENSE_NEAREST_NODE: 'http://10.0.0.1:8108' };
     for (const service of TEAM_SERVICES) {
-      const env = teamServiceEnvironment(service, { env: {}, secrets, port: 1, dataDir, searchAccess });
-      if (service.searchIndexer) expect(env).toMatchObject(searchAccess);
-      else for (const name of Object.keys(searchAccess)) expect(env).not.toHaveProperty(name);
+      const env = teamServiceEnvironment(service, { env: {}, secrets, port: 1, dataDir, searchTarget });
+      if (service.writesSearchIndex) expect(env).toMatchObject({ ...searchTarget, TYPESENSE_API_KEY: secrets.TYPESENSE_API_KEY });
+      else for (const name of [...Object.keys(searchTarget), 'TYPESENSE_API_KEY']) expect(env).not.toHaveProperty(name);
     }
-    expect(TEAM_SERVICES.filter((service) => service.searchIndexer).map((service) => service.name)).toEqual(['insights']);
   });
 });

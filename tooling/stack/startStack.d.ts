@@ -114,20 +114,15 @@ export class PortTakenError extends Error {
 }
 /**
  * The whole environment of a team service the stack runs: `env` and `serviceEnv` without any of the
- * stack's secrets, loopback, `port`, `dataDir`, and only its own edge key from `secrets` (the search
- * team's indexer also `searchAccess`).
+ * stack's secrets, loopback, `port`, `dataDir`, and only its own edge key from `secrets`; the service
+ * that writes the search index (`writesSearchIndex`) also gets `searchTarget` (TYPESENSE_HOST/PORT/
+ * PROTOCOL, default none) and the admin key `TYPESENSE_API_KEY`.
  */
 export function teamServiceEnvironment(
   service: import('./registry.js').TeamServiceEntry,
-  parts: {
-    env: Record<string, string | undefined>;
-    serviceEnv?: Record<string, string>;
-    secrets: Record<string, string>;
-    port: number;
-    dataDir: string;
-    /** Given only to a `searchIndexer` service: the search server's address and admin key. */
-    searchAccess?: Record<string, string>;
-  },
+  parts: { env: Record<string, string | undefined>; serviceEnv?: Record<string, string>; secrets: Record<string, string>; port: number; dataDir: string; searchTarget?: Record<string, string> },
 ): Record<string, string | undefined>;
+/** The secrets the shell gets: all of `secrets` but the search server's admin key (`TYPESENSE_API_KEY`). */
+export function shellSecrets(secrets: Record<string, string>): Record<string, string>;
 /** Starts the whole site; see the module comment. */
 export function startStack(options?: StackOptions): Promise<Stack>;

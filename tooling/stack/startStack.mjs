@@ -3,7 +3,8 @@
 // process, run by the one supervisor (supervisor.mjs: restarted with back-off when it exits,
 // replaced when its health check stops answering, ended when this process ends): a static origin
 // per remote (tooling/static-server, serving its dist as its CDN would), the embedded search server
-// (unless TYPESENSE_HOST points at a real Typesense), each team service (registry TEAM_SERVICES),
+// (unless TYPESENSE_HOST points at a real Typesense; the stack is its one starter, the shell runs none), each team service (registry TEAM_SERVICES;
+// the search slice's service, which fills the index, alone gets the search server's admin key),
 // then the shell pointed at all of them; it resolves once the shell listens. With `deployedOrigins`
 // each remote's origin is a deploy target (tooling/deploy): its current build is deployed there
 // first, and `npm run deploy` / `npm run rollback` switch what the running site loads. Secrets not
@@ -186,6 +187,17 @@ export function startTeamService(name, options = {}) {
 }
 
 /** `env` without any of the stack's secrets: no process inherits one it was not given. */
+/**
+ * The secrets the shell gets: its cookie secret, the search-only key browsers get, each team
+ * service's edge key to send it — every one of `secrets` but the search server's admin key
+ * (`TYPESENSE_API_KEY`): the search slice's service alone writes the index.
+ * @param {Record<string, string>} secrets
+ */
+export function shellSecrets(secrets) {
+  const { TYPESENSE_API_KEY: _adminKey, ...rest } = secrets;
+  return rest;
+}
+
 function withoutSecrets(env) {
   const copy = { ...env };
   for (const name of SECRET_NAMES) delete copy[name];
@@ -195,11 +207,13 @@ function withoutSecrets(env) {
 /**
  * The whole environment of a team service the stack runs: the caller's environment and
  * `serviceEnv` without any secret, loopback, its port and data folder, and its own edge key — not
- * the shell's cookie secret, not another service's key, not the search keys.
+ * the shell's cookie secret, not another service's key. The service that writes the search index
+ * (registry `writesSearchIndex`) also gets where the search server is (`searchTarget`:
+ * TYPESENSE_HOST/PORT/PROTOCOL) and its admin key (`TYPESENSE_API_KEY`); no other service does.
  * @param {import('./registry.d.ts').TeamServiceEntry} service
- * @param {{ env: Record<string, string | undefined>, serviceEnv?: Record<string, string>, secrets: Record<string, string>, port: number, dataDir: string }} parts
+ * @param {{ env: Record<string, string | undefined>, serviceEnv?: Record<string, string>, secrets: Record<string, string>, port: number, dataDir: string, searchTarget?: Record<string, string> }} parts
  */
-export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets, port, dataDir, searchAccess = {} }) {
+export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets, port, dataDir, searchTarget = {} }) {
   return {
     ...withoutSecrets(env),
     ...withoutSecrets(serviceEnv),
@@ -208,8 +222,7 @@ export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets,
     PORT: String(port),
     DATA_DIR: dataDir,
     [service.edgeKeyEnv]: secrets[service.edgeKeyEnv],
-    // The search team's indexer alone writes the index: where the search server is, and its admin key.
-    ...(service.searchIndexer ? searchAccess : {}),
+    ...(service.writesSearchIndex && secrets.TYPESENSE_API_KEY ? { ...searchTarget, TYPESENSE_API_KEY: secrets.TYPESENSE_API_KEY } : {}),
   };
 }
 
@@ -313,10 +326,12 @@ export async function startStack(options = {}) {
       DATA_DIR: dataDir,
       ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, defaultManifestUrl(remote, origins.get(remote.name).url)])),
       ...withoutSecrets(options.env ?? {}),
-      // The shell holds every secret: its cookie secret, the search keys, each service's edge key to send it.
-      ...givenSecrets,
-      ...secrets.values,
+      ...shellSecrets({ ...givenSecrets, ...secrets.values }),
     };
+    // Where the search server is, for the shell (browsers' endpoint) and the search slice's indexer.
+    const searchTarget = embeddedSearch
+      ? {}
+      : Object.fromEntries(['TYPESENSE_HOST', 'TYPESENSE_PORT', 'TYPESENSE_PROTOCOL', 'TYPESENSE_NODES', 'TYPESENSE_NEAREST_NODE'].filter((name) => given[name]).map((name) => [name, given[name]]));
 
     let search;
     if (embeddedSearch) {
@@ -354,23 +369,11 @@ export async function startStack(options = {}) {
       });
       cleanups.push(() => search.supervised.close());
       log?.(`[stack] search server (pid ${search.supervised.pid()}) at ${search.url}`);
-      shellEnv[SEARCH.hostEnv] = '127.0.0.1';
-      shellEnv[SEARCH.portEnv] = String(search.port);
-      shellEnv.TYPESENSE_PROTOCOL = 'http';
+      searchTarget[SEARCH.hostEnv] = '127.0.0.1';
+      searchTarget[SEARCH.portEnv] = String(search.port);
+      searchTarget.TYPESENSE_PROTOCOL = 'http';
+      Object.assign(shellEnv, searchTarget);
     }
-
-    // What the search team's indexer needs to write the index: the search server the shell uses
-    // (embedded or a real Typesense) and the admin key (generated for the embedded one, else given).
-    const searchAccess = Object.fromEntries(
-      Object.entries({
-        TYPESENSE_HOST: shellEnv[SEARCH.hostEnv],
-        TYPESENSE_PORT: shellEnv[SEARCH.portEnv],
-        TYPESENSE_PROTOCOL: shellEnv.TYPESENSE_PROTOCOL,
-        TYPESENSE_NODES: shellEnv.TYPESENSE_NODES,
-        TYPESENSE_NEAREST_NODE: shellEnv.TYPESENSE_NEAREST_NODE,
-        TYPESENSE_API_KEY: shellEnv.TYPESENSE_API_KEY,
-      }).filter(([, value]) => typeof value === 'string' && value !== ''),
-    );
 
     // Each team's service as its own process, on its own port, sharing the data folder (each keeps
     // its own file there) or DATABASE_URL (each its own schema). It gets its own edge key and no
@@ -386,7 +389,7 @@ export async function startStack(options = {}) {
           nodeArgs: ['--import', TSX_LOADER],
           args: [path.join(dir, service.entry)],
           cwd: dir,
-          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.values, port, dataDir, searchAccess }),
+          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: { ...givenSecrets, ...secrets.values }, port, dataDir, searchTarget }),
         }),
         healthPath: HEALTH_PATHS.service,
         log,
@@ -435,7 +438,7 @@ export async function startStack(options = {}) {
       url: shellStatus.url,
       remotes: Object.fromEntries([...origins].map(([name, origin]) => [name, origin.url])),
       originDirs: Object.fromEntries(originDirs),
-      searchUrl: shellStatus.searchUrl,
+      searchUrl: search ? search.url : `${searchTarget.TYPESENSE_PROTOCOL ?? 'http'}://${searchTarget[SEARCH.hostEnv]}:${searchTarget[SEARCH.portEnv] ?? SEARCH.defaultPort}`,
       baseUrl: shellStatus.baseUrl,
       dataDir,
       secretsFile: secrets.file,

@@ -10,7 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ArticleFolderReader, articleFileText, contentImagesDir, generateArticles, listSurveys, type Article } from '@khs/content';
-import { searchNodeFromUrl, startSearchServer } from '@khs/search-engine';
+import { searchNodeFromUrl } from '@khs/search-nodes';
+import { startSearchServer } from '@khs/search-engine';
 import { memoryIndexState } from '../src/indexing/indexState.js';
 import { syncArticleIndex } from '../src/indexing/syncArticleIndex.js';
 

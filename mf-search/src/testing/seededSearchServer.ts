@@ -1,5 +1,6 @@
 import { listArticles } from '@khs/content';
-import { indexArticles, startSearchServer, type IndexableArticle, type SearchServerStats } from '@khs/search-engine';
+import { startSearchServer, type SearchServerStats } from '@khs/search-engine';
+import { indexArticles, type IndexableArticle } from '../../server/src/indexing/indexArticles.js';
 import { DEFAULT_SEARCH_INDEX_NAME, examplePageConfig, type PageConfig, type SearchNode } from 'contracts';
 
 /** A running embedded search server holding the seeded articles (plus any extra ones). */

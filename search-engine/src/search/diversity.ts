@@ -2,7 +2,7 @@ import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
 import { isArrayType, isNumericType } from '../schema/collection-schema.js';
 import type { SimilarityMetric } from '../sets/curation-set.js';
-import type { PreparedSearch } from './execute-search.js';
+import type { PreparedSearch } from './prepared-search.js';
 import type { SearchParams } from './search-params.js';
 import { topK } from './sort.js';
 

@@ -16,6 +16,9 @@ import { matchWithSynonyms } from './synonym-match.js';
 import { combineFilters, curationFor, mergePinned, type PinnedSeq, pinnedSeqs, removedSeqs, synonymsFor } from './curation-apply.js';
 import { rankedSeqs } from './diversity.js';
 import { groupDocuments, validateGroupBy } from './grouping.js';
+import type { PreparedSearch } from './prepared-search.js';
+
+export type { PreparedSearch } from './prepared-search.js';
 
 /** Typesense's expansion limit: 10 candidates below 500k documents, else 4. */
 function defaultMaxCandidates(size: number): number {
@@ -138,24 +141,6 @@ function buildHighlights(collection: Collection, seq: number, fields: string[], 
   return { highlight, highlights };
 }
 
-/** Everything a search computed before hits are rendered (used by single and union searches). */
-export interface PreparedSearch {
-  collection: Collection;
-  params: SearchParams;
-  /** Ranked candidates (not ordered), without pinned and hidden documents. */
-  matched: Int32Array;
-  pinned: PinnedSeq[];
-  sortKeys: SortKey[];
-  compare: (a: number, b: number) => number;
-  textMatch: TextMatchResult | undefined;
-  curation: CurationOutcome | undefined;
-  /** Names of the searched fields (`query_by` with object fields expanded). */
-  searchedFields: string[];
-  /** Expanded `facet_by` (wildcards resolved). */
-  facetFields: { name: string; wildcard: boolean }[];
-  highlightOptions: HighlightOptions | undefined;
-  started: number;
-}
 
 /**
  * Validates a search against the collection and finds and scores its documents:

@@ -1,6 +1,6 @@
 import { ApiError } from '../api-error.js';
 import type { Collection } from '../index/collection.js';
-import type { PreparedSearch } from './execute-search.js';
+import type { PreparedSearch } from './prepared-search.js';
 import type { SearchParams } from './search-params.js';
 import { topK } from './sort.js';
 

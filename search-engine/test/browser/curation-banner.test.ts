@@ -1,6 +1,6 @@
-import { listArticles } from '@khs/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexArticles } from '../../src/index.js';
+import { bulkImport } from '../support/bulk-import.js';
+import { fixtureArticles } from '../support/fixtures.js';
 import { http, type Target, startTarget, uniqueName } from '../support/target.js';
 import { InstantSearchHarness, reservePageOrigin } from './instantsearch-page.js';
 
@@ -12,7 +12,27 @@ describe('InstantSearch.js page: query rule banner from curation metadata, pinne
     const pages = await reservePageOrigin();
     target = await startTarget({ SEARCH_ALLOWED_ORIGINS: pages.origin });
     collection = uniqueName('articles_banner');
-    await indexArticles({ url: target.url, apiKey: target.adminKey, collectionName: collection, articles: listArticles() });
+    // The banner comes from a curation item's metadata; the pinned document is one the query alone would not rank first.
+    const bannerSet = {
+      name: uniqueName('banner_curations'),
+      items: [
+        {
+          id: 'feedback-pick',
+          rule: { query: 'feedback', match: 'contains' },
+          // a5 does not contain "feedback": only the curation puts it first.
+          includes: [{ id: 'a5', position: 1 }],
+          metadata: { title: 'Plan with feedback', text: 'Our pick: short cycles, reviewed often.', url: '/articles/a5' },
+        },
+      ],
+    };
+    const imported = await bulkImport({
+      url: target.url,
+      apiKey: target.adminKey,
+      collectionName: collection,
+      documents: fixtureArticles,
+      searchSets: { synonymSets: [], curationSets: [bannerSet] },
+    });
+    expect(imported).toEqual({ imported: fixtureArticles.length, failed: 0 });
     harness = new InstantSearchHarness(target.url, target.searchKey, pages.port);
     await harness.start();
   });
@@ -22,7 +42,7 @@ describe('InstantSearch.js page: query rule banner from curation metadata, pinne
     await target.close();
   });
 
-  it('shows the banner and the pinned article for "kpi", and neither for another query', async () => {
+  it('shows the banner and the pinned document for "feedback", and neither for another query', async () => {
     const { page, searches } = await harness.open('banner', {
       adapterOptions: { additionalSearchParameters: { query_by: 'title,headline,intro,content' } },
       body: '<div id="searchbox"></div><div id="banner"></div><div id="hits"></div>',
@@ -47,18 +67,18 @@ describe('InstantSearch.js page: query rule banner from curation metadata, pinne
     await page.locator('#hits article').first().waitFor();
     expect(await page.locator('.banner').count()).toBe(0);
 
-    await page.locator('.ais-SearchBox-input').fill('kpi');
+    await page.locator('.ais-SearchBox-input').fill('feedback');
     const banner = page.locator('.banner');
     await banner.waitFor();
-    expect(await banner.locator('a').textContent()).toBe('Measuring what matters');
-    expect(await banner.locator('a').getAttribute('href')).toBe('/articles/kpis-that-matter');
+    expect(await banner.locator('a').textContent()).toBe('Plan with feedback');
+    expect(await banner.locator('a').getAttribute('href')).toBe('/articles/a5');
     const first = page.locator('#hits article').first();
-    expect(await first.getAttribute('data-id')).toBe('kpis-that-matter');
+    expect(await first.getAttribute('data-id')).toBe('a5');
     expect(await first.getAttribute('data-curated')).toBe('yes');
-    expect(searches.some((body) => JSON.stringify(body).includes('"q":"kpi"'))).toBe(true);
+    expect(searches.some((body) => JSON.stringify(body).includes('"q":"feedback"'))).toBe(true);
 
-    await page.locator('.ais-SearchBox-input').fill('stage fright');
-    await page.waitForFunction(() => document.querySelector('#hits article[data-id="handling-stage-fright"]') !== null);
+    await page.locator('.ais-SearchBox-input').fill('negotiation');
+    await page.waitForFunction(() => document.querySelector('#hits article[data-id="a3"]') !== null);
     expect(await page.locator('.banner').count()).toBe(0);
     expect(await page.locator('#hits article[data-curated="yes"]').count()).toBe(0);
   });

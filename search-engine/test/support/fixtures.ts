@@ -1,6 +1,7 @@
-import type { SearchHit } from 'contracts';
-/** Small article fixtures with known words, diacritics, topics and dates. */
-export type FixtureArticle = SearchHit;
+import type { FixtureDocument } from '../fixtures/generate-documents.js';
+
+/** Small article-like fixtures with known words, diacritics, topics and dates. */
+export type FixtureArticle = FixtureDocument;
 
 const base = { image: '/images/a.jpg', cta: 'Read more' };
 

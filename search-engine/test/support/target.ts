@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { superviseSearchServer, type SupervisedSearchServer } from '../../src/index.js';
 import { fixtureArticles } from './fixtures.js';
-import { collectionSchema } from '../../src/indexing/article-schema.js';
+import { fixtureCollectionSchema } from '../fixtures/collection-schema.js';
 
 /**
  * The server under test: the embedded server, run as its own supervised
@@ -112,7 +112,7 @@ export function uniqueName(prefix: string): string {
 /** Creates the articles collection with the fixtures imported; returns its name. */
 export async function createArticleCollection(target: Target, prefix: string): Promise<string> {
   const name = uniqueName(prefix);
-  const created = await http(target.url, 'POST', '/collections', { key: target.adminKey, body: collectionSchema(name) });
+  const created = await http(target.url, 'POST', '/collections', { key: target.adminKey, body: fixtureCollectionSchema(name) });
   if (created.status !== 201) throw new Error(`create failed: ${created.status} ${created.text}`);
   const jsonl = fixtureArticles.map((a) => JSON.stringify(a)).join('\n');
   const imported = await http(target.url, 'POST', `/collections/${name}/documents/import?action=create`, { key: target.adminKey, rawBody: jsonl, headers: { 'content-type': 'text/plain' } });

@@ -12,7 +12,7 @@ describe('readShellConfig', () => {
       databaseUrl: undefined,
       remoteTimeoutMs: 8000,
       search: {
-        externalHost: undefined,
+        host: undefined,
         port: 8108,
         protocol: 'http',
         indexName: 'competence-articles',
@@ -37,7 +37,7 @@ describe('readShellConfig', () => {
     });
     expect(config.port).toBe(0);
     expect(config.remotes[0]!.entry).toBe('https://search.cdn.example/mf-manifest.json');
-    expect(config.search).toMatchObject({ externalHost: 'ts.internal', port: 443, protocol: 'https', indexName: 'articles-v2' });
+    expect(config.search).toMatchObject({ host: 'ts.internal', port: 443, protocol: 'https', indexName: 'articles-v2' });
     expect(config.databaseUrl).toBe('postgres://u@db/khs');
   });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
 import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition, type SearchNode } from 'contracts';
-import { parseSearchNodes, searchNodeUrl } from '@khs/search-engine';
+import { parseSearchNodes, searchNodeUrl } from '@khs/search-nodes';
 import { EdgePolicyError, parseEdgePolicy, type EdgePolicy } from './proxy/edgePolicy.js';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
@@ -61,14 +61,16 @@ export interface ShellConfig {
   /** `PREVIEW_SECRET` (at least 16 characters): signs editors' preview links of drafts. Unset: previews are off (404). */
   previewSecret: string | undefined;
   search: {
-    /** `TYPESENSE_HOST`: a real Typesense; unset starts the embedded search server. */
-    externalHost: string | undefined;
+    /**
+     * `TYPESENSE_HOST`: the search server (the embedded one `tooling/stack` starts, or a real
+     * Typesense). Unset, and no `TYPESENSE_NODES`: browsers search `127.0.0.1` and the shell says
+     * at start how to point it at one.
+     */
+    host: string | undefined;
     /** `TYPESENSE_PORT`, default 8108. */
     port: number;
     /** `TYPESENSE_PROTOCOL`, default `http`. */
     protocol: 'http' | 'https';
-    /** `TYPESENSE_API_KEY` (admin, server-side only), default `khs-admin-dev-key`. */
-    adminApiKey: string;
     /** `TYPESENSE_SEARCH_API_KEY` (search-only, sent to browsers), default `khs-search-dev-key`. */
     searchApiKey: string;
     /** `SEARCH_INDEX_NAME`, default `competence-articles`. */
@@ -226,10 +228,9 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     contentDir: env.CONTENT_DIR?.trim() ? path.resolve(cwd, env.CONTENT_DIR.trim()) : defaultArticlesDir,
     previewSecret,
     search: {
-      externalHost: env[SEARCH_SERVICE.hostEnv]?.trim() || undefined,
+      host: env[SEARCH_SERVICE.hostEnv]?.trim() || undefined,
       port: integer(SEARCH_SERVICE.portEnv, SEARCH_SERVICE.defaultPort, 0, 65535),
       protocol: protocol === 'https' ? 'https' : 'http',
-      adminApiKey: text('TYPESENSE_API_KEY', 'khs-admin-dev-key'),
       searchApiKey: text('TYPESENSE_SEARCH_API_KEY', 'khs-search-dev-key'),
       indexName: text('SEARCH_INDEX_NAME', DEFAULT_SEARCH_INDEX_NAME),
       browserHost: env.SEARCH_BROWSER_HOST?.trim() || undefined,

@@ -1,6 +1,6 @@
-// Starts the whole server side of the site: search (TYPESENSE_HOST, else the embedded server as a
-// supervised child process),
-// database, shell. Configuration: environment variables, see README "Configuration".
+// Starts the shell: database, pages, the edge to the team services. The search server is another
+// process (`tooling/stack` starts it; TYPESENSE_HOST / TYPESENSE_NODES say where it is).
+// Configuration: environment variables, see README "Configuration".
 import { readShellConfig, ShellConfigError } from './config.js';
 import { buildShellApp } from './app.js';
 import { createLiveContentStore } from './content/contentStore.js';
@@ -10,7 +10,7 @@ import { createServerIslands, readServerIslandSettings } from './federation/serv
 import { healthRoutes } from './health/healthRoutes.js';
 import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
 import { serverFailureCode } from './federation/failureLog.js';
-import { startSearchService } from './search/searchService.js';
+import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
@@ -23,8 +23,11 @@ async function main(): Promise<void> {
   if (config.usesDevelopmentCookieSecret) {
     log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');
   }
-  // The search slice's service fills and updates the index (mf-search/server); the shell only reads it.
-  const search = await startSearchService(config, log);
+  // The search slice's service fills and updates the index (mf-search/server); browsers search it
+  // with the search-only key; the shell itself never calls it.
+  const searchEndpoint = browserSearchEndpoint(config);
+  const searchNotice = unconfiguredSearchNotice(config);
+  if (searchNotice) log(searchNotice);
   const content = createLiveContentStore(config.contentDir, log);
   log(`articles from ${config.contentDir} (watched)`);
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
@@ -52,7 +55,7 @@ async function main(): Promise<void> {
   const { app } = await buildShellApp({
     config,
     content,
-    search: search.browser,
+    search: searchEndpoint,
     islands,
     linkOrigin,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
@@ -77,7 +80,7 @@ async function main(): Promise<void> {
   listeningOrigin = `http://${/^(0\.0\.0\.0|::)$/.test(config.host) ? '127.0.0.1' : config.host}:${port}`;
   const baseUrl = config.publicBaseUrl ?? listeningOrigin;
   // A machine-readable line first (test harnesses read it), then the human one.
-  console.log(JSON.stringify({ event: 'listening', url, searchUrl: search.serverUrl, baseUrl }));
+  console.log(JSON.stringify({ event: 'listening', url, baseUrl }));
   console.log(`KHS competence site is running at ${url}`);
   console.log(
     `Links in sharing URLs and PDFs use ${baseUrl}` +
@@ -96,7 +99,6 @@ async function main(): Promise<void> {
     content.close();
     await islands?.federation.close();
     await database.close();
-    await search.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,6 +1,6 @@
 import { DEFAULT_CALL_URLS, DEFAULT_SEARCH_SETTINGS, examplePageConfig, type PageConfig, type SearchNode } from 'contracts';
 import type { ShellConfig } from './config.js';
-import { searchNodeOrigin } from '@khs/search-engine';
+import { searchNodeOrigin } from '@khs/search-nodes';
 
 /** Where browsers reach the search server: one node (`host`/`port`/`protocol`), or a cluster. */
 export interface BrowserSearchEndpoint {

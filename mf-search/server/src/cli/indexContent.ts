@@ -11,7 +11,7 @@ import { ArticleFolderReader } from '@khs/content';
 import { fileIndexState } from '../indexing/indexState.js';
 import { readIndexerSettings } from '../indexing/contentIndexer.js';
 import { syncArticleIndex } from '../indexing/syncArticleIndex.js';
-import { searchNodeUrl } from '@khs/search-engine';
+import { searchNodeUrl } from '@khs/search-nodes';
 
 const settings = readIndexerSettings(articlesDirFromEnv());
 const full = process.argv.includes('--full');

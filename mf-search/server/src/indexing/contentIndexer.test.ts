@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultArticlesDir } from '@khs/content';
-import { searchNodeFromUrl, startSearchServer, type RunningSearchServer } from '@khs/search-engine';
+import { searchNodeFromUrl } from '@khs/search-nodes';
+import { startSearchServer, type RunningSearchServer } from '@khs/search-engine';
 import { type ContentIndexer, startContentIndexer } from './contentIndexer.js';
 import { memoryIndexState } from './indexState.js';
 

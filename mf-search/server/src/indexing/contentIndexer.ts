@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { contentImagesDir, createLiveArticleStore, formatArticleProblem, type LiveArticleStore, listSurveys } from '@khs/content';
-import { DEFAULT_COLLECTION_NAME, DEV_ADMIN_KEY, searchNodeSettingsFromEnv } from '@khs/search-engine';
+import { DEV_ADMIN_KEY } from '@khs/search-engine';
+import { searchNodeSettingsFromEnv } from '@khs/search-nodes';
+import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import { fileIndexState, type IndexStateStore } from './indexState.js';
 import { type SearchTarget, syncArticleIndex, type SyncResult } from './syncArticleIndex.js';
 
@@ -21,7 +23,7 @@ export interface IndexerSettings {
  * @throws Error when a node list is not a list of http(s) URLs.
  */
 export function readIndexerSettings(contentDir: string, env: NodeJS.ProcessEnv = process.env): IndexerSettings {
-  const collectionName = env.SEARCH_INDEX_NAME || DEFAULT_COLLECTION_NAME;
+  const collectionName = env.SEARCH_INDEX_NAME || DEFAULT_SEARCH_INDEX_NAME;
   return {
     target: {
       ...searchNodeSettingsFromEnv(env),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateArticles, type Article } from '@khs/content';
-import { searchNodeFromUrl, searchNodeSettingsFromEnv, startSearchServer, type RunningSearchServer } from '@khs/search-engine';
+import { searchNodeFromUrl, searchNodeSettingsFromEnv } from '@khs/search-nodes';
+import { startSearchServer, type RunningSearchServer } from '@khs/search-engine';
 import { memoryIndexState } from './indexState.js';
 import { syncArticleIndex, type SearchTarget } from './syncArticleIndex.js';
 

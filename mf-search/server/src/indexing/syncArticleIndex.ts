@@ -1,7 +1,10 @@
 import Typesense from 'typesense';
 import type { Article } from '@khs/content';
 import type { SearchNode } from 'contracts';
-import { collectionSchema, loadContentSearchSets, refuseUnsafeLinks, type ArticleSearchSets, type RefusedArticle, type SearchNodeSettings } from '@khs/search-engine';
+import type { SearchNodeSettings } from '@khs/search-nodes';
+import { collectionSchema } from './articleCollectionSchema.js';
+import { refuseUnsafeLinks, type RefusedArticle } from './indexArticles.js';
+import { loadSearchSets, type ArticleSearchSets } from './searchSets.js';
 import { ARTICLE_DOCUMENT_VERSION, articleDocument } from './articleDocument.js';
 import type { IndexState, IndexStateStore } from './indexState.js';
 
@@ -84,7 +87,7 @@ export async function syncArticleIndex(options: SyncOptions): Promise<SyncResult
   }
 
   let sets = options.searchSets;
-  if (sets === undefined) sets = options.full || created ? loadContentSearchSets() : false;
+  if (sets === undefined) sets = options.full || created ? loadSearchSets() : false;
   let setLists: Record<string, string[]> = {};
   if (sets) {
     try {

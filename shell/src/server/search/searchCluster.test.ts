@@ -3,8 +3,8 @@ import { buildShellApp } from '../app.js';
 import { readShellConfig, ShellConfigError } from '../config.js';
 import { repositoryContentStore } from '../content/contentStore.js';
 import { browserSearchOrigins, buildPageConfig } from '../pageConfig.js';
-import { startSearchService } from './searchService.js';
-import { parseSearchNodes } from '@khs/search-engine';
+import { browserSearchEndpoint } from './searchEndpoint.js';
+import { parseSearchNodes } from '@khs/search-nodes';
 
 /** The problems `readShellConfig` lists for `env` (fails the test when it accepts it). */
 function problemsOf(env: NodeJS.ProcessEnv): string {
@@ -16,8 +16,6 @@ function problemsOf(env: NodeJS.ProcessEnv): string {
   }
   throw new Error('expected a ShellConfigError');
 }
-
-const noLog = () => {};
 
 describe('search cluster settings (TYPESENSE_NODES, TYPESENSE_NEAREST_NODE)', () => {
   it('reads node URLs with their ports (default the protocol\'s) and paths', () => {
@@ -74,10 +72,8 @@ describe('the page config and CSP of a cluster', () => {
       TYPESENSE_NEAREST_NODE: 'http://ts-lb:8108',
       SEARCH_BROWSER_NODES: 'https://s1.example,https://s2.example:8443',
     });
-    const service = await startSearchService(config, noLog);
-    expect(service.embedded).toBe(false);
-    expect(service.serverUrls).toEqual(['http://ts-1:8108', 'http://ts-2:8108']);
-    const { server } = buildPageConfig(config, service.browser).search;
+    const browser = browserSearchEndpoint(config);
+    const { server } = buildPageConfig(config, browser).search;
     expect(server).toMatchObject({
       host: 's1.example',
       port: 443,
@@ -88,13 +84,12 @@ describe('the page config and CSP of a cluster', () => {
       ],
       nearestNode: { host: 'ts-lb', port: 8108, protocol: 'http' },
     });
-    expect(browserSearchOrigins(service.browser)).toEqual(['https://s1.example', 'https://s2.example:8443', 'http://ts-lb:8108']);
+    expect(browserSearchOrigins(browser)).toEqual(['https://s1.example', 'https://s2.example:8443', 'http://ts-lb:8108']);
   });
 
   it('lets pages fetch from every browser node and the nearest node (CSP connect-src), and answers /health', async () => {
     const config = readShellConfig({ TYPESENSE_NODES: 'http://ts-1:8108,http://ts-2:8108', TYPESENSE_NEAREST_NODE: 'https://lb.example' });
-    const service = await startSearchService(config, noLog);
-    const { app } = await buildShellApp({ config, content: repositoryContentStore, search: service.browser, features: [] });
+    const { app } = await buildShellApp({ config, content: repositoryContentStore, search: browserSearchEndpoint(config), features: [] });
     try {
       const page = await app.inject({ method: 'GET', url: '/' });
       const connectSrc = /connect-src ([^;]*)/.exec(String(page.headers['content-security-policy']))?.[1]?.split(' ');
@@ -109,10 +104,10 @@ describe('the page config and CSP of a cluster', () => {
 
   it('keeps one node as it was: no nodes in the page config, one search origin', async () => {
     const config = readShellConfig({ TYPESENSE_HOST: 'ts.internal', SEARCH_BROWSER_HOST: 'search.example' });
-    const service = await startSearchService(config, noLog);
-    const { server } = buildPageConfig(config, service.browser).search;
+    const browser = browserSearchEndpoint(config);
+    const { server } = buildPageConfig(config, browser).search;
     expect(server).toEqual({ apiKey: 'khs-search-dev-key', host: 'search.example', port: 8108, protocol: 'http', indexName: 'competence-articles' });
-    expect(browserSearchOrigins(service.browser)).toEqual(['http://search.example:8108']);
+    expect(browserSearchOrigins(browser)).toEqual(['http://search.example:8108']);
   });
 });
 

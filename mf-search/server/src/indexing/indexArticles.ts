@@ -1,7 +1,7 @@
 import Typesense from 'typesense';
 import { isSafeHitUrl, type SearchHit } from 'contracts';
-import { collectionSchema } from './article-schema.js';
-import { type ArticleSearchSets, loadContentSearchSets } from './search-sets.js';
+import { collectionSchema } from './articleCollectionSchema.js';
+import { type ArticleSearchSets, loadSearchSets } from './searchSets.js';
 
 /** The article fields the index needs: a contracts `SearchHit` (or something richer). */
 export type IndexableArticle = SearchHit;
@@ -30,7 +30,7 @@ export interface IndexArticlesOptions {
   /**
    * Synonym and curation sets to upload (PUT, replacing earlier versions) and attach to the
    * collection, also when the collection already exists. Default: the editors' files in
-   * `@khs/content` (`loadContentSearchSets()`); `false` leaves sets alone.
+   * `@khs/content` (`loadSearchSets()`); `false` leaves sets alone.
    */
   searchSets?: ArticleSearchSets | false;
 }
@@ -97,7 +97,7 @@ export async function indexArticles(options: IndexArticlesOptions): Promise<Inde
     axiosAdapter: 'http',
   });
   const collection = client.collections(options.collectionName);
-  let searchSets = options.searchSets === undefined ? loadContentSearchSets() : options.searchSets;
+  let searchSets = options.searchSets === undefined ? loadSearchSets() : options.searchSets;
   let setsOutcome: 'applied' | 'unsupported' | undefined;
   if (searchSets) {
     try {

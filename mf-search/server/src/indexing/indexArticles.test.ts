@@ -1,9 +1,15 @@
+import { listArticles } from '@khs/content';
+import { type RunningSearchServer, startSearchServer } from '@khs/search-engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexArticles, refuseUnsafeLinks } from '../src/index.js';
-import { fixtureArticles } from './support/fixtures.js';
-import { http, type Target, startTarget, uniqueName } from './support/target.js';
+import { indexArticles, refuseUnsafeLinks } from './indexArticles.js';
 
-const [first, second, third] = fixtureArticles as [(typeof fixtureArticles)[number], (typeof fixtureArticles)[number], (typeof fixtureArticles)[number]];
+const ADMIN = 'index-articles-test-admin';
+const [first, second, third] = listArticles() as [ReturnType<typeof listArticles>[number], ReturnType<typeof listArticles>[number], ReturnType<typeof listArticles>[number]];
+
+async function getDocument(server: RunningSearchServer, collection: string, id: string): Promise<{ status: number; json: { url?: string } }> {
+  const response = await fetch(`${server.url}/collections/${collection}/documents/${encodeURIComponent(id)}`, { headers: { 'x-typesense-api-key': ADMIN } });
+  return { status: response.status, json: (await response.json()) as { url?: string } };
+}
 
 describe('refuseUnsafeLinks: an article is indexed only with relative or http(s) url and image', () => {
   it.each([
@@ -18,21 +24,17 @@ describe('refuseUnsafeLinks: an article is indexed only with relative or http(s)
 });
 
 describe('indexArticles leaves out articles with unsafe links, names them, and indexes the rest', () => {
-  let target: Target;
-  let collection: string;
+  let server: RunningSearchServer;
+  const collection = 'links';
   beforeAll(async () => {
-    target = await startTarget();
-    collection = uniqueName('links');
+    server = await startSearchServer({ port: 0, workers: 1, adminApiKey: ADMIN, searchOnlyApiKeys: [] });
   });
-  afterAll(async () => {
-    await http(target.url, 'DELETE', `/collections/${collection}`, { key: target.adminKey });
-    await target.close();
-  });
+  afterAll(() => server.close());
 
   it('refuses a javascript: url and a data: image, imports the safe article', async () => {
     const result = await indexArticles({
-      url: target.url,
-      apiKey: target.adminKey,
+      url: server.url,
+      apiKey: ADMIN,
       collectionName: collection,
       searchSets: false,
       articles: [
@@ -48,8 +50,8 @@ describe('indexArticles leaves out articles with unsafe links, names them, and i
       [second.id, 'image'],
     ]);
     expect(result.refused[0]!.message).toContain(`article "${first.id}": url "javascript:alert(document.cookie)"`);
-    expect((await http(target.url, 'GET', `/collections/${collection}/documents/${first.id}`, { key: target.adminKey })).status).toBe(404);
-    expect((await http(target.url, 'GET', `/collections/${collection}/documents/${second.id}`, { key: target.adminKey })).status).toBe(404);
-    expect((await http(target.url, 'GET', `/collections/${collection}/documents/${third.id}`, { key: target.adminKey })).json.url).toBe(third.url);
+    expect((await getDocument(server, collection, first.id)).status).toBe(404);
+    expect((await getDocument(server, collection, second.id)).status).toBe(404);
+    expect((await getDocument(server, collection, third.id)).json.url).toBe(third.url);
   });
 });
