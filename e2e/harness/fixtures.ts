@@ -45,6 +45,23 @@ export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
 export { expect };
 
 /**
+ * Waits until the shell renders `path` with the remotes' server builds, that is until its HTML holds
+ * every one of `markers`. Right after a start the shell warms the remotes up in the background, and a
+ * page asked for meanwhile gets placeholders (on a busy machine the cold load of a server container
+ * does not fit the island render budget), which is the designed behaviour. A test that asserts
+ * server markup waits for it first, bounded (default 30 s), instead of depending on the machine's speed.
+ */
+export async function serverRendered(base: string, path: string, markers: string | readonly string[], timeout = 30_000): Promise<void> {
+  const wanted = typeof markers === 'string' ? [markers] : markers;
+  await expect
+    .poll(async () => {
+      const html = await (await fetch(new URL(path, base))).text();
+      return wanted.filter((marker) => !html.includes(marker));
+    }, { timeout, message: `${path} rendered on the server with ${wanted.join(', ')}` })
+    .toEqual([]);
+}
+
+/**
  * Waits until every island on the page mounted or gave up (kept its fallback). Islands that
  * hydrate only when seen (`data-island-hydrate="visible"`) wait for a reader: this scrolls to each
  * like one, then back to where the page was. Islands that hydrate on the reader's first

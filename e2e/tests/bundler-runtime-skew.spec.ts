@@ -7,7 +7,7 @@
 // keeps its server HTML, so the page still reads and its links and forms work.
 import { listArticles, listSurveys } from '@khs/content';
 import { examplePageConfig } from 'contracts';
-import { expect, islandsSettled, test } from '../harness/fixtures.js';
+import { expect, islandsSettled, serverRendered, test } from '../harness/fixtures.js';
 import { ISLAND_FAILURE_REPORT_PATH } from '../../shell/src/shared/islandFailureReport.js';
 import { BUNDLER_RUNTIME_GLOBAL } from '../../tooling/rspack-preset/bundlerRuntimeGlobal.mjs';
 
@@ -34,7 +34,10 @@ test("a host without the provided bundler runtime: each container refuses cleanl
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
 
-  const url = new URL(articleWithSurvey().url, stack.url).href;
+  // The fallback asserted below is the server's markup: wait until the shell has warmed the remotes.
+  const article = articleWithSurvey();
+  await serverRendered(stack.url, article.url, ['khs-watchlist-button', 'khs-survey']);
+  const url = new URL(article.url, stack.url).href;
   await page.goto(url);
   await islandsSettled(page);
 

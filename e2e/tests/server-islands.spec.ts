@@ -4,7 +4,7 @@ import path from 'node:path';
 import { listArticles, listSurveys } from '@khs/content';
 import { examplePageConfig } from 'contracts';
 import type { Page } from '@playwright/test';
-import { expect, islandsSettled, test, wakeInteractionIslands } from '../harness/fixtures.js';
+import { expect, islandsSettled, serverRendered, test, wakeInteractionIslands } from '../harness/fixtures.js';
 import { REPO_ROOT } from '../harness/stack.js';
 import { remoteBuildVariant, VARIANTS_DIR } from '../harness/remoteVariant.js';
 
@@ -36,15 +36,6 @@ function consoleProblems(page: Page): string[] {
 test.beforeAll(() => {
   execFileSync('mkdir', ['-p', VARIANTS_DIR]);
 });
-
-/**
- * Waits until the shell renders `path` with the remotes' server builds: right after a start the
- * shell warms the remotes up in the background, and a page asked for meanwhile gets placeholders
- * (the cold load does not fit the render budget), which is the designed behaviour.
- */
-async function serverRendered(base: string, path: string, marker: string): Promise<void> {
-  await expect.poll(async () => (await (await fetch(new URL(path, base))).text()).includes(marker), { timeout: 20_000 }).toBe(true);
-}
 
 test.describe('server-rendered islands', () => {
   test('search without JavaScript: highlighted results, and load-more is a link that shows the next page too', async ({ browser, stack }) => {
