@@ -29,6 +29,12 @@ export interface StackOptions {
    * its `dist`, deploying the current build there first (`npm start`: `.origins`). Default: `dist`.
    */
   deployedOrigins?: string;
+  /**
+   * Remotes the stack does not serve: their manifest URL (a remote in watch mode on its dev origin,
+   * `npm run dev`, or a shared staging environment). No origin is started and no build is needed for
+   * them; `remotes`/`originDirs` of the handle leave them out. Default: none (every remote from its origin).
+   */
+  remoteManifests?: Partial<Record<RemoteName, string>>;
   /** Receives every output line of the processes and the stack's own messages. Default: kept quiet (shown only if a process fails to start). */
   log?: (line: string) => void;
 }
@@ -36,9 +42,9 @@ export interface StackOptions {
 export interface Stack {
   /** Shell origin with a trailing slash, e.g. `http://127.0.0.1:41234/`. */
   url: string;
-  /** Origin of each remote's static server. */
+  /** Origin of each remote's static server (every remote not in `remoteManifests`). */
   remotes: Record<RemoteName, string>;
-  /** The folder each remote's origin serves (its deploy target, or its `dist`). */
+  /** The folder each remote's origin serves (its deploy target, or its `dist`; every remote not in `remoteManifests`). */
   originDirs: Record<RemoteName, string>;
   /** Base URL of the search server. */
   searchUrl: string;
