@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRemoteDevConfigs } from './index.mjs';
+import { createRemoteConfig, createRemoteDevConfigs } from './index.mjs';
 import { hotIslandExposes, writeDevBuildVersion } from './dev/devBuild.mjs';
 import { PrecompressPlugin } from './precompress.mjs';
 import { ContractsVersionManifestPlugin, contractsPackage } from './contractsVersion.mjs';
@@ -41,6 +41,20 @@ describe('createRemoteDevConfigs', () => {
       expect(swc.options.jsc.transform.react.development).toBe(false);
     }
     expect(browser.output.chunkLoadingGlobal).toBe('khsDevChunks_mf_survey');
+    expect(JSON.stringify(browser.plugins)).toContain('__KHS_DEV_EVENTS_PATH__');
+  });
+});
+
+describe('production builds', () => {
+  it('carry no dev code: exposes are the remote\'s own modules, no dev event path, compressed copies', () => {
+    const exposes = { './Survey': './src/islands/Survey.tsx' };
+    const configs = createRemoteConfig({ dir: SURVEY_DIR, name: 'mf_survey', exposes, serverExposes: { './Survey': './src/islands/Survey.server.tsx' }, devPort: 4312 })({}, { mode: 'production' });
+    const browser = configs.find((config) => config.name === 'browser');
+    const federation = browser.plugins.find((plugin) => plugin?.constructor?.name === 'ModuleFederationPlugin');
+    expect(JSON.stringify(federation._options.exposes)).toBe(JSON.stringify({ ...exposes, './Standalone': './src/standalone/bootstrap' }));
+    expect(JSON.stringify(browser.plugins)).not.toContain('__KHS_DEV_EVENTS_PATH__');
+    expect(browser.output.chunkLoadingGlobal).toBeUndefined();
+    expect(browser.plugins.some((plugin) => plugin instanceof PrecompressPlugin)).toBe(true);
   });
 });
 
