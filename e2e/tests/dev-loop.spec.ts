@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getSurvey, listArticles } from '@khs/content';
 import { expect, test, type Page } from '@playwright/test';
+import { islandsSettled } from '../harness/fixtures.js';
 import { REPO_ROOT } from '../harness/stack.js';
 import { startDevSite, type RunningDevSite } from '../harness/devSite.js';
 import { throwawayCheckout, type ThrowawayCheckout } from '../harness/throwawayCheckout.js';
@@ -49,10 +50,18 @@ function otherRemotesAssets(html: string, devOrigin: string, siteOrigin: string)
   return [...new Set(urls.filter((url) => !url.startsWith(devOrigin) && !url.startsWith(siteOrigin)))].sort();
 }
 
-/** What the page loaded from the other remotes' origins so far. */
-function loadedFromOtherRemotes(page: Page, devOrigin: string, siteOrigin: string): Promise<string[]> {
+/**
+ * The manifests and containers the page loaded from the other remotes' origins so far, each load
+ * counted (a remote registered again would fetch both again; its lazy chunks may come any time).
+ */
+function remoteLoadsFromOtherOrigins(page: Page, devOrigin: string, siteOrigin: string): Promise<string[]> {
   return page.evaluate(
-    ([dev, own]) => performance.getEntriesByType('resource').map((entry) => entry.name).filter((name) => !name.startsWith(dev!) && !name.startsWith(own!)).sort(),
+    ([dev, own]) =>
+      performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((name) => !name.startsWith(dev!) && !name.startsWith(own!) && /\/(mf-manifest\.json|remoteEntry\.[0-9a-f]+\.js)$/.test(name))
+        .sort(),
     [devOrigin, siteOrigin],
   );
 }
@@ -62,11 +71,6 @@ test('a saved component shows in the open page without a reload; saved server co
   const siteOrigin = new URL(site.url).origin;
   const articleUrl = new URL(article.url, site.url).href;
 
-  const firstHtml = await (await page.request.get(articleUrl)).text();
-  const otherAssets = otherRemotesAssets(firstHtml, devOrigin, siteOrigin);
-  // The page names the other remotes' built assets (their origins, their hashed files).
-  expect(otherAssets.some((url) => /\/remoteEntry\.[0-9a-f]{8}\.js$|\/styles\.[0-9a-f]{8}\.css$/.test(url))).toBe(true);
-
   await page.goto(articleUrl);
   const survey = page.locator('.article__survey form.khs-survey');
   await survey.scrollIntoViewIfNeeded();
@@ -75,7 +79,14 @@ test('a saved component shows in the open page without a reload; saved server co
   await expect(button).toHaveText('Vote');
   const marker = `kept-${Math.random()}`;
   await page.evaluate((value) => ((window as unknown as { devLoopMarker: string }).devLoopMarker = value), marker);
-  const loadedBefore = await loadedFromOtherRemotes(page, devOrigin, siteOrigin);
+  await islandsSettled(page);
+  // After a first render (the shell's server has every manifest by then): the HTML names the other
+  // remotes' built assets (their origins, their hashed files).
+  const firstHtml = await (await page.request.get(articleUrl)).text();
+  const otherAssets = otherRemotesAssets(firstHtml, devOrigin, siteOrigin);
+  expect(otherAssets.some((url) => /\/styles\.[0-9a-f]{8}\.css$/.test(url))).toBe(true);
+  const loadedBefore = await remoteLoadsFromOtherOrigins(page, devOrigin, siteOrigin);
+  expect(loadedBefore.length).toBeGreaterThan(0);
 
   // 1. A React component's text, saved: the open page shows it, the window is the same one.
   const seen = site.rebuilds.length;
@@ -85,8 +96,8 @@ test('a saved component shows in the open page without a reload; saved server co
   expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(1);
   const browserBuild = await site.rebuildAfter(seen);
   await expect(page.locator('html')).toHaveAttribute('data-khs-dev-build', `${REMOTE}@${browserBuild.buildVersion}`);
-  // The swap loaded nothing new from the other remotes.
-  expect(await loadedFromOtherRemotes(page, devOrigin, siteOrigin)).toEqual(loadedBefore);
+  // The swap loaded no other remote again (no manifest, no container).
+  expect(await remoteLoadsFromOtherOrigins(page, devOrigin, siteOrigin)).toEqual(loadedBefore);
 
   // 2. Server-rendered code, saved: the next request's HTML has it (the shell's poll is 10 minutes away).
   const beforeServerEdit = site.rebuilds.length;

@@ -3,7 +3,7 @@
 // shell), with one remote built from its sources in watch mode — browser and server targets
 // (tooling/rspack-preset `createRemoteDevConfigs`). Each successful rebuild is deployed, as a
 // production deploy would be, to the remote's own dev origin (a deploy target in a temporary
-// folder, served by tooling/static-server in this process): a new `versions/<buildVersion>/` folder
+// folder, served by the stack's supervised origin process like every remote's): a new `versions/<buildVersion>/` folder
 // and an atomically switched manifest with `contractsVersion`, so every URL of a rebuild is new
 // and the shell's compatibility rule applies unchanged. Then it tells the shell at once
 // (`POST /__khs-dev/remotes/<remote>/rebuilt` with this run's token): the shell loads the new build
@@ -18,7 +18,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { deploy } from '@khs/deploy';
-import { serveDirectory } from '@khs/static-server';
 import { DEV_EVENTS_PATH, DEV_LOOP_TOKEN_ENV, devRebuiltPath } from './devProtocol.mjs';
 import { REMOTES, SHELL_DEFAULT_PORT } from './registry.mjs';
 import { portOrFree, REPO_ROOT, startStack } from './startStack.mjs';
@@ -115,20 +114,21 @@ export async function startDevSite({ remote, env = process.env, log = (line) => 
 
     log(`[dev] building ${remote} (browser and server, watch mode)…`);
     const firstVersion = await firstBuilt;
-    const origin = await serveDirectory({ dir: originDir });
-    cleanups.push(() => origin.close());
-    const manifestUrl = `${origin.url}/mf-manifest.json`;
-    log(`[dev] ${remote} ${firstVersion} served at ${manifestUrl}`);
+    log(`[dev] ${remote} ${firstVersion} built`);
     for (const [name, url] of Object.entries(external)) log(`[dev] ${name} from ${url} (${REMOTES.find((entry) => entry.name === name).manifestEnv})`);
 
     const port = env.PORT ? Number(env.PORT) : await portOrFree(SHELL_DEFAULT_PORT);
     const stack = await startStack({
       dataDir: path.resolve(REPO_ROOT, env.DATA_DIR ?? path.join('.data-dev', remote)),
-      remoteManifests: { ...external, [remote]: manifestUrl },
+      remoteManifests: external,
+      // Its own supervised origin process, as every remote's: the watcher's work never delays an answer.
+      remoteOrigins: { [remote]: originDir },
       env: { ...env, PORT: String(port), [DEV_LOOP_TOKEN_ENV]: token },
       log,
     });
     cleanups.push(() => stack.close());
+    const manifestUrl = `${stack.remotes[remote]}/mf-manifest.json`;
+    log(`[dev] ${remote} served at ${manifestUrl}`);
     shellUrl = stack.url;
     return { url: stack.url, remote, manifestUrl, stack, close };
   } catch (error) {

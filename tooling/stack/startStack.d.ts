@@ -35,6 +35,12 @@ export interface StackOptions {
    * them; `remotes`/`originDirs` of the handle leave them out. Default: none (every remote from its origin).
    */
   remoteManifests?: Partial<Record<RemoteName, string>>;
+  /**
+   * Remotes served from a deploy target someone else keeps up to date (the dev starter's dev origin),
+   * by name: their origin serves that folder as it is (no build needed, nothing deployed there).
+   * Default: none.
+   */
+  remoteOrigins?: Partial<Record<RemoteName, string>>;
   /** Receives every output line of the processes and the stack's own messages. Default: kept quiet (shown only if a process fails to start). */
   log?: (line: string) => void;
 }

@@ -299,6 +299,12 @@ export async function startStack(options = {}) {
     const origins = new Map();
     const originDirs = new Map();
     for (const remote of servedRemotes) {
+      // A folder someone else keeps deployed (the dev starter's dev origin): served as it is.
+      const given = options.remoteOrigins?.[remote.name];
+      if (given) {
+        originDirs.set(remote.name, given);
+        continue;
+      }
       const dist = path.join(REPO_ROOT, remote.name, 'dist');
       if (!existsSync(dist)) throw new Error(`${remote.name} is not built (${dist}): run npm run build`);
       let dir = dist;
