@@ -40,8 +40,9 @@ try {
   const articleUrl = new URL(article.url, site.url).href;
   const page = await browser.newPage();
   await page.goto(articleUrl);
-  await page.locator('.article__survey form.khs-survey').scrollIntoViewIfNeeded();
-  await page.locator('.article__survey .khs-survey__submit').waitFor();
+  // Generous: a machine shared by many runs the first render slowly.
+  await page.locator('.article__survey form.khs-survey').scrollIntoViewIfNeeded({ timeout: 120_000 });
+  await page.locator('.article__survey .khs-survey__submit').waitFor({ timeout: 120_000 });
   await page.evaluate(() => ((window as unknown as { benchMarker: number }).benchMarker = 1));
 
   const widgetFile = path.join(checkout.root, WIDGET);
