@@ -123,7 +123,9 @@ export async function startDevSite({ remote, env = process.env, log = (line) => 
       remoteManifests: external,
       // Its own supervised origin process, as every remote's: the watcher's work never delays an answer.
       remoteOrigins: { [remote]: originDir },
-      env: { ...env, PORT: String(port), [DEV_LOOP_TOKEN_ENV]: token },
+      env: { ...env, PORT: String(port) },
+      // The shell alone: the token authorises the rebuild notice.
+      shellEnv: { [DEV_LOOP_TOKEN_ENV]: token },
       log,
     });
     cleanups.push(() => stack.close());

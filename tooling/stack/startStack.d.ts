@@ -20,6 +20,8 @@ export interface StackOptions {
    * `process.env`) win over the data folder's `secrets.json`; they reach only the processes that own them.
    */
   env?: Record<string, string | undefined>;
+  /** Environment only the shell gets, no other process (the dev starter's `KHS_DEV_LOOP_TOKEN`). */
+  shellEnv?: Record<string, string>;
   /** Extra environment for the team services' processes (never a secret: each gets only its own edge key). */
   serviceEnv?: Record<string, string>;
   /** Extra environment for the search server process (limits, workers). */

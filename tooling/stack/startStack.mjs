@@ -336,6 +336,7 @@ export async function startStack(options = {}) {
       ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, remoteManifests[remote.name] ?? defaultManifestUrl(remote, origins.get(remote.name).url)])),
       ...withoutSecrets(options.env ?? {}),
       ...shellSecrets({ ...givenSecrets, ...secrets.values }),
+      ...options.shellEnv,
     };
     // Where the search server is, for the shell (browsers' endpoint) and the search slice's indexer.
     const searchTarget = embeddedSearch
