@@ -110,7 +110,11 @@ export async function startDevSite({ remote, env = process.env, log = (line) => 
       const builtAt = Date.now();
       publishing = publishing.then(() => publish(builtAt)).catch((failure) => log(`[dev] ${remote}: ${failure?.message ?? failure}`));
     });
-    cleanups.push(() => new Promise((resolve) => watching.close(() => resolve())));
+    // Bounded: a watcher that never reports its close must not keep the dev build's folder.
+    cleanups.push(() => new Promise((resolve) => {
+      watching.close(() => resolve());
+      setTimeout(resolve, 5_000).unref();
+    }));
 
     log(`[dev] building ${remote} (browser and server, watch mode)…`);
     const firstVersion = await firstBuilt;
