@@ -144,9 +144,10 @@ describe('hotIslandMount (browser)', () => {
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(registerRemotes).not.toHaveBeenCalled();
 
-    FakeEventSource.last.emit('rebuilt', { remote: 'mf-survey', buildVersion: '0.1.0+bbbbbbbbbbbb' });
+    FakeEventSource.last.emit('rebuilt', { remote: 'mf-survey', buildVersion: '0.1.0+bbbbbbbbbbbb', manifestUrl: 'http://origin/live/mf-manifest.json' });
     await vi.waitFor(() => expect(document.documentElement.getAttribute('data-khs-dev-build')).toBe('mf-survey@0.1.0+bbbbbbbbbbbb'));
-    expect(registerRemotes).toHaveBeenCalledWith([{ name: 'mf_survey', alias: 'mf-survey', entry: 'http://origin/mf-manifest.json' }], { force: true });
+    // The live manifest the shell named, not the one the page had registered (it may have been pinned).
+    expect(registerRemotes).toHaveBeenCalledWith([{ name: 'mf_survey', alias: 'mf-survey', entry: 'http://origin/live/mf-manifest.json' }], { force: true });
     expect(globalThis.khsDevChunks_mf_survey).toBeUndefined();
     expect(loadRemote).toHaveBeenCalledWith('mf-survey/Survey');
     expect(oldUnmount).toHaveBeenCalledTimes(1);

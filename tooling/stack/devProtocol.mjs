@@ -8,7 +8,7 @@
  */
 export const DEV_LOOP_TOKEN_ENV = 'KHS_DEV_LOOP_TOKEN';
 
-/** Server-sent events of the shell: `rebuilt` with `{ remote, buildVersion }`, after the shell renders with that build. */
+/** Server-sent events of the shell: `rebuilt` with `{ remote, buildVersion, manifestUrl }`, after the shell renders with that build. */
 export const DEV_EVENTS_PATH = '/__khs-dev/events';
 
 /** `POST` here (the dev starter): `remote` was rebuilt and deployed to its dev origin; the shell reloads it now. */

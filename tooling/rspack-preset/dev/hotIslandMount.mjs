@@ -51,7 +51,7 @@ function listen(remote) {
     }
     if (notice?.remote !== remote) return;
     // One swap at a time, in the order of the builds.
-    state.swapping = state.swapping.then(() => swapRemote(remote, String(notice.buildVersion))).catch((error) => {
+    state.swapping = state.swapping.then(() => swapRemote(remote, String(notice.buildVersion), notice.manifestUrl)).catch((error) => {
       console.error(`[dev] ${remote} ${notice.buildVersion} could not be swapped in; reloading the page`, error);
       location.reload();
     });
@@ -64,12 +64,13 @@ function federationInstanceOf(remote) {
   return instances.find((instance) => (instance.options?.remotes ?? []).some((definition) => definition.alias === remote));
 }
 
-async function swapRemote(remote, buildVersion) {
+/** `manifestUrl`: the live manifest the shell loaded the build from (else the one the page registered). */
+async function swapRemote(remote, buildVersion, manifestUrl) {
   const instance = federationInstanceOf(remote);
   if (!instance) throw new Error(`no federation runtime on this page has "${remote}" registered`);
   const definition = instance.options.remotes.find((candidate) => candidate.alias === remote);
   // `force` drops the old container and its module cache; the manifest is fetched again (no-cache).
-  instance.registerRemotes([{ name: definition.name, alias: definition.alias, entry: definition.entry }], { force: true });
+  instance.registerRemotes([{ name: definition.name, alias: definition.alias, entry: typeof manifestUrl === 'string' ? manifestUrl : definition.entry }], { force: true });
   // The new container's chunk loader would take the old build's chunks from this global (same ids).
   delete globalThis[__KHS_DEV_CHUNK_GLOBAL__];
   const { islands } = registry();

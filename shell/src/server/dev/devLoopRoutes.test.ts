@@ -20,7 +20,7 @@ function fakeFederation(next = '0.1.0+bbbbbbbbbbbb') {
     preload: vi.fn(async (_onError: undefined, remote: string) => {
       calls.push(`preload ${remote}`);
     }),
-    pollStates: () => [{ remote: 'mf-survey', buildVersion: current }, { remote: 'mf-search' }],
+    pollStates: () => [{ remote: 'mf-survey', buildVersion: current, manifestUrl: 'http://127.0.0.1:4312/mf-manifest.json' }, { remote: 'mf-search' }],
   };
 }
 
@@ -88,7 +88,9 @@ describe('dev loop routes', () => {
     expect(await notice.json()).toEqual({ remote: 'mf-survey', buildVersion: '0.1.0+cccccccccccc', pages: 1 });
     expect(federation.calls).toEqual(['revalidate', 'preload mf-survey']);
     const stream = await nextEvent();
-    expect(stream).toContain(`event: rebuilt\ndata: ${JSON.stringify({ remote: 'mf-survey', buildVersion: '0.1.0+cccccccccccc' })}\n\n`);
+    expect(stream).toContain(
+      `event: rebuilt\ndata: ${JSON.stringify({ remote: 'mf-survey', buildVersion: '0.1.0+cccccccccccc', manifestUrl: 'http://127.0.0.1:4312/mf-manifest.json' })}\n\n`,
+    );
     await reader.cancel();
   });
 });

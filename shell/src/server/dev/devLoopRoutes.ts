@@ -5,7 +5,7 @@
 //   build was deployed to its dev origin; the shell reloads that remote now instead of at its next
 //   manifest poll (REMOTE_REVALIDATE_MS), warms the new server build up, then tells the pages.
 // - `GET /__khs-dev/events` (the open pages, same origin): server-sent `rebuilt` events with
-//   `{ remote, buildVersion }`, once the shell renders with that build; the remote's dev build
+//   `{ remote, buildVersion, manifestUrl }`, once the shell renders with that build; the remote's dev build
 //   swaps its islands in place on it (tooling/rspack-preset/dev/hotIslandMount.mjs).
 import { timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -20,8 +20,12 @@ export interface DevLoopOptions {
   token: string;
   /** The remotes the shell renders (a notice for another one is a 404). */
   remotes: readonly string[];
-  /** Loads the remote's current build now and resolves once the server renders with it; its `buildVersion`. */
-  refreshRemote: (remote: string) => Promise<string | undefined>;
+  /**
+   * Loads the remote's current build now and resolves once the server renders with it: its
+   * `buildVersion`, and the manifest URL it came from (the live one, which a page's swap loads: the
+   * page itself may have been pinned to another build's manifest).
+   */
+  refreshRemote: (remote: string) => Promise<{ buildVersion?: string; manifestUrl?: string }>;
 }
 
 /** The dev loop's token from the environment (`KHS_DEV_LOOP_TOKEN`); undefined (dev routes off) when unset or blank. */
@@ -72,8 +76,8 @@ export async function devLoopRoutes(app: FastifyInstance, options: DevLoopOption
     if (!options.remotes.includes(remote)) {
       return reply.code(404).header('cache-control', 'no-store').send({ error: `no remote "${remote}" is configured`, code: 'unknown-remote' });
     }
-    const buildVersion = await options.refreshRemote(remote);
-    send('rebuilt', { remote, buildVersion });
+    const { buildVersion, manifestUrl } = await options.refreshRemote(remote);
+    send('rebuilt', { remote, buildVersion, manifestUrl });
     return reply.header('cache-control', 'no-store').send({ remote, buildVersion, pages: streams.size });
   });
 }
@@ -84,17 +88,18 @@ export async function devLoopRoutes(app: FastifyInstance, options: DevLoopOption
  * plus the warm-up of the remote's server modules, awaited.
  */
 export function devLoopFeature(
-  federation: { revalidate(): Promise<void>; preload(onError: undefined, remote: string): Promise<void>; pollStates(): { remote: string; buildVersion?: string }[] } | undefined,
+  federation: { revalidate(): Promise<void>; preload(onError: undefined, remote: string): Promise<void>; pollStates(): { remote: string; buildVersion?: string; manifestUrl?: string }[] } | undefined,
   remotes: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): { plugin: typeof devLoopRoutes; options: DevLoopOptions }[] {
   const token = readDevLoopToken(env);
   if (!token) return [];
   const refreshRemote = async (remote: string) => {
-    if (!federation) return undefined;
+    if (!federation) return {};
     await federation.revalidate();
     await federation.preload(undefined, remote);
-    return federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
+    const state = federation.pollStates().find((candidate) => candidate.remote === remote);
+    return { buildVersion: state?.buildVersion, manifestUrl: state?.manifestUrl };
   };
   return [{ plugin: devLoopRoutes, options: { token, remotes, refreshRemote } }];
 }
