@@ -12,6 +12,7 @@ import { contractsPackage, ContractsVersionManifestPlugin } from './contractsVer
 import { ExposeSharedManifestPlugin } from './exposeShared.mjs';
 import { BUNDLER_RUNTIME_GLOBAL } from './bundlerRuntimeGlobal.mjs';
 import { HostContainerSetupPlugin, writeContainerSetupModule } from './containerSetup.mjs';
+import { hotIslandExposes } from './dev/devBuild.mjs';
 
 // The host's copy of the containers' federation setup (imported by provideBundlerRuntime.mjs).
 await writeContainerSetupModule();
@@ -156,6 +157,7 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
  * and the standalone page at `/`, as before.
  * `contractsDir` builds against another contracts package than the workspace's (the contracts
  * skew fixtures of the e2e suite); its version is what the manifest records.
+ * `env.khsDev` (the dev starter, `npm run dev`): the dev builds of `createRemoteDevConfigs`.
  * `rspack build --env distDir=<folder>` writes the build there instead of `<dir>/dist` (the
  * reproducibility test builds one remote twice side by side).
  * @param {{ dir: string, name: string, exposes: Record<string,string>, serverExposes?: Record<string,string>, devPort: number, contractsDir?: string }} options
@@ -163,6 +165,7 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
 export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort, contractsDir }) {
   return (env, argv) => {
     const mode = argv.mode ?? process.env.NODE_ENV;
+    if (env?.khsDev) return createRemoteDevConfigs({ dir, name, exposes, serverExposes, contractsDir, ...env.khsDev });
     const distDir = env?.distDir ? path.resolve(env.distDir) : path.join(dir, 'dist');
     if (env?.RSPACK_SERVE || env?.WEBPACK_SERVE) {
       return createRemoteBrowserConfig({ dir, name, exposes, devPort, mode, externalRuntime: false, contractsDir });
@@ -177,6 +180,54 @@ export function createRemoteConfig({ dir, name, exposes, serverExposes, devPort,
     configs.at(-1).plugins.push(new BuildVersionPlugin(dir, distDir));
     return configs;
   };
+}
+
+/**
+ * The dev builds of a remote (`npm run dev -w <remote>`, run in watch mode by the dev starter,
+ * tooling/stack/devSite.mjs): the browser build against the page's runtime and the server build,
+ * as in production — same manifest with `ssrRemoteEntry`, `serverExposes` and `contractsVersion`,
+ * so the shell treats it as any deployed build — but unminified, without compressed copies, the
+ * standalone page or the build version (the dev starter writes it once both targets are written,
+ * `writeDevBuildVersion`), into `outDir` (never the remote's `dist/`). React's production build
+ * on both sides (`NODE_ENV` production): the page's and the shell server's React, which the
+ * remote shares, are production builds. Each browser expose is wrapped so an open page swaps a
+ * rebuilt island in place (dev/hotIslandMount.mjs), listening on `eventsPath` of the page's origin.
+ * @param {{ dir: string, name: string, exposes: Record<string,string>, serverExposes?: Record<string,string>, contractsDir?: string, outDir: string, wrapperDir: string, eventsPath: string, islandPrefix?: string }} options
+ *   `islandPrefix`: the remote's name in the page's islands; default the package name (`mf-search`)
+ */
+export function createRemoteDevConfigs({ dir, name, exposes, serverExposes, contractsDir, outDir, wrapperDir, eventsPath, islandPrefix }) {
+  const remote = islandPrefix ?? readPackage(dir).name;
+  const browser = createRemoteBrowserConfig({
+    dir,
+    name,
+    exposes: hotIslandExposes({ dir, remote, exposes, wrapperDir }),
+    devPort: 0,
+    mode: 'development',
+    externalRuntime: true,
+    serverExposes,
+    contractsDir,
+    distDir: outDir,
+  });
+  // The server build writes into `<outDir>/server/`; each rebuild adds only a new remoteEntry name.
+  browser.output.clean = false;
+  browser.plugins = browser.plugins.filter((plugin) => !(plugin instanceof PrecompressPlugin));
+  // Named here so a swap can drop the old build's loaded chunks from it: a new container's chunk
+  // loader first takes every chunk already in its global, and would run the old build's modules.
+  const chunkLoadingGlobal = `khsDevChunks_${remote.replace(/\W/g, '_')}`;
+  browser.output.chunkLoadingGlobal = chunkLoadingGlobal;
+  browser.plugins.push(
+    new rspack.DefinePlugin({ __KHS_DEV_EVENTS_PATH__: JSON.stringify(eventsPath), __KHS_DEV_CHUNK_GLOBAL__: JSON.stringify(chunkLoadingGlobal) }),
+  );
+  const configs = [browser];
+  if (serverExposes) configs.push(createRemoteServerConfig({ dir, name, exposes: serverExposes, mode: 'development', contractsDir, distDir: outDir }));
+  // Source maps in the browser only (the server's stacks name the dev build's unminified files).
+  if (configs[1]) configs[1].devtool = false;
+  for (const config of configs) {
+    delete config.devServer;
+    config.optimization = { ...config.optimization, nodeEnv: 'production' };
+    for (const rule of config.module.rules) if (rule.options?.jsc?.transform?.react) rule.options.jsc.transform.react.development = false;
+  }
+  return configs;
 }
 
 /** The module each remote's standalone page runs (mounts the demo islands). */

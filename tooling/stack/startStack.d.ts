@@ -20,6 +20,8 @@ export interface StackOptions {
    * `process.env`) win over the data folder's `secrets.json`; they reach only the processes that own them.
    */
   env?: Record<string, string | undefined>;
+  /** Environment only the shell gets, no other process (the dev starter's `KHS_DEV_LOOP_TOKEN`). */
+  shellEnv?: Record<string, string>;
   /** Extra environment for the team services' processes (never a secret: each gets only its own edge key). */
   serviceEnv?: Record<string, string>;
   /** Extra environment for the search server process (limits, workers). */
@@ -29,6 +31,18 @@ export interface StackOptions {
    * its `dist`, deploying the current build there first (`npm start`: `.origins`). Default: `dist`.
    */
   deployedOrigins?: string;
+  /**
+   * Remotes the stack does not serve: their manifest URL (a remote in watch mode on its dev origin,
+   * `npm run dev`, or a shared staging environment). No origin is started and no build is needed for
+   * them; `remotes`/`originDirs` of the handle leave them out. Default: none (every remote from its origin).
+   */
+  remoteManifests?: Partial<Record<RemoteName, string>>;
+  /**
+   * Remotes served from a deploy target someone else keeps up to date (the dev starter's dev origin),
+   * by name: their origin serves that folder as it is (no build needed, nothing deployed there).
+   * Default: none.
+   */
+  remoteOrigins?: Partial<Record<RemoteName, string>>;
   /** Receives every output line of the processes and the stack's own messages. Default: kept quiet (shown only if a process fails to start). */
   log?: (line: string) => void;
 }
@@ -36,9 +50,9 @@ export interface StackOptions {
 export interface Stack {
   /** Shell origin with a trailing slash, e.g. `http://127.0.0.1:41234/`. */
   url: string;
-  /** Origin of each remote's static server. */
+  /** Origin of each remote's static server (every remote not in `remoteManifests`). */
   remotes: Record<RemoteName, string>;
-  /** The folder each remote's origin serves (its deploy target, or its `dist`). */
+  /** The folder each remote's origin serves (its deploy target, or its `dist`; every remote not in `remoteManifests`). */
   originDirs: Record<RemoteName, string>;
   /** Base URL of the search server. */
   searchUrl: string;

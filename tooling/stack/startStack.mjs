@@ -271,8 +271,11 @@ export async function startStack(options = {}) {
     // taken one stops the start), else 0 (a free one, picked by the part itself and kept).
     const ports = new Map();
     const byDefault = (port) => port + (options.portOffset ?? 0);
+    // Remotes served elsewhere (a dev origin, a shared staging site): no origin of ours, no build needed.
+    const remoteManifests = options.remoteManifests ?? {};
+    const servedRemotes = REMOTES.filter((remote) => !remoteManifests[remote.name]);
     const wanted = [
-      ...REMOTES.map((remote) => [remote.name, `the ${remote.name} origin`, byDefault(remote.defaultPort)]),
+      ...servedRemotes.map((remote) => [remote.name, `the ${remote.name} origin`, byDefault(remote.defaultPort)]),
       ...(embeddedSearch ? [['search', 'the search server', given[SEARCH.portEnv] ? Number(given[SEARCH.portEnv]) : byDefault(SEARCH.defaultPort)]] : []),
       ...ownServices.map((service) => [service.name, `the ${service.name} service`, byDefault(service.defaultPort)]),
       ['shell', 'the shell', given.PORT ? Number(given.PORT) : byDefault(SHELL_DEFAULT_PORT)],
@@ -295,7 +298,13 @@ export async function startStack(options = {}) {
     // Each remote's origin, as its CDN would serve it.
     const origins = new Map();
     const originDirs = new Map();
-    for (const remote of REMOTES) {
+    for (const remote of servedRemotes) {
+      // A folder someone else keeps deployed (the dev starter's dev origin): served as it is.
+      const given = options.remoteOrigins?.[remote.name];
+      if (given) {
+        originDirs.set(remote.name, given);
+        continue;
+      }
       const dist = path.join(REPO_ROOT, remote.name, 'dist');
       if (!existsSync(dist)) throw new Error(`${remote.name} is not built (${dist}): run npm run build`);
       let dir = dist;
@@ -310,7 +319,7 @@ export async function startStack(options = {}) {
     const servedDirs = new Map(originDirs);
     const originSpec = (name) => (port) => ({ args: [STATIC_SERVER_CLI, servedDirs.get(name), String(port)], env: baseEnv, cwd: REPO_ROOT });
     const startedOrigins = await Promise.allSettled(
-      REMOTES.map(async (remote) => {
+      servedRemotes.map(async (remote) => {
         const origin = await supervisePart({ name: `the ${remote.name} origin`, port: ports.get(remote.name), spec: originSpec(remote.name), healthPath: HEALTH_PATHS.origin, log });
         cleanups.push(() => origin.supervised.close());
         origins.set(remote.name, origin);
@@ -324,9 +333,10 @@ export async function startStack(options = {}) {
       ...baseEnv,
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, defaultManifestUrl(remote, origins.get(remote.name).url)])),
+      ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, remoteManifests[remote.name] ?? defaultManifestUrl(remote, origins.get(remote.name).url)])),
       ...withoutSecrets(options.env ?? {}),
       ...shellSecrets({ ...givenSecrets, ...secrets.values }),
+      ...options.shellEnv,
     };
     // Where the search server is, for the shell (browsers' endpoint) and the search slice's indexer.
     const searchTarget = embeddedSearch
@@ -356,7 +366,11 @@ export async function startStack(options = {}) {
             // Browsers may search from the site's pages and the remotes' standalone pages only.
             SEARCH_ALLOWED_ORIGINS:
               given.SEARCH_ALLOWED_ORIGINS ??
-              searchPageOrigins({ shellPort: String(ports.get('shell')), publicBaseUrl: given.PUBLIC_BASE_URL, remoteOrigins: [...origins.values()].map((origin) => origin.url) }).join(','),
+              searchPageOrigins({
+                shellPort: String(ports.get('shell')),
+                publicBaseUrl: given.PUBLIC_BASE_URL,
+                remoteOrigins: [...[...origins.values()].map((origin) => origin.url), ...Object.values(remoteManifests)],
+              }).join(','),
           },
         }),
         healthPath: HEALTH_PATHS.search,

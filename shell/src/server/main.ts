@@ -8,6 +8,7 @@ import { openDatabase } from './database/index.js';
 import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
 import { healthRoutes } from './health/healthRoutes.js';
+import { devLoopFeature } from './dev/devLoopRoutes.js';
 import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
           ...(islands ? { pollStates: () => islands.federation.pollStates() } : {}),
         },
       },
+      // `npm run dev -w <remote>` only (KHS_DEV_LOOP_TOKEN); none in production.
+      ...devLoopFeature(islands?.federation, config.remotes.map((remote) => remote.name)),
     ],
   });
   await app.listen({ host: config.host, port: config.port });
