@@ -42,16 +42,13 @@ async function main(): Promise<void> {
   // build, for /health/remotes: every instance's in PostgreSQL, else this process's memory.
   const failureCounts = database.islandFailures ?? new IslandFailureCounts();
   log(`island failure counts: ${database.islandFailures ? 'shared by every instance (PostgreSQL)' : "this process's memory"}`);
-  const islands = createServerIslands(
-    config.remotes,
-    readServerIslandSettings(),
-    (remote, stage, error) => failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error) }),
-    (rendered, federation) => {
-      for (const state of federation.pollStates()) {
-        if (rendered.has(state.remote)) failureCounts.recordView(state.remote, state.buildVersion ?? 'unknown');
-      }
-    },
-  );
+  // Page views are the browsers' page reports (a page served from a shared cache is a view too,
+  // and one the shell's server never renders); a server render failure counts for the build the
+  // server has loaded for that remote, the one it rendered.
+  const islands: ReturnType<typeof createServerIslands> = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) => {
+    const version = islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
+    failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error), ...(version ? { version } : {}) });
+  });
   const { app } = await buildShellApp({
     config,
     content,
