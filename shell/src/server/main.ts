@@ -9,6 +9,8 @@ import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
 import { healthRoutes } from './health/healthRoutes.js';
 import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
+import { createShellCanary, readCanaryRuleSettings } from './canary/index.js';
+import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
@@ -49,6 +51,14 @@ async function main(): Promise<void> {
     const version = islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
     failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error), ...(version ? { version } : {}) });
   });
+  // Canaries: the origins' splits, the rule over the shared counts, ends shared like the counts.
+  const canary = createShellCanary({
+    remotes: config.remotes,
+    counts: failureCounts,
+    ends: database.canaryEnds ?? new MemoryCanaryEndStore(),
+    rule: readCanaryRuleSettings(),
+  });
+  await canary.start();
   const { app } = await buildShellApp({
     config,
     content,
@@ -65,6 +75,8 @@ async function main(): Promise<void> {
           remotes: config.remotes,
           operatorToken: config.operatorToken,
           failureCounts,
+          onReport: () => canary.monitor.notify(),
+          canaryOf: (remote: string) => canary.facts(remote),
           ...(islands ? { pollStates: () => islands.federation.pollStates() } : {}),
         },
       },
@@ -93,6 +105,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     await app.close();
+    canary.stop();
     content.close();
     await islands?.federation.close();
     await database.close();

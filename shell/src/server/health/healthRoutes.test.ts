@@ -211,6 +211,7 @@ describe('GET /health/remotes (operators)', () => {
         changedAt: '2026-11-22T10:00:00.000Z',
         buildChanges: 2,
         failures: { total: 3, browser: { 'KHS-ISLAND-003': 1 }, server: { 'KHS-ISLAND-008': 2 }, browserVersions: { '0.1.0+ba9876543210': 1 }, serverVersions: {}, views: {} },
+        canary: null,
       },
       {
         name: 'mf-watchlist',
@@ -224,6 +225,7 @@ describe('GET /health/remotes (operators)', () => {
         changedAt: '2026-11-22T09:59:00.000Z',
         buildChanges: 0,
         failures: { total: 0, browser: {}, server: {}, browserVersions: {}, serverVersions: {}, views: {} },
+        canary: null,
       },
       expect.objectContaining({ name: 'mf-survey', reachable: null, lastPollAt: null, buildVersion: null, changedAt: null }),
       expect.objectContaining({ name: 'mf-widgets', reachable: null, manifestUrl: remotes[3]!.entry }),
@@ -231,6 +233,36 @@ describe('GET /health/remotes (operators)', () => {
     // The same JSON by content negotiation on the HTML path.
     const negotiated = await asOperator(app, REMOTES_HEALTH_PATH, { accept: 'application/json' });
     expect(negotiated.json()).toEqual(health);
+  });
+
+  it('shows stable against canary with views and failure rates, the verdict while it runs, and why it ended', async () => {
+    const rollout = { stable: '1.0.0+aaaa', canary: { version: '1.1.0+bbbb', share: 0.5, startedAt: '2026-11-22T09:50:00.000Z' }, ended: null };
+    let end: { remote: string; version: string; reason: string; at: string } | undefined;
+    const { app, failureCounts } = await start({
+      canaryOf: (remote) => (remote === 'mf-search' ? { rollout, end, verdict: 'canary 1/4 views failed, stable 0/4: fewer than 20 canary views' } : undefined),
+    });
+    for (let view = 0; view < 4; view++) {
+      failureCounts.recordView('mf-search', '1.0.0+aaaa');
+      failureCounts.recordView('mf-search', '1.1.0+bbbb');
+    }
+    failureCounts.recordFailure({ remote: 'mf-search', source: 'browser', code: 'KHS-ISLAND-010', version: '1.1.0+bbbb' });
+    const canaryOf = async () => ((await asOperator(app)).json() as RemotesHealth).remotes.find((remote) => remote.name === 'mf-search')!.canary;
+    expect(await canaryOf()).toEqual({
+      share: 0.5,
+      startedAt: '2026-11-22T09:50:00.000Z',
+      state: 'running',
+      stable: { version: '1.0.0+aaaa', views: 4, failures: 0, failureRate: 0 },
+      canary: { version: '1.1.0+bbbb', views: 4, failures: 1, failureRate: 0.25 },
+      verdict: 'canary 1/4 views failed, stable 0/4: fewer than 20 canary views',
+      ended: null,
+    });
+    end = { remote: 'mf-search', version: '1.1.0+bbbb', reason: 'canary fails 100.0 % of 20 views', at: '2026-11-22T10:00:05.000Z' };
+    expect(await canaryOf()).toMatchObject({ state: 'ended', ended: { version: '1.1.0+bbbb', outcome: 'rolled-back', reason: 'canary fails 100.0 % of 20 views', at: '2026-11-22T10:00:05.000Z' } });
+    const page = await asOperator(app, REMOTES_HEALTH_PATH, { accept: 'text/html' });
+    expect(page.body).toContain('<h2>Canaries</h2>');
+    expect(page.body).toContain('ended: rolled-back');
+    expect(page.body).toContain('<code>1.1.0+bbbb</code>: 4 views, 1 failures (25.0 %)');
+    expect(page.body).toContain('canary fails 100.0 % of 20 views');
   });
 
   it('forgets failures once they leave the 15-minute window', async () => {

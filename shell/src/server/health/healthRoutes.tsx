@@ -8,7 +8,7 @@ import { ISLAND_FAILURE_LIMIT, OPERATOR_LIMIT } from '../security/rateLimit/rate
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 import { RemotesHealthPage } from './RemotesHealthPage.js';
-import { remotesHealth } from './remotesHealth.js';
+import { remotesHealth, type CanaryFacts } from './remotesHealth.js';
 import { validatePageReport } from './validateIslandFailureReport.js';
 
 /** Paths of the operators' view of the remotes (HTML; JSON by `Accept` or the `.json` path). */
@@ -28,6 +28,8 @@ export interface HealthRoutesOptions {
   failureCounts: IslandFailureStore;
   /** Told after each accepted page report (the canary monitor re-evaluates, debounced). Default: nothing. */
   onReport?: () => void;
+  /** The canary facts of a remote (split, recorded end, last verdict) for the view. Default: none. */
+  canaryOf?: (remote: string) => CanaryFacts | undefined;
   now?: () => number;
 }
 
@@ -116,7 +118,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
 
   const view = (json: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (!authorized(request, reply)) return reply;
-    const health = await remotesHealth(options.remotes, options.pollStates?.(), options.failureCounts, now());
+    const health = await remotesHealth(options.remotes, options.pollStates?.(), options.failureCounts, now(), options.canaryOf);
     reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
     if (json || wantsJson(request)) return reply.send(health);
     return reply.type('text/html; charset=utf-8').send(`<!doctype html>${renderToStaticMarkup(<RemotesHealthPage health={health} />)}`);
