@@ -369,6 +369,17 @@ export class ServerFederation {
     return state && chosen ? versionManifestUrl(state.definition.entry, chosen) : undefined;
   }
 
+  /**
+   * The live build's version of `remote` when a page may pin it: its manifest was switched by
+   * tooling/deploy (`metaData.deployedAt`), so the build's own folder `versions/<buildVersion>/`
+   * is at the origin. Undefined before the live manifest is loaded, or for an origin that serves a
+   * build directly (a remote's own `serve`, a dev server): pages then read the live manifest.
+   */
+  pinnableLiveVersion(remote: string): string | undefined {
+    const manifest = this.states.get(remote)?.live?.manifest;
+    return typeof manifest?.json.metaData?.deployedAt === 'string' ? buildVersionOf(manifest) : undefined;
+  }
+
   /** Build versions other than the live one loaded now for `remote`, least recently used first. */
   pinnedVersions(remote: string): string[] {
     return [...(this.states.get(remote)?.pinned.keys() ?? [])];
