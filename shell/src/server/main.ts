@@ -10,6 +10,7 @@ import { createServerIslands, readServerIslandSettings } from './federation/serv
 import { healthRoutes } from './health/healthRoutes.js';
 import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
 import { createShellCanary, readCanaryRuleSettings } from './canary/index.js';
+import { currentRequestVersions } from './federation/requestVersions.js';
 import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
@@ -48,7 +49,8 @@ async function main(): Promise<void> {
   // and one the shell's server never renders); a server render failure counts for the build the
   // server has loaded for that remote, the one it rendered.
   const islands: ReturnType<typeof createServerIslands> = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) => {
-    const version = islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
+    // The build this request chose (a canary side, a preview), else the live one the server has loaded.
+    const version = currentRequestVersions()?.choices.get(remote)?.version ?? islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
     failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error), ...(version ? { version } : {}) });
   });
   // Canaries: the origins' splits, the rule over the shared counts, ends shared like the counts.
@@ -67,6 +69,8 @@ async function main(): Promise<void> {
     linkOrigin,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     rateLimitCounters: database.rateLimitCounters,
+    // Most general first: the canary side, then (w22-federation) a preview overrides it.
+    versionSelection: [canary.plugin],
     features: [
       ...productFeatures({ config, database, linkOrigin }),
       {
