@@ -154,12 +154,14 @@ const siteHealth = {
       name: 'mf-test',
       buildVersion: '1.0.0+aaaa',
       failures: { total: 9, browser: {}, server: {}, browserVersions: { '1.1.0+bbbb': 8 }, serverVersions: { '1.1.0+bbbb': 1, '1.0.0+aaaa': 1 }, views: { '1.0.0+aaaa': 20, '1.1.0+bbbb': 10 } },
+      // The shape of shell/src/server/health/remotesHealth.ts RemoteCanaryHealth.
       canary: {
-        stable: '1.0.0+aaaa',
-        version: '1.1.0+bbbb',
         share: 0.5,
         startedAt: '2026-11-26T03:00:00.000Z',
         state: 'ended',
+        stable: { version: '1.0.0+aaaa', views: 20, failures: 1, failureRate: 0.05 },
+        canary: { version: '1.1.0+bbbb', views: 10, failures: 9, failureRate: 0.9 },
+        verdict: null,
         ended: { version: '1.1.0+bbbb', outcome: 'rolled-back', reason: 'canary fails 90.0 % of 10 views', at: '2026-11-26T03:01:00.000Z' },
       },
     },

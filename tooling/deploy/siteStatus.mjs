@@ -39,7 +39,8 @@ const percent = (rate) => `${(rate * 100).toFixed(1)} %`;
 /**
  * Lines for one remote of the operators' JSON: each build seen in the window with its views,
  * failures (browser + server) and failure rate per view, marked stable or canary where the site's
- * canary state says so, and how the canary ended if it did.
+ * canary (`remotes[].canary`: `{ state, share, startedAt, stable: { version }, canary: { version },
+ * verdict, ended }`) says so, and how the canary ended if it did.
  */
 export function formatRemoteStatus(health, remote) {
   const entry = health?.remotes?.find((candidate) => candidate.name === remote);
@@ -48,9 +49,11 @@ export function formatRemoteStatus(health, remote) {
   const views = failures.views ?? {};
   const failed = (version) => (failures.browserVersions?.[version] ?? 0) + (failures.serverVersions?.[version] ?? 0);
   const canary = entry.canary ?? null;
-  const role = (version) => (canary?.version === version ? 'canary' : (canary?.stable ?? entry.buildVersion) === version ? 'stable' : 'other ');
+  const stableVersion = canary?.stable?.version ?? entry.buildVersion;
+  const canaryVersion = canary?.canary?.version;
+  const role = (version) => (version === canaryVersion ? 'canary' : version === stableVersion ? 'stable' : 'other ');
   const versions = new Set([...Object.keys(views), ...Object.keys(failures.browserVersions ?? {}), ...Object.keys(failures.serverVersions ?? {})]);
-  for (const version of [canary?.stable, canary?.version]) if (version) versions.add(version);
+  for (const version of [stableVersion, canaryVersion]) if (version) versions.add(version);
   const minutes = Math.round((health.failureWindowSeconds ?? 900) / 60);
   const lines = [`  site:        last ${minutes} minutes, per build (server live: ${entry.buildVersion ?? 'unknown'})`];
   const order = (version) => ({ stable: 0, canary: 1 })[role(version).trim()] ?? 2;
@@ -59,7 +62,9 @@ export function formatRemoteStatus(health, remote) {
     const rate = seen > 0 ? percent(Math.min(failed(version), seen) / seen) : 'no views';
     lines.push(`    ${role(version)} ${version}  views ${seen}  failures ${failed(version)}  (${rate})`);
   }
-  if (canary?.state === 'running') lines.push(`  canary:      running for ${+(canary.share * 100).toFixed(2)} % of visitors since ${canary.startedAt}`);
-  if (canary?.ended) lines.push(`  canary:      ${canary.ended.version ?? canary.version} ${canary.ended.outcome} at ${canary.ended.at}: ${canary.ended.reason}`);
+  if (canary?.state === 'running') {
+    lines.push(`  canary:      running for ${+(canary.share * 100).toFixed(2)} % of visitors since ${canary.startedAt}${canary.verdict ? `; the rule: ${canary.verdict}` : ''}`);
+  }
+  if (canary?.ended) lines.push(`  canary:      ${canary.ended.version} ${canary.ended.outcome} at ${canary.ended.at}: ${canary.ended.reason}`);
   return lines;
 }
