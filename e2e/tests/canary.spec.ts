@@ -161,8 +161,16 @@ test('a canary that breaks on hydrate at 50 % ends by itself; everyone gets stab
     views.push(seen);
     // Assigned per visitor, pinned on the page, private while a canary runs.
     expect([stable, broken]).toContain(seen.version);
-    expect(seen.visitorCookie).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(seen.cacheControl).toMatch(/\bprivate\b/);
+    if (seen.visitorCookie !== undefined) {
+      expect(seen.visitorCookie).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(seen.cacheControl).toMatch(/\bprivate\b/);
+    } else {
+      // The rule ended the canary (0.5 s after the last report) while this page was requested:
+      // no assignment any more, the stable build, a shared page.
+      expect(seen.version).toBe(stable);
+      expect(seen.cacheControl).not.toMatch(/\bprivate\b/);
+      await expect.poll(async () => (await canaryHealth())!.ended, { timeout: 5000 }).not.toBeNull();
+    }
     expect(seen.islandState).toBe(seen.version === broken ? 'failed' : 'mounted');
     if (seen.version === broken) firstFailureAt ??= seen.reportedAt;
     ended = (await canaryHealth())!.ended;
