@@ -2,7 +2,7 @@
 // monitor running the rule, and the selection plugin for the version chain.
 import { readEnvInteger } from '@khs/env-integer';
 import type { RemoteDefinition } from 'contracts';
-import type { CanaryFacts } from '../health/remotesHealth.js';
+import type { CanaryFacts } from './canaryFacts.js';
 import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 import type { VersionSelectionPlugin } from '../federation/versionSelection.js';
 import type { CanaryEndStore } from './canaryEndStore.js';

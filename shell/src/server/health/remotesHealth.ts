@@ -2,8 +2,9 @@ import type { RemoteDefinition } from 'contracts';
 import type { RemotePollState } from '../federation/serverFederation.js';
 import type { IslandFailureStore, RemoteFailureCounts } from '../islandFailures/islandFailureCounts.js';
 import { trafficOf } from '../canary/canaryMonitor.js';
-import type { CanaryEnd } from '../canary/canaryEndStore.js';
-import type { Rollout } from '../canary/rollout.js';
+import type { CanaryFacts } from '../canary/canaryFacts.js';
+
+export type { CanaryFacts };
 
 /** One build's page views and failures (browser + server) in the window, and their ratio. */
 export interface BuildTraffic {
@@ -28,13 +29,7 @@ export interface RemoteCanaryHealth {
   ended: null | { version: string; outcome: 'promoted' | 'aborted' | 'rolled-back'; reason: string; at: string };
 }
 
-/** What the canary parts of the shell know of one remote (`canary/`), for the view. */
-export interface CanaryFacts {
-  rollout: Rollout | null | undefined;
-  /** The shells' recorded end of `rollout.canary`, if the rule ended it. */
-  end: CanaryEnd | undefined;
-  verdict: string | undefined;
-}
+
 
 /** One remote in `/health/remotes`. Times are ISO strings; `null` where the shell does not know. */
 export interface RemoteHealth {
