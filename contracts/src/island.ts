@@ -105,6 +105,14 @@ export const ISLAND_CACHE_TTL_MS = 60_000;
  */
 export const ISLAND_SERVER_STATE_ATTRIBUTE = 'data-island-ssr';
 
+/**
+ * DOM event (bubbling, no detail needed) an island's mount dispatches on its element when its
+ * server HTML did not match the browser render (React's recoverable hydration error). The shell's
+ * runtime, which knows the remote and build of the element, reports it as `KHS-ISLAND-010`; the
+ * remote needs no reporting channel of its own.
+ */
+export const ISLAND_HYDRATION_MISMATCH_EVENT = 'khs:island-hydration-mismatch';
+
 /** Attribute names of island markup. */
 export const ISLAND_ATTRIBUTE = 'data-island';
 export const ISLAND_PROPS_ATTRIBUTE = 'data-props';

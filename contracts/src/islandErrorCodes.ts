@@ -13,6 +13,7 @@ export const ISLAND_ERROR_CODES = Object.freeze({
   'KHS-ISLAND-007': 'Mounting or hydrating the island threw in the browser.',
   'KHS-ISLAND-008': 'Rendering the island on the server failed.',
   'KHS-ISLAND-009': 'The page names an island of a remote it has not configured, or gives it props that are not JSON.',
+  'KHS-ISLAND-010': "The island's server HTML did not match its browser render; React threw the server HTML away and rendered it in the browser.",
 } as const);
 
 /** One of the stable island failure codes. */

@@ -223,7 +223,15 @@ export interface ScaleOut {
  * The site as several machines would run it: two shells on one PostgreSQL behind a caching nginx,
  * remotes served from deploy targets (so `npm run deploy -- --to <originDirs[remote]>` switches them).
  */
-export async function startScaleOut(options: { log?: (line: string) => void; /** `CONTENT_DIR` of both shells and the services. Default: the checkout's articles. */ contentDir?: string } = {}): Promise<ScaleOut> {
+export async function startScaleOut(
+  options: {
+    log?: (line: string) => void;
+    /** `CONTENT_DIR` of both shells and the services. Default: the checkout's articles. */
+    contentDir?: string;
+    /** More environment for both shells (e.g. the canary rule's minimums). Default none. */
+    env?: Record<string, string>;
+  } = {},
+): Promise<ScaleOut> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'khs-scale-out-'));
   const cleanups: Array<() => Promise<void>> = [];
   const close = async () => {
@@ -244,6 +252,7 @@ export async function startScaleOut(options: { log?: (line: string) => void; /**
       PUBLIC_BASE_URL: proxyUrl,
       REMOTE_REVALIDATE_MS: String(SCALE_OUT_REVALIDATE_MS),
       ...(options.contentDir ? { CONTENT_DIR: options.contentDir } : {}),
+      ...options.env,
     };
     const stack = await startStack({ env: shared, deployedOrigins: path.join(work, 'origins'), ...(options.log ? { log: options.log } : {}) });
     cleanups.push(() => stack.close());

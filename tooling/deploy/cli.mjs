@@ -1,16 +1,21 @@
 #!/usr/bin/env node
-// khs-deploy deploy   [--to <target>] [--from <build folder>]
+// khs-deploy deploy   [--to <target>] [--from <build folder>] [--canary <percent> | --promote | --abort [--reason <text>]]
 // khs-deploy rollback [--to <target>]
-// khs-deploy status   [--to <target>]
+// khs-deploy status   [--to <target>] [--site <site URL>]   (OPERATOR_TOKEN from the environment)
 // Run from a remote's folder (`npm run deploy -w mf-search -- --to /srv/cdn/mf-search`): the remote
 // is the package there, the build its `dist/`, the target by default its local origin folder
 // (.origins/<remote>, what `npm start` serves). See README.md.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DeployError, deploy, liveStack, localOrigin, publishedVersions, readDeployments, rollback } from './index.mjs';
+import { DeployError, abortCanary, deploy, liveStack, localOrigin, promoteCanary, publishedVersions, readDeployments, readRollout, rollback, startCanary } from './index.mjs';
+import { fetchSiteHealth, formatRemoteStatus } from './siteStatus.mjs';
 
-const USAGE = 'usage: khs-deploy deploy|rollback|status [--to <target folder>] [--from <build folder>]';
+const USAGE = [
+  'usage: khs-deploy deploy   [--to <target folder>] [--from <build folder>] [--canary <percent> | --promote | --abort [--reason <text>]]',
+  '       khs-deploy rollback [--to <target folder>]',
+  '       khs-deploy status   [--to <target folder>] [--site <site URL, default PUBLIC_BASE_URL>]  (OPERATOR_TOKEN for the site\'s figures)',
+].join('\n');
 
 function fail(message, code = 1) {
   console.error(message);
@@ -21,7 +26,16 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      to: { type: 'string' },
+      from: { type: 'string' },
+      canary: { type: 'string' },
+      promote: { type: 'boolean' },
+      abort: { type: 'boolean' },
+      reason: { type: 'string' },
+      site: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
 } catch (error) {
   fail(`${error.message}\n${USAGE}`, 2);
@@ -33,6 +47,15 @@ if (values.help) {
   process.exit(0);
 }
 if (!['deploy', 'rollback', 'status'].includes(command) || positionals.length > 1) fail(USAGE, 2);
+const rolloutOptions = ['canary', 'promote', 'abort'].filter((name) => values[name] !== undefined);
+if (rolloutOptions.length > 1 || (rolloutOptions.length > 0 && command !== 'deploy')) fail(`--canary, --promote and --abort go alone, with deploy\n${USAGE}`, 2);
+if (values.reason !== undefined && !values.abort) fail(`--reason goes with --abort\n${USAGE}`, 2);
+if (values.site !== undefined && command !== 'status') fail(`--site goes with status\n${USAGE}`, 2);
+let canaryPercent;
+if (values.canary !== undefined) {
+  canaryPercent = Number(values.canary.replace(/%$/, ''));
+  if (!/^\d+(\.\d+)?%?$/.test(values.canary) || !(canaryPercent > 0 && canaryPercent < 100)) fail(`--canary takes a percentage above 0 and below 100, e.g. --canary 10 (got "${values.canary}")`, 2);
+}
 
 const cwd = process.cwd();
 let remote;
@@ -45,7 +68,16 @@ const target = path.resolve(cwd, values.to ?? localOrigin(remote));
 const from = path.resolve(cwd, values.from ?? 'dist');
 
 try {
-  if (command === 'deploy') {
+  if (command === 'deploy' && canaryPercent !== undefined) {
+    const result = await startCanary({ from, target, percent: canaryPercent });
+    console.log(`${remote}: ${result.version} ${result.alreadyPublished ? 'already published' : 'published'}; canary for ${+(result.share * 100).toFixed(2)} % of visitors in ${target} (stable: ${result.stable})`);
+  } else if (command === 'deploy' && values.promote) {
+    const result = await promoteCanary({ target });
+    console.log(`${remote}: canary ${result.version} promoted, live for everyone in ${target} (was ${result.previous ?? 'none'})`);
+  } else if (command === 'deploy' && values.abort) {
+    const result = await abortCanary({ target, ...(values.reason ? { reason: values.reason } : {}) });
+    console.log(`${remote}: canary ${result.version} aborted in ${target}; everyone gets ${result.stable}`);
+  } else if (command === 'deploy') {
     const result = await deploy({ from, target });
     const published = result.alreadyPublished ? 'already published' : 'published';
     console.log(
@@ -63,6 +95,17 @@ try {
     console.log(`  live:        ${record.current ?? 'none'}`);
     console.log(`  rollback to: ${stack.at(-2) ?? 'none'}`);
     console.log(`  published:   ${(await publishedVersions(target)).join(', ') || 'none'}`);
+    const rollout = await readRollout(target);
+    if (rollout?.canary) console.log(`  canary:      ${rollout.canary.version} for ${+(rollout.canary.share * 100).toFixed(2)} % since ${rollout.canary.startedAt}`);
+    if (rollout?.ended) console.log(`  last canary: ${rollout.ended.version} ${rollout.ended.outcome} at ${rollout.ended.at} (${rollout.ended.reason})`);
+    const site = values.site ?? process.env.PUBLIC_BASE_URL;
+    if (!site) {
+      console.log('  site:        no --site or PUBLIC_BASE_URL: views and failure rates not shown');
+    } else {
+      const health = await fetchSiteHealth({ site, token: process.env.OPERATOR_TOKEN });
+      if (!health.ok) fail(`${remote}: ${health.error}`);
+      for (const line of formatRemoteStatus(health.body, remote)) console.log(line);
+    }
   }
 } catch (error) {
   if (error instanceof DeployError) fail(`${remote}: ${error.message}`);

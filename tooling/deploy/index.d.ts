@@ -5,6 +5,7 @@ export function localOrigin(remote: string): string;
 export const MANIFEST_FILE: 'mf-manifest.json';
 export const DEPLOYMENTS_FILE: 'deployments.json';
 export const VERSIONS_DIR: 'versions';
+export const ROLLOUT_FILE: 'rollout.json';
 
 export type DeployErrorCode =
   | 'not-built'
@@ -14,7 +15,11 @@ export type DeployErrorCode =
   | 'unknown-version'
   | 'nothing-to-roll-back'
   | 'locked'
-  | 'not-rebasable';
+  | 'not-rebasable'
+  | 'bad-share'
+  | 'no-stable'
+  | 'canary-active'
+  | 'no-canary';
 
 export class DeployError extends Error {
   readonly code: DeployErrorCode;
@@ -22,7 +27,10 @@ export class DeployError extends Error {
 
 /** One switch of the live version. */
 export interface DeploymentEntry {
-  action: 'deploy' | 'rollback';
+  /** `canary` started one (live unchanged), `promote` made it live, `abort` ended it (live unchanged). */
+  action: 'deploy' | 'rollback' | 'canary' | 'promote' | 'abort';
+  /** Share of visitors of a `canary` entry, 0..1. */
+  share?: number;
   version: string;
   previous: string | null;
   /** ISO date. */
@@ -44,7 +52,7 @@ export function publish(options: { from: string; target: string }): Promise<{ ve
 export function switchTo(options: {
   target: string;
   version: string;
-  action?: 'deploy' | 'rollback';
+  action?: 'deploy' | 'rollback' | 'promote';
   now?: () => Date;
 }): Promise<{ version: string; previous: string | null; changed: boolean }>;
 export function deploy(options: {
@@ -53,3 +61,29 @@ export function deploy(options: {
   now?: () => Date;
 }): Promise<{ version: string; previous: string | null; changed: boolean; alreadyPublished: boolean }>;
 export function rollback(options: { target: string; now?: () => Date }): Promise<{ version: string; previous: string }>;
+
+/** `<target>/rollout.json`: the canary split every shell reads beside the live manifest. */
+export interface Rollout {
+  /** The version everyone outside the canary gets (the live one). */
+  stable: string;
+  canary: null | { version: string; /** 0..1 */ share: number; /** ISO date. */ startedAt: string };
+  ended: null | { version: string; outcome: 'promoted' | 'aborted' | 'rolled-back'; reason: string; /** ISO date. */ at: string };
+}
+
+export function readRollout(target: string): Promise<Rollout | null>;
+export function startCanary(options: {
+  from: string;
+  target: string;
+  /** Above 0, below 100. */
+  percent: number;
+  now?: () => Date;
+}): Promise<{ version: string; stable: string; share: number; alreadyPublished: boolean }>;
+export function promoteCanary(options: { target: string; now?: () => Date }): Promise<{ version: string; previous: string | null }>;
+export function abortCanary(options: {
+  target: string;
+  /** Default "aborted by an operator". */
+  reason?: string;
+  /** Default `aborted`. */
+  outcome?: 'aborted' | 'rolled-back';
+  now?: () => Date;
+}): Promise<{ version: string; stable: string }>;

@@ -4,6 +4,8 @@
 //   <target>/mf-manifest.json (.br .gz) the live version's manifest, its paths rebased onto its
 //                                       folder: the one file browsers and the shell revalidate
 //   <target>/deployments.json           what went live when (deploys and rollbacks)
+//   <target>/rollout.json               the canary split: stable version, canary version and share,
+//                                       and how the last canary ended (absent: no canary ever)
 //
 // Publishing copies into a temporary folder and renames it into place (a version appears whole or
 // not at all, and rename refuses an existing folder). Switching writes each file under a temporary
@@ -26,6 +28,7 @@ export function localOrigin(remote) {
 export const MANIFEST_FILE = 'mf-manifest.json';
 export const DEPLOYMENTS_FILE = 'deployments.json';
 export const VERSIONS_DIR = 'versions';
+export const ROLLOUT_FILE = 'rollout.json';
 const LOCK_FILE = '.deploy.lock';
 /** A lock older than this belongs to a process that died mid-switch (a switch takes milliseconds). */
 const STALE_LOCK_MS = 30_000;
@@ -36,7 +39,7 @@ const VERSION_PATTERN = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,127}$/;
 
 /** A deploy or rollback that was refused; `code` says why (for scripts and tests). */
 export class DeployError extends Error {
-  /** @param {'not-built'|'no-version'|'bad-version'|'version-conflict'|'unknown-version'|'nothing-to-roll-back'|'locked'|'not-rebasable'} code */
+  /** @param {'not-built'|'no-version'|'bad-version'|'version-conflict'|'unknown-version'|'nothing-to-roll-back'|'locked'|'not-rebasable'|'bad-share'|'no-stable'|'canary-active'|'no-canary'} code */
   constructor(code, message) {
     super(message);
     this.name = 'DeployError';
@@ -109,6 +112,8 @@ export async function readDeployments(target) {
 export function liveStack(history) {
   const stack = [];
   for (const entry of history) {
+    // Starting or aborting a canary changes nothing for everyone; its promote is a switch.
+    if (entry.action === 'canary' || entry.action === 'abort') continue;
     if (entry.action === 'rollback') stack.pop();
     if (stack.at(-1) !== entry.version) stack.push(entry.version);
   }
@@ -229,6 +234,14 @@ async function switchLocked(target, record, version, action, now) {
     history: [...record.history, { action, version, previous, at }],
   };
   await replaceFile(path.join(target, DEPLOYMENTS_FILE), Buffer.from(JSON.stringify(next, null, 2) + '\n'));
+  // The split names the live version as stable: a switch ends a running canary (promote says so itself).
+  const rollout = await readRollout(target);
+  if (rollout && (rollout.canary || rollout.stable !== version) && action !== 'promote') {
+    const ended = rollout.canary
+      ? { version: rollout.canary.version, outcome: 'aborted', reason: `${action} of ${version} while the canary ran`, at }
+      : rollout.ended;
+    await writeRollout(target, { stable: version, canary: null, ended });
+  }
   return { version, previous, changed: true };
 }
 
@@ -308,4 +321,98 @@ async function withLock(target, work) {
 
 async function exists(file) {
   return stat(file).then(() => true, () => false);
+}
+
+/**
+ * The canary split of `target` (`rollout.json`), or null when none was ever started (then the live
+ * manifest is the stable version for everyone).
+ * @returns {Promise<import('./index.d.ts').Rollout | null>}
+ */
+export async function readRollout(target) {
+  try {
+    return JSON.parse(await readFile(path.join(target, ROLLOUT_FILE), 'utf8'));
+  } catch (error) {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Written like the manifest: whole or not at all (a temporary file renamed over the old one). */
+async function writeRollout(target, rollout) {
+  await replaceFile(path.join(target, ROLLOUT_FILE), Buffer.from(JSON.stringify(rollout, null, 2) + '\n'));
+}
+
+async function appendHistory(target, record, entry) {
+  const next = { current: record.current, history: [...record.history, entry] };
+  await replaceFile(path.join(target, DEPLOYMENTS_FILE), Buffer.from(JSON.stringify(next, null, 2) + '\n'));
+}
+
+/**
+ * Publishes the build in `from` and makes it the canary: live for about `percent` % of visitors
+ * (each shell assigns a visitor by a hash of their visitor cookie), the live version stays the
+ * stable one for the rest. Refused without a live version (`no-stable`), for the live version
+ * itself, and while another canary runs (`canary-active`: promote or abort it first).
+ * @param {{ from: string, target: string, percent: number, now?: () => Date }} options
+ * @returns {Promise<{ version: string, stable: string, share: number, alreadyPublished: boolean }>}
+ */
+export async function startCanary({ from, target, percent, now = () => new Date() }) {
+  if (typeof percent !== 'number' || !Number.isFinite(percent) || percent <= 0 || percent >= 100) {
+    throw new DeployError('bad-share', `--canary takes a percentage above 0 and below 100 (got ${percent}); to make a version live for everyone, deploy without --canary`);
+  }
+  const published = await publish({ from, target });
+  return withLock(target, async () => {
+    const record = await readDeployments(target);
+    const stable = record.current;
+    if (!stable) throw new DeployError('no-stable', `${target} has no live version to compare a canary with: deploy one first`);
+    if (stable === published.version) throw new DeployError('canary-active', `${published.version} is already live for everyone in ${target}`);
+    const rollout = await readRollout(target);
+    if (rollout?.canary) {
+      throw new DeployError('canary-active', `canary ${rollout.canary.version} is running in ${target}: promote or abort it first`);
+    }
+    const share = Math.round(percent * 100) / 10_000;
+    const at = now().toISOString();
+    await writeRollout(target, { stable, canary: { version: published.version, share, startedAt: at }, ended: rollout?.ended ?? null });
+    await appendHistory(target, record, { action: 'canary', version: published.version, previous: stable, at, share });
+    return { version: published.version, stable, share, alreadyPublished: published.alreadyPublished };
+  });
+}
+
+/**
+ * Makes the running canary live for everyone (the normal switch) and clears the split, recording
+ * `ended.outcome = "promoted"`. Refused without a running canary (`no-canary`).
+ * @returns {Promise<{ version: string, previous: string|null }>}
+ */
+export async function promoteCanary({ target, now = () => new Date() }) {
+  return withLock(target, async () => {
+    const rollout = await readRollout(target);
+    if (!rollout?.canary) throw new DeployError('no-canary', `no canary is running in ${target}`);
+    const record = await readDeployments(target);
+    const result = await switchLocked(target, record, rollout.canary.version, 'promote', now);
+    const at = (await readDeployments(target)).history.at(-1).at;
+    await writeRollout(target, {
+      stable: rollout.canary.version,
+      canary: null,
+      ended: { version: rollout.canary.version, outcome: 'promoted', reason: 'promoted by an operator', at },
+    });
+    return { version: result.version, previous: result.previous };
+  });
+}
+
+/**
+ * Ends the running canary without making it live: everyone gets the stable version again
+ * (`ended.outcome = "aborted"`, or `"rolled-back"` when the shells' canary rule ended it and the
+ * operator records that). Refused without a running canary (`no-canary`).
+ * @param {{ target: string, reason?: string, outcome?: 'aborted'|'rolled-back', now?: () => Date }} options
+ * @returns {Promise<{ version: string, stable: string }>}
+ */
+export async function abortCanary({ target, reason = 'aborted by an operator', outcome = 'aborted', now = () => new Date() }) {
+  return withLock(target, async () => {
+    const rollout = await readRollout(target);
+    if (!rollout?.canary) throw new DeployError('no-canary', `no canary is running in ${target}`);
+    const at = now().toISOString();
+    await writeRollout(target, { stable: rollout.stable, canary: null, ended: { version: rollout.canary.version, outcome, reason, at } });
+    const record = await readDeployments(target);
+    await appendHistory(target, record, { action: 'abort', version: rollout.canary.version, previous: rollout.stable, at });
+    return { version: rollout.canary.version, stable: rollout.stable };
+  });
 }

@@ -2,6 +2,7 @@
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
+import { ISLAND_HYDRATION_MISMATCH_EVENT } from 'contracts';
 import { mountReactIsland } from './mountReactIsland.js';
 import { renderReactIsland } from './renderReactIsland.js';
 
@@ -105,6 +106,37 @@ describe('mountReactIsland', () => {
     expect(element.textContent).toBe('client');
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]![0])).toContain('[test/Text] server HTML did not match');
+    element.remove();
+  });
+
+  it('signals a hydration mismatch once, as a bubbling event on the element', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const container = document.createElement('section');
+    const element = document.createElement('div');
+    container.append(element);
+    document.body.append(container);
+    const signalled: EventTarget[] = [];
+    container.addEventListener(ISLAND_HYDRATION_MISMATCH_EVENT, (event) => signalled.push(event.target!));
+    element.innerHTML = renderReactIsland('test/Text', <><p>server</p><p>two</p></>).html;
+    await act(async () => {
+      mountReactIsland(element, 'test/Text', <><p>client</p><b>other</b></>, { hydrate: true, log: { warn: () => {} } });
+    });
+    expect(element.textContent).toBe('clientother');
+    expect(signalled).toEqual([element]);
+    container.remove();
+  });
+
+  it('signals nothing when the server HTML matches', async () => {
+    const element = document.createElement('div');
+    document.body.append(element);
+    const signalled = vi.fn();
+    element.addEventListener(ISLAND_HYDRATION_MISMATCH_EVENT, signalled);
+    element.innerHTML = renderReactIsland('test/Text', <p>same</p>).html;
+    await act(async () => {
+      mountReactIsland(element, 'test/Text', <p>same</p>, { hydrate: true, log: { warn: () => {} } });
+    });
+    expect(element.textContent).toBe('same');
+    expect(signalled).not.toHaveBeenCalled();
     element.remove();
   });
 });

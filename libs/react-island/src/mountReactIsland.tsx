@@ -1,6 +1,6 @@
 import { Component, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import type { Unmount } from 'contracts';
+import { ISLAND_HYDRATION_MISMATCH_EVENT, type Unmount } from 'contracts';
 
 interface BoundaryProps {
   name: string;
@@ -29,8 +29,9 @@ export class IslandErrorBoundary extends Component<BoundaryProps, { failed: bool
 export interface MountReactIslandOptions {
   /**
    * The element holds this island's own server render (`context.hydration` was given): attach to
-   * it with `hydrateRoot` instead of replacing it. A mismatch is logged and React renders the
-   * island on the client instead. Default false.
+   * it with `hydrateRoot` instead of replacing it. A mismatch is logged, signalled once per mount
+   * as `ISLAND_HYDRATION_MISMATCH_EVENT` on the element (the shell reports it as `KHS-ISLAND-010`),
+   * and React renders the island on the client instead. Default false.
    */
   hydrate?: boolean;
   /** Where hydration mismatches are logged. Default `console`. */
@@ -89,11 +90,16 @@ export function mountReactIsland(element: HTMLElement, name: string, node: React
   });
   // Outside the island's tree: no DOM, so the server's markup (rendered without it) still matches.
   const tree = <CommitSignal onCommit={() => committed()}>{islandTree(name, node, restoreFallback)}</CommitSignal>;
+  let mismatchSignalled = false;
   const root = options.hydrate
     ? hydrateRoot(element, tree, {
         onRecoverableError(error) {
           // React has already thrown the server HTML away and rendered this island on the client.
           log.warn(`[${name}] server HTML did not match; the island was rendered in the browser instead`, error);
+          // One signal per mount: React may report one mismatch as several recoverable errors.
+          if (mismatchSignalled) return;
+          mismatchSignalled = true;
+          element.dispatchEvent(new CustomEvent(ISLAND_HYDRATION_MISMATCH_EVENT, { bubbles: true }));
         },
       })
     : createRoot(element);

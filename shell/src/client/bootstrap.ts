@@ -1,7 +1,7 @@
 import { containerName, getPageBus, type IslandContext, type IslandModule } from 'contracts';
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
 import { readConsent, startConsentPanel } from './consent.js';
-import { createFailureBeacon } from './failureBeacon.js';
+import { createPageReporter } from './failureBeacon.js';
 import { contractsCompatibilityPlugin, failureReportPlugin, loadTimeoutPlugin, retryPlugin } from './federationPlugins/index.js';
 import { readPageConfig } from './readPageConfig.js';
 import { startIslandRuntime } from './islandRuntime.js';
@@ -13,13 +13,15 @@ if (config) {
   const context: IslandContext = { bus, config, getConsent: readConsent };
   startConsentPanel(document, bus);
   startSiteSearchTracking(bus, readConsent);
-  const reportFailure = createFailureBeacon();
+  // One beacon per page: the builds it ran (its views, for failure rates per build) and its failures.
+  const reporter = createPageReporter();
+  const reportFailure = reporter.reportFailure;
   // Order matters where hooks chain: the deadline plugin owns `fetch`, retries go through it.
   registerPlugins([
     loadTimeoutPlugin({ timeoutMs: config.remoteTimeoutMs }),
     retryPlugin(),
     contractsCompatibilityPlugin(),
-    failureReportPlugin(reportFailure),
+    failureReportPlugin(reportFailure, reporter.recordBuild),
   ]);
   const runtime = startIslandRuntime({
     root: document,
@@ -30,6 +32,7 @@ if (config) {
     loadModule: (id) => loadRemote<IslandModule>(id),
   });
   window.addEventListener('pagehide', (event) => {
+    reporter.flush();
     if (!event.persisted) runtime.unmountAll();
   });
 }

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
-import { createPageBus, examplePageConfig, type IslandContext, type IslandModule } from 'contracts';
+import { ISLAND_HYDRATION_MISMATCH_EVENT, createPageBus, examplePageConfig, type IslandContext, type IslandModule } from 'contracts';
 import { startIslandRuntime, type ModuleLoader } from './islandRuntime.js';
 import { IslandLoadError } from './federationPlugins/islandLoadError.js';
 
@@ -108,6 +108,24 @@ describe('island runtime', () => {
         { remote: 'mf-nowhere', stage: 'mount', code: 'KHS-ISLAND-009' },
       ]),
     );
+  });
+
+  it('reports a hydration mismatch an island signals as KHS-ISLAND-010 of its remote, and stops listening once unmounted', async () => {
+    const root = page(`<div data-island="mf-a/Mismatch">a</div><script type="application/json" data-island-ssr>{"state":1}</script>`);
+    const reportFailure = vi.fn();
+    const loadModule: ModuleLoader = async () => ({
+      default: (element) => {
+        element.dispatchEvent(new CustomEvent(ISLAND_HYDRATION_MISMATCH_EVENT, { bubbles: true }));
+        return () => {};
+      },
+    });
+    const runtime = startIslandRuntime({ root, context, registerRemotes: () => {}, loadModule, reportFailure });
+    await runtime.ready;
+    expect(reportFailure.mock.calls).toEqual([[{ remote: 'mf-a', module: './Mismatch', stage: 'hydrate', code: 'KHS-ISLAND-010' }]]);
+    expect(root.querySelector('[data-island]')!.getAttribute('data-island-state')).toBe('mounted');
+    runtime.unmountAll();
+    root.querySelector('[data-island]')!.dispatchEvent(new CustomEvent(ISLAND_HYDRATION_MISMATCH_EVENT, { bubbles: true }));
+    expect(reportFailure).toHaveBeenCalledTimes(1);
   });
 
   it('restores the fallback when mount throws after touching the element', async () => {

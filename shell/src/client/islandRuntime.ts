@@ -4,6 +4,7 @@ import type { IslandFailureReport } from '../shared/islandFailureReport.js';
 import {
   ISLAND_ATTRIBUTE,
   ISLAND_HYDRATE_ATTRIBUTE,
+  ISLAND_HYDRATION_MISMATCH_EVENT,
   ISLAND_PROPS_ATTRIBUTE,
   ISLAND_SERVER_STATE_ATTRIBUTE,
   ISLAND_STATE_ATTRIBUTE,
@@ -30,7 +31,8 @@ export interface IslandRuntimeOptions {
   loadModule: ModuleLoader;
   /**
    * Receives the failures the runtime itself sees: a module without a mount function, a mount or
-   * hydration that threw, an island the page cannot name. (Load failures are the loader's to report.)
+   * hydration that threw, a hydration mismatch an island signalled (`ISLAND_HYDRATION_MISMATCH_EVENT`,
+   * reported as `KHS-ISLAND-010`), an island the page cannot name. (Load failures are the loader's to report.)
    * Default: none.
    */
   reportFailure?: (report: IslandFailureReport) => void;
@@ -94,6 +96,16 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
   }
   options.registerRemotes([...used.values()]);
 
+  // React already recovered (the island is rendered in the browser); only the report is ours.
+  const onMismatch = (event: Event) => {
+    const element = event.target as HTMLElement | null;
+    const parsed = parseIslandName(element?.getAttribute?.(ISLAND_ATTRIBUTE) ?? '');
+    if (!parsed || !known.has(parsed.remote)) return;
+    options.reportFailure?.({ remote: parsed.remote, module: `./${parsed.module}`, stage: 'hydrate', code: 'KHS-ISLAND-010' });
+  };
+  const events = root as Partial<EventTarget>;
+  events.addEventListener?.(ISLAND_HYDRATION_MISMATCH_EVENT, onMismatch);
+
   const mountOne = async (element: HTMLElement) => {
     const name = element.getAttribute(ISLAND_ATTRIBUTE) ?? '';
     const parsed = parseIslandName(name);
@@ -143,6 +155,7 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
   return {
     ready,
     unmountAll() {
+      events.removeEventListener?.(ISLAND_HYDRATION_MISMATCH_EVENT, onMismatch);
       for (const cancel of cancels.splice(0)) cancel();
       for (const unmount of unmounts.splice(0)) {
         try {

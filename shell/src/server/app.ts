@@ -15,6 +15,8 @@ import { browserSearchOrigins, buildPageConfig, type BrowserSearchEndpoint } fro
 import type { ReactElement } from 'react';
 import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
 import { pageCache, PageVersion, type PageVersionSources } from './delivery/pageCache.js';
+import { requestVersions, requestVersionsOf } from './federation/requestVersions.js';
+import type { VersionSelectionPlugin } from './federation/versionSelection.js';
 import { renderPageWithIslands } from './federation/islandCollector.js';
 import type { ServerIslands } from './federation/serverIslands.js';
 import { renderRequestErrorPage } from './pages/RequestErrorPage.js';
@@ -51,6 +53,11 @@ export interface ShellDependencies {
   rateLimitCounters?: RateLimitCounterRepository;
   /** Renders islands on the server with the remotes' server builds. Default: none (placeholders). */
   islands?: ServerIslands;
+  /**
+   * The version selection chain (preview, canary…), most general first: which build of each
+   * remote a request renders and pins. Needs `islands`. Default none: every page renders the live builds.
+   */
+  versionSelection?: VersionSelectionPlugin[];
   /** Fastify logger setting. Default off. */
   logger?: FastifyServerOptions['logger'];
   /**
@@ -168,7 +175,10 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   // A saved, added or removed article, or a schedule come due, re-tags every shared-cacheable page.
   const stopFollowingContent = deps.content.onChange?.(() => pageVersion.contentChanged());
   if (stopFollowingContent) app.addHook('onClose', async () => void stopFollowingContent());
-  await app.register(pageCache, { version: pageVersion });
+  if (deps.versionSelection && deps.islands) {
+    await app.register(requestVersions, { plugins: deps.versionSelection, remotes: config.remotes.map((remote) => remote.name) });
+  }
+  await app.register(pageCache, { version: pageVersion, personalCacheControl: (request) => requestVersionsOf(request)?.cacheControl });
   await registerCompression(app);
 
   await app.register(fastifyStatic, {

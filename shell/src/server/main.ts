@@ -10,6 +10,9 @@ import { createServerIslands, readServerIslandSettings } from './federation/serv
 import { healthRoutes } from './health/healthRoutes.js';
 import { devLoopFeature } from './dev/devLoopRoutes.js';
 import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
+import { createShellCanary, readCanaryRuleSettings } from './canary/index.js';
+import { currentRequestVersions } from './federation/requestVersions.js';
+import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
@@ -43,16 +46,22 @@ async function main(): Promise<void> {
   // build, for /health/remotes: every instance's in PostgreSQL, else this process's memory.
   const failureCounts = database.islandFailures ?? new IslandFailureCounts();
   log(`island failure counts: ${database.islandFailures ? 'shared by every instance (PostgreSQL)' : "this process's memory"}`);
-  const islands = createServerIslands(
-    config.remotes,
-    readServerIslandSettings(),
-    (remote, stage, error) => failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error) }),
-    (rendered, federation) => {
-      for (const state of federation.pollStates()) {
-        if (rendered.has(state.remote)) failureCounts.recordView(state.remote, state.buildVersion ?? 'unknown');
-      }
-    },
-  );
+  // Page views are the browsers' page reports (a page served from a shared cache is a view too,
+  // and one the shell's server never renders); a server render failure counts for the build the
+  // server has loaded for that remote, the one it rendered.
+  const islands: ReturnType<typeof createServerIslands> = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) => {
+    // The build this request chose (a canary side, a preview), else the live one the server has loaded.
+    const version = currentRequestVersions()?.choices.get(remote)?.version ?? islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
+    failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error), ...(version ? { version } : {}) });
+  });
+  // Canaries: the origins' splits, the rule over the shared counts, ends shared like the counts.
+  const canary = createShellCanary({
+    remotes: config.remotes,
+    counts: failureCounts,
+    ends: database.canaryEnds ?? new MemoryCanaryEndStore(),
+    rule: readCanaryRuleSettings(),
+  });
+  await canary.start();
   const { app } = await buildShellApp({
     config,
     content,
@@ -61,6 +70,8 @@ async function main(): Promise<void> {
     linkOrigin,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     rateLimitCounters: database.rateLimitCounters,
+    // Most general first: the canary side, then (w22-federation) a preview overrides it.
+    versionSelection: [canary.plugin],
     features: [
       ...productFeatures({ config, database, linkOrigin }),
       {
@@ -69,6 +80,8 @@ async function main(): Promise<void> {
           remotes: config.remotes,
           operatorToken: config.operatorToken,
           failureCounts,
+          onReport: () => canary.monitor.notify(),
+          canaryOf: (remote: string) => canary.facts(remote),
           ...(islands ? { pollStates: () => islands.federation.pollStates() } : {}),
         },
       },
@@ -99,6 +112,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: shutting down`);
     await app.close();
+    canary.stop();
     content.close();
     await islands?.federation.close();
     await database.close();

@@ -33,4 +33,12 @@ describe('failureReportPlugin', () => {
       contractsVersion: '1.2.0',
     });
   });
+
+  it('tells each remote build it reads (the page view of that build), and nothing for a manifest without a version', () => {
+    const onBuild = vi.fn();
+    const plugin = failureReportPlugin(() => {}, onBuild);
+    (plugin.afterLoadManifest as Function)({ moduleInfo: { name: 'mf_a', alias: 'mf-a' }, manifestJson: { metaData: { buildVersion: '1.4.0+3f2a9c' } } });
+    (plugin.afterLoadManifest as Function)({ moduleInfo: { name: 'mf_b', alias: 'mf-b' }, manifestJson: { metaData: {} } });
+    expect(onBuild.mock.calls).toEqual([['mf-a', '1.4.0+3f2a9c']]);
+  });
 });

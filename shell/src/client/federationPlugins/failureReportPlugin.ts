@@ -15,8 +15,10 @@ const text = (value: unknown) => (typeof value === 'string' && value.length > 0 
  * Reports every failed island load once it is final (the runtime's `errorLoadRemote` at `onLoad`,
  * after retries and recoveries), with its stable code and stage and, when the manifest was read,
  * the remote's build version and contracts version.
+ * @param onBuild  Told each remote's build version as its manifest is read (the page's view of
+ *   that build, for the page report). Default: nothing.
  */
-export function failureReportPlugin(report: (failure: IslandFailureReport) => void): ModuleFederationRuntimePlugin {
+export function failureReportPlugin(report: (failure: IslandFailureReport) => void, onBuild: (remote: string, buildVersion: string) => void = () => {}): ModuleFederationRuntimePlugin {
   const facts = new Map<string, BuildFacts>();
   return {
     name: 'khs-failure-report',
@@ -25,7 +27,9 @@ export function failureReportPlugin(report: (failure: IslandFailureReport) => vo
       if (!metaData) return;
       const remoteVersion = text(metaData.buildVersion) ?? text(metaData.buildInfo?.buildVersion);
       const contractsVersion = text(metaData.contractsVersion);
-      facts.set(moduleInfo.alias ?? moduleInfo.name, { ...(remoteVersion ? { remoteVersion } : {}), ...(contractsVersion ? { contractsVersion } : {}) });
+      const remote = moduleInfo.alias ?? moduleInfo.name;
+      facts.set(remote, { ...(remoteVersion ? { remoteVersion } : {}), ...(contractsVersion ? { contractsVersion } : {}) });
+      if (remoteVersion) onBuild(remote, remoteVersion);
     },
     errorLoadRemote({ id, error, lifecycle, remote }) {
       // Earlier lifecycles may still recover (retries); `onLoad` is the load's final failure.

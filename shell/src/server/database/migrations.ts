@@ -54,6 +54,12 @@ export const SQLITE_MIGRATIONS: Migration[] = [
     name: 'island failure counts (PostgreSQL only: one machine counts in memory)',
     sql: 'SELECT 1',
   },
+  {
+    version: 7,
+    // Like version 6: one machine keeps the ends of canaries in memory (canary/canaryEndStore.ts).
+    name: 'ends of canaries (PostgreSQL only: one machine keeps them in memory)',
+    sql: 'SELECT 1',
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -112,6 +118,19 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
         PRIMARY KEY (remote, bucket_start, kind, source, code, version)
       );
       CREATE INDEX island_failure_counts_bucket_start ON island_failure_counts (bucket_start);
+    `,
+  },
+  {
+    version: 7,
+    name: 'ends of canaries decided by the canary rule, shared by every instance',
+    sql: `
+      CREATE TABLE canary_ends (
+        remote TEXT NOT NULL,
+        version TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        decided_at TEXT NOT NULL,
+        PRIMARY KEY (remote, version)
+      );
     `,
   },
 ];

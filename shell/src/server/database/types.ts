@@ -1,3 +1,4 @@
+import type { CanaryEndStore } from '../canary/canaryEndStore.js';
 import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 /** Hits counted in the current window of one rate-limit key. */
 export interface RateLimitHit {
@@ -31,6 +32,8 @@ export interface Database {
    * machine counts in memory (`health/islandFailureCounts.ts`).
    */
   islandFailures?: IslandFailureStore;
+  /** Ends of canaries every instance sees (PostgreSQL); undefined on SQLite (one machine: memory). */
+  canaryEnds?: CanaryEndStore;
   dialect: DatabaseDialect;
   /** Closes the connection(s); the repositories must not be used afterwards. */
   close(): Promise<void>;

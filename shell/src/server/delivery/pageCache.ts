@@ -121,6 +121,13 @@ export function carriesPersonalHeaders(reply: FastifyReply): boolean {
 
 export interface PageCacheOptions {
   version: PageVersion;
+  /**
+   * The `Cache-Control` a request's pages must carry because they depend on the visitor (a
+   * preview: `private, no-store`; a canary side: `private`), or undefined. Such a page gets no
+   * ETag and no 304 (its bytes are not the shared page's), and no shared cache keeps it.
+   * Default: none (every page of a shared route is shared).
+   */
+  personalCacheControl?: (request: FastifyRequest) => string | undefined;
 }
 
 const etagOf = new WeakMap<FastifyRequest, string>();
@@ -138,7 +145,7 @@ export function markPageDegraded(reply: FastifyReply): void {
 
 async function pageCachePlugin(app: FastifyInstance, options: PageCacheOptions): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
-    if (!isSharedPageRequest(request)) return;
+    if (!isSharedPageRequest(request) || options.personalCacheControl?.(request)) return;
     const etag = pageEtag(options.version.current(), request.url);
     etagOf.set(request, etag);
     // The proxy's (or a browser's) copy is still the page: answer 304 without rendering.
@@ -148,6 +155,12 @@ async function pageCachePlugin(app: FastifyInstance, options: PageCacheOptions):
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    const personal = options.personalCacheControl?.(request);
+    if (personal && isSharedPageRequest(request)) {
+      reply.header('cache-control', personal);
+      reply.removeHeader('etag');
+      return payload;
+    }
     const etag = etagOf.get(request);
     if (etag && reply.statusCode === 200 && !carriesPersonalHeaders(reply) && !degraded.has(reply)) {
       // `Vary: Accept-Encoding` comes from the compression hook, which runs after this one.

@@ -81,6 +81,9 @@ export function createFederationRuntime(options: { hopTimeoutMs: number; fetch?:
         name: 'khs-shell-server-entry',
         loadEntry: async ({ remoteInfo }) => {
           if (remoteInfo.type !== 'commonjs-module') return undefined;
+          // Several builds of one remote may be loaded at once (the live one, a preview, a canary):
+          // each container must create its own federation instance, not find the other build's.
+          forgetRemoteInstances([remoteInfo.entryGlobalName]);
           return loadCommonJsEntry(remoteInfo.entry, remoteInfo.entryGlobalName, fetchImpl, timeoutMs) as never;
         },
       },

@@ -1,6 +1,7 @@
 import { createContext, type ReactElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ISLAND_SERVER_STATE_ATTRIBUTE, type IslandRenderResult, type PageConfig } from 'contracts';
+import { currentRequestVersions, type RequestVersions } from './requestVersions.js';
 import { serializeJsonForHtml } from './serializeJsonForHtml.js';
 import type { IslandRequest, ServerIslands } from './serverIslands.js';
 
@@ -17,7 +18,15 @@ export class IslandCollector {
    * @param remoteEntryUrl the browser entry URL of a remote's current build, when the server
    * knows it (entries are content-hashed, so only the loaded manifest names them). Default none.
    */
-  constructor(readonly remoteEntryUrl: (remote: string) => string | undefined = () => undefined) {}
+  constructor(
+    readonly remoteEntryUrl: (remote: string) => string | undefined = () => undefined,
+    /**
+     * The manifest URL the page must give the browser for a remote: the build the server rendered
+     * it with (`versions/<buildVersion>/mf-manifest.json`), so a deploy between the HTML and the
+     * scripts changes nothing on this page. Default: none (the configured, live manifest).
+     */
+    readonly pinnedManifestUrl: (remote: string) => string | undefined = () => undefined,
+  ) {}
 
   /** Registers an island; `placeholder` is a React node, or ready HTML (`{ html }`, from a service's page fragment). */
   add(request: IslandRequest, placeholder: ReactNode | RawPlaceholder): string {
@@ -66,9 +75,16 @@ export async function renderPageWithIslands(
   context: { config: PageConfig; url: string },
   onTimings?: (timings: IslandTiming[]) => void,
 ): Promise<string> {
-  const collector = new IslandCollector((remote) => islands.federation.browserEntryUrl(remote));
+  // The build of each remote this page renders and pins, decided once, before anything renders:
+  // the request's choice (a preview, a canary side), else the live build as it is now.
+  const versions = pageVersions(islands, context.config, currentRequestVersions());
+  const federation = islands.federation;
+  const collector = new IslandCollector(
+    (remote) => federation.browserEntryUrl(remote, versions.get(remote)),
+    (remote) => (versions.get(remote) ? federation.pinnedManifestUrl(remote, versions.get(remote)) : undefined),
+  );
   const html = `<!doctype html>${renderToString(<IslandCollectorContext.Provider value={collector}>{page}</IslandCollectorContext.Provider>)}`;
-  const outcomes = await islands.renderAll(collector.requests, context);
+  const outcomes = await islands.renderAll(collector.requests, { ...context, versions });
   onTimings?.(
     outcomes.map((outcome, index) => ({ name: collector.requests[index]!.name, ms: outcome.ms, ok: outcome.ok, reused: outcome.ok && outcome.reused === true })),
   );
@@ -77,11 +93,11 @@ export async function renderPageWithIslands(
   // asked for them (classic scripts, as the runtime adds them); at low priority, so they take
   // the bandwidth the page's largest paint (its image) leaves.
   const preloads = islands
-    .firstViewScripts(rendered)
+    .firstViewScripts(rendered, versions)
     .map((href) => `<link rel="preload" as="script" fetchpriority="low" href="${escapeAttribute(href)}"/>`)
     .join('');
   const styles = islands
-    .stylesheets(rendered)
+    .stylesheets(rendered, versions)
     .map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}"/>`)
     .join('');
   // An island element is a div, or a span inside a sentence (`Island inline`).
@@ -95,6 +111,20 @@ export async function renderPageWithIslands(
   });
   // The islands' own styles, before any script runs: no flash of unstyled remote markup.
   return styles || preloads ? withIslands.replace('</head>', `${preloads}${styles}</head>`) : withIslands;
+}
+
+/**
+ * The build version a page renders and pins per remote: the request's choice, else the live
+ * build when the browser can load it from its own folder (`ServerFederation.pinnableLiveVersion`).
+ * A remote with neither is absent (rendered live, the browser reads the live manifest, as before).
+ */
+function pageVersions(islands: ServerIslands, config: PageConfig, requested: RequestVersions | undefined): Map<string, string> {
+  const versions = new Map<string, string>();
+  for (const { name } of config.remotes) {
+    const version = requested?.choices.get(name)?.version ?? islands.federation.pinnableLiveVersion(name);
+    if (version) versions.set(name, version);
+  }
+  return versions;
 }
 
 /** How long one island took on the server. */

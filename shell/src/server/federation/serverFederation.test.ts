@@ -209,6 +209,7 @@ describe('ServerIslands', () => {
       load: async () => ({ islandApiVersion: ISLAND_API_VERSION, render, ...extra }),
       stylesheets: () => [],
       generation,
+      buildKey: (_remote: string, version?: string | null) => (version ? `version ${version}` : `live ${generation()}`),
     } as unknown as ServerFederation;
     return new ServerIslands({ federation, budgetMs, failures: new FailureLog({ intervalMs: 60_000, log: { error: (line: string) => log.push(line) } }) });
   }

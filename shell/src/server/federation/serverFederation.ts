@@ -1,36 +1,23 @@
 import { createHash } from 'node:crypto';
-import {
-  ISLAND_API_VERSION,
-  SERVER_ISLAND_STAGE_CODES,
-  containerName,
-  contractsCompatibility,
-  type IslandErrorCode,
-  type IslandServerModule,
-  type ServerIslandStage,
-  type RemoteDefinition,
-} from 'contracts';
-import { fetchWithTimeout } from './fetchWithTimeout.js';
+import { containerName, type IslandServerModule, type RemoteDefinition } from 'contracts';
+import { buildVersionOf, fetchManifest, type ParsedManifest } from './manifest.js';
+import { browserEntryUrl, needsRenderer, scriptsOf, stylesheetsOf } from './manifestAssets.js';
+import { contractsCompatibilityPlugin } from './plugins/contractsCompatibilityPlugin.js';
+import { delayedDisposePlugin } from './plugins/delayedDisposePlugin.js';
+import { islandInterfacePlugin } from './plugins/islandInterfacePlugin.js';
+import { newBuildLogPlugin } from './plugins/newBuildLogPlugin.js';
+import { serverBuildRequiredPlugin } from './plugins/serverBuildRequiredPlugin.js';
+import { startRevalidationTimer } from './revalidationTimer.js';
+import type { LoadedBuild, ServerFederationPlugin } from './serverFederationPlugin.js';
+import { ServerIslandError } from './serverIslandError.js';
+import { isBuildVersion, versionManifestUrl } from './versionSelection.js';
+
+export { ServerIslandError } from './serverIslandError.js';
 
 /** The part of the Module Federation runtime instance the loader uses (a fake in unit tests). */
 export interface FederationRuntime {
   registerRemotes(remotes: { name: string; alias?: string; entry: string }[], options?: { force?: boolean }): void;
   loadRemote<T>(id: string): Promise<T | null>;
-}
-
-/** A failure of one remote on the server, with the stage it happened in and its stable code. */
-export class ServerIslandError extends Error {
-  readonly code: IslandErrorCode;
-
-  constructor(
-    readonly remote: string,
-    readonly stage: ServerIslandStage,
-    message: string,
-    options?: { cause?: unknown; code?: IslandErrorCode },
-  ) {
-    super(message, options);
-    this.name = 'ServerIslandError';
-    this.code = options?.code ?? SERVER_ISLAND_STAGE_CODES[stage];
-  }
 }
 
 export interface ServerFederationOptions {
@@ -43,68 +30,60 @@ export interface ServerFederationOptions {
   retryMs?: number;
   /** Old versions' `dispose()` runs this long after a swap, so renders still using them finish. Default 10 000. */
   disposeDelayMs?: number;
+  /**
+   * How many builds other than the live one (previews, a canary, pinned pages) stay loaded per
+   * remote; past it the least recently used one that is not protected is released. Default 4.
+   */
+  maxPinnedVersions?: number;
+  /** Versions of `remote` never evicted (its stable and canary builds, from the canary plugin). Default none. */
+  protectedVersions?: (remote: string) => readonly string[];
+  /**
+   * Policies (`ServerFederationPlugin`). Default `defaultServerFederationPlugins()`: server build
+   * required, contracts compatibility, island interface, delayed dispose, new-build log line.
+   */
+  plugins?: ServerFederationPlugin[];
   fetch?: typeof fetch;
   now?: () => number;
   log?: Pick<Console, 'error' | 'info'>;
 }
 
-interface ParsedManifest {
-  /** sha-256 of the manifest body: a new build writes a new manifest. */
-  hash: string;
-  url: string;
-  json: ManifestJson;
+/** The policies every shell runs (the order is the order of their checks). */
+export function defaultServerFederationPlugins(options: { disposeDelayMs?: number; log?: Pick<Console, 'error' | 'info'> } = {}): ServerFederationPlugin[] {
+  return [
+    serverBuildRequiredPlugin(),
+    contractsCompatibilityPlugin(),
+    islandInterfacePlugin(),
+    delayedDisposePlugin({ ...(options.disposeDelayMs !== undefined ? { delayMs: options.disposeDelayMs } : {}), ...(options.log ? { log: options.log } : {}) }),
+    newBuildLogPlugin(options.log),
+  ];
 }
 
-interface ManifestJson {
-  metaData?: {
-    publicPath?: string;
-    buildInfo?: { buildVersion?: string };
-    /** The deployed build's version (written by tooling/rspack-preset, used by tooling/deploy). */
-    buildVersion?: string;
-    /** When tooling/deploy switched the origin to this build (ISO date). */
-    deployedAt?: string;
-    /** The browser entry, beside the manifest unless `path` says otherwise (a deployed version's folder). */
-    remoteEntry?: { path?: string; name?: string };
-    ssrRemoteEntry?: { name?: string };
-    /** The contracts version the remote was built against (written by tooling/rspack-preset). */
-    contractsVersion?: string;
-    /** Names of the modules the server build exposes (written by tooling/rspack-preset). */
-    serverExposes?: string[];
-  };
-  /**
-   * `requires`: the shared modules the expose needs as it loads (written by tooling/rspack-preset;
-   * absent in builds before it).
-   */
-  exposes?: { name: string; assets?: ManifestAssets; requires?: string[] }[];
-  /** The modules the build shares (React), with the files that provide them. */
-  shared?: { name: string; assets?: ManifestAssets }[];
+/** One build loaded into the runtime under its own registered name. */
+interface Build extends LoadedBuild {
+  modules: Map<string, Promise<IslandServerModule>>;
+  /** The name the runtime knows this build by (the live build: the container's own name). */
+  runtimeName: string;
+  /** The manifest URL the runtime loads the build from. */
+  entry: string;
+  stylesheetCache: Map<string, string[]>;
 }
-
-interface ManifestAssets {
-  css?: { sync?: string[]; async?: string[] };
-  js?: { sync?: string[]; async?: string[] };
-}
-
-/** The shared module a React island hydrates with: by far the largest file of a first view. */
-const RENDERER_SHARE = 'react-dom/client';
-/** The expose of a remote's standalone page (tooling/rspack-preset): never an island of the site. */
-const STANDALONE_EXPOSE = 'Standalone';
 
 interface RemoteState {
   definition: RemoteDefinition;
-  manifest?: ParsedManifest;
-  manifestLoading?: Promise<ParsedManifest>;
-  manifestFailedAt?: number;
+  live?: Build;
+  liveLoading?: Promise<ParsedManifest>;
+  liveFailedAt?: number;
   registered: boolean;
   /** How many times a new build replaced the loaded one. */
   generation: number;
-  modules: Map<string, Promise<IslandServerModule>>;
-  /** Stylesheet URLs per module and manifest hash. */
-  stylesheetCache: Map<string, string[]>;
   /** The last manifest fetch (first load or revalidation), for the health view. */
   lastPoll?: { at: number; ok: boolean; error?: string };
   /** When the loaded manifest was first seen (first load or a swap). */
   changedAt?: number;
+  /** Builds other than the live one, by build version, least recently used first. */
+  pinned: Map<string, Promise<Build>>;
+  /** Runtime names registered once (a later registration must force). */
+  registeredNames: Set<string>;
 }
 
 /** What the loader knows of one remote: its manifest URL, the last poll, the build it renders with. */
@@ -138,75 +117,142 @@ export interface RemoteVersion {
  * The shell server's side of Module Federation: loads the islands' server modules from the
  * remotes' manifests (configured URLs, at run time; never from the workspace), caches them, and
  * revalidates: when a remote's manifest changes (a redeploy), the next render uses the new build,
- * with no restart. The old build's `dispose()` runs a little later.
+ * with no restart. Besides the live build, a request may ask for a given build version (a
+ * preview, a canary side): it is loaded from `versions/<version>/mf-manifest.json` at the remote's
+ * origin and kept among a bounded number of such builds. Policies (compatibility, interface
+ * checks, disposal, logs) are `ServerFederationPlugin`s.
  */
 export class ServerFederation {
   private readonly states = new Map<string, RemoteState>();
   private readonly fetchImpl: typeof fetch;
   private readonly now: () => number;
   private readonly log: Pick<Console, 'error' | 'info'>;
-  private readonly disposeTimers = new Set<NodeJS.Timeout>();
-  private pollTimer: NodeJS.Timeout | undefined;
-  private polling: Promise<void> | undefined;
+  private readonly plugins: ServerFederationPlugin[];
+  private stopTimer: (() => void) | undefined;
 
   constructor(private readonly options: ServerFederationOptions) {
     for (const definition of options.remotes) {
-      this.states.set(definition.name, { definition, registered: false, generation: 0, modules: new Map(), stylesheetCache: new Map() });
+      this.states.set(definition.name, { definition, registered: false, generation: 0, pinned: new Map(), registeredNames: new Set() });
     }
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.now = options.now ?? Date.now;
     this.log = options.log ?? console;
+    this.plugins =
+      options.plugins ??
+      defaultServerFederationPlugins({ log: this.log, ...(options.disposeDelayMs !== undefined ? { disposeDelayMs: options.disposeDelayMs } : {}) });
   }
 
   /** Polls every used remote's manifest every `intervalMs` (the timer does not keep the process alive). */
   startRevalidation(intervalMs: number, onError?: (remote: string, error: unknown) => void): void {
     this.stopRevalidation();
-    this.pollTimer = setInterval(() => {
-      this.polling ??= this.revalidate(onError).finally(() => (this.polling = undefined));
-    }, intervalMs);
-    this.pollTimer.unref();
+    this.stopTimer = startRevalidationTimer(() => this.revalidate(onError), intervalMs);
   }
 
   stopRevalidation(): void {
-    if (this.pollTimer) clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
+    this.stopTimer?.();
+    this.stopTimer = undefined;
   }
 
   /** Stops polling and disposes every loaded version (process shutdown). */
   async close(): Promise<void> {
     this.stopRevalidation();
-    for (const timer of this.disposeTimers) clearTimeout(timer);
-    this.disposeTimers.clear();
-    await Promise.all([...this.states.values()].map((state) => disposeAll(state.modules, this.log)));
+    for (const plugin of this.plugins) await plugin.close?.();
+    const builds: Build[] = [];
+    for (const state of this.states.values()) {
+      if (state.live) builds.push(state.live);
+      for (const pinned of state.pinned.values()) builds.push(...(await pinned.then((build) => [build]).catch(() => [])));
+      state.pinned.clear();
+    }
+    await Promise.all(builds.map((build) => this.retire(build, true)));
   }
 
-  /** The server module `remote/module` (e.g. `mf-survey`, `Survey`) of the remote's current build. */
-  load(remote: string, module: string): Promise<IslandServerModule> {
+  /**
+   * The server module `remote/module` (e.g. `mf-survey`, `Survey`): of the remote's live build,
+   * or, with `version`, of that published build (the live one when it is that version).
+   */
+  load(remote: string, module: string, version?: string | null): Promise<IslandServerModule> {
+    const state = this.states.get(remote);
+    if (version && state && version !== buildVersionOf(state.live?.manifest)) return this.loadPinned(state, module, version);
     // Hot path (every island of every page): the cached module, without another async step.
-    const cached = this.states.get(remote)?.modules.get(module);
-    return cached ?? this.loadSlow(remote, module);
+    const cached = state?.live?.modules.get(module);
+    return cached ?? this.loadLive(remote, module);
   }
 
-  private async loadSlow(remote: string, module: string): Promise<IslandServerModule> {
+  private async loadLive(remote: string, module: string): Promise<IslandServerModule> {
     const state = this.states.get(remote);
     if (!state) throw new ServerIslandError(remote, 'manifest', `no remote "${remote}" is configured`);
-    if (!state.manifest) await this.firstManifest(state);
-    if (!state.manifest!.json.metaData?.ssrRemoteEntry?.name) {
-      // Never run a browser build in the server process.
-      throw new ServerIslandError(remote, 'manifest', `the manifest of "${remote}" names no server build (metaData.ssrRemoteEntry)`);
+    if (!state.live) await this.firstManifest(state);
+    const build = state.live!;
+    this.checkBeforeLoad(remote, module, build.manifest);
+    if (!state.registered) this.register(state, build);
+    return this.moduleOf(build, module);
+  }
+
+  private async loadPinned(state: RemoteState, module: string, version: string): Promise<IslandServerModule> {
+    if (!isBuildVersion(version)) throw new ServerIslandError(state.definition.name, 'manifest', `"${state.definition.name}": not a build version`);
+    const build = await this.pinnedBuild(state, version);
+    this.checkBeforeLoad(state.definition.name, module, build.manifest);
+    return this.moduleOf(build, module);
+  }
+
+  /** The loaded build `version` of a remote (its manifest read and registered), loading it when needed. */
+  private pinnedBuild(state: RemoteState, version: string): Promise<Build> {
+    let loading = state.pinned.get(version);
+    if (loading) {
+      // Most recently used last.
+      state.pinned.delete(version);
+      state.pinned.set(version, loading);
+      return loading;
     }
-    // Never run a build made against contracts this shell does not speak (another major, or unknown).
-    const compatibility = contractsCompatibility(state.manifest!.json.metaData?.contractsVersion);
-    if (!compatibility.compatible) {
-      throw new ServerIslandError(remote, 'compatibility', `"${remote}" refused: ${compatibility.reason}`);
+    const name = state.definition.name;
+    const entry = versionManifestUrl(state.definition.entry, version);
+    loading = fetchManifest(this.fetchImpl, name, entry, this.options.hopTimeoutMs).then((manifest) => {
+      const build: Build = {
+        remote: name,
+        manifest,
+        modules: new Map(),
+        entry,
+        // Its own name in the runtime: the live build keeps the container's name, each other build is registered beside it.
+        runtimeName: `${containerName(name)}__v${createHash('sha256').update(version).digest('hex').slice(0, 12)}`,
+        stylesheetCache: new Map(),
+      };
+      this.registerBuild(state, build);
+      return build;
+    });
+    state.pinned.set(version, loading);
+    const settling = loading;
+    settling.then((build) => this.settled.set(settling, build)).catch(() => {});
+    const pinned = state.pinned;
+    // A failed build is not kept: the next request tries again (it may be published by then).
+    loading.catch(() => {
+      if (pinned.get(version) === loading) pinned.delete(version);
+    });
+    this.evictPinned(state);
+    return loading;
+  }
+
+  /** Releases the least recently used builds beyond `maxPinnedVersions`, never a protected one. */
+  private evictPinned(state: RemoteState): void {
+    const limit = this.options.maxPinnedVersions ?? 4;
+    if (state.pinned.size <= limit) return;
+    const protectedVersions = new Set(this.options.protectedVersions?.(state.definition.name) ?? []);
+    for (const [version, loading] of state.pinned) {
+      if (state.pinned.size <= limit) break;
+      if (protectedVersions.has(version)) continue;
+      state.pinned.delete(version);
+      loading.then((build) => this.retire(build, false)).catch(() => {});
     }
-    if (!state.registered) {
-      this.register(state, false);
-    }
-    let loading = state.modules.get(module);
+  }
+
+  private checkBeforeLoad(remote: string, module: string, manifest: ParsedManifest): void {
+    for (const plugin of this.plugins) plugin.beforeLoad?.({ remote, module, manifest });
+  }
+
+  private moduleOf(build: Build, module: string): Promise<IslandServerModule> {
+    let loading = build.modules.get(module);
     if (!loading) {
-      const modules = state.modules;
-      loading = this.loadModule(state, module);
+      const modules = build.modules;
+      loading = this.loadModule(build, module);
       modules.set(module, loading);
       // A failed load is not cached: the next render tries again (the origin may be back).
       loading.catch(() => {
@@ -227,9 +273,9 @@ export class ServerFederation {
       states.map(async (state) => {
         const name = state.definition.name;
         try {
-          if (!state.manifest) await this.firstManifest(state);
+          if (!state.live) await this.firstManifest(state);
           // Only what the server build exposes (the browser build has more, e.g. its standalone page).
-          const manifest = state.manifest!.json;
+          const manifest = state.live!.manifest.json;
           const exposes = manifest.metaData?.serverExposes ?? (manifest.exposes ?? []).map((expose) => expose.name);
           await Promise.all(exposes.map((expose) => this.load(name, expose)));
         } catch (error) {
@@ -239,68 +285,59 @@ export class ServerFederation {
     );
   }
 
-  /** Stylesheet URLs the browser build of `remote/module` needs (from the manifest), for `<link>`s. */
-  stylesheets(remote: string, module: string): string[] {
+  /** The manifest of the build `version` (or the live one) of `remote`, when it is loaded. */
+  private manifestOf(remote: string, version?: string | null): ParsedManifest | undefined {
     const state = this.states.get(remote);
-    const key = `${module}\n${state?.manifest?.hash}`;
-    let urls = state?.stylesheetCache.get(key);
+    if (!version || version === buildVersionOf(state?.live?.manifest)) return state?.live?.manifest;
+    return this.settledPinned(state, version)?.manifest;
+  }
+
+  /** A pinned build already loaded (synchronous readers: assets of a page being rendered). */
+  private readonly settled = new WeakMap<Promise<Build>, Build>();
+
+  private settledPinned(state: RemoteState | undefined, version: string): Build | undefined {
+    const loading = state?.pinned.get(version);
+    return loading ? this.settled.get(loading) : undefined;
+  }
+
+  /** Stylesheet URLs the browser build of `remote/module` (live, or at `version`) needs (from the manifest), for `<link>`s. */
+  stylesheets(remote: string, module: string, version?: string | null): string[] {
+    const manifest = this.manifestOf(remote, version);
+    if (!manifest) return [];
+    const build = this.buildOf(remote, version);
+    const key = `${module}\n${manifest.hash}`;
+    let urls = build?.stylesheetCache.get(key);
     if (!urls) {
-      urls = this.computeStylesheets(remote, module);
-      state?.stylesheetCache.set(key, urls);
+      urls = stylesheetsOf(manifest, module);
+      build?.stylesheetCache.set(key, urls);
     }
     return urls;
   }
 
-  private computeStylesheets(remote: string, module: string): string[] {
-    const manifest = this.states.get(remote)?.manifest;
-    const expose = manifest?.json.exposes?.find((candidate) => candidate.name === module);
-    if (!manifest || !expose) return [];
-    const publicPath = manifest.json.metaData?.publicPath;
-    const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
-    // A remote's standalone page (its `Standalone` expose) is no island of the site: a stylesheet
-    // only it needs is never linked, even when the manifest lists it among another expose's lazy ones.
-    const exposes = manifest.json.exposes ?? [];
-    const standaloneOnly = new Set(exposes.find((candidate) => candidate.name === STANDALONE_EXPOSE)?.assets?.css?.sync ?? []);
-    for (const other of exposes) if (other.name !== STANDALONE_EXPOSE) for (const file of other.assets?.css?.sync ?? []) standaloneOnly.delete(file);
-    const css = [...(expose.assets?.css?.sync ?? []), ...(expose.assets?.css?.async ?? [])].filter((file) => module === STANDALONE_EXPOSE || !standaloneOnly.has(file));
-    return [...new Set(css)].map((file) => new URL(file, base).href);
+  private buildOf(remote: string, version?: string | null): Build | undefined {
+    const state = this.states.get(remote);
+    if (!version || version === buildVersionOf(state?.live?.manifest)) return state?.live;
+    return this.settledPinned(state, version);
   }
 
   /**
-   * Script URLs the browser build of `remote` loads for `modules` (their expose chunks, from the
-   * manifest), plus the files of its shared React renderer when one of those modules needs it as
-   * it loads (its `requires` names the renderer; a build whose manifest does not say is taken to
-   * need it, as every island did before): for preload hints of a first view. Islands bound
-   * without a framework get no renderer preloaded. Empty while the manifest is not loaded.
+   * Script URLs the browser build of `remote` (live, or at `version`) loads for `modules` (their
+   * expose chunks, from the manifest), plus the files of its shared React renderer when one of
+   * those modules needs it as it loads (its `requires` names the renderer; a build whose manifest
+   * does not say is taken to need it, as every island did before): for preload hints of a first
+   * view. Islands bound without a framework get no renderer preloaded. Empty while the manifest is not loaded.
    */
-  scripts(remote: string, modules: readonly string[]): string[] {
-    const manifest = this.states.get(remote)?.manifest;
-    if (!manifest) return [];
-    const exposes = (manifest.json.exposes ?? []).filter((expose) => modules.includes(expose.name));
-    const files = exposes.flatMap((expose) => expose.assets?.js?.sync ?? []);
-    if (this.needsRenderer(remote, modules)) {
-      files.push(...(manifest.json.shared?.find((share) => share.name === RENDERER_SHARE)?.assets?.js?.sync ?? []));
-    }
-    const base = this.assetBase(manifest);
-    return [...new Set(files)].map((file) => new URL(file, base).href);
+  scripts(remote: string, modules: readonly string[], version?: string | null): string[] {
+    const manifest = this.manifestOf(remote, version);
+    return manifest ? scriptsOf(manifest, modules) : [];
   }
 
   /**
    * Whether one of `modules` of `remote` needs the shared React renderer as it loads (its
    * manifest's `requires` names it, or does not say). True while the manifest is not loaded.
    */
-  needsRenderer(remote: string, modules: readonly string[]): boolean {
-    const manifest = this.states.get(remote)?.manifest;
-    if (!manifest) return true;
-    return (manifest.json.exposes ?? [])
-      .filter((expose) => modules.includes(expose.name))
-      .some((expose) => expose.requires === undefined || expose.requires.includes(RENDERER_SHARE));
-  }
-
-  /** Where a manifest's files are: its `publicPath`, or (`auto`) next to the manifest. */
-  private assetBase(manifest: ParsedManifest): string {
-    const publicPath = manifest.json.metaData?.publicPath;
-    return publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
+  needsRenderer(remote: string, modules: readonly string[], version?: string | null): boolean {
+    return needsRenderer(this.manifestOf(remote, version), modules);
   }
 
   /** How many builds of `remote` replaced its first one (part of cache keys of its renders). */
@@ -308,26 +345,60 @@ export class ServerFederation {
     return this.states.get(remote)?.generation ?? 0;
   }
 
-  /** URL of the browser entry of `remote`'s loaded build (for a preload); undefined before its manifest is loaded. */
-  browserEntryUrl(remote: string): string | undefined {
-    const manifest = this.states.get(remote)?.manifest;
+  /** A key of the build a render of `remote` used (live: its generation; else the version): render cache keys. */
+  buildKey(remote: string, version?: string | null): string {
+    const state = this.states.get(remote);
+    return !version || version === buildVersionOf(state?.live?.manifest) ? `live ${this.generation(remote)}` : `version ${version}`;
+  }
+
+  /** URL of the browser entry of `remote`'s loaded build (or of `version`); undefined before its manifest is loaded. */
+  browserEntryUrl(remote: string, version?: string | null): string | undefined {
+    const manifest = this.manifestOf(remote, version);
     return manifest ? browserEntryUrl(manifest) : undefined;
+  }
+
+  /**
+   * The manifest URL the browser must load to run the build a page rendered `remote` with: the
+   * live build's own folder (`versions/<buildVersion>/mf-manifest.json`, so a deploy after the
+   * page was served does not change what it loads), or that of `version`. Undefined before the
+   * live manifest is loaded, or when it states no build version.
+   */
+  pinnedManifestUrl(remote: string, version?: string | null): string | undefined {
+    const state = this.states.get(remote);
+    const chosen = version ?? buildVersionOf(state?.live?.manifest);
+    return state && chosen ? versionManifestUrl(state.definition.entry, chosen) : undefined;
+  }
+
+  /**
+   * The live build's version of `remote` when a page may pin it: its manifest was switched by
+   * tooling/deploy (`metaData.deployedAt`), so the build's own folder `versions/<buildVersion>/`
+   * is at the origin. Undefined before the live manifest is loaded, or for an origin that serves a
+   * build directly (a remote's own `serve`, a dev server): pages then read the live manifest.
+   */
+  pinnableLiveVersion(remote: string): string | undefined {
+    const manifest = this.states.get(remote)?.live?.manifest;
+    return typeof manifest?.json.metaData?.deployedAt === 'string' ? buildVersionOf(manifest) : undefined;
+  }
+
+  /** Build versions other than the live one loaded now for `remote`, least recently used first. */
+  pinnedVersions(remote: string): string[] {
+    return [...(this.states.get(remote)?.pinned.keys() ?? [])];
   }
 
   /** Read-only: each remote's manifest URL, last poll and loaded build (the health view, entry preloads). */
   pollStates(): RemotePollState[] {
     return [...this.states.values()].map((state) => {
-      const metaData = state.manifest?.json.metaData;
+      const metaData = state.live?.manifest.json.metaData;
       return {
         remote: state.definition.name,
         manifestUrl: state.definition.entry,
         ...(state.lastPoll ? { lastPoll: { ...state.lastPoll } } : {}),
-        ...(metaData ? { buildVersion: metaData.buildVersion ?? metaData.buildInfo?.buildVersion } : {}),
+        ...(metaData ? { buildVersion: buildVersionOf(state.live!.manifest) } : {}),
         ...(metaData?.contractsVersion ? { contractsVersion: metaData.contractsVersion } : {}),
         ...(state.changedAt !== undefined ? { changedAt: state.changedAt } : {}),
         ...(typeof metaData?.deployedAt === 'string' ? { deployedAt: metaData.deployedAt } : {}),
         generation: state.generation,
-        ...(state.manifest ? { browserEntryUrl: browserEntryUrl(state.manifest) } : {}),
+        ...(state.live ? { browserEntryUrl: browserEntryUrl(state.live.manifest) } : {}),
       };
     });
   }
@@ -336,7 +407,7 @@ export class ServerFederation {
   versions(): RemoteVersion[] {
     return [...this.states.values()].map((state) => ({
       remote: state.definition.name,
-      hash: state.manifest?.hash,
+      hash: state.live?.manifest.hash,
       generation: state.generation,
     }));
   }
@@ -353,12 +424,12 @@ export class ServerFederation {
         .map(async (state) => {
           let fresh: ParsedManifest;
           try {
-            fresh = await this.fetchManifest(state);
+            fresh = await this.fetchLiveManifest(state);
           } catch (error) {
             onError?.(state.definition.name, error);
             return;
           }
-          if (fresh.hash === state.manifest?.hash) return;
+          if (fresh.hash === state.live?.manifest.hash) return;
           this.swap(state, fresh);
           // Warm the new build up before pages need it (not awaited: polling never waits on a load).
           void this.preload(onError, state.definition.name);
@@ -367,66 +438,75 @@ export class ServerFederation {
   }
 
   private swap(state: RemoteState, fresh: ParsedManifest): void {
-    const old = state.modules;
-    state.manifest = fresh;
+    const old = state.live;
+    state.live = this.liveBuild(state, fresh);
     state.changedAt = this.now();
-    state.modules = new Map();
-    state.stylesheetCache = new Map();
     state.generation += 1;
-    this.register(state, true);
-    this.log.info?.(
-      `[shell] remote "${state.definition.name}" has a new build (${fresh.json.metaData?.buildVersion ?? fresh.json.metaData?.buildInfo?.buildVersion ?? 'unknown version'}, manifest ${fresh.hash.slice(0, 12)}); the next pages render with it`,
-    );
-    // Renders that started with the old build may still be running: release its resources later.
-    const timer = setTimeout(() => {
-      this.disposeTimers.delete(timer);
-      void disposeAll(old, this.log);
-    }, this.options.disposeDelayMs ?? 10_000);
-    timer.unref();
-    this.disposeTimers.add(timer);
+    this.register(state, state.live);
+    for (const plugin of this.plugins) plugin.liveBuildChanged?.({ remote: state.definition.name, previous: old?.manifest, fresh });
+    // Renders that started with the old build may still be running: its plugins release it later.
+    if (old) void this.retire(old, false);
   }
 
-  private register(state: RemoteState, force: boolean): void {
+  private liveBuild(state: RemoteState, manifest: ParsedManifest): Build {
     const { name, entry } = state.definition;
-    this.options.runtime.registerRemotes([{ name: containerName(name), alias: name, entry }], { force });
+    return { remote: name, manifest, modules: new Map(), runtimeName: containerName(name), entry, stylesheetCache: new Map() };
+  }
+
+  private async retire(build: Build, closing: boolean): Promise<void> {
+    for (const plugin of this.plugins) {
+      try {
+        await plugin.buildRetired?.({ build, closing });
+      } catch (error) {
+        this.log.error(`[shell] plugin ${plugin.name} failed to release a build of "${build.remote}"`, error);
+      }
+    }
+  }
+
+  private register(state: RemoteState, build: Build): void {
+    this.registerBuild(state, build, state.definition.name);
     state.registered = true;
+  }
+
+  private registerBuild(state: RemoteState, build: Build, alias?: string): void {
+    const force = state.registeredNames.has(build.runtimeName);
+    this.options.runtime.registerRemotes([{ name: build.runtimeName, ...(alias ? { alias } : {}), entry: build.entry }], { force });
+    state.registeredNames.add(build.runtimeName);
   }
 
   private async firstManifest(state: RemoteState): Promise<void> {
     const retryMs = this.options.retryMs ?? 1000;
-    if (state.manifestFailedAt !== undefined && this.now() - state.manifestFailedAt < retryMs) {
+    if (state.liveFailedAt !== undefined && this.now() - state.liveFailedAt < retryMs) {
       throw new ServerIslandError(state.definition.name, 'manifest', `manifest of "${state.definition.name}" failed less than ${retryMs} ms ago`);
     }
-    state.manifestLoading ??= this.fetchManifest(state).finally(() => (state.manifestLoading = undefined));
+    state.liveLoading ??= this.fetchLiveManifest(state).finally(() => (state.liveLoading = undefined));
     try {
-      const manifest = await state.manifestLoading;
-      if (!state.manifest) {
-        state.manifest = manifest;
+      const manifest = await state.liveLoading;
+      if (!state.live) {
+        state.live = this.liveBuild(state, manifest);
         state.changedAt = this.now();
       }
-      state.manifestFailedAt = undefined;
+      state.liveFailedAt = undefined;
     } catch (error) {
-      state.manifestFailedAt = this.now();
+      state.liveFailedAt = this.now();
       throw error;
     }
   }
 
-  private async fetchManifest(state: RemoteState): Promise<ParsedManifest> {
-    const { name, entry } = state.definition;
+  private async fetchLiveManifest(state: RemoteState): Promise<ParsedManifest> {
     try {
-      const response = await fetchWithTimeout(this.fetchImpl, entry, this.options.hopTimeoutMs, { cache: 'no-store' });
-      const body = await response.text();
-      const json = JSON.parse(body) as ManifestJson;
+      const manifest = await fetchManifest(this.fetchImpl, state.definition.name, state.definition.entry, this.options.hopTimeoutMs);
       state.lastPoll = { at: this.now(), ok: true };
-      return { hash: createHash('sha256').update(body).digest('hex'), url: entry, json };
+      return manifest;
     } catch (error) {
-      state.lastPoll = { at: this.now(), ok: false, error: String((error as Error)?.message ?? error).slice(0, 300) };
-      throw new ServerIslandError(name, 'manifest', `manifest of "${name}": ${(error as Error)?.message ?? error}`, { cause: error });
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      state.lastPoll = { at: this.now(), ok: false, error: String((cause as Error)?.message ?? cause).slice(0, 300) };
+      throw error;
     }
   }
 
-  private async loadModule(state: RemoteState, module: string): Promise<IslandServerModule> {
-    const name = state.definition.name;
+  private async loadModule(build: Build, module: string): Promise<IslandServerModule> {
+    const name = build.remote;
     let loaded: IslandServerModule | null;
     let timer: NodeJS.Timeout | undefined;
     // Every hop has its own deadline; this one bounds the whole load, so a load that never settles
@@ -434,7 +514,7 @@ export class ServerFederation {
     const deadlineMs = this.options.hopTimeoutMs * 4;
     try {
       loaded = await Promise.race([
-        this.options.runtime.loadRemote<IslandServerModule>(`${containerName(name)}/${module}`),
+        this.options.runtime.loadRemote<IslandServerModule>(`${build.runtimeName}/${module}`),
         new Promise<never>((_resolve, reject) => {
           timer = setTimeout(() => reject(new Error(`not loaded within ${deadlineMs} ms`)), deadlineMs);
         }),
@@ -448,38 +528,7 @@ export class ServerFederation {
     } finally {
       clearTimeout(timer);
     }
-    if (!loaded || typeof loaded.render !== 'function') {
-      throw new ServerIslandError(name, 'load', `"${name}/${module}" has no server render`, { code: 'KHS-ISLAND-006' });
-    }
-    if (loaded.islandApiVersion !== ISLAND_API_VERSION) {
-      throw new ServerIslandError(
-        name,
-        'version',
-        `"${name}/${module}" speaks island interface ${String(loaded.islandApiVersion)}; this shell renders ${ISLAND_API_VERSION}`,
-      );
-    }
-    return loaded;
-  }
-}
-
-/** Where the manifest's browser entry is (`publicPath: auto`: relative to the manifest). */
-function browserEntryUrl(manifest: ParsedManifest): string | undefined {
-  const { publicPath, remoteEntry } = manifest.json.metaData ?? {};
-  if (!remoteEntry?.name) return undefined;
-  const base = publicPath && publicPath !== 'auto' ? new URL(publicPath, manifest.url).href : new URL('./', manifest.url).href;
-  const folder = (remoteEntry.path ?? '').replace(/^\.?\//, '');
-  return new URL(`${folder && !folder.endsWith('/') ? `${folder}/` : folder}${remoteEntry.name}`, base).href;
-}
-
-async function disposeAll(modules: Map<string, Promise<IslandServerModule>>, log: Pick<Console, 'error'>): Promise<void> {
-  const loaded = await Promise.all([...modules.values()].map((loading) => loading.catch(() => undefined)));
-  // Several exposes of one build may share one resource: each dispose runs once.
-  const disposers = new Set(loaded.map((module) => module?.dispose).filter((dispose) => typeof dispose === 'function'));
-  for (const dispose of disposers) {
-    try {
-      await dispose!();
-    } catch (error) {
-      log.error('[shell] an old remote build failed to dispose', error);
-    }
+    for (const plugin of this.plugins) plugin.afterLoad?.({ remote: name, module, loaded });
+    return loaded!;
   }
 }

@@ -3,6 +3,13 @@ import type { ServerIslandStage } from 'contracts';
 import { FailureLog } from './failureLog.js';
 import { ServerIslandError, type ServerFederation } from './serverFederation.js';
 
+/** The page being rendered; `versions`: the build version chosen per remote for this request (absent or null: live). */
+export interface IslandPage {
+  config: PageConfig;
+  url: string;
+  versions?: ReadonlyMap<string, string | null>;
+}
+
 /** One island a page asked for. */
 export interface IslandRequest {
   name: string;
@@ -56,7 +63,7 @@ export class ServerIslands {
    * Renders all islands at once, all within one budget (they start together: one timer and one
    * abort signal per page); never rejects.
    */
-  renderAll(requests: IslandRequest[], page: { config: PageConfig; url: string }): Promise<IslandOutcome[]> {
+  renderAll(requests: IslandRequest[], page: IslandPage): Promise<IslandOutcome[]> {
     if (requests.length === 0) return Promise.resolve([]);
     const controller = new AbortController();
     let expire: () => void = () => {};
@@ -80,12 +87,12 @@ export class ServerIslands {
       .finally(() => clearTimeout(timer));
   }
 
-  /** Stylesheets of the islands' browser builds, in first-use order. */
-  stylesheets(requests: IslandRequest[]): string[] {
+  /** Stylesheets of the islands' browser builds (at the page's chosen `versions`, else live), in first-use order. */
+  stylesheets(requests: IslandRequest[], versions?: ReadonlyMap<string, string | null>): string[] {
     const urls = new Set<string>();
     for (const request of requests) {
       const parsed = parseIslandName(request.name);
-      if (parsed) for (const url of this.federation.stylesheets(parsed.remote, parsed.module)) urls.add(url);
+      if (parsed) for (const url of this.federation.stylesheets(parsed.remote, parsed.module, versions?.get(parsed.remote))) urls.add(url);
     }
     return [...urls];
   }
@@ -100,7 +107,7 @@ export class ServerIslands {
    * them needs React as it loads (islands bound without a framework: the search page's list and
    * watchlist link), then each one's expose chunks. Islands that wait for a trigger preload nothing.
    */
-  firstViewScripts(requests: IslandRequest[]): string[] {
+  firstViewScripts(requests: IslandRequest[], versions?: ReadonlyMap<string, string | null>): string[] {
     const byRemote = new Map<string, string[]>();
     for (const request of requests) {
       if ((request.hydrate ?? 'immediate') !== 'immediate') continue;
@@ -109,14 +116,15 @@ export class ServerIslands {
       byRemote.set(parsed.remote, [...(byRemote.get(parsed.remote) ?? []), parsed.module]);
     }
     const [only, ...others] = [...byRemote];
-    if (only && others.length === 0) return this.federation.scripts(only[0], only[1]);
-    if (others.length === 0 || [...byRemote].some(([remote, modules]) => this.federation.needsRenderer(remote, modules))) return [];
-    return [...byRemote].flatMap(([remote, modules]) => this.federation.scripts(remote, modules));
+    const version = (remote: string) => versions?.get(remote);
+    if (only && others.length === 0) return this.federation.scripts(only[0], only[1], version(only[0]));
+    if (others.length === 0 || [...byRemote].some(([remote, modules]) => this.federation.needsRenderer(remote, modules, version(remote)))) return [];
+    return [...byRemote].flatMap(([remote, modules]) => this.federation.scripts(remote, modules, version(remote)));
   }
 
   private async renderOne(
     request: IslandRequest,
-    page: { config: PageConfig; url: string },
+    page: IslandPage,
     signal: AbortSignal,
     budget: Promise<'timeout'>,
   ): Promise<IslandOutcome> {
@@ -143,12 +151,13 @@ export class ServerIslands {
     request: IslandRequest,
     remote: string,
     moduleName: string,
-    page: { config: PageConfig; url: string },
+    page: IslandPage,
     signal: AbortSignal,
   ): Promise<{ result: IslandRenderResult; reused: boolean }> {
-    const module = await this.federation.load(remote, moduleName);
+    const version = page.versions?.get(remote);
+    const module = await this.federation.load(remote, moduleName, version);
     const ttl = module.cacheTtlMs;
-    const key = ttl ? `${request.name}\n${this.federation.generation(remote)}\n${page.url}\n${JSON.stringify(request.props)}` : '';
+    const key = ttl ? `${request.name}\n${this.federation.buildKey(remote, version)}\n${page.url}\n${JSON.stringify(request.props)}` : '';
     if (ttl) {
       const cached = this.renderCache.get(key);
       if (cached && cached.until > Date.now()) return { result: cached.result, reused: true };

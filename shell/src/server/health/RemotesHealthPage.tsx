@@ -1,5 +1,6 @@
 import { ISLAND_ERROR_CODES, type IslandErrorCode } from 'contracts';
-import type { RemoteHealth, RemotesHealth } from './remotesHealth.js';
+import type { ReactNode } from 'react';
+import type { BuildTraffic, RemoteHealth, RemotesHealth } from './remotesHealth.js';
 
 /** Readable on its own: no site styles or scripts (the page is for operators, behind a token). */
 const STYLES = `
@@ -114,7 +115,7 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
                     <Failures counts={remote.failures.server} />
                     {Object.keys(remote.failures.views).length > 0 ? (
                       <p>
-                        Pages rendered with:{' '}
+                        Page views (browsers' reports) per build:{' '}
                         {Object.entries(remote.failures.views)
                           .map(([version, count]) => `${version} (${count})`)
                           .join(', ')}
@@ -125,6 +126,7 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
               ))}
             </tbody>
           </table>
+          <Canaries remotes={health.remotes} />
           <h2>Failure codes</h2>
           <dl>
             {Object.entries(ISLAND_ERROR_CODES).map(([code, meaning]) => (
@@ -140,5 +142,47 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
         </main>
       </body>
     </html>
+  );
+}
+
+const rate = (traffic: BuildTraffic) => (traffic.failureRate === null ? 'no views' : `${(traffic.failureRate * 100).toFixed(1)} %`);
+
+/** Stable against canary per remote with a canary (running or last ended), and why it ended. */
+function Canaries({ remotes }: { remotes: RemotesHealth['remotes'] }): ReactNode {
+  const withCanary = remotes.filter((remote) => remote.canary);
+  if (withCanary.length === 0) return null;
+  return (
+    <>
+      <h2>Canaries</h2>
+      <table>
+        <caption>Stable against canary, failures per page view in the window</caption>
+        <thead>
+          <tr>
+            <th scope="col">Remote</th>
+            <th scope="col">State</th>
+            <th scope="col">Stable build</th>
+            <th scope="col">Canary build</th>
+            <th scope="col">Why</th>
+          </tr>
+        </thead>
+        <tbody>
+          {withCanary.map(({ name, canary }) => (
+            <tr key={name}>
+              <th scope="row">{name}</th>
+              <td>
+                {canary!.state === 'running' ? `running for ${+(canary!.share * 100).toFixed(2)} % of visitors` : `ended: ${canary!.ended?.outcome ?? 'ended'}`}
+                {canary!.startedAt ? ` (since ${when(canary!.startedAt)})` : ''}
+              </td>
+              {[canary!.stable, canary!.canary].map((side) => (
+                <td key={side.version}>
+                  <code>{side.version}</code>: {side.views} views, {side.failures} failures ({rate(side)})
+                </td>
+              ))}
+              <td>{canary!.ended ? `${canary!.ended.reason} (${when(canary!.ended.at)})` : (canary!.verdict ?? 'not evaluated yet')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

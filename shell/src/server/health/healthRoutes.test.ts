@@ -94,6 +94,7 @@ describe('POST /api/island-failures (the failure beacon)', () => {
       browser: { 'KHS-ISLAND-002': 1, 'KHS-ISLAND-007': 1 },
       server: {},
       browserVersions: { '0.1.0+ba9876543210': 2 },
+      serverVersions: {},
       views: {},
     });
   });
@@ -103,7 +104,7 @@ describe('POST /api/island-failures (the failure beacon)', () => {
     const cases: Array<[unknown, RegExp]> = [
       [report({ remote: 'mf-unknown' }), /remote must be one of: mf-search, mf-watchlist, mf-survey, mf-widgets/],
       [report({ stage: 'boot' }), /stage must be one of/],
-      [report({ code: 'KHS-ISLAND-999' }), /code must be a KHS-ISLAND-00x code/],
+      [report({ code: 'KHS-ISLAND-999' }), /code must be a published KHS-ISLAND-0xx code/],
       [report({ code: 'toString' }), /code must be/],
       [report({ module: 'x'.repeat(101) }), /module must be a string of 1 to 100 printable characters/],
       [report({ remoteVersion: 'has space' }), /remoteVersion must be/],
@@ -119,6 +120,47 @@ describe('POST /api/island-failures (the failure beacon)', () => {
     }
     const health = (await asOperator(app)).json() as RemotesHealth;
     expect(health.remotes.map((remote) => remote.failures.total)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('counts a page report: one view per remote build it ran, and its failures with their builds', async () => {
+    const { app } = await start();
+    const pageReport = {
+      views: { 'mf-watchlist': '2.0.0+canary', 'mf-search': '1.0.0+stable' },
+      failures: [report({ code: 'KHS-ISLAND-010', stage: 'hydrate', remoteVersion: '2.0.0+canary' })],
+    };
+    expect((await beacon(app, pageReport)).statusCode).toBe(204);
+    expect((await beacon(app, { views: { 'mf-watchlist': '2.0.0+canary' } })).statusCode).toBe(204);
+    const health = (await asOperator(app)).json() as RemotesHealth;
+    const failuresOf = (name: string) => health.remotes.find((remote) => remote.name === name)!.failures;
+    expect(failuresOf('mf-watchlist')).toEqual({
+      total: 1,
+      browser: { 'KHS-ISLAND-010': 1 },
+      server: {},
+      browserVersions: { '2.0.0+canary': 1 },
+      serverVersions: {},
+      views: { '2.0.0+canary': 2 },
+    });
+    expect(failuresOf('mf-search')).toMatchObject({ total: 0, views: { '1.0.0+stable': 1 } });
+  });
+
+  it('refuses a bad page report whole (400), counting none of its views or failures', async () => {
+    const { app } = await start();
+    const cases: Array<[unknown, RegExp]> = [
+      [{}, /needs views or failures/],
+      [{ views: { 'mf-unknown': '1' } }, /views: remote must be one of/],
+      [{ views: { 'mf-search': 'has space' } }, /views: the build version of mf-search must be/],
+      [{ views: ['mf-search'] }, /views must be an object/],
+      [{ views: { 'mf-search': '1' }, failures: [report(), report({ code: 'KHS-ISLAND-999' })] }, /failures\[1\]: code must be/],
+      [{ failures: Array.from({ length: 11 }, () => report()) }, /at most 10 failure reports/],
+      [{ views: { 'mf-search': '1' }, sneaky: true }, /unknown field\(s\): sneaky/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await beacon(app, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json()).toEqual({ error: expect.stringMatching(message), code: 'invalid-island-failure-report' });
+    }
+    const health = (await asOperator(app)).json() as RemotesHealth;
+    expect(health.remotes.map((remote) => [remote.failures.total, Object.keys(remote.failures.views).length])).toEqual([[0, 0], [0, 0], [0, 0], [0, 0]]);
   });
 
   it('refuses a body over the limit (413) and other media types (415), as JSON', async () => {
@@ -168,7 +210,8 @@ describe('GET /health/remotes (operators)', () => {
         deployedAt: '2026-11-22T09:58:30.000Z',
         changedAt: '2026-11-22T10:00:00.000Z',
         buildChanges: 2,
-        failures: { total: 3, browser: { 'KHS-ISLAND-003': 1 }, server: { 'KHS-ISLAND-008': 2 }, browserVersions: { '0.1.0+ba9876543210': 1 }, views: {} },
+        failures: { total: 3, browser: { 'KHS-ISLAND-003': 1 }, server: { 'KHS-ISLAND-008': 2 }, browserVersions: { '0.1.0+ba9876543210': 1 }, serverVersions: {}, views: {} },
+        canary: null,
       },
       {
         name: 'mf-watchlist',
@@ -181,7 +224,8 @@ describe('GET /health/remotes (operators)', () => {
         deployedAt: null,
         changedAt: '2026-11-22T09:59:00.000Z',
         buildChanges: 0,
-        failures: { total: 0, browser: {}, server: {}, browserVersions: {}, views: {} },
+        failures: { total: 0, browser: {}, server: {}, browserVersions: {}, serverVersions: {}, views: {} },
+        canary: null,
       },
       expect.objectContaining({ name: 'mf-survey', reachable: null, lastPollAt: null, buildVersion: null, changedAt: null }),
       expect.objectContaining({ name: 'mf-widgets', reachable: null, manifestUrl: remotes[3]!.entry }),
@@ -189,6 +233,36 @@ describe('GET /health/remotes (operators)', () => {
     // The same JSON by content negotiation on the HTML path.
     const negotiated = await asOperator(app, REMOTES_HEALTH_PATH, { accept: 'application/json' });
     expect(negotiated.json()).toEqual(health);
+  });
+
+  it('shows stable against canary with views and failure rates, the verdict while it runs, and why it ended', async () => {
+    const rollout = { stable: '1.0.0+aaaa', canary: { version: '1.1.0+bbbb', share: 0.5, startedAt: '2026-11-22T09:50:00.000Z' }, ended: null };
+    let end: { remote: string; version: string; reason: string; at: string } | undefined;
+    const { app, failureCounts } = await start({
+      canaryOf: (remote) => (remote === 'mf-search' ? { rollout, end, verdict: 'canary 1/4 views failed, stable 0/4: fewer than 20 canary views' } : undefined),
+    });
+    for (let view = 0; view < 4; view++) {
+      failureCounts.recordView('mf-search', '1.0.0+aaaa');
+      failureCounts.recordView('mf-search', '1.1.0+bbbb');
+    }
+    failureCounts.recordFailure({ remote: 'mf-search', source: 'browser', code: 'KHS-ISLAND-010', version: '1.1.0+bbbb' });
+    const canaryOf = async () => ((await asOperator(app)).json() as RemotesHealth).remotes.find((remote) => remote.name === 'mf-search')!.canary;
+    expect(await canaryOf()).toEqual({
+      share: 0.5,
+      startedAt: '2026-11-22T09:50:00.000Z',
+      state: 'running',
+      stable: { version: '1.0.0+aaaa', views: 4, failures: 0, failureRate: 0 },
+      canary: { version: '1.1.0+bbbb', views: 4, failures: 1, failureRate: 0.25 },
+      verdict: 'canary 1/4 views failed, stable 0/4: fewer than 20 canary views',
+      ended: null,
+    });
+    end = { remote: 'mf-search', version: '1.1.0+bbbb', reason: 'canary fails 100.0 % of 20 views', at: '2026-11-22T10:00:05.000Z' };
+    expect(await canaryOf()).toMatchObject({ state: 'ended', ended: { version: '1.1.0+bbbb', outcome: 'rolled-back', reason: 'canary fails 100.0 % of 20 views', at: '2026-11-22T10:00:05.000Z' } });
+    const page = await asOperator(app, REMOTES_HEALTH_PATH, { accept: 'text/html' });
+    expect(page.body).toContain('<h2>Canaries</h2>');
+    expect(page.body).toContain('ended: rolled-back');
+    expect(page.body).toContain('<code>1.1.0+bbbb</code>: 4 views, 1 failures (25.0 %)');
+    expect(page.body).toContain('canary fails 100.0 % of 20 views');
   });
 
   it('forgets failures once they leave the 15-minute window', async () => {
@@ -199,9 +273,9 @@ describe('GET /health/remotes (operators)', () => {
     const counts = () => asOperator(app).then((response) => (response.json() as RemotesHealth).remotes[1]!.failures);
     expect(await counts()).toMatchObject({ total: 2 });
     advance(2 * 60_000 + 1);
-    expect(await counts()).toEqual({ total: 1, browser: { 'KHS-ISLAND-001': 1 }, server: {}, browserVersions: { '0.1.0+ba9876543210': 1 }, views: {} });
+    expect(await counts()).toEqual({ total: 1, browser: { 'KHS-ISLAND-001': 1 }, server: {}, browserVersions: { '0.1.0+ba9876543210': 1 }, serverVersions: {}, views: {} });
     advance(15 * 60_000);
-    expect(await counts()).toEqual({ total: 0, browser: {}, server: {}, browserVersions: {}, views: {} });
+    expect(await counts()).toEqual({ total: 0, browser: {}, server: {}, browserVersions: {}, serverVersions: {}, views: {} });
   });
 
   it('answers HTML for people: a token as the password of HTTP Basic works too', async () => {

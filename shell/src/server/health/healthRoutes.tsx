@@ -8,14 +8,14 @@ import { ISLAND_FAILURE_LIMIT, OPERATOR_LIMIT } from '../security/rateLimit/rate
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 import { RemotesHealthPage } from './RemotesHealthPage.js';
-import { remotesHealth } from './remotesHealth.js';
-import { validateIslandFailureReport } from './validateIslandFailureReport.js';
+import { remotesHealth, type CanaryFacts } from './remotesHealth.js';
+import { validatePageReport } from './validateIslandFailureReport.js';
 
 /** Paths of the operators' view of the remotes (HTML; JSON by `Accept` or the `.json` path). */
 export const REMOTES_HEALTH_PATH = '/health/remotes';
 export const REMOTES_HEALTH_JSON_PATH = '/health/remotes.json';
-/** Largest beacon body: a full report is about 250 bytes. */
-export const ISLAND_FAILURE_BODY_LIMIT_BYTES = 2048;
+/** Largest beacon body: a failure is about 250 bytes, a page report with views and 10 failures under 3 KiB. */
+export const ISLAND_FAILURE_BODY_LIMIT_BYTES = 4096;
 
 export interface HealthRoutesOptions {
   /** The configured remotes (beacons for other names are refused). */
@@ -26,6 +26,10 @@ export interface HealthRoutesOptions {
   pollStates?: () => RemotePollState[];
   /** Recent failures, shared with the server islands' failure log. */
   failureCounts: IslandFailureStore;
+  /** Told after each accepted page report (the canary monitor re-evaluates, debounced). Default: nothing. */
+  onReport?: () => void;
+  /** The canary facts of a remote (split, recorded end, last verdict) for the view. Default: none. */
+  canaryOf?: (remote: string) => CanaryFacts | undefined;
   now?: () => number;
 }
 
@@ -65,7 +69,7 @@ function presentedToken(request: FastifyRequest): string | undefined {
 }
 
 /**
- * The failure beacon (`POST /api/island-failures`, counted per remote and code) and the operators'
+ * The page-report beacon (`POST /api/island-failures`: views per remote build, failures per remote, code and build) and the operators'
  * view of the remotes (`GET /health/remotes`, `/health/remotes.json`), see shell README.
  */
 export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
@@ -84,12 +88,15 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
       bodyLimit: ISLAND_FAILURE_BODY_LIMIT_BYTES,
     },
     async (request, reply) => {
-      const validation = validateIslandFailureReport(parseBody(request.body), knownRemotes);
+      const validation = validatePageReport(parseBody(request.body), knownRemotes);
       if (!validation.ok) {
         return reply.code(400).header('cache-control', 'no-store').send({ error: validation.error, code: 'invalid-island-failure-report' });
       }
-      const { remote, code, remoteVersion } = validation.report;
-      options.failureCounts.recordFailure({ remote, source: 'browser', code, version: remoteVersion });
+      for (const [remote, buildVersion] of validation.report.views) options.failureCounts.recordView(remote, buildVersion);
+      for (const { remote, code, remoteVersion } of validation.report.failures) {
+        options.failureCounts.recordFailure({ remote, source: 'browser', code, version: remoteVersion });
+      }
+      options.onReport?.();
       return reply.code(204).header('cache-control', 'no-store').send();
     },
   );
@@ -111,7 +118,7 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
 
   const view = (json: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
     if (!authorized(request, reply)) return reply;
-    const health = await remotesHealth(options.remotes, options.pollStates?.(), options.failureCounts, now());
+    const health = await remotesHealth(options.remotes, options.pollStates?.(), options.failureCounts, now(), options.canaryOf);
     reply.header('cache-control', 'no-store').header('vary', 'Accept, Authorization');
     if (json || wantsJson(request)) return reply.send(health);
     return reply.type('text/html; charset=utf-8').send(`<!doctype html>${renderToStaticMarkup(<RemotesHealthPage health={health} />)}`);

@@ -1,6 +1,35 @@
 import type { RemoteDefinition } from 'contracts';
 import type { RemotePollState } from '../federation/serverFederation.js';
 import type { IslandFailureStore, RemoteFailureCounts } from '../islandFailures/islandFailureCounts.js';
+import { trafficOf } from '../canary/canaryMonitor.js';
+import type { CanaryFacts } from '../canary/canaryFacts.js';
+
+export type { CanaryFacts };
+
+/** One build's page views and failures (browser + server) in the window, and their ratio. */
+export interface BuildTraffic {
+  version: string;
+  views: number;
+  failures: number;
+  /** Failures per view (at most one per view), `null` without views. */
+  failureRate: number | null;
+}
+
+/** A remote's canary in `/health/remotes`: the origin's split, each side's traffic, and how it ended. */
+export interface RemoteCanaryHealth {
+  share: number;
+  startedAt: string | null;
+  /** `running`: visitors are assigned; `ended`: everyone gets the stable build. */
+  state: 'running' | 'ended';
+  stable: BuildTraffic;
+  canary: BuildTraffic;
+  /** The rule's last verdict on a running canary (its reason text), `null` before the first run. */
+  verdict: string | null;
+  /** How it ended: by the shells' rule (`rolled-back`), or at the origin (`promoted`, `aborted`). */
+  ended: null | { version: string; outcome: 'promoted' | 'aborted' | 'rolled-back'; reason: string; at: string };
+}
+
+
 
 /** One remote in `/health/remotes`. Times are ISO strings; `null` where the shell does not know. */
 export interface RemoteHealth {
@@ -23,6 +52,8 @@ export interface RemoteHealth {
   buildChanges: number;
   /** Failures within the window, per source (browser beacons, server renders) and code. */
   failures: RemoteFailureCounts;
+  /** The remote's canary, running or last ended; `null` when its origin never ran one. */
+  canary: RemoteCanaryHealth | null;
 }
 
 /** The JSON of `/health/remotes`. */
@@ -43,6 +74,7 @@ export async function remotesHealth(
   pollStates: RemotePollState[] | undefined,
   counts: IslandFailureStore,
   now: number,
+  canaryOf: (remote: string) => CanaryFacts | undefined = () => undefined,
 ): Promise<RemotesHealth> {
   const failures = await counts.recentAll(remotes.map((remote) => remote.name));
   const states = new Map((pollStates ?? []).map((state) => [state.remote, state]));
@@ -64,7 +96,41 @@ export async function remotesHealth(
         changedAt: iso(state?.changedAt),
         buildChanges: state?.generation ?? 0,
         failures: failures[remote.name]!,
+        canary: canaryHealth(canaryOf(remote.name), failures[remote.name]),
       };
     }),
+  };
+}
+
+function buildTraffic(counts: RemoteFailureCounts | undefined, version: string): BuildTraffic {
+  const { views, failures } = trafficOf(counts, version);
+  return { version, views, failures, failureRate: views > 0 ? Math.min(failures, views) / views : null };
+}
+
+/** The canary part of one remote's health: the running split, or how the last one ended. */
+export function canaryHealth(facts: CanaryFacts | undefined, counts: RemoteFailureCounts | undefined): RemoteCanaryHealth | null {
+  const rollout = facts?.rollout;
+  if (!rollout) return null;
+  if (rollout.canary) {
+    const end = facts.end;
+    return {
+      share: rollout.canary.share,
+      startedAt: rollout.canary.startedAt,
+      state: end ? 'ended' : 'running',
+      stable: buildTraffic(counts, rollout.stable),
+      canary: buildTraffic(counts, rollout.canary.version),
+      verdict: facts.verdict ?? null,
+      ended: end ? { version: end.version, outcome: 'rolled-back', reason: end.reason, at: end.at } : null,
+    };
+  }
+  if (!rollout.ended) return null;
+  return {
+    share: 0,
+    startedAt: null,
+    state: 'ended',
+    stable: buildTraffic(counts, rollout.stable),
+    canary: buildTraffic(counts, rollout.ended.version),
+    verdict: null,
+    ended: rollout.ended,
   };
 }

@@ -14,7 +14,12 @@ export interface RemoteFailureCounts {
    */
   browserVersions: Record<string, number>;
   /**
-   * Pages rendered on the server with one of this remote's islands, per build version of the remote
+   * Server render failures per build version the server rendered (failures it could not tie to a
+   * build are in `server` only). Capped like `browserVersions`.
+   */
+  serverVersions: Record<string, number>;
+  /**
+   * Page views that ran this remote, per build version, as the browsers' page reports tell them
    * (the denominator of a failure rate: the canary rule compares builds by failures per view).
    * At most `MAX_VERSIONS_PER_REMOTE` versions, the rest as `other`.
    */
@@ -26,7 +31,7 @@ export interface IslandFailure {
   remote: string;
   source: IslandFailureSource;
   code: IslandErrorCode;
-  /** The remote's build version a browser reported. */
+  /** The remote's build version: the one a browser reported, or the one the server rendered. */
   version?: string | undefined;
 }
 
@@ -41,7 +46,7 @@ export interface IslandFailureStore {
   /** Length of the sliding window, milliseconds (`FAILURE_WINDOW_MS` by default). */
   readonly windowMs: number;
   recordFailure(failure: IslandFailure): void;
-  /** One page rendered with an island of `remote` at `buildVersion`. */
+  /** One page view that ran `remote` at `buildVersion` (a browser's page report). */
   recordView(remote: string, buildVersion: string): void;
   /** Counts within the window for each of `remotes` (zeros when none). */
   recentAll(remotes: readonly string[]): Promise<Record<string, RemoteFailureCounts>>;
@@ -84,6 +89,8 @@ export class IslandFailureCounts implements IslandFailureStore {
   private readonly byCode = new Map<string, Series>();
   /** remote → reported version → series (browser failures). */
   private readonly byVersion = new Map<string, Map<string, Series>>();
+  /** remote → rendered version → series (server failures tied to a build). */
+  private readonly serverByVersion = new Map<string, Map<string, Series>>();
   /** remote → build version → series (page views). */
   private readonly viewsByVersion = new Map<string, Map<string, Series>>();
 
@@ -93,13 +100,14 @@ export class IslandFailureCounts implements IslandFailureStore {
     this.now = options.now ?? Date.now;
   }
 
-  /** One failure; `version` is the remote's build version a browser reported. */
+  /** One failure; `version` is the remote's build version a browser reported or the server rendered. */
   record(remote: string, source: IslandFailureSource, code: IslandErrorCode, version?: string): void {
     const key = `${remote}\n${source}\n${code}`;
     let series = this.byCode.get(key);
     if (!series) this.byCode.set(key, (series = new Map()));
     this.add(series);
     if (source === 'browser') this.addVersion(this.byVersion, remote, version ?? UNKNOWN_VERSION);
+    else if (version !== undefined) this.addVersion(this.serverByVersion, remote, version);
   }
 
   recordFailure(failure: IslandFailure): void {
@@ -118,7 +126,7 @@ export class IslandFailureCounts implements IslandFailureStore {
 
   /** Counts within the window for `remote` (zeros when none). */
   recent(remote: string): RemoteFailureCounts {
-    const counts: RemoteFailureCounts = { total: 0, browser: {}, server: {}, browserVersions: {}, views: {} };
+    const counts: RemoteFailureCounts = { total: 0, browser: {}, server: {}, browserVersions: {}, serverVersions: {}, views: {} };
     for (const [key, series] of this.byCode) {
       const [name, source, code] = key.split('\n') as [string, IslandFailureSource, IslandErrorCode];
       if (name !== remote) continue;
@@ -130,6 +138,10 @@ export class IslandFailureCounts implements IslandFailureStore {
     for (const [version, series] of this.byVersion.get(remote) ?? []) {
       const sum = this.sum(series);
       if (sum > 0) counts.browserVersions[version] = sum;
+    }
+    for (const [version, series] of this.serverByVersion.get(remote) ?? []) {
+      const sum = this.sum(series);
+      if (sum > 0) counts.serverVersions[version] = sum;
     }
     for (const [version, series] of this.viewsByVersion.get(remote) ?? []) {
       const sum = this.sum(series);

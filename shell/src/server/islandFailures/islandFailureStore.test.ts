@@ -36,7 +36,7 @@ function describeIslandFailureStoreContract(label: string, target: StoreTarget):
       first.recordFailure({ remote: 'mf-search', source: 'browser', code: 'KHS-ISLAND-002', version: '0.1.0+aaa' });
       first.recordFailure({ remote: 'mf-search', source: 'browser', code: 'KHS-ISLAND-002', version: '0.1.0+aaa' });
       first.recordFailure({ remote: 'mf-search', source: 'browser', code: 'KHS-ISLAND-003' });
-      first.recordFailure({ remote: 'mf-search', source: 'server', code: 'KHS-ISLAND-008' });
+      first.recordFailure({ remote: 'mf-search', source: 'server', code: 'KHS-ISLAND-008', version: '0.1.0+bbb' });
       first.recordFailure({ remote: 'mf-survey', source: 'server', code: 'KHS-ISLAND-001' });
       for (let view = 0; view < 5; view++) first.recordView('mf-search', '0.1.0+aaa');
       first.recordView('mf-search', '0.1.0+bbb');
@@ -46,10 +46,11 @@ function describeIslandFailureStoreContract(label: string, target: StoreTarget):
         browser: { 'KHS-ISLAND-002': 2, 'KHS-ISLAND-003': 1 },
         server: { 'KHS-ISLAND-008': 1 },
         browserVersions: { '0.1.0+aaa': 2, unknown: 1 },
+        serverVersions: { '0.1.0+bbb': 1 },
         views: { '0.1.0+aaa': 5, '0.1.0+bbb': 1 },
       });
-      expect(counts['mf-survey']).toMatchObject({ total: 1, server: { 'KHS-ISLAND-001': 1 } });
-      expect(counts['mf-widgets']).toEqual({ total: 0, browser: {}, server: {}, browserVersions: {}, views: {} });
+      expect(counts['mf-survey']).toMatchObject({ total: 1, server: { 'KHS-ISLAND-001': 1 }, serverVersions: {} });
+      expect(counts['mf-widgets']).toEqual({ total: 0, browser: {}, server: {}, browserVersions: {}, serverVersions: {}, views: {} });
     });
 
     it('sees another instance’s counts only when the store is shared', async () => {

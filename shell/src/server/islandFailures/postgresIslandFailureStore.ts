@@ -58,7 +58,8 @@ export class PostgresIslandFailureStore implements IslandFailureStore {
   }
 
   recordFailure(failure: IslandFailure): void {
-    const version = failure.source === 'browser' ? (failure.version ?? UNKNOWN_VERSION) : '';
+    // A server failure without a build stays '' (counted by code only).
+    const version = failure.source === 'browser' ? (failure.version ?? UNKNOWN_VERSION) : (failure.version ?? '');
     this.add(failure.remote, 'failure', failure.source, failure.code, version);
   }
 
@@ -75,10 +76,10 @@ export class PostgresIslandFailureStore implements IslandFailureStore {
       [remotes, oldest],
     );
     const result: Record<string, RemoteFailureCounts> = {};
-    const versionTotals = new Map<string, { failures: Map<string, number>; views: Map<string, number> }>();
+    const versionTotals = new Map<string, { failures: Map<string, number>; serverFailures: Map<string, number>; views: Map<string, number> }>();
     for (const remote of remotes) {
-      result[remote] = { total: 0, browser: {}, server: {}, browserVersions: {}, views: {} };
-      versionTotals.set(remote, { failures: new Map(), views: new Map() });
+      result[remote] = { total: 0, browser: {}, server: {}, browserVersions: {}, serverVersions: {}, views: {} };
+      versionTotals.set(remote, { failures: new Map(), serverFailures: new Map(), views: new Map() });
     }
     for (const row of rows) {
       const counts = result[row.remote]!;
@@ -93,10 +94,12 @@ export class PostgresIslandFailureStore implements IslandFailureStore {
       counts[source][code] = (counts[source][code] ?? 0) + count;
       counts.total += count;
       if (source === 'browser') versions.failures.set(row.version, (versions.failures.get(row.version) ?? 0) + count);
+      else if (row.version !== '') versions.serverFailures.set(row.version, (versions.serverFailures.get(row.version) ?? 0) + count);
     }
     for (const remote of remotes) {
       const versions = versionTotals.get(remote)!;
       result[remote]!.browserVersions = capVersions(versions.failures);
+      result[remote]!.serverVersions = capVersions(versions.serverFailures);
       result[remote]!.views = capVersions(versions.views);
     }
     return result;

@@ -41,7 +41,11 @@ export const FIRST_VIEW_REMOTES: readonly string[] = ['mf-watchlist'];
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
 export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, contentStyles, metadata, children }: LayoutProps) {
   const { calls, i18n } = config;
-  const entryUrl = useContext(IslandCollectorContext)?.remoteEntryUrl ?? (() => undefined);
+  const collector = useContext(IslandCollectorContext);
+  const entryUrl = collector?.remoteEntryUrl ?? (() => undefined);
+  // The browser loads each remote at the build this page was rendered with (pinned), not whatever is live by then.
+  const remotes = config.remotes.map((remote) => ({ ...remote, entry: collector?.pinnedManifestUrl(remote.name) ?? remote.entry }));
+  const pageConfig = remotes.some((remote, index) => remote.entry !== config.remotes[index]!.entry) ? { ...config, remotes } : config;
   return (
     <html lang="en">
       <head>
@@ -56,10 +60,10 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
         <script
           type="application/json"
           id={PAGE_CONFIG_ELEMENT_ID}
-          dangerouslySetInnerHTML={{ __html: serializeJsonForHtml(config) }}
+          dangerouslySetInnerHTML={{ __html: serializeJsonForHtml(pageConfig) }}
         />
         <script src={runtimeUrl} defer />
-        {config.remotes
+        {remotes
           .filter((remote) => firstViewRemotes.includes(remote.name))
           .flatMap((remote) => {
             const entry = entryUrl(remote.name);

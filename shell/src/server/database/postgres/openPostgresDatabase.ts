@@ -3,6 +3,7 @@ import type { Database } from '../types.js';
 import { openMigratedPostgresPool } from '@khs/team-service';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
 import { PostgresIslandFailureStore } from '../../islandFailures/postgresIslandFailureStore.js';
+import { PostgresCanaryEndStore } from '../../canary/canaryEndStore.js';
 
 /** Options of the PostgreSQL connection pool. */
 export interface PostgresOptions {
@@ -19,14 +20,17 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
   const pool = await openMigratedPostgresPool(databaseUrl, { label: 'shell', maxConnections: options.maxConnections, migrations: POSTGRES_MIGRATIONS });
   let closed = false;
   const islandFailures = new PostgresIslandFailureStore(pool);
+  const canaryEnds = new PostgresCanaryEndStore(pool);
   return {
     dialect: 'postgres',
     rateLimitCounters: postgresRateLimitCounterRepository(pool),
     islandFailures,
+    canaryEnds,
     async close() {
       if (closed) return;
       closed = true;
       await islandFailures.close().catch(() => undefined);
+      await canaryEnds.close().catch(() => undefined);
       await pool.end();
     },
   };
