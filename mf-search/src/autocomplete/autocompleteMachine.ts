@@ -125,159 +125,183 @@ export function createAutocompleteMachine(
   initial: { initialQuery?: string; initialTags?: string[] } = {},
   clock: AutocompleteClock = globalClock,
 ): AutocompleteMachine {
-  let current = handlers;
-  let state: AutocompleteState = { inputValue: cutQuery(initial.initialQuery ?? ''), status: 'idle', suggestions: [], tags: initial.initialTags ?? [], activeIndex: -1 };
-  const listeners = new Set<() => void>();
-  const typing = createDelay(clock);
-  const viewReport = createDelay(clock);
-  let stallTimer: unknown;
-  let requestId = 0;
+  return new Autocompletion(handlers, initial, clock);
+}
+
+/** `AutocompleteMachine`; its methods are bound (a hook hands them out as they are). */
+class Autocompletion implements AutocompleteMachine {
+  private state: AutocompleteState;
+  private readonly listeners = new Set<() => void>();
+  private readonly typing: ReturnType<typeof createDelay>;
+  private readonly viewReport: ReturnType<typeof createDelay>;
+  private stallTimer: unknown;
+  private requestId = 0;
   // Set when the visitor closed the panel while an answer was on its way: it then stays closed.
-  let dismissed = false;
+  private dismissed = false;
 
-  const update = (patch: Partial<AutocompleteState>): void => {
-    const before = state;
-    state = { ...state, ...patch };
-    if (state.status !== before.status || state.suggestions !== before.suggestions) reportViewWhenShown();
-    for (const listener of listeners) listener();
-  };
-  // Suggestions that stay open for the view delay are reported once (a change restarts the wait).
-  const reportViewWhenShown = (): void => {
-    if (state.status === 'open' && state.suggestions.length > 0) {
-      const shown = state.suggestions;
-      viewReport.schedule(AUTOCOMPLETE_ITEMS_VIEW_DEBOUNCE_MS, () => current.onItemsViewed?.(shown));
-    } else viewReport.cancel();
-  };
-  const clearStall = (): void => {
-    if (stallTimer !== undefined) clock.clearTimeout(stallTimer);
-    stallTimer = undefined;
+  constructor(
+    private handlers: AutocompleteHandlers,
+    private readonly initial: { initialQuery?: string; initialTags?: string[] },
+    private readonly clock: AutocompleteClock,
+  ) {
+    this.state = { inputValue: cutQuery(initial.initialQuery ?? ''), status: 'idle', suggestions: [], tags: initial.initialTags ?? [], activeIndex: -1 };
+    this.typing = createDelay(clock);
+    this.viewReport = createDelay(clock);
+  }
+
+  getState = (): AutocompleteState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   };
 
-  const fetchSuggestions = (query: string): void => {
-    const id = ++requestId;
-    clearStall();
-    dismissed = false;
+  setHandlers = (handlers: AutocompleteHandlers): void => {
+    this.handlers = handlers;
+  };
+
+  loadTags = (): (() => void) => {
+    if (this.initial.initialTags !== undefined) return () => {};
+    let live = true;
+    this.handlers.source('').then(
+      (answer) => {
+        if (live) this.update({ tags: answer.tags });
+      },
+      (error: unknown) => console.error('[mf-search] suggestion tags failed', error),
+    );
+    return () => {
+      live = false;
+    };
+  };
+
+  stop = (): void => {
+    this.typing.cancel();
+    this.viewReport.cancel();
+    this.clearStall();
+  };
+
+  type = (value: string, typedAt?: number): void => {
+    const query = cutQuery(value);
+    this.update({ inputValue: query });
+    const wait = typedAt === undefined ? SEARCH_DEBOUNCE_MS : Math.max(0, Math.min(SEARCH_DEBOUNCE_MS, SEARCH_DEBOUNCE_MS - (this.clock.now() - typedAt)));
+    this.typing.schedule(wait, () => this.fire(query));
+  };
+
+  setQueryNow = (value: string): void => {
+    const query = cutQuery(value);
+    this.typing.cancel();
+    this.update({ inputValue: query });
+    this.fire(query);
+  };
+
+  replaceInputValue = (value: string): void => {
+    this.typing.cancel();
+    this.requestId++;
+    this.clearStall();
+    this.update({ inputValue: cutQuery(value), suggestions: [], activeIndex: -1, status: 'idle' });
+  };
+
+  flush = (): void => this.typing.flush();
+
+  setActiveIndex = (index: number): void => this.update({ activeIndex: index });
+
+  select = (index: number): void => {
+    const suggestion = this.state.suggestions[index];
+    if (!suggestion) return;
+    this.typing.cancel();
+    this.requestId++;
+    this.clearStall();
+    this.update({ inputValue: suggestion.title, status: 'closed', activeIndex: -1 });
+    this.handlers.onSelect(suggestion, index + 1);
+  };
+
+  close = (): void => {
+    this.dismissed = true;
+    this.clearStall();
+    this.update({ status: this.state.status === 'idle' ? 'idle' : 'closed', activeIndex: -1 });
+  };
+
+  keyDown = (key: AutocompleteKey): boolean => {
+    const { status, suggestions, activeIndex } = this.state;
+    const count = suggestions.length;
+    switch (key) {
+      case 'Escape':
+        if (status === 'open' || status === 'loading' || status === 'stalled') this.close();
+        else this.setQueryNow('');
+        return true;
+      case 'ArrowDown':
+      case 'ArrowUp': {
+        if (count === 0) return false;
+        const down = key === 'ArrowDown';
+        if (status !== 'open') this.update({ status: 'open', activeIndex: down ? 0 : count - 1 });
+        else this.update({ activeIndex: nextActiveIndex(activeIndex, count, down) });
+        return true;
+      }
+      case 'Enter':
+        if (status !== 'open' || activeIndex < 0) return false;
+        this.select(activeIndex);
+        return true;
+      case 'Tab':
+        this.close();
+        return false;
+      default:
+        return false;
+    }
+  };
+
+  /** The debounced query: tells the page, then asks for its suggestions. */
+  private fire(query: string): void {
+    this.handlers.onQuery?.(query);
+    this.fetchSuggestions(query);
+  }
+
+  private fetchSuggestions(query: string): void {
+    const id = ++this.requestId;
+    this.clearStall();
+    this.dismissed = false;
     if (query.trim() === '') {
-      update({ activeIndex: -1, suggestions: [], status: 'idle' });
+      this.update({ activeIndex: -1, suggestions: [], status: 'idle' });
       return;
     }
-    update({ activeIndex: -1, status: 'loading' });
-    stallTimer = clock.setTimeout(() => {
-      if (requestId === id) update({ status: 'stalled' });
+    this.update({ activeIndex: -1, status: 'loading' });
+    this.stallTimer = this.clock.setTimeout(() => {
+      if (this.requestId === id) this.update({ status: 'stalled' });
     }, AUTOCOMPLETE_STALL_THRESHOLD_MS);
-    current.source(query).then(
+    this.handlers.source(query).then(
       (answer) => {
-        if (requestId !== id) return;
-        clearStall();
+        if (this.requestId !== id) return;
+        this.clearStall();
         const shown = filterSuggestions(answer.suggestions, query);
-        update({ suggestions: shown, status: shown.length > 0 && !dismissed ? 'open' : 'closed' });
+        this.update({ suggestions: shown, status: shown.length > 0 && !this.dismissed ? 'open' : 'closed' });
       },
       (error: unknown) => {
-        if (requestId !== id) return;
-        clearStall();
+        if (this.requestId !== id) return;
+        this.clearStall();
         console.error('[mf-search] autocomplete suggestions failed', error);
-        update({ suggestions: [], status: 'closed' });
+        this.update({ suggestions: [], status: 'closed' });
       },
     );
-  };
+  }
 
-  const fire = (query: string): void => {
-    current.onQuery?.(query);
-    fetchSuggestions(query);
-  };
+  /** A new state (a new snapshot object), then the listeners. */
+  private update(patch: Partial<AutocompleteState>): void {
+    const before = this.state;
+    this.state = { ...this.state, ...patch };
+    if (this.state.status !== before.status || this.state.suggestions !== before.suggestions) this.reportViewWhenShown();
+    for (const listener of this.listeners) listener();
+  }
 
-  const machine: AutocompleteMachine = {
-    getState: () => state,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    setHandlers(next) {
-      current = next;
-    },
-    loadTags() {
-      if (initial.initialTags !== undefined) return () => {};
-      let live = true;
-      current.source('').then(
-        (answer) => {
-          if (live) update({ tags: answer.tags });
-        },
-        (error: unknown) => console.error('[mf-search] suggestion tags failed', error),
-      );
-      return () => {
-        live = false;
-      };
-    },
-    stop() {
-      typing.cancel();
-      viewReport.cancel();
-      clearStall();
-    },
-    type(value, typedAt) {
-      const query = cutQuery(value);
-      update({ inputValue: query });
-      const wait = typedAt === undefined ? SEARCH_DEBOUNCE_MS : Math.max(0, Math.min(SEARCH_DEBOUNCE_MS, SEARCH_DEBOUNCE_MS - (clock.now() - typedAt)));
-      typing.schedule(wait, () => fire(query));
-    },
-    setQueryNow(value) {
-      const query = cutQuery(value);
-      typing.cancel();
-      update({ inputValue: query });
-      fire(query);
-    },
-    replaceInputValue(value) {
-      typing.cancel();
-      requestId++;
-      clearStall();
-      update({ inputValue: cutQuery(value), suggestions: [], activeIndex: -1, status: 'idle' });
-    },
-    flush: () => typing.flush(),
-    setActiveIndex(index) {
-      update({ activeIndex: index });
-    },
-    select(index) {
-      const suggestion = state.suggestions[index];
-      if (!suggestion) return;
-      typing.cancel();
-      requestId++;
-      clearStall();
-      update({ inputValue: suggestion.title, status: 'closed', activeIndex: -1 });
-      current.onSelect(suggestion, index + 1);
-    },
-    close() {
-      dismissed = true;
-      clearStall();
-      update({ status: state.status === 'idle' ? 'idle' : 'closed', activeIndex: -1 });
-    },
-    keyDown(key) {
-      const { status, suggestions, activeIndex } = state;
-      const count = suggestions.length;
-      switch (key) {
-        case 'Escape':
-          if (status === 'open' || status === 'loading' || status === 'stalled') machine.close();
-          else machine.setQueryNow('');
-          return true;
-        case 'ArrowDown':
-        case 'ArrowUp': {
-          if (count === 0) return false;
-          const down = key === 'ArrowDown';
-          if (status !== 'open') update({ status: 'open', activeIndex: down ? 0 : count - 1 });
-          else update({ activeIndex: nextActiveIndex(activeIndex, count, down) });
-          return true;
-        }
-        case 'Enter':
-          if (status !== 'open' || activeIndex < 0) return false;
-          machine.select(activeIndex);
-          return true;
-        case 'Tab':
-          machine.close();
-          return false;
-        default:
-          return false;
-      }
-    },
-  };
-  return machine;
+  /** Suggestions that stay open for the view delay are reported once (a change restarts the wait). */
+  private reportViewWhenShown(): void {
+    const { status, suggestions } = this.state;
+    if (status === 'open' && suggestions.length > 0) this.viewReport.schedule(AUTOCOMPLETE_ITEMS_VIEW_DEBOUNCE_MS, () => this.handlers.onItemsViewed?.(suggestions));
+    else this.viewReport.cancel();
+  }
+
+  private clearStall(): void {
+    if (this.stallTimer !== undefined) this.clock.clearTimeout(this.stallTimer);
+    this.stallTimer = undefined;
+  }
 }
 
 /** The active suggestion after an arrow key: down from the last wraps to the first, up from none or the first to the last. */
