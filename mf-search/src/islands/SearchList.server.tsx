@@ -5,7 +5,7 @@ import { renderReactIsland } from '@khs/react-island/server';
 import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
 import { SearchList } from '../components/SearchList.js';
 import { createSearchClient, type SearchSetup } from '../config/createSearchClient.js';
-import { createMemoryHitsCache } from '../hits/memoryHitsCache.js';
+import { createSeededHitsCache, searchWithEarlierPages } from './earlierPagesSearch.js';
 import type { SearchListServerState } from './searchListServerState.js';
 import { createServerRenderCache } from './serverRenderCache.js';
 import { disposeServerSearchTransport, serverSearchTransport } from './serverSearchTransport.js';
@@ -49,7 +49,7 @@ function withPage(address: URL, page: number): string {
 /**
  * Server render of the search list for the address's query, refinements and page: highlighted
  * teasers, facets and chips, "viewing X of Y", the progress bar and a load-more link. `?page=N`
- * shows pages 1…N (each earlier page is one more search). The browser hydrates with the answers
+ * shows pages 1…N (their searches go in one `multi_search` with page N's; one `getServerState`). The browser hydrates with the answers
  * and pages in `state`, so it searches nothing for them.
  */
 export const render: IslandRender<SearchListIslandProps> = (props, context) =>
@@ -59,18 +59,18 @@ const renderList: IslandRender<SearchListIslandProps> = async (props, { config, 
   const search = config.search;
   const setup = setupFor(search);
   const options = searchListOptions(search, props);
-  const { facets } = options;
   const address = new URL(url, 'http://shell.invalid/');
   const lastPage = requestedPage(address);
   const context = serverIslandContext(config);
-  const cache = createMemoryHitsCache();
-  const source = createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage, facets[0]?.attribute);
-  const tagsLoading = source('').then((answer) => answer.tags);
-  // Awaited below; if a search before it fails, its own rejection must not go unhandled.
-  tagsLoading.catch(() => {});
-  const app = (pageUrl: string, tags?: string[]) => (
+  // Pages 1…N-1 travel with page N's search; the list's cache holds them, so it lists them all.
+  const pages = searchWithEarlierPages(setup.searchClient, lastPage);
+  const renderSetup: SearchSetup = { ...setup, searchClient: pages.searchClient };
+  const cache = createSeededHitsCache(pages.earlierPages);
+  const tagsLoading = suggestionTags(setup, options.facets[0]?.attribute);
+  const pageUrl = withPage(address, lastPage);
+  const app = (tags?: string[]) => (
     <SearchList
-      setup={setup}
+      setup={renderSetup}
       {...options}
       context={context}
       serverUrl={pageUrl}
@@ -78,18 +78,22 @@ const renderList: IslandRender<SearchListIslandProps> = async (props, { config, 
       initialTags={tags}
     />
   );
-  // Earlier pages first: each answer lands in the list's cache, so the last render lists them all.
-  for (let page = 1; page < lastPage; page += 1) {
-    await getServerState(app(withPage(address, page)), { renderToString });
-  }
-  const lastUrl = withPage(address, lastPage);
-  const serverState = await getServerState(app(lastUrl), { renderToString });
+  const serverState = await getServerState(app(), { renderToString });
   const tags = await tagsLoading;
   // Page 1 is in the answers already; the cache entry only matters for the pages before the last.
   const state: SearchListServerState = { serverState, hitsCache: lastPage > 1 ? cache.entry() : null, tags };
   return renderReactIsland(
     'mf-search/SearchList',
-    <InstantSearchSSRProvider {...serverState}>{app(lastUrl, tags)}</InstantSearchSSRProvider>,
+    <InstantSearchSSRProvider {...serverState}>{app(tags)}</InstantSearchSSRProvider>,
     state,
   );
 };
+
+/** The empty box's suggestion tags, fetched beside the list's search. */
+function suggestionTags(setup: SearchSetup, tagAttribute: string | undefined): Promise<string[]> {
+  const source = createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage, tagAttribute);
+  const loading = source('').then((answer) => answer.tags);
+  // Awaited after the list's search; if that fails first, this rejection must not go unhandled.
+  loading.catch(() => {});
+  return loading;
+}

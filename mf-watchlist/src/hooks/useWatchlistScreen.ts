@@ -14,7 +14,7 @@ import { downloadWatchlistPdf } from '../api/downloadWatchlistPdf.js';
 import { loadStoredWatchlist } from '../api/loadStoredWatchlist.js';
 import type { WatchlistServices } from '../api/watchlistServices.js';
 import { connectWatchlist, isSaved } from '../connectors/connectWatchlist.js';
-import { initialWatchlistScreenState, watchlistScreenReducer, type WatchlistScreenState } from './useWatchlistScreenReducer.js';
+import { initialWatchlistScreenState, watchlistScreenReducer, type WatchlistScreenAction, type WatchlistScreenState } from './useWatchlistScreenReducer.js';
 
 export interface UseWatchlistScreenOptions {
   bus: PageBus;
@@ -38,6 +38,47 @@ export interface WatchlistScreen {
   downloadPdf(): Promise<void>;
 }
 
+/** Ids of the screen's entries that `watchlist` no longer holds (removed by a toggle or another tab). */
+export function droppedEntryIds(entries: readonly { id: string }[], watchlist: LocalWatchlist): string[] {
+  return entries.map((entry) => entry.id).filter((id) => !isSaved(watchlist, id));
+}
+
+type Dispatch = (action: WatchlistScreenAction) => void;
+
+/** Timers of the screen, all cleared when it unmounts (a late one must not touch an unmounted screen). */
+interface ScreenTimers {
+  later(ms: number, run: () => void): ReturnType<typeof setTimeout>;
+  cancel(timer: ReturnType<typeof setTimeout>): void;
+}
+
+function useScreenTimers(): ScreenTimers {
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
+  return useMemo(
+    () => ({
+      later(ms, run) {
+        const timer = setTimeout(() => {
+          timers.current.delete(timer);
+          run();
+        }, ms);
+        timers.current.add(timer);
+        return timer;
+      },
+      cancel(timer) {
+        clearTimeout(timer);
+        timers.current.delete(timer);
+      },
+    }),
+    [],
+  );
+}
+
 /**
  * The watchlist screen's logic: loads the server's view of the local watchlist, and on every change
  * of the list its connector reports (a toggle on this page, the screen's own included, or another
@@ -50,48 +91,11 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
   // Event handlers and async callbacks read the current state through this ref.
   const stateRef = useRef(state);
   stateRef.current = state;
-  const { csrfToken, watchlist: watchlistUrl, download: downloadUrl } = config.calls;
-  // Only the newest load may change the screen: an older answer arriving late is ignored.
-  const latestLoad = useRef(0);
-  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
-  const copyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const mounted = useRef(true);
-  const downloading = useRef(false);
-
-  const later = useCallback((ms: number, run: () => void) => {
-    const timer = setTimeout(() => {
-      timers.current.delete(timer);
-      run();
-    }, ms);
-    timers.current.add(timer);
-    return timer;
-  }, []);
-
+  const timers = useScreenTimers();
   // The page's watchlist, through the same connector as the watchlist buttons: read, changes, toggles.
   const connection = useMemo(() => connectWatchlist(bus, { logger: services.logger }), [bus, services]);
-
-  const load = useCallback(async (watchlist: LocalWatchlist = connection.read()) => {
-    const loadId = ++latestLoad.current;
-    try {
-      const storedWatchlist = await loadStoredWatchlist({
-        fetch: services.fetch,
-        csrfTokenUrl: csrfToken,
-        url: watchlistUrl,
-        watchlist,
-      });
-      if (loadId === latestLoad.current && mounted.current) dispatch({ type: 'loadSucceeded', storedWatchlist });
-    } catch (error) {
-      if (loadId !== latestLoad.current || !mounted.current) return;
-      services.logger.error('[mf-watchlist] the watchlist could not be loaded', error);
-      if (designMode) {
-        later(WATCHLIST_DESIGN_MODE_DELAY_MS, () => {
-          if (loadId === latestLoad.current) dispatch({ type: 'loadSucceeded', storedWatchlist: designModeWatchlist() });
-        });
-      } else {
-        dispatch({ type: 'loadFailed' });
-      }
-    }
-  }, [connection, services, csrfToken, watchlistUrl, designMode, later]);
+  const load = useWatchlistLoad({ connection, services, config, designMode, dispatch, mounted, timers });
 
   useEffect(() => {
     mounted.current = true;
@@ -99,17 +103,12 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
     // A change of the list (a toggle on this page, this screen's own included, or another tab):
     // drop what it removed at once, then ask the server once for the new list.
     const unsubscribe = connection.subscribe((watchlist) => {
-      for (const id of stateRef.current.entries.map((entry) => entry.id)) {
-        if (!isSaved(watchlist, id)) dispatch({ type: 'articleDropped', id });
-      }
+      for (const id of droppedEntryIds(stateRef.current.entries, watchlist)) dispatch({ type: 'articleDropped', id });
       void load(watchlist);
     });
-    const pending = timers.current;
     return () => {
       mounted.current = false;
       unsubscribe();
-      for (const timer of pending) clearTimeout(timer);
-      pending.clear();
     };
   }, [connection, load]);
 
@@ -128,7 +127,65 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
     [connection, load],
   );
 
-  const copySharingUrl = useCallback(async () => {
+  return {
+    state,
+    remove: useCallback((teaser: Teaser) => toggle(teaser, 'remove'), [toggle]),
+    add: useCallback((teaser: Teaser) => toggle(teaser, 'add'), [toggle]),
+    copySharingUrl: useCopySharingUrl({ services, stateRef, dispatch, mounted, timers }),
+    downloadPdf: usePdfDownload({ connection, services, config, dispatch, mounted }),
+  };
+}
+
+/**
+ * Loads the server's view of a watchlist (default: the connector's current one). Only the newest
+ * load may change the screen: an older answer arriving late is ignored. A failure shows the
+ * error, or in design mode dummy data after `WATCHLIST_DESIGN_MODE_DELAY_MS`.
+ */
+function useWatchlistLoad({ connection, services, config, designMode, dispatch, mounted, timers }: {
+  connection: ReturnType<typeof connectWatchlist>;
+  services: WatchlistServices;
+  config: Pick<PageConfig, 'calls'>;
+  designMode: boolean;
+  dispatch: Dispatch;
+  mounted: { current: boolean };
+  timers: ScreenTimers;
+}): (watchlist?: LocalWatchlist) => Promise<void> {
+  const { csrfToken, watchlist: watchlistUrl } = config.calls;
+  const latestLoad = useRef(0);
+  return useCallback(async (watchlist: LocalWatchlist = connection.read()) => {
+    const loadId = ++latestLoad.current;
+    try {
+      const storedWatchlist = await loadStoredWatchlist({
+        fetch: services.fetch,
+        csrfTokenUrl: csrfToken,
+        url: watchlistUrl,
+        watchlist,
+      });
+      if (loadId === latestLoad.current && mounted.current) dispatch({ type: 'loadSucceeded', storedWatchlist });
+    } catch (error) {
+      if (loadId !== latestLoad.current || !mounted.current) return;
+      services.logger.error('[mf-watchlist] the watchlist could not be loaded', error);
+      if (designMode) {
+        timers.later(WATCHLIST_DESIGN_MODE_DELAY_MS, () => {
+          if (loadId === latestLoad.current) dispatch({ type: 'loadSucceeded', storedWatchlist: designModeWatchlist() });
+        });
+      } else {
+        dispatch({ type: 'loadFailed' });
+      }
+    }
+  }, [connection, services, csrfToken, watchlistUrl, designMode, dispatch, mounted, timers]);
+}
+
+/** Copies the sharing URL; success shows the confirmation for `COPY_CONFIRMATION_MS` (a second copy restarts it). */
+function useCopySharingUrl({ services, stateRef, dispatch, mounted, timers }: {
+  services: WatchlistServices;
+  stateRef: { current: WatchlistScreenState };
+  dispatch: Dispatch;
+  mounted: { current: boolean };
+  timers: ScreenTimers;
+}): () => Promise<void> {
+  const copyTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  return useCallback(async () => {
     try {
       await services.writeClipboard(stateRef.current.sharingUrl);
     } catch (error) {
@@ -136,15 +193,23 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
       return;
     }
     if (!mounted.current) return;
-    if (copyTimer.current !== undefined) {
-      clearTimeout(copyTimer.current);
-      timers.current.delete(copyTimer.current);
-    }
+    if (copyTimer.current !== undefined) timers.cancel(copyTimer.current);
     dispatch({ type: 'copyConfirmed' });
-    copyTimer.current = later(COPY_CONFIRMATION_MS, () => dispatch({ type: 'copyConfirmationEnded' }));
-  }, [services, later]);
+    copyTimer.current = timers.later(COPY_CONFIRMATION_MS, () => dispatch({ type: 'copyConfirmationEnded' }));
+  }, [services, stateRef, dispatch, mounted, timers]);
+}
 
-  const downloadPdf = useCallback(async () => {
+/** Downloads the watchlist as `WATCHLIST_PDF_FILE_NAME`; one download at a time. */
+function usePdfDownload({ connection, services, config, dispatch, mounted }: {
+  connection: ReturnType<typeof connectWatchlist>;
+  services: WatchlistServices;
+  config: Pick<PageConfig, 'calls'>;
+  dispatch: Dispatch;
+  mounted: { current: boolean };
+}): () => Promise<void> {
+  const { csrfToken, download: downloadUrl } = config.calls;
+  const downloading = useRef(false);
+  return useCallback(async () => {
     if (downloading.current) return;
     downloading.current = true;
     dispatch({ type: 'downloadStarted' });
@@ -162,13 +227,5 @@ export function useWatchlistScreen({ bus, config, designMode = false, services: 
       downloading.current = false;
       if (mounted.current) dispatch({ type: 'downloadEnded' });
     }
-  }, [connection, services, csrfToken, downloadUrl]);
-
-  return {
-    state,
-    remove: useCallback((teaser: Teaser) => toggle(teaser, 'remove'), [toggle]),
-    add: useCallback((teaser: Teaser) => toggle(teaser, 'add'), [toggle]),
-    copySharingUrl,
-    downloadPdf,
-  };
+  }, [connection, services, csrfToken, downloadUrl, dispatch, mounted]);
 }

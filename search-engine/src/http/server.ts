@@ -207,6 +207,39 @@ function decodeSegment(segment: string): string {
   }
 }
 
+/** What the request steps share: the pool, the limits and keys, and the server's counters. */
+interface ServerParts {
+  pool: WorkerPool;
+  analyticsFlusher: AnalyticsFlusher;
+  limits: RequestLimits;
+  bodyLimit: number;
+  keys: { adminApiKey: string; searchOnlyApiKeys: string[] };
+  allowedOrigins: Set<string>;
+  setOperations: SetOperations;
+  stats(): SearchServerStats;
+  log(msg: string): void;
+}
+
+/** One request as the routes read it: its route, key, query and analytics user. */
+interface ApiRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  method: string;
+  segments: string[];
+  query: Record<string, string>;
+  kind: ReturnType<typeof routeKind>;
+  /** Sent by a browser from a page whose origin is not allowed. */
+  foreignBrowser: boolean;
+  /** The request's key, resolved when a route needs it (the admin key is refused from a web page). */
+  access(): KeyAccess;
+  clientAddress: string;
+  /** Typesense's analytics user: the `x-typesense-user-id` header or parameter, else the client address. */
+  analyticsUser: string;
+}
+
+/** A route step: answers the request and returns true, or returns false to leave it to the next. */
+type Route = (parts: ServerParts, request: ApiRequest) => Promise<boolean>;
+
 /**
  * Starts the embedded Typesense-protocol server: this thread answers HTTP
  * (keys, limits, scheduling) and never searches; a pool of worker threads
@@ -215,296 +248,44 @@ function decodeSegment(segment: string): string {
  */
 export async function startSearchServer(options: SearchServerOptions): Promise<RunningSearchServer> {
   const log = options.log ?? (() => {});
-  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT;
-  const limits: RequestLimits = { ...DEFAULT_REQUEST_LIMITS, ...options.limits };
   const keys = { adminApiKey: options.adminApiKey, searchOnlyApiKeys: options.searchOnlyApiKeys ?? [] };
   if (!keys.adminApiKey) throw new Error('startSearchServer: adminApiKey is required');
-  const allowedOrigins = new Set(
-    (options.allowedOrigins ?? []).map((origin) => {
-      const normalized = normalizeOrigin(origin);
-      if (!normalized) throw new Error(`startSearchServer: allowed origin "${origin}" is not an http(s) origin`);
-      return normalized;
-    }),
-  );
+  const allowedOrigins = allowedOriginsOf(options.allowedOrigins ?? []);
   // Workers reload from a folder after a restart, so an in-memory server keeps a temporary one.
   const temporaryDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'khs-search-'));
   const dataDir = options.dataDir ?? (temporaryDir as string);
-  const started = Date.now();
-  const pool = new WorkerPool({
-    dataDir,
-    size: Math.max(1, options.workers ?? availableParallelism()),
-    queueLimit: options.queueLimit ?? 200,
-    searchBudgetMs: options.searchBudgetMs ?? 2000,
-    youngGenerationMb: options.workerYoungGenerationMb,
-    analyticsMinuteRateLimit: options.analyticsMinuteRateLimit,
-    log,
-  });
-  // Listen as soon as the writer has loaded; the readers join while the server already answers.
-  await pool.start({ readersInBackground: true });
-  log(`search data loaded from ${dataDir} in ${Date.now() - started} ms; ${pool.size} worker(s) serving, readers join as they are built`);
-
+  const pool = await startPool(options, dataDir, log);
   const analyticsFlusher = new AnalyticsFlusher(pool, options.analyticsFlushIntervalMs ?? DEFAULT_ANALYTICS_FLUSH_INTERVAL_MS, log);
   analyticsFlusher.start();
-
   const counters = { requests: 0, responses: {} as Record<string, number>, errors: 0, abortedUploads: 0 };
-  const stats = (): SearchServerStats => ({ ...counters, responses: { ...counters.responses }, ...pool.counters, workers: pool.size, queued: pool.queueLength });
-
-  /**
-   * Runs searches on the pool and writes `{"results":[…]}` (or one search's result) within the
-   * response limit. With `union` the searches run together in one worker and the answer is the
-   * merged result; the same limits apply (searches per request were checked when planning, the
-   * sum of `per_page`, each search's parameters, the response size), and as in Typesense any
-   * error of a union answers 200 with `{ "code", "error" }`.
-   */
-  const respondWithSearches = async (res: ServerResponse, searches: Record<string, string>[], single: boolean, analyticsUser: string, union?: UnionRequest, unionPaging: Record<string, string> = {}): Promise<void> => {
-    checkHitsPerRequest(searches, limits);
-    const tasks: SearchTask[] = [];
-    const slots: (string | undefined)[] = searches.map((params) => {
-      try {
-        checkSearchParams(params, limits);
-      } catch (error) {
-        const apiError = error as ApiError;
-        return JSON.stringify({ code: apiError.status, error: apiError.message });
-      }
-      tasks.push({ collection: params.collection, params, maxResultBytes: limits.maxResponseBytes });
-      return undefined;
-    });
-    const refused = slots.find((slot) => slot !== undefined);
-    if (union && refused !== undefined) return sendText(res, 200, refused, JSON_TYPE);
-    if (single && slots[0] !== undefined) {
-      const { code, error } = JSON.parse(slots[0]) as { code: number; error: string };
-      throw new ApiError(code, error);
-    }
-    const gone = new AbortController();
-    const onClose = (): void => {
-      if (!res.writableFinished) gone.abort();
-    };
-    res.on('close', onClose);
-    const planned: SearchTask[] = union ? [{ collection: undefined, params: unionPaging, maxResultBytes: limits.maxResponseBytes, union: { searches, removeDuplicates: union.removeDuplicates } }] : tasks;
-    const outcomes = planned.length > 0 ? await pool.search(planned, gone.signal) : [];
-    res.off('close', onClose);
-    pool.noteSearches(notedSearches(outcomes, analyticsUser));
-    if (gone.signal.aborted) return;
-    if (single || union) {
-      const outcome = outcomes[0];
-      if (!outcome) throw new ApiError(500, 'Internal error.');
-      if (outcome.ok) return sendBytes(res, 200, outcome.body);
-      if (union) return sendJson(res, 200, { code: outcome.status, error: outcome.message });
-      throw new ApiError(outcome.status, outcome.message);
-    }
-    let next = 0;
-    const parts = slots.map((slot): Uint8Array => {
-      if (slot !== undefined) return Buffer.from(slot);
-      const outcome = outcomes[next++];
-      if (!outcome) return Buffer.from(JSON.stringify({ code: 500, error: 'Internal error.' }));
-      return outcome.ok ? outcome.body : Buffer.from(JSON.stringify({ code: outcome.status, error: outcome.message }));
-    });
-    // `{"results":[` + the parts separated by commas + `]}`, assembled as bytes.
-    const pieces: Uint8Array[] = [RESULTS_OPEN];
-    parts.forEach((part, i) => pieces.push(...(i > 0 ? [COMMA, part] : [part])));
-    pieces.push(RESULTS_CLOSE);
-    const size = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
-    if (size > limits.maxResponseBytes) {
-      throw new ApiError(422, `The response would exceed the limit of ${limits.maxResponseBytes} bytes; ask for fewer searches, hits, fields or highlights.`);
-    }
-    sendBytes(res, 200, Buffer.concat(pieces, size));
+  const parts: ServerParts = {
+    pool,
+    analyticsFlusher,
+    limits: { ...DEFAULT_REQUEST_LIMITS, ...options.limits },
+    bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
+    keys,
+    allowedOrigins,
+    setOperations: poolSetOperations(pool),
+    stats: () => ({ ...counters, responses: { ...counters.responses }, ...pool.counters, workers: pool.size, queued: pool.queueLength }),
+    log,
   };
-
-  /** Set routes (issue 15) reach the sets through the pool: reads on one worker, changes as pool writes. */
-  const setOperations: SetOperations = {
-    read: (operation, args) => pool.read('readSets', [operation, args]),
-    write: (operation, args) => pool.write('changeSets', [operation, args]),
-    patchCollection: (collection, body) => pool.write('patchCollection', [collection, body]),
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const segments = url.pathname.split('/').filter(Boolean).map(decodeSegment);
-    const kind = routeKind(method, segments);
-    const foreignBrowser = isForeignBrowserRequest(req.headers, allowedOrigins);
-    // CORS only for searches, and only for the allowed origins (named, never `*`).
-    const corsOrigin = kind === 'search' ? allowedRequestOrigin(req.headers, allowedOrigins) : undefined;
-    if (kind === 'search') res.setHeader('vary', 'Origin');
-    if (corsOrigin) res.setHeader('access-control-allow-origin', corsOrigin);
-    if (method === 'OPTIONS') {
-      if (!corsOrigin) throw new ApiError(403, CROSS_ORIGIN_REFUSED);
-      res.writeHead(204, {
-        'access-control-allow-methods': 'GET, POST, OPTIONS',
-        'access-control-allow-headers': CORS_ALLOWED_HEADERS,
-        'access-control-max-age': '3600',
-      });
-      res.end();
-      return;
-    }
-    // A page on another site can send writes without a preflight (`text/plain`, key in the query).
-    if (kind === 'admin' && foreignBrowser) throw new ApiError(403, FOREIGN_ADMIN_REQUEST);
-    const headerKey = req.headers['x-typesense-api-key'];
-    const key = (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? url.searchParams.get('x-typesense-api-key') ?? undefined;
-    const access = (): KeyAccess => {
-      const resolved = resolveKey(key, keys);
-      if (resolved.kind === 'admin' && foreignBrowser) throw new ApiError(403, ADMIN_KEY_FROM_BROWSER);
-      return resolved;
-    };
-    const query = queryParams(url);
-    const [first, name, third, fourth, fifth] = segments;
-    const clientAddress = req.socket.remoteAddress ?? '';
-    const headerUser = req.headers['x-typesense-user-id'];
-    const analyticsUser = (Array.isArray(headerUser) ? headerUser[0] : headerUser) ?? query['x-typesense-user-id'] ?? clientAddress;
-
-    if (method === 'GET' && segments.length === 1 && first === 'health') return sendJson(res, 200, { ok: true });
-
-    if (method === 'GET' && segments.length === 1 && first === 'stats.json') {
-      requireAdmin(access());
-      return sendJson(res, 200, { ...stats(), workerMemory: await pool.memory(), serverMemory: serverMemory() });
-    }
-
-    if (first === 'multi_search' && segments.length === 1 && method === 'POST') {
-      const keyAccess = access();
-      const embedded = requireSearch(keyAccess);
-      const limit = multiSearchLimit(keyAccess.kind === 'admin', embedded, query, limits);
-      const body = parseJson(await readBody(req, limits.maxSearchBodyBytes));
-      const plan = planMultiSearch(body, query, embedded, limit);
-      return respondWithSearches(res, plan.searches, false, analyticsUser, plan.union, query);
-    }
-
-    // Issue 15: synonym sets, curation sets and PATCH /collections/:name live in set-routes.ts.
-    const routed = await routeSetRequest(setOperations, {
-      method,
-      segments,
-      query,
-      requireAdmin: () => requireAdmin(access()),
-      readJson: async () => parseJson(await readBody(req, bodyLimit)),
-    });
-    if (routed) return sendJson(res, routed.status, routed.body);
-
-    // Issue 25: Typesense 30 analytics live in analytics-routes.ts (state in the writer worker).
-    const analyticsAnswer = await routeAnalyticsRequest(
-      { call: (operation, args) => pool.analytics(operation, args), flush: () => analyticsFlusher.flush() },
-      { method, segments, query, clientAddress, requireAdmin: () => requireAdmin(access()), readJson: async () => parseJson(await readBody(req, limits.maxSearchBodyBytes)) },
-    );
-    if (analyticsAnswer) return sendJson(res, analyticsAnswer.status, analyticsAnswer.body);
-
-    if (first === 'collections') {
-      if (segments.length === 1) {
-        if (method === 'GET') {
-          requireAdmin(access());
-          return sendJson(res, 200, await pool.read('list', []));
-        }
-        if (method === 'POST') {
-          requireAdmin(access());
-          const body = parseJson(await readBody(req, bodyLimit));
-          return sendJson(res, 201, await pool.write('createCollection', [body]));
-        }
-      }
-      if (segments.length === 2 && name !== undefined) {
-        if (method === 'GET') {
-          requireAdmin(access());
-          return sendJson(res, 200, await pool.read('retrieveCollection', [name]));
-        }
-        if (method === 'DELETE') {
-          requireAdmin(access());
-          return sendJson(res, 200, await pool.write('dropCollection', [name]));
-        }
-      }
-      if (third === 'documents' && name !== undefined) {
-        if (segments.length === 4 && fourth === 'search' && method === 'GET') {
-          const embedded = requireSearch(access());
-          const merged = mergeSearchParams([embedded, query]);
-          return respondWithSearches(res, [{ ...merged, collection: name }], true, analyticsUser);
-        }
-        if (segments.length === 4 && fourth === 'import' && method === 'POST') {
-          requireAdmin(access());
-          const action = query.action ?? 'create';
-          if (!IMPORT_ACTIONS.has(action)) throw new ApiError(400, 'Parameter `action` must be a create|update|upsert.');
-          await pool.read('retrieveCollection', [name]);
-          const body = await readBody(req, bodyLimit);
-          const results = (await pool.write('importDocuments', [name, body, action, query.return_id === 'true', query.return_doc === 'true'])) as unknown[];
-          return sendText(res, 200, results.map((r) => JSON.stringify(r)).join('\n'));
-        }
-        if (segments.length === 3 && method === 'POST') {
-          requireAdmin(access());
-          const action = query.action ?? 'create';
-          if (!IMPORT_ACTIONS.has(action)) throw new ApiError(400, 'Parameter `action` must be a create|update|upsert.');
-          const body = parseJson(await readBody(req, bodyLimit));
-          return sendJson(res, 201, await pool.write('writeDocument', [name, body, action]));
-        }
-        if (segments.length === 4 && fourth !== undefined && fifth === undefined) {
-          if (method === 'GET') {
-            requireAdmin(access());
-            return sendJson(res, 200, await pool.read('getDocument', [name, fourth]));
-          }
-          if (method === 'DELETE') {
-            requireAdmin(access());
-            return sendJson(res, 200, await pool.write('deleteDocument', [name, fourth]));
-          }
-          if (method === 'PATCH') {
-            requireAdmin(access());
-            const body = parseJson(await readBody(req, bodyLimit));
-            if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
-            await pool.read('getDocument', [name, fourth]);
-            return sendJson(res, 200, await pool.write('writeDocument', [name, { ...(body as object), id: fourth }, 'update']));
-          }
-        }
-      }
-    }
-    throw new ApiError(404, 'Not Found');
-  };
-
   const server = createServer((req, res) => {
-    counters.requests++;
-    res.on('finish', () => {
-      const status = String(res.statusCode);
-      counters.responses[status] = (counters.responses[status] ?? 0) + 1;
-      if (res.statusCode >= 500) counters.errors++;
-    });
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof ClientAbort) {
-        counters.abortedUploads++;
-        log(`client aborted ${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname} after ${error.receivedBytes} bytes`);
-        res.destroy();
-        return;
-      }
-      const apiError = error instanceof ApiError ? error : undefined;
-      if (!apiError) log(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
-      if (res.headersSent || res.destroyed) {
-        res.destroy();
-        return;
-      }
-      sendJson(res, apiError?.status ?? 500, { message: apiError?.message ?? 'Internal Server Error' });
-      // Drain (without keeping) what of the body is still arriving so the client can read the
-      // answer; a body far over any limit is cut off instead.
-      if (!req.complete) {
-        let drained = 0;
-        req.on('data', (chunk: Buffer) => {
-          drained += chunk.length;
-          if (drained > MAX_DRAIN_BYTES) req.destroy();
-        });
-        req.resume();
-      }
-    });
+    countResponse(counters, res);
+    handleRequest(parts, req, res).catch((error: unknown) => answerFailure(parts, counters, error, req, res));
   });
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\n\r\n');
   });
-
+  const host = options.host ?? '127.0.0.1';
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 8108, options.host ?? '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    await listen(server, host, options.port ?? 8108);
   } catch (error) {
     await pool.close();
     throw error;
   }
   const address = server.address() as AddressInfo;
-  const host = options.host ?? '127.0.0.1';
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  const url = `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${address.port}`;
+  const url = serverUrl(host, address.port);
   log(`search server listening on ${url}`);
   // One shutdown however often close() is called: a second server.close() on a closed server
   // never called back, so a test closing a node mid-test and again in afterAll hung.
@@ -517,10 +298,359 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     await pool.close();
     if (temporaryDir) rmSync(temporaryDir, { recursive: true, force: true });
   };
+  return { url, port: address.port, stats: parts.stats, close: () => (closing ??= shutDown()) };
+}
+
+/** The allowed page origins, normalized; throws on one that is not an http(s) origin. */
+function allowedOriginsOf(origins: readonly string[]): Set<string> {
+  return new Set(
+    origins.map((origin) => {
+      const normalized = normalizeOrigin(origin);
+      if (!normalized) throw new Error(`startSearchServer: allowed origin "${origin}" is not an http(s) origin`);
+      return normalized;
+    }),
+  );
+}
+
+/** The worker pool, answering once the writer has loaded the data folder (the readers join while the server already answers). */
+async function startPool(options: SearchServerOptions, dataDir: string, log: (msg: string) => void): Promise<WorkerPool> {
+  const started = Date.now();
+  const pool = new WorkerPool({
+    dataDir,
+    size: Math.max(1, options.workers ?? availableParallelism()),
+    queueLimit: options.queueLimit ?? 200,
+    searchBudgetMs: options.searchBudgetMs ?? 2000,
+    youngGenerationMb: options.workerYoungGenerationMb,
+    analyticsMinuteRateLimit: options.analyticsMinuteRateLimit,
+    log,
+  });
+  await pool.start({ readersInBackground: true });
+  log(`search data loaded from ${dataDir} in ${Date.now() - started} ms; ${pool.size} worker(s) serving, readers join as they are built`);
+  return pool;
+}
+
+/** Set routes (issue 15) reach the sets through the pool: reads on one worker, changes as pool writes. */
+function poolSetOperations(pool: WorkerPool): SetOperations {
   return {
-    url,
-    port: address.port,
-    stats,
-    close: () => (closing ??= shutDown()),
+    read: (operation, args) => pool.read('readSets', [operation, args]),
+    write: (operation, args) => pool.write('changeSets', [operation, args]),
+    patchCollection: (collection, body) => pool.write('patchCollection', [collection, body]),
   };
+}
+
+function listen(server: ReturnType<typeof createServer>, host: string, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** The base URL clients use (a wildcard host is reached on loopback). */
+function serverUrl(host: string, port: number): string {
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return `http://${urlHost === '0.0.0.0' ? '127.0.0.1' : urlHost}:${port}`;
+}
+
+/** Counts the response by status when it is sent. */
+function countResponse(counters: { requests: number; responses: Record<string, number>; errors: number }, res: ServerResponse): void {
+  counters.requests++;
+  res.on('finish', () => {
+    const status = String(res.statusCode);
+    counters.responses[status] = (counters.responses[status] ?? 0) + 1;
+    if (res.statusCode >= 500) counters.errors++;
+  });
+}
+
+/**
+ * One request's lifecycle: read it, answer CORS (and a preflight), refuse an admin request from
+ * a foreign page, then the first route that takes it answers; else 404.
+ */
+async function handleRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const request = readRequest(parts, req, res);
+  if (answerCors(parts, request)) return;
+  // A page on another site can send writes without a preflight (`text/plain`, key in the query).
+  if (request.kind === 'admin' && request.foreignBrowser) throw new ApiError(403, FOREIGN_ADMIN_REQUEST);
+  for (const route of ROUTES) if (await route(parts, request)) return;
+  throw new ApiError(404, 'Not Found');
+}
+
+/** The request's route, key, query and analytics user, read once. */
+function readRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse): ApiRequest {
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const segments = url.pathname.split('/').filter(Boolean).map(decodeSegment);
+  const foreignBrowser = isForeignBrowserRequest(req.headers, parts.allowedOrigins);
+  const headerKey = req.headers['x-typesense-api-key'];
+  const key = (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? url.searchParams.get('x-typesense-api-key') ?? undefined;
+  const query = queryParams(url);
+  const clientAddress = req.socket.remoteAddress ?? '';
+  const headerUser = req.headers['x-typesense-user-id'];
+  return {
+    req,
+    res,
+    method,
+    segments,
+    query,
+    kind: routeKind(method, segments),
+    foreignBrowser,
+    access: () => {
+      const resolved = resolveKey(key, parts.keys);
+      if (resolved.kind === 'admin' && foreignBrowser) throw new ApiError(403, ADMIN_KEY_FROM_BROWSER);
+      return resolved;
+    },
+    clientAddress,
+    analyticsUser: (Array.isArray(headerUser) ? headerUser[0] : headerUser) ?? query['x-typesense-user-id'] ?? clientAddress,
+  };
+}
+
+/** CORS only for searches, and only for the allowed origins (named, never `*`). Returns true when it answered a preflight. */
+function answerCors(parts: ServerParts, { req, res, method, kind }: ApiRequest): boolean {
+  const corsOrigin = kind === 'search' ? allowedRequestOrigin(req.headers, parts.allowedOrigins) : undefined;
+  if (kind === 'search') res.setHeader('vary', 'Origin');
+  if (corsOrigin) res.setHeader('access-control-allow-origin', corsOrigin);
+  if (method !== 'OPTIONS') return false;
+  if (!corsOrigin) throw new ApiError(403, CROSS_ORIGIN_REFUSED);
+  res.writeHead(204, {
+    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+    'access-control-max-age': '3600',
+  });
+  res.end();
+  return true;
+}
+
+/** `GET /health` (anyone) and `GET /stats.json` (admin key). */
+const healthAndStatsRoute: Route = async (parts, { method, segments, res, access }) => {
+  if (method !== 'GET' || segments.length !== 1) return false;
+  if (segments[0] === 'health') {
+    sendJson(res, 200, { ok: true });
+    return true;
+  }
+  if (segments[0] !== 'stats.json') return false;
+  requireAdmin(access());
+  sendJson(res, 200, { ...parts.stats(), workerMemory: await parts.pool.memory(), serverMemory: serverMemory() });
+  return true;
+};
+
+/** `POST /multi_search`: searches (or a union) within the key's embedded parameters and the limits. */
+const multiSearchRoute: Route = async (parts, { method, segments, req, res, query, access, analyticsUser }) => {
+  if (segments[0] !== 'multi_search' || segments.length !== 1 || method !== 'POST') return false;
+  const keyAccess = access();
+  const embedded = requireSearch(keyAccess);
+  const limit = multiSearchLimit(keyAccess.kind === 'admin', embedded, query, parts.limits);
+  const body = parseJson(await readBody(req, parts.limits.maxSearchBodyBytes));
+  const plan = planMultiSearch(body, query, embedded, limit);
+  await respondWithSearches(parts, res, plan.searches, false, analyticsUser, plan.union, query);
+  return true;
+};
+
+/** Issue 15: synonym sets, curation sets and PATCH /collections/:name live in set-routes.ts. */
+const setRoute: Route = async (parts, { method, segments, query, req, res, access }) => {
+  const routed = await routeSetRequest(parts.setOperations, {
+    method,
+    segments,
+    query,
+    requireAdmin: () => requireAdmin(access()),
+    readJson: async () => parseJson(await readBody(req, parts.bodyLimit)),
+  });
+  if (!routed) return false;
+  sendJson(res, routed.status, routed.body);
+  return true;
+};
+
+/** Issue 25: Typesense 30 analytics live in analytics-routes.ts (state in the writer worker). */
+const analyticsRoute: Route = async (parts, { method, segments, query, clientAddress, req, res, access }) => {
+  const answer = await routeAnalyticsRequest(
+    { call: (operation, args) => parts.pool.analytics(operation, args), flush: () => parts.analyticsFlusher.flush() },
+    { method, segments, query, clientAddress, requireAdmin: () => requireAdmin(access()), readJson: async () => parseJson(await readBody(req, parts.limits.maxSearchBodyBytes)) },
+  );
+  if (!answer) return false;
+  sendJson(res, answer.status, answer.body);
+  return true;
+};
+
+/** `/collections` and `/collections/:name`: list, create, retrieve, drop (admin key). */
+const collectionsRoute: Route = async ({ pool, bodyLimit }, { method, segments, req, res, access }) => {
+  const [first, name] = segments;
+  if (first !== 'collections' || segments.length > 2) return false;
+  const answer =
+    segments.length === 1
+      ? method === 'GET'
+        ? () => pool.read('list', []).then((body) => [200, body] as const)
+        : method === 'POST'
+          ? async () => [201, await pool.write('createCollection', [parseJson(await readBody(req, bodyLimit))])] as const
+          : undefined
+      : name === undefined
+        ? undefined
+        : method === 'GET'
+          ? () => pool.read('retrieveCollection', [name]).then((body) => [200, body] as const)
+          : method === 'DELETE'
+            ? () => pool.write('dropCollection', [name]).then((body) => [200, body] as const)
+            : undefined;
+  if (!answer) return false;
+  requireAdmin(access());
+  const [status, body] = await answer();
+  sendJson(res, status, body);
+  return true;
+};
+
+/** `/collections/:name/documents…`: search (search key), import, write, read, delete, update (admin key). */
+const documentsRoute: Route = async (parts, request) => {
+  const { method, segments, query, req, res, access, analyticsUser } = request;
+  const { pool, bodyLimit } = parts;
+  const [first, name, third, fourth, fifth] = segments;
+  if (first !== 'collections' || third !== 'documents' || name === undefined) return false;
+  if (segments.length === 4 && fourth === 'search' && method === 'GET') {
+    const embedded = requireSearch(access());
+    const merged = mergeSearchParams([embedded, query]);
+    await respondWithSearches(parts, res, [{ ...merged, collection: name }], true, analyticsUser);
+    return true;
+  }
+  if (segments.length === 4 && fourth === 'import' && method === 'POST') {
+    requireAdmin(access());
+    const action = importAction(query);
+    await pool.read('retrieveCollection', [name]);
+    const body = await readBody(req, bodyLimit);
+    const results = (await pool.write('importDocuments', [name, body, action, query.return_id === 'true', query.return_doc === 'true'])) as unknown[];
+    sendText(res, 200, results.map((r) => JSON.stringify(r)).join('\n'));
+    return true;
+  }
+  if (segments.length === 3 && method === 'POST') {
+    requireAdmin(access());
+    const action = importAction(query);
+    const body = parseJson(await readBody(req, bodyLimit));
+    sendJson(res, 201, await pool.write('writeDocument', [name, body, action]));
+    return true;
+  }
+  if (segments.length !== 4 || fourth === undefined || fifth !== undefined) return false;
+  if (method === 'GET') {
+    requireAdmin(access());
+    sendJson(res, 200, await pool.read('getDocument', [name, fourth]));
+    return true;
+  }
+  if (method === 'DELETE') {
+    requireAdmin(access());
+    sendJson(res, 200, await pool.write('deleteDocument', [name, fourth]));
+    return true;
+  }
+  if (method === 'PATCH') {
+    requireAdmin(access());
+    const body = parseJson(await readBody(req, bodyLimit));
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'Bad JSON.');
+    await pool.read('getDocument', [name, fourth]);
+    sendJson(res, 200, await pool.write('writeDocument', [name, { ...(body as object), id: fourth }, 'update']));
+    return true;
+  }
+  return false;
+};
+
+/** The `action` of a document write or import (default `create`); 400 for another. */
+function importAction(query: Record<string, string>): string {
+  const action = query.action ?? 'create';
+  if (!IMPORT_ACTIONS.has(action)) throw new ApiError(400, 'Parameter `action` must be a create|update|upsert.');
+  return action;
+}
+
+/** The routes in the order they are tried. */
+const ROUTES: readonly Route[] = [healthAndStatsRoute, multiSearchRoute, setRoute, analyticsRoute, collectionsRoute, documentsRoute];
+
+/**
+ * Runs searches on the pool and writes `{"results":[…]}` (or one search's result) within the
+ * response limit. With `union` the searches run together in one worker and the answer is the
+ * merged result; the same limits apply (searches per request were checked when planning, the
+ * sum of `per_page`, each search's parameters, the response size), and as in Typesense any
+ * error of a union answers 200 with `{ "code", "error" }`.
+ */
+async function respondWithSearches(parts: ServerParts, res: ServerResponse, searches: Record<string, string>[], single: boolean, analyticsUser: string, union?: UnionRequest, unionPaging: Record<string, string> = {}): Promise<void> {
+  const { pool, limits } = parts;
+  checkHitsPerRequest(searches, limits);
+  const tasks: SearchTask[] = [];
+  const slots: (string | undefined)[] = searches.map((params) => {
+    try {
+      checkSearchParams(params, limits);
+    } catch (error) {
+      const apiError = error as ApiError;
+      return JSON.stringify({ code: apiError.status, error: apiError.message });
+    }
+    tasks.push({ collection: params.collection, params, maxResultBytes: limits.maxResponseBytes });
+    return undefined;
+  });
+  const refused = slots.find((slot) => slot !== undefined);
+  if (union && refused !== undefined) return sendText(res, 200, refused, JSON_TYPE);
+  if (single && slots[0] !== undefined) {
+    const { code, error } = JSON.parse(slots[0]) as { code: number; error: string };
+    throw new ApiError(code, error);
+  }
+  const gone = new AbortController();
+  const onClose = (): void => {
+    if (!res.writableFinished) gone.abort();
+  };
+  res.on('close', onClose);
+  const planned: SearchTask[] = union ? [{ collection: undefined, params: unionPaging, maxResultBytes: limits.maxResponseBytes, union: { searches, removeDuplicates: union.removeDuplicates } }] : tasks;
+  const outcomes = planned.length > 0 ? await pool.search(planned, gone.signal) : [];
+  res.off('close', onClose);
+  pool.noteSearches(notedSearches(outcomes, analyticsUser));
+  if (gone.signal.aborted) return;
+  if (single || union) {
+    const outcome = outcomes[0];
+    if (!outcome) throw new ApiError(500, 'Internal error.');
+    if (outcome.ok) return sendBytes(res, 200, outcome.body);
+    if (union) return sendJson(res, 200, { code: outcome.status, error: outcome.message });
+    throw new ApiError(outcome.status, outcome.message);
+  }
+  let next = 0;
+  const answers = slots.map((slot): Uint8Array => {
+    if (slot !== undefined) return Buffer.from(slot);
+    const outcome = outcomes[next++];
+    if (!outcome) return Buffer.from(JSON.stringify({ code: 500, error: 'Internal error.' }));
+    return outcome.ok ? outcome.body : Buffer.from(JSON.stringify({ code: outcome.status, error: outcome.message }));
+  });
+  sendResults(res, answers, limits.maxResponseBytes);
+}
+
+/** `{"results":[` + the answers separated by commas + `]}`, assembled as bytes; 422 beyond the response limit. */
+function sendResults(res: ServerResponse, answers: Uint8Array[], maxResponseBytes: number): void {
+  const pieces: Uint8Array[] = [RESULTS_OPEN];
+  answers.forEach((answer, i) => pieces.push(...(i > 0 ? [COMMA, answer] : [answer])));
+  pieces.push(RESULTS_CLOSE);
+  const size = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
+  if (size > maxResponseBytes) {
+    throw new ApiError(422, `The response would exceed the limit of ${maxResponseBytes} bytes; ask for fewer searches, hits, fields or highlights.`);
+  }
+  sendBytes(res, 200, Buffer.concat(pieces, size));
+}
+
+/**
+ * The end of a failed request: a client that left is only counted; an `ApiError` is answered
+ * with its status, anything else logged and answered 500; the rest of a refused body is
+ * drained so the client can read the answer.
+ */
+function answerFailure(parts: ServerParts, counters: { abortedUploads: number }, error: unknown, req: IncomingMessage, res: ServerResponse): void {
+  if (error instanceof ClientAbort) {
+    counters.abortedUploads++;
+    parts.log(`client aborted ${req.method} ${new URL(req.url ?? '/', 'http://localhost').pathname} after ${error.receivedBytes} bytes`);
+    res.destroy();
+    return;
+  }
+  const apiError = error instanceof ApiError ? error : undefined;
+  if (!apiError) parts.log(`internal error on ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, apiError?.status ?? 500, { message: apiError?.message ?? 'Internal Server Error' });
+  if (!req.complete) drainBody(req);
+}
+
+/** Reads (without keeping) what of the body is still arriving; a body far over any limit is cut off instead. */
+function drainBody(req: IncomingMessage): void {
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAIN_BYTES) req.destroy();
+  });
+  req.resume();
 }

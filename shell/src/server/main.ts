@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   if (config.usesDevelopmentCookieSecret) {
     log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');
   }
-  // The search slice's service fills and updates the index (mf-search/server); browsers search it
+  // The search slice's service fills and updates the index; browsers search it
   // with the search-only key; the shell itself never calls it.
   const searchEndpoint = browserSearchEndpoint(config);
   const searchNotice = unconfiguredSearchNotice(config);

@@ -43,18 +43,77 @@ const defaultStatus = (first: number, last: number, total: number) =>
   first === last ? `Slide ${first} of ${total}` : `Slides ${first} to ${last} of ${total}`;
 
 /**
+ * Where a swipe leaves the slider: `1` (next slide) when it moved left by at least
+ * `swipeRatio` of a slide, `-1` (previous) when it moved right as far, else `0` (stay).
+ * @param deltaX  The pointer's horizontal travel (px; negative is leftwards).
+ * @param slideWidth  One slide's width (px): the viewport's width over the slides per view.
+ * @param swipeRatio  Share of a slide's width that counts as a swipe.
+ */
+export function swipeStep(deltaX: number, slideWidth: number, swipeRatio: number): -1 | 0 | 1 {
+  if (deltaX <= -slideWidth * swipeRatio) return 1;
+  if (deltaX >= slideWidth * swipeRatio) return -1;
+  return 0;
+}
+
+/**
+ * Whether a pointer's travel so far starts a swipe: at least `DRAG_START_PX` sideways and more
+ * sideways than up or down (a vertical gesture scrolls the page).
+ */
+export function startsSwipe(deltaX: number, deltaY: number): boolean {
+  return Math.abs(deltaX) >= DRAG_START_PX && Math.abs(deltaX) >= Math.abs(deltaY);
+}
+
+/**
  * A transform-based slider for gallery, competence slider and lightbox. Layout is pure CSS
  * (custom properties `--slider-index`, `--slider-per-view`, `--slider-gap`, `--slider-speed`,
  * `--slider-drag`), so mounting reads no layout. Slides outside the view are inert: keyboard
  * and screen-reader users move with the buttons and hear the status.
  */
 export function createSlider(options: SliderOptions): SliderController {
-  const { env, undo, root, viewport, track, slides, prev, next, status, gapPx, speedMs, twoSlidesWhen, swipeRatio } = options;
-  const statusText = options.statusText ?? defaultStatus;
-  const win = env.window;
-  let index = 0;
-  let perView = twoSlidesWhen?.matches() ? 2 : 1;
+  const { undo, root, prev, next, twoSlidesWhen } = options;
+  const view = { index: 0, perView: twoSlidesWhen?.matches() ? 2 : 1 };
+  prepareSlides(options, view.perView);
+  const render = () => renderSlider(options, view);
+  const maxIndex = () => Math.max(0, options.slides.length - view.perView);
+  const controller: SliderController = {
+    goTo(target) {
+      const clamped = Math.min(Math.max(0, target), maxIndex());
+      const changed = clamped !== view.index;
+      view.index = clamped;
+      render();
+      if (changed) options.onChange?.(view.index);
+    },
+    next: () => controller.goTo(view.index + 1),
+    prev: () => controller.goTo(view.index - 1),
+    index: () => view.index,
+    slidesPerView: () => view.perView,
+  };
+  if (prev) undo.listen(prev, 'click', () => controller.prev());
+  if (next) undo.listen(next, 'click', () => controller.next());
+  if (twoSlidesWhen) {
+    undo.defer(
+      twoSlidesWhen.subscribe((matches) => {
+        view.perView = matches ? 2 : 1;
+        controller.goTo(view.index);
+      }),
+    );
+  }
+  listenForSwipes(options, controller);
+  listenForKeys(options, controller);
+  undo.defer(() => {
+    root.classList.remove('is-dragging');
+    root.style.removeProperty('--slider-drag');
+    delete root.dataset.perView;
+    if (prev) prev.disabled = false;
+    if (next) next.disabled = false;
+    if (options.status) options.status.textContent = '';
+  });
+  render();
+  return controller;
+}
 
+/** The slider's starting styles and the slides' semantics, each undone on release. */
+function prepareSlides({ undo, root, slides, gapPx, speedMs }: SliderOptions, perView: number): void {
   undo.addClass(root, 'is-enhanced');
   undo.setStyle(root, '--slider-gap', `${gapPx}px`);
   undo.setStyle(root, '--slider-per-view', String(perView));
@@ -72,55 +131,30 @@ export function createSlider(options: SliderOptions): SliderController {
       slide.inert = false;
     });
   });
+}
 
-  const maxIndex = () => Math.max(0, total - perView);
-
-  const render = () => {
-    root.style.setProperty('--slider-index', String(index));
-    root.style.setProperty('--slider-per-view', String(perView));
-    root.style.setProperty('--slider-speed', env.reducedMotion() ? '0ms' : `${speedMs}ms`);
-    root.dataset.perView = String(perView);
-    slides.forEach((slide, position) => {
-      slide.inert = position < index || position >= index + perView;
-    });
-    const focused = env.document.activeElement;
-    if (prev) prev.disabled = index <= 0;
-    if (next) next.disabled = index >= maxIndex();
-    // A button that just became disabled would drop focus to the page: hand it to its partner.
-    if (focused === prev && prev?.disabled && next && !next.disabled) next.focus();
-    if (focused === next && next?.disabled && prev && !prev.disabled) prev.focus();
-    if (status) status.textContent = statusText(index + 1, Math.min(index + perView, total), total);
-  };
-  undo.defer(() => {
-    delete root.dataset.perView;
+/** Shows `view`: the CSS position, the slides out of view inert, the buttons' states and the status text. */
+function renderSlider({ env, root, slides, prev, next, status, speedMs, statusText = defaultStatus }: SliderOptions, view: { index: number; perView: number }): void {
+  const { index, perView } = view;
+  const total = slides.length;
+  root.style.setProperty('--slider-index', String(index));
+  root.style.setProperty('--slider-per-view', String(perView));
+  root.style.setProperty('--slider-speed', env.reducedMotion() ? '0ms' : `${speedMs}ms`);
+  root.dataset.perView = String(perView);
+  slides.forEach((slide, position) => {
+    slide.inert = position < index || position >= index + perView;
   });
+  const focused = env.document.activeElement;
+  if (prev) prev.disabled = index <= 0;
+  if (next) next.disabled = index >= Math.max(0, total - perView);
+  // A button that just became disabled would drop focus to the page: hand it to its partner.
+  if (focused === prev && prev?.disabled && next && !next.disabled) next.focus();
+  if (focused === next && next?.disabled && prev && !prev.disabled) prev.focus();
+  if (status) status.textContent = statusText(index + 1, Math.min(index + perView, total), total);
+}
 
-  const controller: SliderController = {
-    goTo(target) {
-      const clamped = Math.min(Math.max(0, target), maxIndex());
-      const changed = clamped !== index;
-      index = clamped;
-      render();
-      if (changed) options.onChange?.(index);
-    },
-    next: () => controller.goTo(index + 1),
-    prev: () => controller.goTo(index - 1),
-    index: () => index,
-    slidesPerView: () => perView,
-  };
-
-  if (prev) undo.listen(prev, 'click', () => controller.prev());
-  if (next) undo.listen(next, 'click', () => controller.next());
-  if (twoSlidesWhen) {
-    undo.defer(
-      twoSlidesWhen.subscribe((matches) => {
-        perView = matches ? 2 : 1;
-        controller.goTo(index);
-      }),
-    );
-  }
-
-  // Swipe: follow the pointer, then change slide if the gesture covered enough of a slide.
+/** Swipe: follow the pointer, then change slide if the gesture covered enough of a slide (`swipeStep`). */
+function listenForSwipes({ env, undo, root, viewport, slides, swipeRatio }: SliderOptions, controller: SliderController): void {
   let startX = 0;
   let startY = 0;
   let pointerId: number | null = null;
@@ -129,12 +163,12 @@ export function createSlider(options: SliderOptions): SliderController {
   const endDrag = (deltaX: number) => {
     root.classList.remove('is-dragging');
     root.style.setProperty('--slider-drag', '0px');
-    const slideWidth = viewport.clientWidth / perView;
-    if (deltaX <= -slideWidth * swipeRatio) controller.next();
-    else if (deltaX >= slideWidth * swipeRatio) controller.prev();
+    const step = swipeStep(deltaX, viewport.clientWidth / controller.slidesPerView(), swipeRatio);
+    if (step === 1) controller.next();
+    else if (step === -1) controller.prev();
   };
   undo.listen(viewport, 'pointerdown', (event) => {
-    if (event.button !== 0 || total < 2) return;
+    if (event.button !== 0 || slides.length < 2) return;
     pointerId = event.pointerId;
     startX = event.clientX;
     startY = event.clientY;
@@ -144,7 +178,7 @@ export function createSlider(options: SliderOptions): SliderController {
     if (event.pointerId !== pointerId) return;
     const deltaX = event.clientX - startX;
     if (!dragging) {
-      if (Math.abs(deltaX) < DRAG_START_PX || Math.abs(deltaX) < Math.abs(event.clientY - startY)) return;
+      if (!startsSwipe(deltaX, event.clientY - startY)) return;
       dragging = true;
       root.classList.add('is-dragging');
       viewport.setPointerCapture?.(event.pointerId);
@@ -157,7 +191,7 @@ export function createSlider(options: SliderOptions): SliderController {
     if (!dragging) return;
     dragging = false;
     suppressClick = true;
-    win.setTimeout(() => (suppressClick = false), 0);
+    env.window.setTimeout(() => (suppressClick = false), 0);
     endDrag(event.type === 'pointercancel' ? 0 : event.clientX - startX);
   };
   undo.listen(viewport, 'pointerup', onPointerEnd);
@@ -174,6 +208,14 @@ export function createSlider(options: SliderOptions): SliderController {
     { capture: true },
   );
   undo.listen(viewport, 'dragstart', (event) => event.preventDefault());
+  // Browsers scroll a clipped viewport to reveal focused content; the transform does that job.
+  undo.listen(viewport, 'scroll', () => {
+    viewport.scrollLeft = 0;
+  });
+}
+
+/** Arrow keys move the slider, except while typing in a field inside it. */
+function listenForKeys({ undo, root }: SliderOptions, controller: SliderController): void {
   undo.listen(root, 'keydown', (event) => {
     const target = event.target as HTMLElement | null;
     if (target?.closest('input, textarea, select, [contenteditable]')) return;
@@ -182,18 +224,4 @@ export function createSlider(options: SliderOptions): SliderController {
     else return;
     event.preventDefault();
   });
-  // Browsers scroll a clipped viewport to reveal focused content; the transform does that job.
-  undo.listen(viewport, 'scroll', () => {
-    viewport.scrollLeft = 0;
-  });
-  undo.defer(() => {
-    root.classList.remove('is-dragging');
-    root.style.removeProperty('--slider-drag');
-    if (prev) prev.disabled = false;
-    if (next) next.disabled = false;
-    if (status) status.textContent = '';
-  });
-
-  render();
-  return controller;
 }

@@ -1,5 +1,5 @@
 import { useContext, type ReactNode } from 'react';
-import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
+import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, parseIslandName, type PageConfig } from 'contracts';
 import { ConsentPanel } from './ConsentPanel.js';
 import { Island } from './Island.js';
 import { IslandCollectorContext } from '../federation/islandCollector.js';
@@ -27,6 +27,9 @@ export interface LayoutProps {
   children: ReactNode;
 }
 
+/** The header's watchlist link, hydrated at once in every page's first view. */
+const HEADER_WATCHLIST_ISLAND = 'mf-watchlist/WatchlistLink';
+
 /**
  * Remotes whose islands hydrate at once in the first view of every page (the header's watchlist
  * link; the header search waits for an interaction): their manifests and entries are preloaded so
@@ -36,7 +39,14 @@ export interface LayoutProps {
  * preloaded only when the server has loaded the manifest that names it, never guessed. A remote
  * whose islands all wait is not preloaded: its entry must not compete with what the first view needs.
  */
-export const FIRST_VIEW_REMOTES: readonly string[] = ['mf-watchlist'];
+export const FIRST_VIEW_REMOTES: readonly string[] = [remoteOfIsland(HEADER_WATCHLIST_ISLAND)];
+
+/** The remote of an island name (`remote/Module`) a template places. */
+export function remoteOfIsland(islandName: string): string {
+  const parsed = parseIslandName(islandName);
+  if (!parsed) throw new Error(`not an island name: ${islandName}`);
+  return parsed.remote;
+}
 
 /** The frame of every page: header with search and watchlist link, main, footer, widgets. */
 export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes = FIRST_VIEW_REMOTES, contentStyles, metadata, children }: LayoutProps) {
@@ -103,7 +113,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
                 <button type="submit">{i18n.searchLabel}</button>
               </form>
             </Island>
-            <Island name="mf-watchlist/WatchlistLink" className="site-header__watchlist">
+            <Island name={HEADER_WATCHLIST_ISLAND} className="site-header__watchlist">
               {/* Placeholder while the watchlist remote cannot render: a plain link, no badge. */}
               <a href={calls.watchlistPage}>{i18n.watchlistLink}</a>
             </Island>

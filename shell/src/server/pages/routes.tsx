@@ -5,13 +5,13 @@ import { PREVIEW_PATH_PREFIX, verifyPreviewLink } from '@khs/content';
 import type { ContentStore } from '../content/contentStore.js';
 import { ArticlePage } from './ArticlePage.js';
 import { HomePage } from './HomePage.js';
-import { FIRST_VIEW_REMOTES, Layout } from './Layout.js';
+import { FIRST_VIEW_REMOTES, Layout, remoteOfIsland } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { renderPageWithIslands, serverTimingHeader } from '../federation/islandCollector.js';
 import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
 import { markPageDegraded } from '../delivery/pageCache.js';
-import { SearchPage } from './SearchPage.js';
+import { SEARCH_LIST_ISLAND, SearchPage } from './SearchPage.js';
 import { WatchlistPage } from './WatchlistPage.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
 import type { ImageCatalogue } from '../seo/imageCatalogue.js';
@@ -104,7 +104,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     return render(
       request,
       reply,
-      <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search" firstViewRemotes={[...FIRST_VIEW_REMOTES, 'mf-search']} metadata={searchMetadata(metadataContext(request), config.calls.searchPage, query)}>
+      <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search" firstViewRemotes={[...FIRST_VIEW_REMOTES, remoteOfIsland(SEARCH_LIST_ISLAND)]} metadata={searchMetadata(metadataContext(request), config.calls.searchPage, query)}>
         <SearchPage config={config} query={query} />
       </Layout>,
     );
