@@ -320,6 +320,69 @@ test.describe('insights and tracking', () => {
   });
 });
 
+test.describe('site-search tracking to the search service', () => {
+  const isTracking = (request: Request) => new URL(request.url()).pathname === '/api/insights/searches';
+
+  test('with tracking consent: each submitted search goes to the service through the edge (204), normalised there; Matomo still gets it', async ({ page, stack }) => {
+    await page.addInitScript(() => {
+      localStorage.setItem('khs:consent', JSON.stringify({ insights: false, tracking: true }));
+      (window as unknown as { _paq: unknown[][] })._paq = [];
+    });
+    const opened = page.waitForResponse((response) => isTracking(response.request()));
+    await page.goto(new URL("/search?q=Leadership", stack.url).href);
+    const openedAnswer = await opened;
+    expect(openedAnswer.status()).toBe(204);
+    const openedRecord = openedAnswer.request().postDataJSON() as { query: string; hitCount: number; filters: object; page: string };
+    expect(openedRecord).toEqual({ query: 'Leadership', hitCount: expect.any(Number), filters: {}, page: '/search', queryID: expect.stringMatching(/^s-/) });
+    expect(openedRecord.hitCount).toBeGreaterThan(0);
+
+    const typed = page.waitForResponse((response) => isTracking(response.request()));
+    await searchFor(page, 'xyzzy-nothing-matches');
+    const typedAnswer = await typed;
+    expect(typedAnswer.status()).toBe(204);
+    expect(typedAnswer.request().postDataJSON()).toEqual({ query: 'xyzzy-nothing-matches', hitCount: 0, filters: {}, page: '/search', queryID: expect.stringMatching(/^s-/) });
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { _paq: unknown[][] })._paq.filter((command) => command[0] === 'trackSiteSearch').map((command) => command[1])))
+      .toEqual(['Leadership', 'xyzzy-nothing-matches']);
+  });
+
+  test("a result opened from the server-rendered list and saved on its article page is that search's conversion, one query id throughout", async ({ page, stack }) => {
+    await page.addInitScript(() => localStorage.setItem('khs:consent', JSON.stringify({ insights: true, tracking: true })));
+    const insightsEvents: Array<{ eventType: string; objectIDs: string[]; queryID?: string }> = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/insights/events') insightsEvents.push(...(request.postDataJSON() as { events: typeof insightsEvents }).events);
+    });
+    const record = page.waitForRequest(isTracking);
+    await page.goto(new URL("/search?q=Leadership", stack.url).href);
+    const { queryID } = (await record).postDataJSON() as { queryID: string };
+    expect(queryID).toMatch(/^s-/);
+    const first = teasers(page).first();
+    const objectId = await first.getAttribute('data-object-id');
+    await first.locator('a').first().click();
+    await expect(page.locator('.article__watchlist')).toBeVisible();
+    const conversion = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/insights/events' && request.postData()!.includes('"conversion"'));
+    await page.locator('.article__watchlist').getByRole('button', { name: 'Add to watchlist' }).click();
+    const sent = ((await conversion).postDataJSON() as { events: typeof insightsEvents }).events;
+    expect(sent).toEqual([expect.objectContaining({ eventType: 'conversion', objectIDs: [objectId], queryID })]);
+    expect(insightsEvents.filter((event) => event.eventType === 'click')).toEqual([expect.objectContaining({ objectIDs: [objectId], queryID })]);
+  });
+
+  test('without tracking consent (insights consent alone) nothing is sent', async ({ page, stack }) => {
+    await page.addInitScript(() => localStorage.setItem('khs:consent', JSON.stringify({ insights: true, tracking: false })));
+    const sent: Request[] = [];
+    page.on('request', (request) => {
+      if (isTracking(request)) sent.push(request);
+    });
+    await page.goto(new URL("/search?q=Leadership", stack.url).href);
+    await islandsSettled(page);
+    await searchFor(page, 'feedback');
+    await expect(teasers(page).first()).toBeVisible();
+    // The insights view events of the same searches do go out: the page did report what it may.
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/api/insights/events')))).toBe(true);
+    expect(sent).toEqual([]);
+  });
+});
+
 test.describe('search server failure', () => {
   test('search server stopped: status error, nothing shown, the page stays intact', async ({ page }) => {
     // Starts a stack of its own: its start on top of the test's own time.

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useInstantSearch, useSearchBox } from 'react-instantsearch';
-import type { PageBus } from 'contracts';
 import type { SuggestionSource } from '../autocomplete/suggestions.js';
 import type { ChipOptions } from '../config/chipOptions.js';
 import { REFUSED_SEARCH_TEXT, refusedSearchReason } from '../config/refusedSearches.js';
@@ -11,6 +10,7 @@ import { InfiniteHitList } from '../hits/InfiniteHitList.js';
 import { resultsVisibility } from '../hooks/resultsVisibility.js';
 import { useSearchStatus } from '../hooks/useSearchStatus.js';
 import type { AutocompleteInsights } from '../insights/autocompleteInsights.js';
+import type { SubmittedSearch } from '../tracking/siteSearchReport.js';
 import { useSearchSubmitted } from '../tracking/useSearchSubmitted.js';
 import { ListSearchBox } from './ListSearchBox.js';
 import { useSearchListContext } from './SearchContextProvider.js';
@@ -24,8 +24,8 @@ export interface SearchListTexts {
 }
 
 export interface SearchListScreenProps {
-  /** The page bus (`search-submitted` goes here). */
-  bus: PageBus;
+  /** Reports a submitted search once answered (`reportSiteSearch`: the bus's `search-submitted` and site-search tracking). */
+  reportSearch: (search: SubmittedSearch) => void;
   /** Texts of the screen. */
   texts: SearchListTexts;
   /** Autocomplete suggestions. */
@@ -43,12 +43,12 @@ export interface SearchListScreenProps {
 }
 
 /** The search list screen: search box, filters, chips and the results area. */
-export function SearchListScreen({ bus, texts, source, facets, chips, insights, openedWithQuery = '', initialTags }: SearchListScreenProps) {
+export function SearchListScreen({ reportSearch, texts, source, facets, chips, insights, openedWithQuery = '', initialTags }: SearchListScreenProps) {
   const status = useSearchStatus();
   const { results } = useInstantSearch({ catchError: true });
   const { query } = useSearchBox();
   const { resultsHidden, hideResults, i18n } = useSearchListContext();
-  const markSubmitted = useSearchSubmitted(bus);
+  const markSubmitted = useSearchSubmitted(reportSearch);
 
   useEffect(() => {
     if (openedWithQuery) markSubmitted(openedWithQuery);

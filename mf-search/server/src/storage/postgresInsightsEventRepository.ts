@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { SITE_SEARCH_COLUMNS, SITE_SEARCH_SELECT, siteSearchOfRow, siteSearchRow, type SiteSearchRepository } from './siteSearchRepository.js';
 import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
 
 /** Rows per INSERT stay far below PostgreSQL's 65535 parameters. */
@@ -30,6 +31,19 @@ export function postgresInsightsEventRepository(pool: pg.Pool): InsightsEventRep
     async count() {
       const { rows } = await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM insights_events');
       return Number(rows[0]?.n ?? 0);
+    },
+  };
+}
+
+/** Submitted searches in PostgreSQL. */
+export function postgresSiteSearchRepository(pool: pg.Pool): SiteSearchRepository {
+  return {
+    async store(search) {
+      await pool.query(`INSERT INTO site_searches (${SITE_SEARCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, siteSearchRow(search));
+    },
+    async list() {
+      const { rows } = await pool.query<Parameters<typeof siteSearchOfRow>[0]>(SITE_SEARCH_SELECT);
+      return rows.map(siteSearchOfRow);
     },
   };
 }

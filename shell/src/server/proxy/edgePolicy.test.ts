@@ -20,6 +20,7 @@ describe('parseEdgePolicy', () => {
       'GET surveyResults',
       'POST download',
       'POST insights',
+      'POST siteSearch',
       'POST surveySubmit',
       'POST watchlist',
     ]);
