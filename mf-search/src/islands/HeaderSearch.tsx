@@ -5,7 +5,6 @@ import { loadHeaderSuggestionSource } from '../autocomplete/loadHeaderSuggestion
 import { HeaderSearch } from '../components/HeaderSearch.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
 import { readSearchServerSettings } from '../config/searchServerSettings.js';
-import { startConversionTracking } from '../tracking/conversionTracking.js';
 
 /**
  * Mounts the header search box. A configuration error is logged and thrown before anything
@@ -17,22 +16,11 @@ const mount: IslandMount = (element, _props, context) => {
     const settings = readSearchServerSettings(context.config.search);
     const loadSuggestions = () => loadHeaderSuggestionSource(settings);
     const initialQuery = new URLSearchParams(window.location.search).get('q') ?? '';
-    // The header is on every page: it counts the watchlist saves that convert a search.
-    const stopConversions = startConversionTracking({ endpoint: context.config.calls.insights, index: settings.indexName, bus: context.bus, getConsent: context.getConsent });
     return mountReactIsland(
       element,
       'mf-search/HeaderSearch',
       <HeaderSearch loadSuggestions={loadSuggestions} indexName={settings.indexName} context={context} initialQuery={initialQuery} />,
       { hydrate: context.hydration !== undefined },
-    ).then(
-      (unmount) => () => {
-        stopConversions();
-        unmount();
-      },
-      (error: unknown) => {
-        stopConversions();
-        throw error;
-      },
     );
   } catch (error) {
     logConfigurationError('mf-search/HeaderSearch', error);

@@ -10,7 +10,6 @@ import type { FullSearchListOptions } from './fullSearchList.js';
 import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
-import { routeToUiState } from '../routing/searchRouteState.js';
 import { newQueryId } from '../tracking/lastSearch.js';
 import { reportSiteSearch } from '../tracking/siteSearchReport.js';
 
@@ -224,10 +223,11 @@ function bindUntilNeeded(
   const hitCount = answered?.nbHits;
   openedQueryReported = opened !== '' && typeof hitCount === 'number' && String(answered?.query ?? '').trim() === opened;
   if (openedQueryReported) {
-    // The filters the page was opened with, as the address keeps them (one repeated key per facet).
+    // The filters the page was opened with, as the address keeps them (one repeated key per facet;
+    // read here, not through the router's module, which would bring the autocomplete's code along).
     const { facets } = searchListOptions(context.config.search, props);
-    const address = routeToUiState(Object.fromEntries(facets.map(({ attribute }) => [attribute, openedParams.getAll(attribute)])), settings.indexName, facets.map(({ attribute }) => attribute));
-    reportSiteSearch(context, { query: opened, hitCount: hitCount as number, filters: address[settings.indexName]?.refinementList ?? {}, objectIds: binding.hitIds(), queryId });
+    const filters = Object.fromEntries(facets.map(({ attribute }) => [attribute, openedParams.getAll(attribute).filter((value) => value !== '')]));
+    reportSiteSearch(context, { query: opened, hitCount: hitCount as number, filters, objectIds: binding.hitIds(), queryId });
   }
   return () => {
     unmounted = true;

@@ -23,7 +23,7 @@ export interface ConversionTrackingOptions {
  * Every page's conversions: a watchlist save (`watchlist-added` with `added: true`, from any
  * island) of an article the tab's last search showed within `CONVERSION_WINDOW_MS` sends one
  * insights conversion event with that search's query id — only with the `insights` consent. The
- * header search (on every page) starts it once per page.
+ * `SearchConversions` island (no markup, placed on every page, no React) starts it once per page.
  * @returns stop
  */
 export function startConversionTracking(options: ConversionTrackingOptions): () => void {
