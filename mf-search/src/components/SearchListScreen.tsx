@@ -6,6 +6,8 @@ import { REFUSED_SEARCH_TEXT, refusedSearchReason } from '../config/refusedSearc
 import type { ValidFacetOptions } from '../config/facetOptions.js';
 import { FilterChips } from '../filters/FilterChips.js';
 import { FilterPanel } from '../filters/FilterPanel.js';
+import { CurationBannerBox } from '../hits/CurationBannerBox.js';
+import { curationBannerOf } from '../hits/curationBanner.js';
 import { InfiniteHitList } from '../hits/InfiniteHitList.js';
 import { resultsVisibility } from '../hooks/resultsVisibility.js';
 import { useSearchStatus } from '../hooks/useSearchStatus.js';
@@ -58,6 +60,8 @@ export function SearchListScreen({ reportSearch, texts, source, facets, chips, i
   const answered = results && !(results as { __isArtificial?: boolean }).__isArtificial;
   // The server refused the visitor's search (e.g. too many words): say so instead of "no results".
   const refused = answered ? refusedSearchReason(results) !== undefined : false;
+  // An editor's curation rule may send a banner with its results (server-rendered and hydrated from the same answer).
+  const banner = answered && !refused ? curationBannerOf(results) : undefined;
   const visibility = resultsVisibility({ resultsHidden, hideResults, query, nbHits: answered ? results.nbHits : undefined });
 
   return (
@@ -72,6 +76,7 @@ export function SearchListScreen({ reportSearch, texts, source, facets, chips, i
       <FilterPanel facets={facets} hasQuery={query.trim() !== ''} label={texts.filter} />
       <FilterChips {...chips} />
       <div className="khs-search-list__results" hidden={visibility !== 'results'}>
+        {banner ? <CurationBannerBox banner={banner} /> : null}
         <InfiniteHitList viewingLabel={i18n.viewing} loadMoreLabel={i18n.loadMore} busy={status === 'loading' || status === 'stalled'} />
       </div>
       <p className="khs-search-list__no-results" role="status">
