@@ -41,6 +41,13 @@ export const INSIGHTS_MIGRATIONS: ServiceMigrations = {
         CREATE INDEX site_searches_by_time ON site_searches (searched_at);
       `,
     },
+    {
+      version: 3,
+      name: "the editors' report joins a search's clicks and conversions by its query id",
+      sql: `
+        CREATE INDEX insights_events_by_query ON insights_events (query_id, event_type);
+      `,
+    },
   ],
   postgres: [
     {
@@ -75,6 +82,13 @@ export const INSIGHTS_MIGRATIONS: ServiceMigrations = {
           searched_at BIGINT NOT NULL CHECK (searched_at > 0)
         );
         CREATE INDEX site_searches_by_time ON site_searches (searched_at);
+      `,
+    },
+    {
+      version: 3,
+      name: "the editors' report joins a search's clicks and conversions by its query id",
+      sql: `
+        CREATE INDEX insights_events_by_query ON insights_events (query_id, event_type);
       `,
     },
   ],

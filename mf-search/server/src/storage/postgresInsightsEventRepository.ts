@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { POSTGRES_REPORT_DIALECT, readSearchReport } from '../report/searchReportQueries.js';
 import { SITE_SEARCH_COLUMNS, SITE_SEARCH_SELECT, siteSearchOfRow, siteSearchRow, type SiteSearchRepository } from './siteSearchRepository.js';
 import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
 
@@ -44,6 +45,13 @@ export function postgresSiteSearchRepository(pool: pg.Pool): SiteSearchRepositor
     async list() {
       const { rows } = await pool.query<Parameters<typeof siteSearchOfRow>[0]>(SITE_SEARCH_SELECT);
       return rows.map(siteSearchOfRow);
+    },
+    report(range) {
+      // The report's statements use `?`: numbered for PostgreSQL.
+      return readSearchReport(async (sql, params) => {
+        let next = 0;
+        return (await pool.query(sql.replace(/\?/g, () => `$${++next}`), params)).rows as Array<Record<string, unknown>>;
+      }, POSTGRES_REPORT_DIALECT, range);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { ReportRange, SearchReportFigures } from '../report/searchReportQueries.js';
 import type { SiteSearch } from '../validateSiteSearch.js';
 
 /** Submitted searches (site-search tracking). */
@@ -6,6 +7,8 @@ export interface SiteSearchRepository {
   store(search: SiteSearch): Promise<void>;
   /** Every stored search, oldest first (tests and small reports). */
   list(): Promise<SiteSearch[]>;
+  /** The editors' report's figures for a range (searches with their clicks and conversions). */
+  report(range: ReportRange): Promise<SearchReportFigures>;
 }
 
 /** The columns of a stored search, in order; both dialects insert them so. */

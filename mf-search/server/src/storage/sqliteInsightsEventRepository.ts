@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { readSearchReport, SQLITE_REPORT_DIALECT } from '../report/searchReportQueries.js';
 import { SITE_SEARCH_COLUMNS, SITE_SEARCH_SELECT, siteSearchOfRow, siteSearchRow, type SiteSearchRepository } from './siteSearchRepository.js';
 import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEvent, type InsightsEventRepository } from './insightsEventRepository.js';
 
@@ -32,6 +33,9 @@ export function sqliteSiteSearchRepository(db: BetterSqlite3.Database): SiteSear
     },
     async list() {
       return (selectAll.all() as Parameters<typeof siteSearchOfRow>[0][]).map(siteSearchOfRow);
+    },
+    report(range) {
+      return readSearchReport(async (sql, params) => db.prepare(sql).all(...params) as Array<Record<string, unknown>>, SQLITE_REPORT_DIALECT, range);
     },
   };
 }
