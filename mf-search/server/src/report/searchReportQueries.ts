@@ -105,24 +105,19 @@ export function daysOf(range: ReportRange): string[] {
  */
 export async function readSearchReport(run: RunReportQuery, dialect: ReportDialect, range: ReportRange, limit: number = REPORT_LIST_LIMIT): Promise<SearchReportFigures> {
   const bounds = [range.from, range.to];
-  const [totals] = await run(
-    `WITH ${perSearch(dialect)}
-     SELECT COUNT(*) AS searches,
-       SUM(CASE WHEN hit_count = 0 THEN 1 ELSE 0 END) AS no_result,
-       SUM(CASE WHEN clicks > 0 THEN 1 ELSE 0 END) AS clicked,
-       SUM(converted) AS converted
-     FROM per_search`,
-    bounds,
-  );
-  const topQueries = await run(
+  // One pass over the range's searches and their events: every query's figures, most searched
+  // first; the totals are their sums (so the join runs once).
+  const perQuery = await run(
     `WITH ${perSearch(dialect)}
      SELECT query, COUNT(*) AS searches, AVG(hit_count) AS average_hits,
+       SUM(CASE WHEN hit_count = 0 THEN 1 ELSE 0 END) AS no_result,
        SUM(CASE WHEN clicks > 0 THEN 1 ELSE 0 END) AS clicked,
        SUM(position_sum) AS position_sum, SUM(clicks) AS clicks,
        SUM(converted) AS converted
-     FROM per_search GROUP BY query ORDER BY COUNT(*) DESC, query LIMIT ?`,
-    [...bounds, limit],
+     FROM per_search GROUP BY query ORDER BY COUNT(*) DESC, query`,
+    bounds,
   );
+  const total = (column: string) => perQuery.reduce((sum, row) => sum + number(row[column]), 0);
   const noResults = await run(
     `SELECT query, COUNT(*) AS searches FROM site_searches
      WHERE searched_at >= ? AND searched_at < ? AND hit_count = 0
@@ -144,11 +139,11 @@ export async function readSearchReport(run: RunReportQuery, dialect: ReportDiale
   const byDay = new Map(perDay.map((row) => [String(row.day), number(row.searches)]));
   return {
     range,
-    searches: number(totals?.searches),
-    noResultSearches: number(totals?.no_result),
-    clickedSearches: number(totals?.clicked),
-    convertedSearches: number(totals?.converted),
-    topQueries: topQueries.map((row) => ({
+    searches: total('searches'),
+    noResultSearches: total('no_result'),
+    clickedSearches: total('clicked'),
+    convertedSearches: total('converted'),
+    topQueries: perQuery.slice(0, limit).map((row) => ({
       query: String(row.query),
       searches: number(row.searches),
       averageHits: number(row.average_hits),
