@@ -86,6 +86,16 @@ describe('parseEdgePolicy', () => {
     ]);
   });
 
+  it("reads the search service's report page as behind a token, and refuses a page both behind a token and shared-cacheable", () => {
+    expect(readShellConfig({}).services.insights.edgePolicy.pages).toEqual([
+      { page: 'searchReport', robots: 'noindex', forwardsAuthorization: true, unavailable: { title: 'Search report', text: expect.stringContaining('cannot be shown right now') } },
+    ]);
+    const page = (extra: Record<string, unknown>) => parseEdgePolicy({ routes: [], pages: [{ page: 'searchReport', unavailable: { title: 'T', text: 'x' }, ...extra }] }, 'made-up');
+    expect(() => page({ forwardsAuthorization: 'yes' })).toThrow(/forwardsAuthorization must be true or false/);
+    expect(() => page({ forwardsAuthorization: true, sharedCache: true })).toThrow(/cannot be kept by shared caches/);
+    expect(page({ forwardsAuthorization: false }).pages).toEqual([{ page: 'searchReport', unavailable: { title: 'T', text: 'x' } }]);
+  });
+
   it('turns declarations into proxy routes at the paths contracts give the calls', () => {
     const [submit, results] = proxiedRoutesOf(
       parse([route({ bodyLimitBytes: 64, visitorIdPurpose: 'made-up-purpose', linkOrigin: true, rateLimit: { max: 2, windowMs: 60_000 } }), { call: 'surveyResults', method: 'GET' }]),
