@@ -1,6 +1,6 @@
 import { SEARCH_SET_DOCS } from './searchSetDocs.js';
 import { queriesCsv, searchesPerDayCsv } from './searchReportCsv.js';
-import type { SearchReportFigures } from './searchReportQueries.js';
+import type { SearchReportFigures } from '../storage/searchReportQueries.js';
 import { clickThroughRate, conversionRate, percent } from './reportRates.js';
 import { SearchesPerDayChart } from './SearchesPerDayChart.js';
 

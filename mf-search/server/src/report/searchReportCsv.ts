@@ -1,4 +1,4 @@
-import type { SearchReportFigures } from './searchReportQueries.js';
+import type { SearchReportFigures } from '../storage/searchReportQueries.js';
 import { conversionRate, clickThroughRate } from './reportRates.js';
 
 /**

@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import { PAGE_FRAGMENT_MEDIA_TYPE, SERVICE_PAGE_PATHS, type PageFragment } from 'contracts';
 import type { SiteSearchRepository } from '../storage/siteSearchRepository.js';
 import { EDITOR_REALM, editorAccess } from './editorAccess.js';
-import { MAX_REPORT_DAYS } from './searchReportQueries.js';
+import { MAX_REPORT_DAYS } from '../storage/searchReportQueries.js';
 import { SEARCH_REPORT_STYLES, SearchReportPage, SearchReportRefusal, type ReportDays } from './SearchReportPage.js';
 
 /** Path of the report (the shell composes it as a page: the edge policy's `pages`). */

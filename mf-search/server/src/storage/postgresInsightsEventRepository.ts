@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { POSTGRES_REPORT_DIALECT, readSearchReport } from '../report/searchReportQueries.js';
+import { POSTGRES_REPORT_DIALECT, readSearchReport } from './searchReportQueries.js';
 import { SITE_SEARCH_COLUMNS, SITE_SEARCH_SELECT, siteSearchOfRow, siteSearchRow, type SiteSearchRepository } from './siteSearchRepository.js';
 import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
 

@@ -1,4 +1,4 @@
-import type { ReportRange, SearchReportFigures } from '../report/searchReportQueries.js';
+import type { ReportRange, SearchReportFigures } from './searchReportQueries.js';
 import type { SiteSearch } from '../validateSiteSearch.js';
 
 /** Submitted searches (site-search tracking). */

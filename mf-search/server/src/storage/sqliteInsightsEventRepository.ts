@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { readSearchReport, SQLITE_REPORT_DIALECT } from '../report/searchReportQueries.js';
+import { readSearchReport, SQLITE_REPORT_DIALECT } from './searchReportQueries.js';
 import { SITE_SEARCH_COLUMNS, SITE_SEARCH_SELECT, siteSearchOfRow, siteSearchRow, type SiteSearchRepository } from './siteSearchRepository.js';
 import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEvent, type InsightsEventRepository } from './insightsEventRepository.js';
 

@@ -1,5 +1,5 @@
 /**
- * The editors' report's figures, read from the service's own store (one source per figure: the
+ * The editors' report's figures (`report/` renders them), read from the service's own store (one source per figure: the
  * searches from `site_searches`, their clicks and conversions from `insights_events` by the
  * search's query id). Both dialects run the same statements; only the JSON and date functions
  * differ (`ReportDialect`).
