@@ -7,10 +7,13 @@ export default createRemoteConfig({
   exposes: {
     './SearchList': './src/islands/SearchList.ts',
     './HeaderSearch': './src/islands/HeaderSearch.tsx',
+    // No React: every page's watchlist-save listener (conversions), placed by the shell's layout.
+    './SearchConversions': './src/islands/SearchConversions.ts',
   },
   // The same expose names, rendered by the shell's server (dist/server/, named by the manifest).
   serverExposes: {
     './SearchList': './src/islands/SearchList.server.tsx',
     './HeaderSearch': './src/islands/HeaderSearch.server.tsx',
+    './SearchConversions': './src/islands/SearchConversions.server.ts',
   },
 });

@@ -75,6 +75,12 @@ export interface CallUrls {
   surveySubmit: string;
   /** Insights collector endpoint. */
   insights: string;
+  /**
+   * Site-search tracking: one submitted search (query, hit count, filters, page) to the search
+   * team's service, under the `tracking` consent (since 1.5.0; a remote reading a shell's config
+   * from before falls back to `DEFAULT_CALL_URLS.siteSearch`).
+   */
+  siteSearch: string;
   /** Search page of the site (header search box submits here). */
   searchPage: string;
   /** Watchlist page of the site. */
@@ -92,6 +98,7 @@ export const DEFAULT_CALL_URLS: CallUrls = {
   surveyResults: '/api/survey-results/{formHandle}',
   surveySubmit: '/api/surveys/{formHandle}/submissions',
   insights: '/api/insights/events',
+  siteSearch: '/api/insights/searches',
   searchPage: '/search',
   watchlistPage: '/watchlist',
 };

@@ -6,6 +6,8 @@
 export const SERVICE_PAGE_PATHS = {
   /** A watchlist someone shared, read-only, with the import island (the watchlist service; its sharing URLs point here). */
   sharedWatchlist: '/watchlist/shared/{shareId}',
+  /** The editors' search report (the search team's service; editor token required, `noindex`). */
+  searchReport: '/editors/search-report',
 } as const;
 
 /**

@@ -38,6 +38,8 @@ export interface TeamServiceEntry {
   readonly edgePolicy: string;
   /** It writes the search index: the stack gives it the search server's address and admin key (no other part gets the key). Default false. */
   readonly writesSearchIndex?: boolean;
+  /** It serves an editors' page: the stack gives it `EDITOR_TOKEN` (no other part gets it). Default false. */
+  readonly readsEditorToken?: boolean;
 }
 
 /** Every federated remote, in a fixed order. */

@@ -38,8 +38,9 @@ export const TEAM_SERVICES = Object.freeze([
   Object.freeze({ name: 'survey', slice: 'mf-survey', entry: 'server/src/main.ts', urlEnv: 'SURVEY_SERVICE_URL', defaultPort: 4320, edgeKeyEnv: 'SURVEY_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
   Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321, edgeKeyEnv: 'WATCHLIST_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
   // The search team's service: the insights collector and the indexer that fills the articles
-  // collection (so it alone gets the search server's admin key; the search server is SERVICES' `search`).
-  Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322, edgeKeyEnv: 'INSIGHTS_EDGE_KEY', edgePolicy: 'server/edge-policy.json', writesSearchIndex: true }),
+  // collection (so it alone gets the search server's admin key; the search server is SERVICES' `search`),
+  // and the editors' search report (so it alone gets the editor token).
+  Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322, edgeKeyEnv: 'INSIGHTS_EDGE_KEY', edgePolicy: 'server/edge-policy.json', writesSearchIndex: true, readsEditorToken: true }),
   Object.freeze({ name: 'contact', slice: 'contact', entry: 'server/src/main.ts', urlEnv: 'CONTACT_SERVICE_URL', defaultPort: 4323, edgeKeyEnv: 'CONTACT_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
 ]);
 

@@ -81,12 +81,25 @@ describe("a team service's environment", () => {
     }
   });
 
-  it("gives the shell every secret but the search server's admin key", async () => {
+  it("gives the shell every secret but the search server's admin key and the editor token", async () => {
     const { shellSecrets } = await import('./startStack.mjs');
     const secrets = loadStackSecrets(dataDir, {}).values;
     const shell = shellSecrets(secrets);
-    expect(Object.keys(shell).sort()).toEqual(SECRET_NAMES.filter((name) => name !== 'TYPESENSE_API_KEY').sort());
+    expect(Object.keys(shell).sort()).toEqual(SECRET_NAMES.filter((name) => name !== 'TYPESENSE_API_KEY' && name !== 'EDITOR_TOKEN').sort());
     expect(Object.values(shell)).not.toContain(secrets.TYPESENSE_API_KEY);
+    expect(Object.values(shell)).not.toContain(secrets.EDITOR_TOKEN);
+  });
+
+  it("gives the editor token to the service of the editors' pages (readsEditorToken) alone", async () => {
+    const { teamServiceEnvironment } = await import('./startStack.mjs');
+    const secrets = loadStackSecrets(dataDir, {}).values;
+    expect(secrets.EDITOR_TOKEN).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(TEAM_SERVICES.filter((service) => service.readsEditorToken).map((service) => service.name)).toEqual(['insights']);
+    for (const service of TEAM_SERVICES) {
+      const env = teamServiceEnvironment(service, { env: { PATH: '/usr/bin', EDITOR_TOKEN: 'from-the-callers-env-0123456789' }, secrets, port: 4320, dataDir });
+      if (service.readsEditorToken) expect(env.EDITOR_TOKEN).toBe(secrets.EDITOR_TOKEN);
+      else expect(env).not.toHaveProperty('EDITOR_TOKEN');
+    }
   });
 
   it('holds its own edge key and no other secret, whatever the caller had', async () => {

@@ -190,11 +190,12 @@ export function startTeamService(name, options = {}) {
 /**
  * The secrets the shell gets: its cookie secret, the search-only key browsers get, each team
  * service's edge key to send it — every one of `secrets` but the search server's admin key
- * (`TYPESENSE_API_KEY`): the search slice's service alone writes the index.
+ * (`TYPESENSE_API_KEY`: the search slice's service alone writes the index) and the editor token
+ * (`EDITOR_TOKEN`: the service of the editors' pages alone checks it; the shell only forwards it).
  * @param {Record<string, string>} secrets
  */
 export function shellSecrets(secrets) {
-  const { TYPESENSE_API_KEY: _adminKey, ...rest } = secrets;
+  const { TYPESENSE_API_KEY: _adminKey, EDITOR_TOKEN: _editorToken, ...rest } = secrets;
   return rest;
 }
 
@@ -223,6 +224,7 @@ export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets,
     DATA_DIR: dataDir,
     [service.edgeKeyEnv]: secrets[service.edgeKeyEnv],
     ...(service.writesSearchIndex && secrets.TYPESENSE_API_KEY ? { ...searchTarget, TYPESENSE_API_KEY: secrets.TYPESENSE_API_KEY } : {}),
+    ...(service.readsEditorToken && secrets.EDITOR_TOKEN ? { EDITOR_TOKEN: secrets.EDITOR_TOKEN } : {}),
   };
 }
 

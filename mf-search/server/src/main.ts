@@ -5,6 +5,7 @@ import { articlesDirFromEnv } from '@khs/content';
 import { teamService } from '@khs/stack/registry';
 import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
 import { buildInsightsService } from './buildInsightsService.js';
+import { editorTokensFromEnv } from './report/editorAccess.js';
 import { readIndexerSettings, startContentIndexer } from './indexing/contentIndexer.js';
 import { INSIGHTS_SERVICE_NAME, openInsightsStorage } from './storage/openInsightsStorage.js';
 
@@ -20,13 +21,15 @@ async function main(): Promise<void> {
   // on in the background instead of failing the start.
   const indexer = startContentIndexer({ ...readIndexerSettings(articlesDirFromEnv()), log: (message) => console.log(`[search-indexer] ${message}`) });
   await Promise.race([indexer.idle(), new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_WAIT_MS).unref())]);
-  const app = await buildInsightsService({ storage, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
+  // The editors' report opens with EDITOR_TOKEN (or the operators' OPERATOR_TOKEN); without either it is off.
+  const editorTokens = editorTokensFromEnv(process.env);
+  const app = await buildInsightsService({ storage, editorTokens, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
   await runService({ name: INSIGHTS_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: async () => {
       await indexer.close();
       await storage.close();
     },
   });
-  console.log(`[${INSIGHTS_SERVICE_NAME}] storage: ${storage.dialect}`);
+  console.log(`[${INSIGHTS_SERVICE_NAME}] storage: ${storage.dialect}; editors' search report ${editorTokens.length > 0 ? 'on (editor token)' : 'off: set EDITOR_TOKEN to open it'}`);
 }
 
 main().catch((error: unknown) => {

@@ -227,6 +227,22 @@ describe('the search list binding on the server markup', () => {
     expect(submitted).toHaveLength(1);
   });
 
+  it.each([
+    [{ insights: true, tracking: true }, 1],
+    [{ insights: true, tracking: false }, 0],
+  ])('opening /search?q=team&topic=… with consent %j sends %i site-search record(s), with the filters of the address', async (consent, records) => {
+    const { element, context } = await serverRenderedIsland('team');
+    window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}&topic=Leadership`);
+    const beacons: Array<{ url: string; body: unknown }> = [];
+    Object.defineProperty(navigator, 'sendBeacon', { configurable: true, value: (url: string, body: string) => beacons.push({ url, body: JSON.parse(body) }) > 0 });
+    const { mount } = countedFullIsland();
+    unmount = await mount(element, {}, { ...context, getConsent: () => consent });
+    const total = Number(element.querySelector<HTMLProgressElement>(SEARCH_LIST_MARKUP.progress)!.max);
+    const tracked = beacons.filter(({ url }) => url === context.config.calls.siteSearch);
+    expect(tracked).toEqual(records ? [{ url: '/api/insights/searches', body: { query: 'team', hitCount: total, filters: { topic: ['Leadership'] }, page: '/search', queryID: expect.stringMatching(/^s-/) } }] : []);
+    Reflect.deleteProperty(navigator, 'sendBeacon');
+  });
+
   it('a full island that fails to load leaves the list working natively: the held load more follows its link', async () => {
     const { element, context } = await serverRenderedIsland('team');
     vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Configure, InstantSearch } from 'react-instantsearch';
 import { LIST_STALLED_DELAY_MS, type IslandContext } from 'contracts';
 import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
@@ -12,6 +12,7 @@ import type { IndexUiState } from 'instantsearch.js';
 import { HitListEnvironmentContext, type DisposableHitsCache, type HitListEnvironment } from '../hits/hitListEnvironment.js';
 import { createSearchRouting } from '../routing/createSearchRouting.js';
 import { routeHref, uiStateToRoute } from '../routing/searchRouteState.js';
+import { reportSiteSearch, type SubmittedSearch } from '../tracking/siteSearchReport.js';
 import { SearchContextProvider } from './SearchContextProvider.js';
 import { SearchListScreen } from './SearchListScreen.js';
 
@@ -61,7 +62,7 @@ export function SearchList({
   viewedObjectIds,
   openedQueryReported = false,
 }: SearchListProps) {
-  const { config, bus } = context;
+  const { config } = context;
   const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
   const facetAttributes = useMemo(() => facets.map((facet) => facet.attribute), [facets]);
   const searchRouting = useMemo(
@@ -81,6 +82,7 @@ export function SearchList({
     () => createSuggestionSource(setup.suggestionClient, setup.indexName, setup.hitsPerPage, facetAttributes[0]),
     [setup, facetAttributes],
   );
+  const reportSearch = useCallback((search: SubmittedSearch) => void reportSiteSearch(context, search), [context]);
   const texts = config.i18n;
   const i18n = useMemo(() => ({ viewing: texts.viewing, loadMore: texts.loadMore }), [texts]);
   const initialQuery = useMemo(() => (openedQueryReported ? '' : openedWithQuery()), []);
@@ -98,7 +100,7 @@ export function SearchList({
         <Configure hitsPerPage={setup.hitsPerPage} highlightPreTag={HIGHLIGHT_PRE_TAG} highlightPostTag={HIGHLIGHT_POST_TAG} />
         <InsightsMiddleware client={insightsClient} alreadyViewed={viewedObjectIds} />
         <SearchListScreen
-          bus={bus}
+          reportSearch={reportSearch}
           texts={texts}
           source={source}
           facets={facets}

@@ -1,16 +1,18 @@
 import { useEffect } from 'react';
 import { useInstantSearch, useSearchBox } from 'react-instantsearch';
-import type { PageBus } from 'contracts';
 import type { SuggestionSource } from '../autocomplete/suggestions.js';
 import type { ChipOptions } from '../config/chipOptions.js';
 import { REFUSED_SEARCH_TEXT, refusedSearchReason } from '../config/refusedSearches.js';
 import type { ValidFacetOptions } from '../config/facetOptions.js';
 import { FilterChips } from '../filters/FilterChips.js';
 import { FilterPanel } from '../filters/FilterPanel.js';
+import { CurationBannerBox } from '../hits/CurationBannerBox.js';
+import { curationBannerOf } from '../hits/curationBanner.js';
 import { InfiniteHitList } from '../hits/InfiniteHitList.js';
 import { resultsVisibility } from '../hooks/resultsVisibility.js';
 import { useSearchStatus } from '../hooks/useSearchStatus.js';
 import type { AutocompleteInsights } from '../insights/autocompleteInsights.js';
+import type { SubmittedSearch } from '../tracking/siteSearchReport.js';
 import { useSearchSubmitted } from '../tracking/useSearchSubmitted.js';
 import { ListSearchBox } from './ListSearchBox.js';
 import { useSearchListContext } from './SearchContextProvider.js';
@@ -24,8 +26,8 @@ export interface SearchListTexts {
 }
 
 export interface SearchListScreenProps {
-  /** The page bus (`search-submitted` goes here). */
-  bus: PageBus;
+  /** Reports a submitted search once answered (`reportSiteSearch`: the bus's `search-submitted` and site-search tracking). */
+  reportSearch: (search: SubmittedSearch) => void;
   /** Texts of the screen. */
   texts: SearchListTexts;
   /** Autocomplete suggestions. */
@@ -43,12 +45,12 @@ export interface SearchListScreenProps {
 }
 
 /** The search list screen: search box, filters, chips and the results area. */
-export function SearchListScreen({ bus, texts, source, facets, chips, insights, openedWithQuery = '', initialTags }: SearchListScreenProps) {
+export function SearchListScreen({ reportSearch, texts, source, facets, chips, insights, openedWithQuery = '', initialTags }: SearchListScreenProps) {
   const status = useSearchStatus();
   const { results } = useInstantSearch({ catchError: true });
   const { query } = useSearchBox();
   const { resultsHidden, hideResults, i18n } = useSearchListContext();
-  const markSubmitted = useSearchSubmitted(bus);
+  const markSubmitted = useSearchSubmitted(reportSearch);
 
   useEffect(() => {
     if (openedWithQuery) markSubmitted(openedWithQuery);
@@ -58,6 +60,8 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
   const answered = results && !(results as { __isArtificial?: boolean }).__isArtificial;
   // The server refused the visitor's search (e.g. too many words): say so instead of "no results".
   const refused = answered ? refusedSearchReason(results) !== undefined : false;
+  // An editor's curation rule may send a banner with its results (server-rendered and hydrated from the same answer).
+  const banner = answered && !refused ? curationBannerOf(results) : undefined;
   const visibility = resultsVisibility({ resultsHidden, hideResults, query, nbHits: answered ? results.nbHits : undefined });
 
   return (
@@ -72,6 +76,7 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
       <FilterPanel facets={facets} hasQuery={query.trim() !== ''} label={texts.filter} />
       <FilterChips {...chips} />
       <div className="khs-search-list__results" hidden={visibility !== 'results'}>
+        {banner ? <CurationBannerBox banner={banner} /> : null}
         <InfiniteHitList viewingLabel={i18n.viewing} loadMoreLabel={i18n.loadMore} busy={status === 'loading' || status === 'stalled'} />
       </div>
       <p className="khs-search-list__no-results" role="status">

@@ -1,4 +1,5 @@
-import { DEFAULT_HITS_PER_PAGE, DEFAULT_SEARCH_INDEX_NAME, type SearchConfiguration, type SearchNode } from 'contracts';
+import { DEFAULT_HITS_PER_PAGE, type SearchConfiguration, type SearchNode } from 'contracts';
+import { configuredSearchIndexName } from './searchIndexName.js';
 import { SearchConfigurationError } from './SearchConfigurationError.js';
 
 /** One checked search node: what the `typesense` client's `nodes`/`nearestNode` take. */
@@ -47,7 +48,7 @@ export function readSearchServerSettings(search: Partial<SearchConfiguration> | 
       ? [readSearchNode({ host: server.host, port: server.port, protocol: server.protocol ?? 'http' }, 'server')]
       : readSearchNodes(server.nodes);
   const nearestNode = server.nearestNode === undefined ? undefined : readSearchNode(server.nearestNode, 'server.nearestNode');
-  const indexName = server.indexName === undefined ? DEFAULT_SEARCH_INDEX_NAME : server.indexName;
+  const indexName = configuredSearchIndexName(search);
   if (typeof indexName !== 'string' || indexName.trim() === '') {
     throw new SearchConfigurationError('missing-index-name', 'The search needs an index name.');
   }

@@ -85,6 +85,19 @@ describe('the search list rendered on the server', () => {
     expect(result.html).not.toContain(REFUSED_SEARCH_TEXT);
   });
 
+  it("renders the banner a curation rule sends (the \"kpi\" rule's metadata) above its hits, and none where no rule sends one", async () => {
+    const curated = await renderFor('kpi');
+    const banner = /<div class="khs-search-banner" data-curation-banner="">(.*?)<\/div>/.exec(curated.html);
+    expect(banner?.[1]).toBe(
+      '<p class="khs-search-banner__title"><a href="/articles/kpis-that-matter">Measuring what matters</a></p>' +
+        '<p class="khs-search-banner__text">Start with our guide to KPIs that help a team instead of misleading it.</p>',
+    );
+    expect(curated.html.indexOf('khs-search-banner')).toBeLessThan(curated.html.indexOf('khs-search-teaser'));
+    const plain = await renderFor('negotiation');
+    expect(plain.html).toContain('khs-search-teaser');
+    expect(plain.html).not.toContain('khs-search-banner');
+  });
+
   it('a real failure (wrong key) rejects with one line, no stack', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const config = server.pageConfig();

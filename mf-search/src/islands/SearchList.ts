@@ -10,6 +10,8 @@ import type { FullSearchListOptions } from './fullSearchList.js';
 import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
+import { newQueryId } from '../tracking/lastSearch.js';
+import { reportSiteSearch } from '../tracking/siteSearchReport.js';
 
 /** Island props the server renders into `data-props`. */
 export type SearchListIslandProps = SearchListOptionProps;
@@ -115,10 +117,13 @@ function bindUntilNeeded(
   const earlyAnswers = createEarlyAnswers();
   let earlyTimer: ReturnType<typeof setTimeout> | undefined;
   let handedOver = false;
+  // One query id for the server's answer: its click events carry it and its site-search record
+  // and a later conversion name it (the search server gives none of its own).
+  const queryId = typeof answer?.queryID === 'string' ? answer.queryID : newQueryId();
   const insights = connectServerHitsInsights({
     endpoint: context.config.calls.insights,
     index: settings.indexName,
-    ...(typeof answer?.queryID === 'string' ? { queryID: answer.queryID } : {}),
+    queryID: queryId,
     bus: context.bus,
     getConsent: context.getConsent,
   });
@@ -212,11 +217,18 @@ function bindUntilNeeded(
     if (!upgrading && !unmounted) prefetch(sharedModuleFiles(FULL_LIST_SHARED_MODULES));
   }, { timeout: 3000 });
   // Opening the page with `?q=` is a submission, tracked once its answer is there: the server's is.
-  const opened = new URLSearchParams(window.location.search).get('q')?.trim() ?? '';
+  const openedParams = new URLSearchParams(window.location.search);
+  const opened = openedParams.get('q')?.trim() ?? '';
   const answered = answer as { query?: unknown; nbHits?: unknown } | undefined;
   const hitCount = answered?.nbHits;
   openedQueryReported = opened !== '' && typeof hitCount === 'number' && String(answered?.query ?? '').trim() === opened;
-  if (openedQueryReported) context.bus.emit('search-submitted', { query: opened, hitCount: hitCount as number });
+  if (openedQueryReported) {
+    // The filters the page was opened with, as the address keeps them (one repeated key per facet;
+    // read here, not through the router's module, which would bring the autocomplete's code along).
+    const { facets } = searchListOptions(context.config.search, props);
+    const filters = Object.fromEntries(facets.map(({ attribute }) => [attribute, openedParams.getAll(attribute).filter((value) => value !== '')]));
+    reportSiteSearch(context, { query: opened, hitCount: hitCount as number, filters, objectIds: binding.hitIds(), queryId });
+  }
   return () => {
     unmounted = true;
     clearTimeout(earlyTimer);

@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useInstantSearch } from 'react-instantsearch';
-import type { PageBus } from 'contracts';
+import type { SubmittedSearch } from './siteSearchReport.js';
 
 /**
  * Site-search tracking: after `markSubmitted(query)`, the first finished answer for that query
- * emits `search-submitted` with the query and its hit count on the bus (the shell turns it into
- * the analytics tracker's call). Empty queries are not tracked.
+ * is reported once with its hit count and applied filters (`report`, normally
+ * `reportSiteSearch`). Empty queries are not tracked.
  * @returns markSubmitted
  */
-export function useSearchSubmitted(bus: PageBus): (query: string) => void {
-  const { results, status } = useInstantSearch({ catchError: true });
+export function useSearchSubmitted(report: (search: SubmittedSearch) => void): (query: string) => void {
+  const { results, status, indexUiState } = useInstantSearch({ catchError: true });
   const pending = useRef<string | null>(null);
 
   const emitIfAnswered = useCallback(() => {
@@ -17,8 +17,8 @@ export function useSearchSubmitted(bus: PageBus): (query: string) => void {
     if (query === null || status !== 'idle' || !results) return;
     if ((results.query ?? '').trim() !== query) return;
     pending.current = null;
-    bus.emit('search-submitted', { query, hitCount: results.nbHits });
-  }, [bus, results, status]);
+    report({ query, hitCount: results.nbHits, filters: indexUiState.refinementList ?? {}, objectIds: results.hits.map((hit) => hit.objectID) });
+  }, [report, results, status, indexUiState]);
 
   useEffect(emitIfAnswered, [emitIfAnswered]);
 

@@ -17,6 +17,7 @@ const CALL_METHODS: Record<keyof CallUrls, HTTPMethods> = {
   surveyResults: 'GET',
   surveySubmit: 'POST',
   insights: 'POST',
+  siteSearch: 'POST',
   searchPage: 'GET',
   watchlistPage: 'GET',
 };

@@ -25,6 +25,29 @@ export const INSIGHTS_MIGRATIONS: ServiceMigrations = {
         );
       `,
     },
+    {
+      version: 2,
+      name: 'site searches (site-search tracking: normalised query, hit count, filters, page; no visitor)',
+      sql: `
+        CREATE TABLE site_searches (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          query TEXT NOT NULL CHECK (length(query) BETWEEN 1 AND 256),
+          hit_count INTEGER NOT NULL CHECK (typeof(hit_count) = 'integer' AND hit_count >= 0),
+          filters_json TEXT NOT NULL,
+          page_path TEXT NOT NULL,
+          query_id TEXT,
+          searched_at INTEGER NOT NULL CHECK (typeof(searched_at) = 'integer' AND searched_at > 0)
+        );
+        CREATE INDEX site_searches_by_time ON site_searches (searched_at);
+      `,
+    },
+    {
+      version: 3,
+      name: "the editors' report joins a search's clicks and conversions by its query id",
+      sql: `
+        CREATE INDEX insights_events_by_query ON insights_events (query_id, event_type);
+      `,
+    },
   ],
   postgres: [
     {
@@ -43,6 +66,29 @@ export const INSIGHTS_MIGRATIONS: ServiceMigrations = {
           event_timestamp BIGINT NOT NULL CHECK (event_timestamp > 0),
           received_at TIMESTAMPTZ NOT NULL DEFAULT now()
         );
+      `,
+    },
+    {
+      version: 2,
+      name: 'site searches (site-search tracking: normalised query, hit count, filters, page; no visitor)',
+      sql: `
+        CREATE TABLE site_searches (
+          id BIGSERIAL PRIMARY KEY,
+          query TEXT NOT NULL CHECK (char_length(query) BETWEEN 1 AND 256),
+          hit_count BIGINT NOT NULL CHECK (hit_count >= 0),
+          filters_json TEXT NOT NULL,
+          page_path TEXT NOT NULL,
+          query_id TEXT,
+          searched_at BIGINT NOT NULL CHECK (searched_at > 0)
+        );
+        CREATE INDEX site_searches_by_time ON site_searches (searched_at);
+      `,
+    },
+    {
+      version: 3,
+      name: "the editors' report joins a search's clicks and conversions by its query id",
+      sql: `
+        CREATE INDEX insights_events_by_query ON insights_events (query_id, event_type);
       `,
     },
   ],

@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { POSTGRES_REPORT_DIALECT, readSearchReport } from './searchReportQueries.js';
+import { SITE_SEARCH_COLUMNS, SITE_SEARCH_SELECT, siteSearchOfRow, siteSearchRow, type SiteSearchRepository } from './siteSearchRepository.js';
 import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
 
 /** Rows per INSERT stay far below PostgreSQL's 65535 parameters. */
@@ -30,6 +32,26 @@ export function postgresInsightsEventRepository(pool: pg.Pool): InsightsEventRep
     async count() {
       const { rows } = await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM insights_events');
       return Number(rows[0]?.n ?? 0);
+    },
+  };
+}
+
+/** Submitted searches in PostgreSQL. */
+export function postgresSiteSearchRepository(pool: pg.Pool): SiteSearchRepository {
+  return {
+    async store(search) {
+      await pool.query(`INSERT INTO site_searches (${SITE_SEARCH_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, siteSearchRow(search));
+    },
+    async list() {
+      const { rows } = await pool.query<Parameters<typeof siteSearchOfRow>[0]>(SITE_SEARCH_SELECT);
+      return rows.map(siteSearchOfRow);
+    },
+    report(range) {
+      // The report's statements use `?`: numbered for PostgreSQL.
+      return readSearchReport(async (sql, params) => {
+        let next = 0;
+        return (await pool.query(sql.replace(/\?/g, () => `$${++next}`), params)).rows as Array<Record<string, unknown>>;
+      }, POSTGRES_REPORT_DIALECT, range);
     },
   };
 }

@@ -1,4 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { readSearchReport, SQLITE_REPORT_DIALECT } from './searchReportQueries.js';
+import { SITE_SEARCH_COLUMNS, SITE_SEARCH_SELECT, siteSearchOfRow, siteSearchRow, type SiteSearchRepository } from './siteSearchRepository.js';
 import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEvent, type InsightsEventRepository } from './insightsEventRepository.js';
 
 /** Search-insights events in SQLite; a batch is stored in one transaction. */
@@ -17,6 +19,23 @@ export function sqliteInsightsEventRepository(db: BetterSqlite3.Database): Insig
     },
     async count() {
       return (countAll.get() as { n: number }).n;
+    },
+  };
+}
+
+/** Submitted searches in SQLite. */
+export function sqliteSiteSearchRepository(db: BetterSqlite3.Database): SiteSearchRepository {
+  const insert = db.prepare(`INSERT INTO site_searches (${SITE_SEARCH_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`);
+  const selectAll = db.prepare(SITE_SEARCH_SELECT);
+  return {
+    async store(search) {
+      insert.run(...siteSearchRow(search));
+    },
+    async list() {
+      return (selectAll.all() as Parameters<typeof siteSearchOfRow>[0][]).map(siteSearchOfRow);
+    },
+    report(range) {
+      return readSearchReport(async (sql, params) => db.prepare(sql).all(...params) as Array<Record<string, unknown>>, SQLITE_REPORT_DIALECT, range);
     },
   };
 }

@@ -1,7 +1,10 @@
 import { isPageFragment, PAGE_FRAGMENT_MEDIA_TYPE, type PageFragment } from 'contracts';
 
-/** A service's page content with the status it gave, or `unavailable` (down, too slow, or not a fragment). */
-export type FetchedFragment = { status: number; fragment: PageFragment } | 'unavailable';
+/**
+ * A service's page content with the status it gave (and its `WWW-Authenticate` challenge, when it
+ * sent one), or `unavailable` (down, too slow, or not a fragment).
+ */
+export type FetchedFragment = { status: number; fragment: PageFragment; wwwAuthenticate?: string } | 'unavailable';
 
 /** Largest fragment the shell reads (bytes): page content, not files. */
 export const PAGE_FRAGMENT_MAX_BYTES = 2 * 1024 * 1024;
@@ -47,7 +50,9 @@ export async function fetchServicePage(url: string, headers: Record<string, stri
       return 'not-found';
     }
     if (!response.body) return 'unavailable';
-    return await readFragmentBody(response.status, response.headers.get('content-type') ?? undefined, response.body as unknown as AsyncIterable<Uint8Array>);
+    const fetched = await readFragmentBody(response.status, response.headers.get('content-type') ?? undefined, response.body as unknown as AsyncIterable<Uint8Array>);
+    const challenge = response.headers.get('www-authenticate');
+    return fetched !== 'unavailable' && challenge ? { ...fetched, wwwAuthenticate: challenge } : fetched;
   } catch {
     return 'unavailable';
   }

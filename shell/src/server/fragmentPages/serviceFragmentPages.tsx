@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
 import { callRoutePattern, SERVICE_PAGE_PATHS, type PageConfig } from 'contracts';
 import { EDGE_KEY_HEADER } from '@khs/team-service/edge';
 import { Layout } from '../pages/Layout.js';
@@ -7,6 +7,8 @@ import { NotFoundPage } from '../pages/NotFoundPage.js';
 import { renderPage } from '../pages/renderPage.js';
 import { markPageDegraded } from '../delivery/pageCache.js';
 import type { EdgePageDeclaration } from '../proxy/edgePolicy.js';
+import { OPERATOR_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
+import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import { fetchServicePage } from './fetchPageFragment.js';
 import { PageFragmentContent } from './PageFragmentContent.js';
 
@@ -42,11 +44,22 @@ export async function serviceFragmentPages(app: FastifyInstance, options: Servic
     options.renderIslandPage ? options.renderIslandPage(page, url, onDegraded) : renderPage(page);
 
   for (const declared of options.pages) {
-    const routeConfig = declared.sharedCache ? { config: { pageCache: 'shared' as const } } : {};
+    // A page behind a token: tries limited per address (a token cannot be guessed at speed).
+    const routeConfig: RouteShorthandOptions = declared.sharedCache
+      ? { config: { pageCache: 'shared' as const } }
+      : declared.forwardsAuthorization
+        ? { config: rateLimitConfig(OPERATOR_LIMIT) }
+        : {};
     app.get(callRoutePattern(SERVICE_PAGE_PATHS[declared.page]), routeConfig, async (request, reply) => {
       reply.type('text/html; charset=utf-8');
       if (declared.robots) reply.header('x-robots-tag', declared.robots);
-      const fetched = await fetchServicePage(`${upstreams[next++ % upstreams.length]!}${request.url}`, { [EDGE_KEY_HEADER]: edgeKey }, responseTimeoutMs);
+      const authorization = declared.forwardsAuthorization ? request.headers.authorization : undefined;
+      if (declared.forwardsAuthorization) reply.header('cache-control', 'no-store');
+      const fetched = await fetchServicePage(
+        `${upstreams[next++ % upstreams.length]!}${request.url}`,
+        { [EDGE_KEY_HEADER]: edgeKey, ...(authorization ? { authorization } : {}) },
+        responseTimeoutMs,
+      );
       if (fetched === 'not-found') {
         return reply.code(404).send(
           renderPage(
@@ -73,6 +86,7 @@ export async function serviceFragmentPages(app: FastifyInstance, options: Servic
           );
       }
       const { fragment, status } = fetched;
+      if (declared.forwardsAuthorization && status === 401 && fetched.wwwAuthenticate) reply.header('www-authenticate', fetched.wwwAuthenticate);
       const page = (
         <Layout title={fragment.title} config={pageConfig} runtimeUrl={runtimeUrl} pageClass={fragment.pageClass} {...(fragment.styles ? { contentStyles: fragment.styles } : {})}>
           <PageFragmentContent fragment={fragment} />

@@ -129,6 +129,8 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
         </footer>
         <ConsentPanel />
         <Island name="mf-widgets/PageWidgets" className="page-widgets" hydrate="idle" />
+        {/* No markup: hears a watchlist save on any page (a search's conversion) once the browser is idle. */}
+        <Island name="mf-search/SearchConversions" hydrate="idle" />
       </body>
     </html>
   );

@@ -58,6 +58,8 @@ describe('server-rendered pages', () => {
     for (const topic of article.topic) expect(html).toContain(escapeText(topic));
     expect(html).toContain('data-island="mf-watchlist/WatchlistButton"');
     expect(html).toContain('data-island="mf-widgets/PageWidgets"');
+    // The search's conversion listener: on every page, waiting only for an idle moment (the header search waits for the reader).
+    expect(html).toMatch(/<div class="island" data-island="mf-search\/SearchConversions" data-props="\{\}" data-island-hydrate="idle">/);
   });
 
   it('escapes hostile text everywhere, including the embedded page config', async () => {

@@ -20,6 +20,7 @@ describe('parseEdgePolicy', () => {
       'GET surveyResults',
       'POST download',
       'POST insights',
+      'POST siteSearch',
       'POST surveySubmit',
       'POST watchlist',
     ]);
@@ -83,6 +84,16 @@ describe('parseEdgePolicy', () => {
     expect(readShellConfig({}).services.watchlist.edgePolicy.pages).toEqual([
       { page: 'sharedWatchlist', robots: 'noindex', sharedCache: true, unavailable: { title: 'Shared watchlist', text: expect.stringContaining('cannot be shown right now') } },
     ]);
+  });
+
+  it("reads the search service's report page as behind a token, and refuses a page both behind a token and shared-cacheable", () => {
+    expect(readShellConfig({}).services.insights.edgePolicy.pages).toEqual([
+      { page: 'searchReport', robots: 'noindex', forwardsAuthorization: true, unavailable: { title: 'Search report', text: expect.stringContaining('cannot be shown right now') } },
+    ]);
+    const page = (extra: Record<string, unknown>) => parseEdgePolicy({ routes: [], pages: [{ page: 'searchReport', unavailable: { title: 'T', text: 'x' }, ...extra }] }, 'made-up');
+    expect(() => page({ forwardsAuthorization: 'yes' })).toThrow(/forwardsAuthorization must be true or false/);
+    expect(() => page({ forwardsAuthorization: true, sharedCache: true })).toThrow(/cannot be kept by shared caches/);
+    expect(page({ forwardsAuthorization: false }).pages).toEqual([{ page: 'searchReport', unavailable: { title: 'T', text: 'x' } }]);
   });
 
   it('turns declarations into proxy routes at the paths contracts give the calls', () => {

@@ -61,6 +61,13 @@ export interface EdgePageDeclaration {
   sharedCache?: boolean;
   /** The page's heading and text when the service is down or too slow (503). */
   unavailable: { title: string; text: string };
+  /**
+   * The page is behind a token the service checks (an editors' page): the edge forwards the
+   * visitor's `Authorization` header to the service and the service's `WWW-Authenticate` challenge
+   * back, nothing keeps the page (`no-store`), and tries are limited per address as the operators'
+   * view is. Default false: the header stays at the edge.
+   */
+  forwardsAuthorization?: boolean;
 }
 
 /** One call the edge forwards to the service, at the path contracts give it (`DEFAULT_CALL_URLS[call]`). */
@@ -105,7 +112,7 @@ export const MAX_DECLARED_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const ROUTE_KEYS = new Set(['call', 'method', 'bodyLimitBytes', 'csrf', 'csrfExemptBecause', 'visitorIdPurpose', 'linkOrigin', 'rateLimit']);
 const RATE_LIMIT_KEYS = new Set(['max', 'windowMs', 'scope', 'why']);
 const SCOPE_KEYS = new Set(['pathParameter', 'maxLength']);
-const PAGE_KEYS = new Set(['page', 'robots', 'sharedCache', 'unavailable']);
+const PAGE_KEYS = new Set(['page', 'robots', 'sharedCache', 'unavailable', 'forwardsAuthorization']);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isPositiveInteger = (value: unknown, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
@@ -171,14 +178,22 @@ function parsePage(value: unknown, index: number, service: string): EdgePageDecl
   if (!isRecord(value)) throw fail('is not an object');
   const extra = unknownKeys(value, PAGE_KEYS);
   if (extra.length > 0) throw fail(`has unknown keys ${extra.join(', ')}`);
-  const { page, robots, sharedCache, unavailable } = value;
+  const { page, robots, sharedCache, unavailable, forwardsAuthorization } = value;
   if (typeof page !== 'string' || !Object.hasOwn(SERVICE_PAGE_PATHS, page)) throw fail(`names no page of contracts' SERVICE_PAGE_PATHS: ${JSON.stringify(page)}`);
   if (robots !== undefined && robots !== 'noindex') throw fail('robots may only be "noindex"');
   if (sharedCache !== undefined && typeof sharedCache !== 'boolean') throw fail('sharedCache must be true or false');
+  if (forwardsAuthorization !== undefined && typeof forwardsAuthorization !== 'boolean') throw fail('forwardsAuthorization must be true or false');
+  if (forwardsAuthorization && sharedCache) throw fail('a page behind a token (forwardsAuthorization) cannot be kept by shared caches (sharedCache)');
   if (!isRecord(unavailable) || typeof unavailable.title !== 'string' || typeof unavailable.text !== 'string' || !unavailable.title.trim() || !unavailable.text.trim()) {
     throw fail('needs unavailable: { title, text } for the page shown while the service is down');
   }
-  return { page: page as EdgePageDeclaration['page'], ...(robots ? { robots } : {}), ...(sharedCache ? { sharedCache } : {}), unavailable: { title: unavailable.title, text: unavailable.text } };
+  return {
+    page: page as EdgePageDeclaration['page'],
+    ...(robots ? { robots } : {}),
+    ...(sharedCache ? { sharedCache } : {}),
+    ...(forwardsAuthorization ? { forwardsAuthorization } : {}),
+    unavailable: { title: unavailable.title, text: unavailable.text },
+  };
 }
 
 const FORM_PAGE_KEYS = new Set(['page', 'maxBodyBytes', 'maxBodyBytesWhy', 'uploadTimeoutMs', 'inFlightPerAddress', 'connectionsPerUpstream', 'rateLimit', 'unavailable', 'index']);
