@@ -48,11 +48,16 @@ function sharedByExposeGroup(compilation) {
   return byGroup;
 }
 
+/** Code-point order, the same on every machine (no locale). */
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /**
  * Sets `exposes[].requires` of a manifest or stats document from `requiresByGroup` (chunk group
  * name → sorted share keys) and, where the document has them (stats), `shared[].usedIn`: the
- * files of the exposes that require that shared module, sorted. Both are sets: sorted, so the same
- * build writes the same bytes.
+ * files of the exposes that require that shared module, sorted; and sorts `shared[]` by id. All are
+ * sets: sorted, so the same build writes the same bytes.
  * @param {{ exposes?: Array<{ name: string, file?: string, requires?: string[] }>, shared?: Array<{ name: string, usedIn?: string[] }> }} document
  * @param {Map<string, string[]>} requiresByGroup
  */
@@ -67,6 +72,9 @@ export function applyExposeRequirements(document, requiresByGroup) {
     if (!Array.isArray(shared.usedIn)) continue;
     shared.usedIn = [...new Set(exposes.filter((expose) => expose.requires?.includes(shared.name)).map((expose) => expose.file ?? expose.name))].sort();
   }
+  // The shared list is a set too: rspack writes it in the order the parallel build met each
+  // shared module (react before react-dom in one build, after it in the next).
+  if (Array.isArray(document.shared)) document.shared.sort((a, b) => compareText(a.id ?? a.name, b.id ?? b.name));
   return document;
 }
 

@@ -36,8 +36,8 @@ describe('applyExposeRequirements', () => {
       ['Dialog', ['react-dom/server']],
     ]);
     expect(stats.shared).toEqual([
-      { name: 'react-dom/server', usedIn: ['src/Dialog.tsx', 'src/FileField.tsx'] },
       { name: 'react', usedIn: ['src/FileField.tsx'] },
+      { name: 'react-dom/server', usedIn: ['src/Dialog.tsx', 'src/FileField.tsx'] },
     ]);
   });
 
@@ -45,5 +45,10 @@ describe('applyExposeRequirements', () => {
     const manifest = { exposes: [{ name: 'Dialog' }, { name: 'Unknown', requires: ['b', 'a', 'b'] }], shared: [{ name: 'react' }] };
     applyExposeRequirements(manifest, requiresByGroup);
     expect(manifest).toEqual({ exposes: [{ name: 'Dialog', requires: ['react-dom/server'] }, { name: 'Unknown', requires: ['a', 'b'] }], shared: [{ name: 'react' }] });
+  });
+
+  it('sorts the shared list by id, whatever order the build met the shared modules in', () => {
+    const document = { shared: [{ id: 'mf:react-dom', name: 'react-dom' }, { id: 'mf:contracts', name: 'contracts' }, { id: 'mf:react', name: 'react' }] };
+    expect(applyExposeRequirements(document, new Map()).shared.map((shared) => shared.name)).toEqual(['contracts', 'react', 'react-dom']);
   });
 });
