@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Configure, InstantSearch } from 'react-instantsearch';
 import { LIST_STALLED_DELAY_MS, type IslandContext } from 'contracts';
 import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
@@ -83,7 +83,8 @@ export function SearchList({
   );
   const texts = config.i18n;
   const i18n = useMemo(() => ({ viewing: texts.viewing, loadMore: texts.loadMore }), [texts]);
-  const initialQuery = useMemo(() => (openedQueryReported ? '' : openedWithQuery()), []);
+  // Read once, at mount: the address changes as the visitor searches.
+  const [initialQuery] = useState(() => (openedQueryReported ? '' : openedWithQuery()));
 
   return (
     <HitListEnvironmentContext.Provider value={hitList}>

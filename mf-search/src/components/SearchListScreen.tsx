@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useInstantSearch, useSearchBox } from 'react-instantsearch';
 import type { PageBus } from 'contracts';
 import type { SuggestionSource } from '../autocomplete/suggestions.js';
@@ -50,10 +50,13 @@ export function SearchListScreen({ bus, texts, source, facets, chips, insights, 
   const { resultsHidden, hideResults, i18n } = useSearchListContext();
   const markSubmitted = useSearchSubmitted(bus);
 
+  // Only the query the page was opened with, once; later submissions mark themselves.
+  const openedQueryMarked = useRef(false);
   useEffect(() => {
+    if (openedQueryMarked.current) return;
+    openedQueryMarked.current = true;
     if (openedWithQuery) markSubmitted(openedWithQuery);
-    // Only the query the page was opened with; later submissions mark themselves.
-  }, []);
+  }, [openedWithQuery, markSubmitted]);
 
   const answered = results && !(results as { __isArtificial?: boolean }).__isArtificial;
   // The server refused the visitor's search (e.g. too many words): say so instead of "no results".
