@@ -49,7 +49,7 @@ const defaultStatus = (first: number, last: number, total: number) =>
  * and screen-reader users move with the buttons and hear the status.
  */
 export function createSlider(options: SliderOptions): SliderController {
-  const { env, undo, root, viewport, track, slides, prev, next, status, gapPx, speedMs, twoSlidesWhen, swipeRatio } = options;
+  const { env, undo, root, viewport, slides, prev, next, status, gapPx, speedMs, twoSlidesWhen, swipeRatio } = options;
   const statusText = options.statusText ?? defaultStatus;
   const win = env.window;
   let index = 0;
