@@ -8,10 +8,13 @@
 // - the shell's CSS (shell/public/*.css) keeps every rule in `khs-shell-base` or `khs-shell`
 //   (unlayered CSS would beat every remote), uses no `!important` in `khs-shell-base` (an important
 //   declaration in a lower layer beats the layers above it) and never targets a `khs-` class.
+// A remote's sheet is checked as the build ships it, with the shared reset it asks for
+// (`@khs-remote-reset …;`, tooling/rspack-preset/remoteCssReset.mjs) written in.
 // Usage: node scripts/check-remote-styles.mjs [root]
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import postcss from 'postcss';
+import { expandRemoteCssReset } from '@khs/rspack-preset/remoteCssReset';
 
 const root = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '..'));
 
@@ -122,7 +125,15 @@ function checkRemoteFile(file, remote) {
   const prefix = `khs-${name}`;
   const layer = `khs-remote.${name}`;
   const where = path.relative(root, file);
-  const sheet = postcss.parse(readFileSync(file, 'utf8'), { from: file });
+  // Checked as the build ships it: with the shared reset written where the sheet asks for it.
+  let css;
+  try {
+    css = expandRemoteCssReset(readFileSync(file, 'utf8'), where);
+  } catch (error) {
+    violations.push(error.message);
+    return;
+  }
+  const sheet = postcss.parse(css, { from: file });
   sheet.walkAtRules((rule) => {
     const at = rule.name.toLowerCase();
     if (at === 'import') violations.push(`${where}: @import ${rule.params} (a remote's CSS is self-contained)`);

@@ -77,4 +77,21 @@ describe('check-remote-styles', () => {
     expect(result.output).toContain('shell/public/widgets.css: ".khs-widgets-tabs" is in layer khs-remote.widgets.components, not in khs-shell-base or khs-shell');
     expect(result.output).toContain('shell/public/widgets.css: ".khs-widgets-tabs" targets a remote\'s class');
   });
+  it('checks the shared reset a remote asks for as written in, with that remote\'s prefix', () => {
+    const asking = (prefix: string) => `@layer khs-shell-base, khs-shell, khs-remote;
+@layer khs-remote.survey {
+  @layer reset { @khs-remote-reset '${prefix}' (.khs-survey); }
+}`;
+    expect(run(tree({ 'mf-survey/src/components/survey.css': asking('khs-survey'), 'shell/public/site.css': goodShell })).code).toBe(0);
+    const borrowed = run(tree({ 'mf-survey/src/components/survey.css': asking('khs-search-'), 'shell/public/site.css': goodShell }));
+    expect(borrowed.code).toBe(1);
+    expect(borrowed.output).toContain(`mf-survey/src/components/survey.css: "[class*='khs-search-'] [hidden]" does not name a .khs-survey class`);
+  });
+
+  it('fails for a reset request it cannot read', () => {
+    const css = `@layer khs-remote.survey { @layer reset { @khs-remote-reset khs-survey; } }`;
+    const result = run(tree({ 'mf-survey/src/components/survey.css': css, 'shell/public/site.css': goodShell }));
+    expect(result.code).toBe(1);
+    expect(result.output).toContain(`mf-survey/src/components/survey.css: "@khs-remote-reset khs-survey;" must read @khs-remote-reset 'khs-<prefix>' (<top element selectors>);`);
+  });
 });

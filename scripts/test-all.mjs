@@ -52,6 +52,7 @@ if (!existsSync(nginx)) {
 
 await step('remotes do not import each other', async () => (await run('node', ['scripts/check-remote-imports.mjs'])) === 0);
 await step('styles of the shell and the remotes stay isolated', async () => (await run('node', ['scripts/check-remote-styles.mjs'])) === 0);
+await step('lint (ESLint, cached)', async () => (await run('npm', ['run', 'lint', '--silent'])) === 0);
 await step('typecheck', async () => (await run('npm', ['run', 'typecheck', '--silent'])) === 0);
 const built = await step('build every package', async () => (await run('npm', ['run', 'build', '--silent'])) === 0);
 

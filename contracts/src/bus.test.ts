@@ -83,7 +83,7 @@ describe('page bus across contracts versions', () => {
     const scope = {};
     const bus = getPageBus(scope);
     // What an older copy finds under the same registry key: a plain PageBus, payloads as sent.
-    const older = (scope as Record<symbol, { on: Function; emit: Function }>)[Symbol.for('khs.contracts.page-bus.v1')]!;
+    const older = (scope as Record<symbol, { on: (type: string, handler: (payload: unknown) => void) => void; emit: (type: string, payload: unknown) => void }>)[Symbol.for('khs.contracts.page-bus.v1')]!;
     const olderSeen: unknown[] = [];
     older.on('watchlist-added', (payload: unknown) => olderSeen.push(payload));
     const newerSeen: unknown[] = [];

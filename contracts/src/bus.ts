@@ -17,6 +17,9 @@ const PAGE_BUS_KEY = Symbol.for('khs.contracts.page-bus.v1');
 
 type ErrorLogger = Pick<Console, 'error'>;
 
+/** A listener of any event, as a map key: every `SiteEventHandler<K>` is one. */
+type AnySiteEventHandler = (payload: never) => void;
+
 /**
  * A bus whose listeners are isolated and tolerant: a listener that throws is logged and the others
  * still run; each listener gets the payload read by this contracts version (a newer producer's
@@ -33,7 +36,7 @@ export function createPageBus(logger: ErrorLogger = console): PageBus {
  */
 function createTransport(logger: ErrorLogger): PageBus {
   const emitter: Emitter<Record<SiteEventName, unknown>> = mitt();
-  const wrapped = new Map<SiteEventName, Map<Function, (payload: unknown) => void>>();
+  const wrapped = new Map<SiteEventName, Map<AnySiteEventHandler, (payload: unknown) => void>>();
 
   function off<K extends SiteEventName>(type: K, handler: SiteEventHandler<K>): void {
     const forType = wrapped.get(type);
@@ -75,7 +78,7 @@ function createTransport(logger: ErrorLogger): PageBus {
  * remote reads events as the contracts version it was built against defines them.
  */
 function tolerantView(transport: PageBus, logger: ErrorLogger): PageBus {
-  const readers = new Map<SiteEventName, Map<Function, (payload: never) => void>>();
+  const readers = new Map<SiteEventName, Map<AnySiteEventHandler, (payload: never) => void>>();
   const off = <K extends SiteEventName>(type: K, handler: SiteEventHandler<K>): void => {
     const reader = readers.get(type)?.get(handler);
     if (!reader) return;

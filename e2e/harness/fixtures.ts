@@ -29,16 +29,15 @@ export function watchPage(page: Page): PageProblems {
  */
 export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
   stack: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
+    async ({}, provideStack) => {
       const stack = await startStack();
-      await use(stack);
+      await provideStack(stack);
       await stack.close();
     },
     { scope: 'worker', timeout: STACK_START_TIMEOUT_MS },
   ],
-  problems: async ({ page }, use) => {
-    await use(watchPage(page));
+  problems: async ({ page }, provideProblems) => {
+    await provideProblems(watchPage(page));
   },
 });
 

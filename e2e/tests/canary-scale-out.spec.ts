@@ -3,7 +3,6 @@
 // shared cache, the rule sees the counts of both (reports go half to each), and both see its end.
 // Traffic is simulated over HTTP (a page request per visitor, then that page's report), bounded.
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';

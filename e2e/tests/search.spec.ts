@@ -60,7 +60,7 @@ test.describe('search list', () => {
     expect(errors).toEqual([]);
   });
 
-  test('facets appear only after a query; a chip removes its filter', async ({ page, stack, problems }) => {
+  test('facets appear only after a query; a chip removes its filter', async ({ page, stack }) => {
     const errors = consoleErrors(page);
     await openSearch(page, stack.url);
     await expect(teasers(page)).toHaveCount(HITS_PER_PAGE);
@@ -95,7 +95,7 @@ test.describe('search list', () => {
   // While the list is only bound (no InstantSearch yet) back/forward reloads the entry; whether the
   // browser's back/forward cache or the reload answers depends on timing, and then the filter state
   // may not be restored. Passed in the earlier merged runs; to be made deterministic before unquarantining.
-  test.fixme('the address keeps query, filters and page: reload, back and forward restore them', async ({ page, stack, problems }) => {
+  test.fixme('the address keeps query, filters and page: reload, back and forward restore them', async ({ page, stack }) => {
     const errors = consoleErrors(page);
     await openSearch(page, stack.url);
     await searchFor(page, 'team');
@@ -133,7 +133,7 @@ test.describe('search list', () => {
     expect(errors).toEqual([]);
   });
 
-  test('load more until the last page, with "viewing X of Y" and the progress bar', async ({ page, stack, problems }) => {
+  test('load more until the last page, with "viewing X of Y" and the progress bar', async ({ page, stack }) => {
     const errors = consoleErrors(page);
     await openSearch(page, stack.url);
     for (let loaded = HITS_PER_PAGE; loaded < ARTICLE_COUNT; loaded += HITS_PER_PAGE) {
@@ -160,7 +160,7 @@ test.describe('search list', () => {
 });
 
 test.describe('autocomplete', () => {
-  test('keyboard paths of the header search: arrows wrap, Escape closes then clears, Tab closes, Enter goes to the search page', async ({ page, stack, problems }) => {
+  test('keyboard paths of the header search: arrows wrap, Escape closes then clears, Tab closes, Enter goes to the search page', async ({ page, stack }) => {
     const errors = consoleErrors(page);
     await page.goto(stack.url);
     await islandsSettled(page);

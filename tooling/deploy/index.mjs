@@ -13,7 +13,7 @@
 // Switches are serialised by a lock file, so two deploys at once each leave a consistent origin.
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { cp, mkdir, open, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { compressedCopies } from '@khs/rspack-preset/precompress';
 

@@ -126,7 +126,8 @@ function baseConfig({ dir, mode, entry, publicPath, outDir, devPort, html }) {
           },
           type: 'javascript/auto',
         },
-        { test: /\.css$/, type: 'css' },
+        // The shared remote reset is written into each stylesheet that asks for it (remoteCssReset.mjs).
+        { test: /\.css$/, type: 'css', use: [{ loader: require.resolve('./remoteCssResetLoader.cjs') }] },
       ],
     },
     experiments: { css: true },

@@ -262,7 +262,7 @@ function describeContactService(label: string, openStorage: (dataDir: string) =>
 
   describe('POST /contact: refused before validation (problem content, nothing stored)', () => {
     it('415 for a body that is not multipart (JSON with a valid header token, or url-encoded)', async () => {
-      const { cookie, token } = await visitForm();
+      const { token } = await visitForm();
       const before = await snapshot();
       const json = await app.inject({
         method: 'POST',

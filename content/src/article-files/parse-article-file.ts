@@ -1,4 +1,4 @@
-import { isMap, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { isMap, LineCounter, parseDocument, type Document } from 'yaml';
 import type { Article, GalleryImage } from '../article.js';
 import path from 'node:path';
 import { ARTICLE_IMAGE_EXTENSIONS, articleImageUrl, CONTENT_IMAGES_BASE_URL } from '../content-paths.js';

@@ -14,3 +14,4 @@ export { migrateSqlite } from './database/migrateSqlite.js';
 export { migratePostgres } from './database/migratePostgres.js';
 export type { Migration, ServiceMigrations } from './database/migration.js';
 export { EDGE_KEY_HEADER, FORM_TOKEN_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER, developmentEdgeKey, edgeKeyOf, isEdgeKey, isLoopbackHost, trustedFormToken, trustedLinkOrigin, trustedVisitorId } from './edge.js';
+export { readEdgePolicy, type DeclaredEdgePolicy, type DeclaredEdgeRoute, type DeclaredFormPage, type EdgePolicyReader } from './edgePolicy.js';

@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Configure, InstantSearch } from 'react-instantsearch';
 import { LIST_STALLED_DELAY_MS, type IslandContext } from 'contracts';
 import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
@@ -85,7 +85,8 @@ export function SearchList({
   const reportSearch = useCallback((search: SubmittedSearch) => void reportSiteSearch(context, search), [context]);
   const texts = config.i18n;
   const i18n = useMemo(() => ({ viewing: texts.viewing, loadMore: texts.loadMore }), [texts]);
-  const initialQuery = useMemo(() => (openedQueryReported ? '' : openedWithQuery()), []);
+  // Read once, at mount: the address changes as the visitor searches.
+  const [initialQuery] = useState(() => (openedQueryReported ? '' : openedWithQuery()));
 
   return (
     <HitListEnvironmentContext.Provider value={hitList}>

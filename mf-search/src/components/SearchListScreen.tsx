@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useInstantSearch, useSearchBox } from 'react-instantsearch';
 import type { SuggestionSource } from '../autocomplete/suggestions.js';
 import type { ChipOptions } from '../config/chipOptions.js';
@@ -52,10 +52,13 @@ export function SearchListScreen({ reportSearch, texts, source, facets, chips, i
   const { resultsHidden, hideResults, i18n } = useSearchListContext();
   const markSubmitted = useSearchSubmitted(reportSearch);
 
+  // Only the query the page was opened with, once; later submissions mark themselves.
+  const openedQueryMarked = useRef(false);
   useEffect(() => {
+    if (openedQueryMarked.current) return;
+    openedQueryMarked.current = true;
     if (openedWithQuery) markSubmitted(openedWithQuery);
-    // Only the query the page was opened with; later submissions mark themselves.
-  }, []);
+  }, [openedWithQuery, markSubmitted]);
 
   const answered = results && !(results as { __isArtificial?: boolean }).__isArtificial;
   // The server refused the visitor's search (e.g. too many words): say so instead of "no results".

@@ -1,4 +1,4 @@
-import { useContext, useEffect, useMemo, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
 import { useInfiniteHits, useInstantSearch } from 'react-instantsearch';
 import type { SearchHit } from 'contracts';
 import { HitListEnvironmentContext } from './hitListEnvironment.js';
@@ -24,7 +24,8 @@ export interface InfiniteHitListProps {
  */
 export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel = 'Show previous', busy = false }: InfiniteHitListProps) {
   const environment = useContext(HitListEnvironmentContext);
-  const cache = useMemo(() => environment.createCache?.() ?? createPageSessionHitsCache(), []);
+  // One cache for the list's lifetime (a memo may be recomputed; this state is not).
+  const [cache] = useState(() => environment.createCache?.() ?? createPageSessionHitsCache());
   const { indexUiState, status } = useInstantSearch();
   useEffect(() => () => cache.dispose(), [cache]);
   const { items, results, isFirstPage, isLastPage, showMore, showPrevious, sendEvent } = useInfiniteHits<Partial<SearchHit>>({

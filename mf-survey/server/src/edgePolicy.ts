@@ -1,28 +1,17 @@
+import { readEdgePolicy } from '@khs/team-service/edge-policy';
 import declaredPolicy from '../edge-policy.json';
 
 /** The part of the service's edge policy (`server/edge-policy.json`) the service enforces itself too. */
-interface DeclaredRoute {
-  call: string;
-  bodyLimitBytes?: number;
-  rateLimit?: { scope?: { pathParameter: string; maxLength: number } };
-}
-
-function declaredRoute(call: string): DeclaredRoute {
-  const route = (declaredPolicy.routes as DeclaredRoute[]).find((entry) => entry.call === call);
-  if (!route) throw new Error(`server/edge-policy.json declares no ${call} call`);
-  return route;
-}
-
-const submission = declaredRoute('surveySubmit');
+const policy = readEdgePolicy(declaredPolicy);
 
 /**
  * Largest submission body (bytes): `{ "answerPosition": n }` is a few dozen. Declared once, in the
  * edge policy: the shell's edge refuses larger bodies before forwarding, this service as well.
  */
-export const SURVEY_SUBMISSION_BODY_LIMIT_BYTES: number = submission.bodyLimitBytes!;
+export const SURVEY_SUBMISSION_BODY_LIMIT_BYTES: number = policy.bodyLimit('surveySubmit');
 
 /**
  * Longest survey handle looked up; longer ones are unknown without a lookup. The same bound the
  * edge uses for the vote limit's per-survey counters (the policy's `rateLimit.scope.maxLength`).
  */
-export const MAX_FORM_HANDLE_LENGTH: number = submission.rateLimit!.scope!.maxLength;
+export const MAX_FORM_HANDLE_LENGTH: number = policy.rateLimitScopeMaxLength('surveySubmit');

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { SUBMITTED_SURVEYS_STORAGE_KEY, type CallUrls, type SurveyAnswer } from 'contracts';
 import { loadSurveyResults, type SurveyPercentages } from '../api/loadSurveyResults.js';
 import { submitSurveyVote } from '../api/submitSurveyVote.js';
@@ -35,6 +35,8 @@ export function useSurveyWidget({ formHandle, answers, calls, services, deferSto
     initialSurveyWidgetState(!deferStoredVote && isSurveySubmitted(formHandle, services.storage)),
   );
   const abort = useRef<AbortController | null>(null);
+  // Only the first render's value matters: it decides what the mount effect checks.
+  const [deferStoredVoteAtMount] = useState(deferStoredVote);
   // Latest values for the async flow without re-creating the callbacks.
   const latest = useRef({ formHandle, answers, calls, services, state });
   latest.current = { formHandle, answers, calls, services, state };
@@ -55,16 +57,15 @@ export function useSurveyWidget({ formHandle, answers, calls, services, deferSto
 
   useEffect(() => {
     const { formHandle, services, state } = latest.current;
-    if (state.phase === 'answering' && deferStoredVote && isSurveySubmitted(formHandle, services.storage)) {
+    if (state.phase === 'answering' && deferStoredVoteAtMount && isSurveySubmitted(formHandle, services.storage)) {
       dispatch({ type: 'submittedElsewhere' });
       void fetchResults();
     } else if (state.phase === 'loadingResults') {
       void fetchResults();
     }
     return () => abort.current?.abort();
-    // Runs once per mount: `deferStoredVote` only matters for the first render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetchResults]);
+    // Runs once per mount: both dependencies keep their first value.
+  }, [fetchResults, deferStoredVoteAtMount]);
 
   // Another tab voted on this survey: follow it (the storage event fires in other tabs only).
   useEffect(() => {
@@ -104,7 +105,7 @@ export function useSurveyWidget({ formHandle, answers, calls, services, deferSto
       dispatch({ type: 'submitted' });
       dispatch({ type: 'resultsLoaded', results });
     })();
-  }, [fetchResults]);
+  }, []);
 
   const retryResults = useCallback(() => {
     dispatch({ type: 'loadResults' });

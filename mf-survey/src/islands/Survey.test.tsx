@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { examplePageConfig, getPageBus, type IslandContext, type Unmount } from 'contracts';
 import mountSurvey from './Survey.js';
@@ -37,8 +37,8 @@ describe('mf-survey/Survey island', () => {
       mounting = mountSurvey(element, { formHandle: 'days' }, context);
     });
     unmount = (await mounting) as Unmount;
-    expect(screen.getByRole('group', { name: 'Which day suits you?' })).toBeTruthy();
     const radios = screen.getAllByRole('radio') as HTMLInputElement[];
+    expect(within(screen.getByRole('group', { name: 'Which day suits you?' })).getAllByRole('radio')).toEqual(radios);
     expect(radios.map((radio) => [radio.value, radio.disabled])).toEqual([
       ['1', false],
       ['2', false],
@@ -52,7 +52,7 @@ describe('mf-survey/Survey island', () => {
       mounting = mountSurvey(element, { formHandle: 'days', question: 'Pick a day', answers: [{ position: 7, label: 'Sunday' }] }, context);
     });
     unmount = (await mounting) as Unmount;
-    expect(screen.getByRole('group', { name: 'Pick a day' })).toBeTruthy();
+    expect(within(screen.getByRole('group', { name: 'Pick a day' })).getAllByRole('radio')).toEqual([screen.getByRole('radio', { name: 'Sunday' })]);
     expect((screen.getByRole('radio', { name: 'Sunday' }) as HTMLInputElement).value).toBe('7');
   });
 

@@ -17,6 +17,6 @@ export function useWatchlist(bus: PageBus, hydrating = false): { watchlist: Loca
   useEffect(() => {
     if (hydrating) setWatchlist(connection.read());
     return connection.subscribe(setWatchlist);
-  }, [connection]);
+  }, [connection, hydrating]);
   return { watchlist, connection };
 }

@@ -59,7 +59,6 @@ export function ArticleWidgets({ article, siteTopics, introVideoUrl, dateLabel }
   const paragraphs = articleParagraphs(article);
   const totalWords = paragraphs.reduce((sum, paragraph) => sum + wordCount(paragraph), 0) || 1;
   const mainTopic = article.topic[0] ?? 'competence';
-  const title = article.headline || article.title;
   const ids = ARTICLE_SECTION_IDS;
   const hasGallery = (article.gallery?.length ?? 0) > 0;
   const contents: { id: string; label: string }[] = [

@@ -16,7 +16,7 @@ export function proximityOf(positions: number[][]): ProximityMatch {
   const lists = positions.slice(0, WINDOW_SIZE).filter((list) => list.length > 0);
   if (lists.length <= 1) return { wordsPresent: lists.length, distance: 0 };
   const next = lists.map(() => 1);
-  let window = lists.map((list, word) => ({ word, offset: list[0] as number }));
+  const window = lists.map((list, word) => ({ word, offset: list[0] as number }));
   let bestCount = 1;
   let bestDisplacement = Number.POSITIVE_INFINITY;
   let previousMin = -1;

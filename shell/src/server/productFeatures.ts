@@ -21,7 +21,7 @@ export interface ProductFeatureDependencies {
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
-export function productFeatures({ config, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
+export function productFeatures({ config, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
     ...teamServiceProxies({ config, linkOrigin }),
     // The form pages each service declares (its edge policy's `formPages`): content composed, posts checked here, then streamed.

@@ -8,7 +8,6 @@ const ADMIN = 'search-sets-test-admin';
 
 interface Answer {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
 }
 

@@ -56,14 +56,14 @@ describe('WatchlistScreen', () => {
   it('shows a busy loading indicator, then the server-resolved teasers', async () => {
     saveLocally({ a1: { title: 'Feedback' }, b2: { title: 'Negotiation' } });
     const { server, view } = setup({ related: [testTeaser('r1', 'Related one')] });
-    expect(screen.getByText(i18n.loading)).toBeTruthy();
+    expect(screen.getAllByRole('status').map((status) => status.textContent)).toContain(i18n.loading);
     expect(view.container.querySelector('.khs-watchlist-screen')?.getAttribute('aria-busy')).toBe('true');
 
-    expect(await screen.findByRole('link', { name: 'Feedback' })).toBeTruthy();
+    expect((await screen.findByRole('link', { name: 'Feedback' })).getAttribute('href')).toBe('/articles/a1');
     expect(screen.getByRole('link', { name: 'Negotiation' }).getAttribute('href')).toBe('/articles/b2');
     expect(view.container.querySelector('.khs-watchlist-screen')?.getAttribute('aria-busy')).toBe('false');
     const related = screen.getByRole('region', { name: i18n.watchlistRelated });
-    expect(within(related).getByRole('link', { name: 'Related one' })).toBeTruthy();
+    expect(within(related).getByRole('link', { name: 'Related one' }).getAttribute('href')).toBe('/articles/r1');
     expect((screen.getByLabelText(i18n.watchlistShare) as HTMLInputElement).value).toBe('http://site.test/watchlist/shared/share-123');
 
     const [post] = server.posts('/api/watchlist');
@@ -74,7 +74,7 @@ describe('WatchlistScreen', () => {
 
   it('shows the empty state with a bookmark icon when nothing is saved', async () => {
     const { view } = setup();
-    expect(await screen.findByText(i18n.watchlistEmpty)).toBeTruthy();
+    expect((await screen.findByText(i18n.watchlistEmpty)).closest('.khs-watchlist-screen')?.getAttribute('aria-busy')).toBe('false');
     expect(view.container.querySelector('.khs-watchlist-screen__empty svg')).not.toBeNull();
     expect(screen.queryByRole('button', { name: i18n.watchlistDownload })).toBeNull();
   });
@@ -96,7 +96,7 @@ describe('WatchlistScreen', () => {
         services={{ fetch: server.fetch, saveFile: () => {}, writeClipboard: async () => {}, logger }}
       />,
     );
-    expect(await screen.findByText(i18n.watchlistEmpty)).toBeTruthy();
+    expect((await screen.findByText(i18n.watchlistEmpty)).closest('.khs-watchlist-screen')?.getAttribute('aria-busy')).toBe('false');
     expect(logger.error).toHaveBeenCalledTimes(1);
     expect(screen.queryByRole('link', { name: 'Feedback' })).toBeNull();
   });
@@ -117,9 +117,9 @@ describe('WatchlistScreen', () => {
     await flush();
     expect(logger.error).toHaveBeenCalledTimes(1);
     await act(() => vi.advanceTimersByTimeAsync(WATCHLIST_DESIGN_MODE_DELAY_MS - 1));
-    expect(screen.getByText(i18n.loading)).toBeTruthy();
+    expect(screen.getAllByRole('status').map((status) => status.textContent)).toContain(i18n.loading);
     await act(() => vi.advanceTimersByTimeAsync(1));
-    expect(screen.getByRole('link', { name: 'Giving feedback that lands' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Giving feedback that lands' }).getAttribute('href')).toBe('#feedback-that-lands');
   });
 
   it('removes an article: local storage, bus events, the item leaves at once, then a reload', async () => {
@@ -134,7 +134,7 @@ describe('WatchlistScreen', () => {
     fireEvent.click(screen.getByRole('button', { name: `${i18n.watchlistRemove}: Feedback` }));
 
     expect(screen.queryByRole('link', { name: 'Feedback' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Negotiation' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Negotiation' }).getAttribute('href')).toBe('/articles/b2');
     expect(JSON.parse(localStorage.getItem(WATCHLIST_STORAGE_KEY)!)).toEqual({ articles: { b2: { title: 'Negotiation' } } });
     expect(events).toEqual(['updated:1', 'added:a1:false']);
     await flush();
@@ -149,7 +149,7 @@ describe('WatchlistScreen', () => {
     await screen.findByRole('link', { name: 'Feedback' });
     // A watchlist button elsewhere on the page toggles through the same connector.
     act(() => void connectWatchlist(bus).toggle({ id: 'c3', title: 'Coaching' }, { source: 'mf-watchlist/WatchlistButton' }));
-    expect(await screen.findByRole('link', { name: 'Coaching' })).toBeTruthy();
+    expect((await screen.findByRole('link', { name: 'Coaching' })).getAttribute('href')).toBe('/articles/c3');
   });
 
   it('follows a removal made in another tab', async () => {
@@ -176,11 +176,11 @@ describe('WatchlistScreen', () => {
     await flush();
     server.answerWatchlist(() => Response.json({ storedWatchlist: { articles: { n: testTeaser('n', 'Newest') }, relatedArticles: [], sharingUrl: 'u' } }));
     act(() => void connectWatchlist(bus).toggle({ id: 'y', title: 'Y' }, { source: 'test' }));
-    expect(await screen.findByRole('link', { name: 'Newest' })).toBeTruthy();
+    expect((await screen.findByRole('link', { name: 'Newest' })).getAttribute('href')).toBe('/articles/n');
     await act(async () => releaseSlow(Response.json({ storedWatchlist: { articles: { o: testTeaser('o', 'Older') }, relatedArticles: [], sharingUrl: 'u' } })));
     await flush();
     expect(screen.queryByRole('link', { name: 'Older' })).toBeNull();
-    expect(screen.getByRole('link', { name: 'Newest' })).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: /Newest|Older/ }).map((link) => link.getAttribute('href'))).toEqual(['/articles/n']);
   });
 
   it('adds a related article to the watchlist', async () => {
@@ -188,7 +188,7 @@ describe('WatchlistScreen', () => {
     setup({ related: [testTeaser('r1', 'Related one')] });
     fireEvent.click(await screen.findByRole('button', { name: `${i18n.watchlistAdd}: Related one` }));
     expect(JSON.parse(localStorage.getItem(WATCHLIST_STORAGE_KEY)!).articles).toHaveProperty('r1', { title: 'Related one' });
-    expect(await screen.findByRole('button', { name: `${i18n.watchlistRemove}: Related one` })).toBeTruthy();
+    expect((await screen.findByRole('button', { name: `${i18n.watchlistRemove}: Related one` })).getAttribute('aria-pressed')).toBe('true');
   });
 
   it('says so and keeps the list when local storage refuses a removal', async () => {
@@ -203,8 +203,8 @@ describe('WatchlistScreen', () => {
     } finally {
       setItem.mockRestore();
     }
-    expect(screen.getByText(i18n.watchlistStorageFailed)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Feedback' })).toBeTruthy();
+    expect(screen.getByText(i18n.watchlistStorageFailed).getAttribute('role')).toBe('status');
+    expect(screen.getByRole('link', { name: 'Feedback' }).getAttribute('href')).toBe('/articles/a1');
     expect(services.logger.error).toHaveBeenCalled();
   });
 

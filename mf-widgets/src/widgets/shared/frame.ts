@@ -19,7 +19,9 @@ export function perFrame(win: Window, undo: UndoStack, update: () => void): () =
   let pending = 0;
   const raf = typeof win.requestAnimationFrame === 'function';
   undo.defer(() => {
-    if (pending) (raf ? win.cancelAnimationFrame(pending) : win.clearTimeout(pending));
+    if (!pending) return;
+    if (raf) win.cancelAnimationFrame(pending);
+    else win.clearTimeout(pending);
   });
   return () => {
     if (pending) return;

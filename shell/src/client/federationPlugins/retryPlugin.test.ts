@@ -4,6 +4,9 @@ import { loadTimeoutPlugin } from './loadTimeoutPlugin.js';
 import { backoffDelay, retryPlugin } from './retryPlugin.js';
 import { fakeContainers, fakeIsland, manifestOf, runtimeWith } from './testingRuntime.testing.js';
 
+/** A plugin hook called with only the fields the plugin reads. */
+type LooseHook = (args: object) => unknown;
+
 const half = () => 0.5;
 
 describe('backoffDelay', () => {
@@ -67,7 +70,7 @@ describe('retryPlugin with the federation runtime', () => {
     const sleep = vi.fn(async () => {});
     const plugin = retryPlugin({ sleep });
     const deadline = new IslandLoadError('KHS-ISLAND-003', 'manifest', 'no answer');
-    const recovered = await (plugin.errorLoadRemote as Function)({ id: 'http://x.test/m.json', error: deadline, lifecycle: 'afterResolve', origin: {} });
+    const recovered = await (plugin.errorLoadRemote as LooseHook)({ id: 'http://x.test/m.json', error: deadline, lifecycle: 'afterResolve', origin: {} });
     expect(recovered).toBeUndefined();
     expect(sleep).not.toHaveBeenCalled();
   });
@@ -86,7 +89,7 @@ describe('retryPlugin: remote entry scripts', () => {
         throw new Error('ScriptNetworkError');
       })
       .mockImplementationOnce(async () => container);
-    const recovered = await (plugin.loadEntryError as Function)({ getRemoteEntry, origin: {}, remoteInfo: { name: 'mf_a' }, globalLoading, uniqueKey: 'key' });
+    const recovered = await (plugin.loadEntryError as LooseHook)({ getRemoteEntry, origin: {}, remoteInfo: { name: 'mf_a' }, globalLoading, uniqueKey: 'key' });
     expect(recovered).toBe(container);
     expect(getRemoteEntry).toHaveBeenCalledTimes(2);
     expect(waits).toEqual([50, 100]);
@@ -97,7 +100,7 @@ describe('retryPlugin: remote entry scripts', () => {
     const getRemoteEntry = vi.fn(async () => {
       throw new Error('ScriptNetworkError');
     });
-    expect(await (plugin.loadEntryError as Function)({ getRemoteEntry, origin: {}, remoteInfo: {}, globalLoading: {}, uniqueKey: 'k' })).toBeUndefined();
+    expect(await (plugin.loadEntryError as LooseHook)({ getRemoteEntry, origin: {}, remoteInfo: {}, globalLoading: {}, uniqueKey: 'k' })).toBeUndefined();
     expect(getRemoteEntry).toHaveBeenCalledTimes(1);
   });
 });

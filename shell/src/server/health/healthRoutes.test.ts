@@ -237,7 +237,7 @@ describe('GET /health/remotes (operators)', () => {
 
   it('shows stable against canary with views and failure rates, the verdict while it runs, and why it ended', async () => {
     const rollout = { stable: '1.0.0+aaaa', canary: { version: '1.1.0+bbbb', share: 0.5, startedAt: '2026-11-22T09:50:00.000Z' }, ended: null };
-    let end: { remote: string; version: string; reason: string; at: string } | undefined;
+    let end: { remote: string; version: string; reason: string; at: string } | undefined = undefined;
     const { app, failureCounts } = await start({
       canaryOf: (remote) => (remote === 'mf-search' ? { rollout, end, verdict: 'canary 1/4 views failed, stable 0/4: fewer than 20 canary views' } : undefined),
     });
