@@ -9,6 +9,7 @@ import { createPageBus, type IslandContext, type PageConfig, type Unmount } from
 import { render as renderOnServer } from '../islands/SearchList.server.js';
 import { createSearchListMount, handOverTypedQuery, SEARCH_LIST_STAGE_ATTRIBUTE, type FullSearchListModule } from '../islands/SearchList.js';
 import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
+import { QUERY_FIRED_MARK } from '../components/ListSearchBox.js';
 import { bindSearchList, PENDING_HITS_ATTRIBUTE, SEARCH_LIST_MARKUP } from './bindSearchList.js';
 
 let server: SeededSearchServer;
@@ -236,6 +237,129 @@ describe('the search list binding on the server markup', () => {
     click(element.querySelector(SEARCH_LIST_MARKUP.loadMore)!);
     await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('failed'), WAIT);
     expect(assign).toHaveBeenCalledWith(expect.stringMatching(/\/search\?q=team&page=2$/));
+  });
+});
+
+/** An event whose `timeStamp` is the given time (the browser sets a key's to when it was pressed). */
+function stamped<E extends Event>(event: E, timeStamp: number): E {
+  Object.defineProperty(event, 'timeStamp', { value: timeStamp });
+  return event;
+}
+
+/**
+ * One key press in the box as the browser dispatches it: keydown (stamped with the press time),
+ * the text (through the prototype's setter, so a hydrated React box sees a change), input (stamped
+ * with when it is dispatched: now), keyup.
+ */
+function pressKey(input: HTMLInputElement, key: string, pressedAt: number): void {
+  input.dispatchEvent(stamped(new KeyboardEvent('keydown', { bubbles: true, cancelable: true, key }), pressedAt));
+  Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, input.value + key);
+  input.dispatchEvent(stamped(new Event('input', { bubbles: true }), performance.now()));
+  input.dispatchEvent(new KeyboardEvent('keyup', { bubbles: true, key }));
+}
+
+/** Chromium's `navigator.scheduling.isInputPending`, answering `pending()`. */
+function stubInputPending(pending: () => boolean): () => void {
+  Object.defineProperty(navigator, 'scheduling', { configurable: true, value: { isInputPending: pending } });
+  return () => delete (navigator as { scheduling?: unknown }).scheduling;
+}
+
+// Issue 26: keys a long task held back arrive late, together, but were pressed 60 ms apart. The
+// debounce counts from each key's press (`event.timeStamp` of its keydown), and a debounce whose
+// time is up lets keys still waiting for dispatch in first; so no search for a prefix the visitor
+// never paused on, before or after the full island takes over.
+describe('the 500 ms debounce counts from the key presses, however late a long task lets them through', () => {
+  let unmount: Unmount | undefined;
+  let unstub: (() => void) | undefined;
+  afterEach(() => {
+    unmount?.();
+    unmount = undefined;
+    unstub?.();
+    unstub = undefined;
+    document.body.innerHTML = '';
+    vi.restoreAllMocks();
+  });
+
+  it("records the time a key was pressed, not when the binding's handler ran; text with no key (a paste) has its input's time", async () => {
+    const { element } = await serverRenderedIsland('team');
+    const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: () => {}, onHitOpened: () => {} })!;
+    const input = binding.input;
+    input.dispatchEvent(stamped(new KeyboardEvent('keydown', { bubbles: true, key: 's' }), 1000));
+    input.value = 'teams';
+    input.dispatchEvent(stamped(new Event('input', { bubbles: true }), 1900));
+    expect(binding.typed()).toMatchObject({ value: 'teams', at: 1000 });
+    input.dispatchEvent(new KeyboardEvent('keyup', { bubbles: true, key: 's' }));
+    input.value = 'teams pasted';
+    input.dispatchEvent(stamped(new Event('input', { bubbles: true }), 2500));
+    expect(binding.typed()).toMatchObject({ value: 'teams pasted', at: 2500 });
+    binding.release();
+  });
+
+  it("the binding's early search: keys held back past the debounce window are seen first, then one search for the whole query", async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const realFetch = globalThis.fetch;
+    const early: string[][] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (request, init) => {
+      if (String(request).includes('/multi_search')) early.push((JSON.parse(String(init!.body)) as { searches: Array<{ q: string }> }).searches.map((search) => search.q));
+      return realFetch(request, init);
+    });
+    // The full island never comes in this test: the binding alone searches.
+    unmount = await createSearchListMount(() => new Promise<FullSearchListModule>(() => {}))(element, {}, context);
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    input.focus();
+    input.select();
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '');
+    // "le" pressed a second ago, 60 ms apart; a long task then held "adership" (pressed 60 ms apart
+    // after them) in the browser's queue: the debounce window of "e" ended meanwhile.
+    const pressedAt = performance.now() - 1000;
+    let queued = true;
+    unstub = stubInputPending(() => queued);
+    pressKey(input, 'l', pressedAt);
+    pressKey(input, 'e', pressedAt + 60);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(early).toEqual([]);
+    // The long task ends: the held-back keys are dispatched, each with its press time.
+    [...'adership'].forEach((key, index) => pressKey(input, key, pressedAt + 120 + 60 * index));
+    queued = false;
+    await waitFor(() => expect(early).toHaveLength(1), WAIT);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(early.map((queries) => [...new Set(queries)])).toEqual([['leadership']]);
+  });
+
+  it('the hand-over to the full island keeps the rule: the hydrated box waits for the held-back keys and searches the whole query once', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const fired: string[] = [];
+    const mark = performance.mark.bind(performance);
+    vi.spyOn(performance, 'mark').mockImplementation((name: string, options?: PerformanceMarkOptions) => {
+      if (name === QUERY_FIRED_MARK) fired.push(String(options?.detail));
+      return mark(name, options);
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    unmount = await createSearchListMount(async () => {
+      await gate;
+      return import('../islands/fullSearchList.js');
+    })(element, {}, context);
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    input.focus();
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '');
+    const pressedAt = performance.now() - 1000;
+    let queued = true;
+    unstub = stubInputPending(() => queued);
+    pressKey(input, 'l', pressedAt);
+    pressKey(input, 'e', pressedAt + 60);
+    // The full island loads and hydrates (the long task) while "adership" waits in the browser's
+    // queue; it takes "le" over more than 500 ms after its last key.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    release();
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+    expect(fired).toEqual([]);
+    [...'adership'].forEach((key, index) => pressKey(input, key, pressedAt + 120 + 60 * index));
+    queued = false;
+    await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(fired).toEqual(['leadership']);
+    expect(input.value).toBe('leadership');
   });
 });
 

@@ -1,6 +1,6 @@
 import { SEARCH_DEBOUNCE_MS, type IslandContext, type IslandMount, type Unmount } from 'contracts';
 import '../styles/search.css';
-import { TYPED_AT_PROPERTY } from '../autocomplete/typedAt.js';
+import { afterPendingInput, debounceRemaining, TYPED_AT_PROPERTY } from '../autocomplete/typedAt.js';
 import { bindSearchList, type HeldAction, type SearchListBinding } from '../bindings/bindSearchList.js';
 import { createEarlyAnswers, fetchEarlyAnswer, recordedSearches, searchesForQuery } from '../config/earlySearch.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
@@ -114,6 +114,7 @@ function bindUntilNeeded(
   const template = recordedSearches(answers);
   const earlyAnswers = createEarlyAnswers();
   let earlyTimer: ReturnType<typeof setTimeout> | undefined;
+  let cancelEarlySearch = () => clearTimeout(earlyTimer);
   let handedOver = false;
   const insights = connectServerHitsInsights({
     endpoint: context.config.calls.insights,
@@ -146,7 +147,7 @@ function bindUntilNeeded(
       unmountFull = unmount;
       // From now on the hydrated box's own debounce searches (taking an early answer already sent).
       handedOver = true;
-      clearTimeout(earlyTimer);
+      cancelEarlySearch();
     } catch (error) {
       console.error('[mf-search/SearchList] the full search list failed to load; the list keeps working as links and a form', error);
       setStage('failed');
@@ -167,19 +168,25 @@ function bindUntilNeeded(
   let binding: SearchListBinding | null = null;
   let upgrading = false;
   let lastEarlyQuery: string | undefined;
-  // One search per debounce window, as the hydrated box: `SEARCH_DEBOUNCE_MS` after the last key.
+  // One search per debounce window, as the hydrated box: `SEARCH_DEBOUNCE_MS` after the press of
+  // the last key, and only once the keys a long task held back were seen (`autocomplete/typedAt.ts`).
   const scheduleEarlySearch = () => {
     const typed = binding?.typed();
     if (!template || !typed || handedOver) return;
     lastEarlyQuery ??= binding!.input.defaultValue;
-    clearTimeout(earlyTimer);
-    earlyTimer = setTimeout(() => {
-      const query = binding!.typed()?.value;
-      if (handedOver || query === undefined || query === lastEarlyQuery) return;
-      lastEarlyQuery = query;
-      const searches = searchesForQuery(template, query);
+    cancelEarlySearch();
+    const search = () => {
+      const last = binding!.typed();
+      // (A key that came in meanwhile rescheduled this search: each input does.)
+      if (handedOver || !last || last.value === lastEarlyQuery) return;
+      lastEarlyQuery = last.value;
+      const searches = searchesForQuery(template, last.value);
       earlyAnswers.put(searches, fetchEarlyAnswer(settings, searches));
-    }, Math.max(0, typed.at + SEARCH_DEBOUNCE_MS - performance.now()));
+    };
+    earlyTimer = setTimeout(() => {
+      cancelEarlySearch = afterPendingInput(search);
+    }, debounceRemaining(typed.at, SEARCH_DEBOUNCE_MS));
+    cancelEarlySearch = () => clearTimeout(earlyTimer);
   };
   const upgradeNow = () => {
     if (upgrading || unmounted) return;
@@ -219,7 +226,7 @@ function bindUntilNeeded(
   if (openedQueryReported) context.bus.emit('search-submitted', { query: opened, hitCount: hitCount as number });
   return () => {
     unmounted = true;
-    clearTimeout(earlyTimer);
+    cancelEarlySearch();
     insights.stop();
     window.removeEventListener('popstate', onHistoryMove);
     binding.release();
