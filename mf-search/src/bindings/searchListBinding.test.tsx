@@ -228,6 +228,31 @@ describe('the search list binding on the server markup', () => {
     expect(submitted).toHaveLength(1);
   });
 
+  it('back or forward that moved the address before the binding listened (the server HTML shows long before its script runs): the page reloads that entry', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    // The markup is the list for ?q=team; the window went forward to the filtered entry meanwhile.
+    window.history.replaceState(null, '', '/search?q=team&topic=Leadership');
+    const real = window.location;
+    const reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockImplementation(() => ({ ...withoutReload(real), reload }) as unknown as Location);
+    unmount = await countedFullIsland().mount(element, {}, context);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('while only bound, back or forward to another list reloads it; a fragment (a skip link) or a parameter the list does not read does not', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const real = window.location;
+    const reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockImplementation(() => ({ ...withoutReload(real), reload }) as unknown as Location);
+    unmount = await countedFullIsland().mount(element, {}, context);
+    window.history.replaceState(null, '', '/search?q=team&utm_source=newsletter#main');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    expect(reload).not.toHaveBeenCalled();
+    window.history.replaceState(null, '', '/search?q=team&topic=Leadership');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
   it('a full island that fails to load leaves the list working natively: the held load more follows its link', async () => {
     const { element, context } = await serverRenderedIsland('team');
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -239,6 +264,12 @@ describe('the search list binding on the server markup', () => {
     expect(assign).toHaveBeenCalledWith(expect.stringMatching(/\/search\?q=team&page=2$/));
   });
 });
+
+/** The parts of a location the list reads, as they are now (jsdom cannot reload). */
+function withoutReload(location: Location): Partial<Location> {
+  const { href, origin, protocol, host, hostname, port, pathname, search, hash } = location;
+  return { href, origin, protocol, host, hostname, port, pathname, search, hash };
+}
 
 /** An event whose `timeStamp` is the given time (the browser sets a key's to when it was pressed). */
 function stamped<E extends Event>(event: E, timeStamp: number): E {

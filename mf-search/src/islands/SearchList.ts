@@ -9,6 +9,7 @@ import { connectServerHitsInsights } from '../insights/serverHitsInsights.js';
 import type { FullSearchListOptions } from './fullSearchList.js';
 import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
+import { listAddress } from '../routing/listAddress.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
 
 /** Island props the server renders into `data-props`. */
@@ -128,12 +129,17 @@ function bindUntilNeeded(
   let openedQueryReported = false;
   const setStage = (stage: string) => element.setAttribute(SEARCH_LIST_STAGE_ATTRIBUTE, stage);
   // Back or forward to an entry the full island pushed before a reload: only the full island
-  // follows the address in place; until it runs, the server renders the entry's list.
-  const renderedAddress = window.location.href;
+  // follows the address in place; until it runs, the server renders the entry's list. The address
+  // the server rendered comes with its state: back or forward may have moved the window's before
+  // this script ran (the server HTML shows long before), and then no popstate comes any more.
+  const facetAttributes = searchListOptions(context.config.search, props).facets.map((facet) => facet.attribute);
+  const currentAddress = () => listAddress(window.location.href, facetAttributes);
+  const renderedAddress = server.address ?? currentAddress();
   const onHistoryMove = () => {
-    if (window.location.href !== renderedAddress) window.location.reload();
+    if (currentAddress() !== renderedAddress) window.location.reload();
   };
   window.addEventListener('popstate', onHistoryMove);
+  onHistoryMove();
   const upgrade = async (binding: SearchListBinding) => {
     setStage('loading');
     binding.shieldTyping();
