@@ -150,8 +150,12 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
     if (shielded && event.type !== 'focusin') event.stopImmediatePropagation();
     if (event.type === 'focusin' || event.type === 'input' || event.type === 'keydown') options.onInteraction('typing');
   };
-  /** Events of the box only stopped while shielded (the default action, the text, stays). */
-  const SHIELDED_ONLY = ['keyup', 'keypress', 'beforeinput', 'compositionstart', 'compositionupdate', 'compositionend'] as const;
+  /**
+   * Events of the box only stopped while shielded (the default action, the text, stays).
+   * `textInput` too: Chromium's legacy text event, which React listens to (for `onBeforeInput`);
+   * reaching the hydrating root it made React hydrate the whole list inside the keystroke.
+   */
+  const SHIELDED_ONLY = ['keyup', 'keypress', 'textInput', 'beforeinput', 'compositionstart', 'compositionupdate', 'compositionend'] as const;
   // A press on a control starts the load about 100 ms before its click; a tap on the box before
   // its focus (a visitor taps, then types).
   const onPointerDown = (event: Event) => {

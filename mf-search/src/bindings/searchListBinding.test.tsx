@@ -132,22 +132,24 @@ describe('the search list binding on the server markup', () => {
     const { element } = await serverRenderedIsland('team');
     const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: () => {}, onHitOpened: () => {} })!;
     const below: string[] = [];
-    for (const type of ['keydown', 'keyup', 'input']) binding.input.addEventListener(type, (event) => below.push(event.type));
+    // (`textInput`: Chromium's legacy text event, which React listens to for `onBeforeInput`.)
+    for (const type of ['keydown', 'textInput', 'keyup', 'input']) binding.input.addEventListener(type, (event) => below.push(event.type));
     const type = (value: string) => {
       binding.input.dispatchEvent(new KeyboardEvent('keydown', { bubbles: true, key: 'x' }));
+      binding.input.dispatchEvent(new Event('textInput', { bubbles: true }));
       binding.input.value = value;
       binding.input.dispatchEvent(new Event('input', { bubbles: true }));
       binding.input.dispatchEvent(new KeyboardEvent('keyup', { bubbles: true, key: 'x' }));
     };
     type('teams');
-    expect(below).toEqual(['keydown', 'input', 'keyup']);
+    expect(below).toEqual(['keydown', 'textInput', 'input', 'keyup']);
     binding.shieldTyping();
     type('teamsx');
-    expect(below).toHaveLength(3);
+    expect(below).toHaveLength(4);
     expect(binding.typed()?.value).toBe('teamsx');
     binding.release();
     type('teamsxy');
-    expect(below).toHaveLength(6);
+    expect(below).toHaveLength(8);
   });
 
   it('markup that is not the list (the shell placeholder) is not bound', () => {
