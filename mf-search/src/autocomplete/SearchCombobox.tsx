@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { SEARCH_INPUT_MAX_LENGTH } from 'contracts';
 import { HighlightedText } from '../highlight/HighlightedText.js';
 import { highlightContainment } from '../highlight/parseHighlight.js';
-import { TYPED_AT_PROPERTY } from './typedAt.js';
+import { createKeystrokeClock, TYPED_AT_PROPERTY } from './typedAt.js';
 import type { Autocomplete } from './useAutocomplete.js';
 
 export interface SearchComboboxProps {
@@ -37,6 +37,7 @@ export function SearchCombobox({
   const inputId = `${id}-input`;
   const listboxId = `${id}-listbox`;
   const root = useRef<HTMLDivElement>(null);
+  const [keystrokes] = useState(createKeystrokeClock);
   const { inputValue, status, suggestions, activeIndex, close } = autocomplete;
   const expanded = status === 'open' && suggestions.length > 0;
 
@@ -68,10 +69,18 @@ export function SearchCombobox({
         maxLength={SEARCH_INPUT_MAX_LENGTH}
         placeholder={placeholder}
         value={inputValue}
-        // Text typed before this box hydrated arrives as one input event carrying the time of
-        // its last keystroke (`TYPED_AT_PROPERTY`): the debounce counts from that keystroke.
-        onChange={(event) => autocomplete.setInputValue(event.target.value, (event.nativeEvent as Event & { [TYPED_AT_PROPERTY]?: number })[TYPED_AT_PROPERTY])}
-        onKeyDown={autocomplete.onKeyDown}
+        // The debounce counts from the press of the key that typed the text (a key held back by
+        // a long task keeps its time). Text typed before this box hydrated arrives as one input
+        // event carrying the time of its last keystroke (`TYPED_AT_PROPERTY`).
+        onChange={(event) => {
+          const native = event.nativeEvent as Event & { [TYPED_AT_PROPERTY]?: number };
+          autocomplete.setInputValue(event.target.value, native[TYPED_AT_PROPERTY] ?? keystrokes.typedAt(native));
+        }}
+        onKeyDown={(event) => {
+          keystrokes.pressed(event.nativeEvent);
+          autocomplete.onKeyDown(event);
+        }}
+        onKeyUp={keystrokes.released}
       />
       {status === 'stalled' ? <span className={`${className}__stalled`} aria-hidden="true" /> : null}
       <ul id={listboxId} role="listbox" aria-label={label} className={`${className}__listbox`} hidden={!expanded}>

@@ -5,6 +5,7 @@ import {
   SEARCH_INPUT_MAX_LENGTH,
 } from 'contracts';
 import { filterSuggestions, type Suggestion, type SuggestionSource } from './suggestions.js';
+import { afterPendingInput, debounceRemaining } from './typedAt.js';
 
 /** Autocomplete states of specification point 4. */
 export type AutocompleteStatus = 'idle' | 'loading' | 'stalled' | 'open' | 'closed';
@@ -39,12 +40,18 @@ export interface AutocompleteClock {
   setTimeout(run: () => void, ms: number): unknown;
   clearTimeout(timer: unknown): void;
   now(): number;
+  /**
+   * Runs `run` once no input waits for dispatch (keys a long task held back go first: they may
+   * start a new debounce window); returns the cancel. Default: at once.
+   */
+  afterPendingInput?(run: () => void): () => void;
 }
 
 const globalClock: AutocompleteClock = {
   setTimeout: (run, ms) => setTimeout(run, ms),
   clearTimeout: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
   now: () => performance.now(),
+  afterPendingInput,
 };
 
 /** Keys the combobox input handles; others pass. */
@@ -83,29 +90,40 @@ export function cutQuery(value: string): string {
   return value.length > SEARCH_INPUT_MAX_LENGTH ? value.slice(0, SEARCH_INPUT_MAX_LENGTH) : value;
 }
 
-/** One delayed call that a newer one replaces. */
-function createDelay(clock: AutocompleteClock) {
+/**
+ * One delayed call that a newer one replaces. With `yieldToInput`, when the time is up the call
+ * still lets input waiting for dispatch go first (`clock.afterPendingInput`).
+ */
+function createDelay(clock: AutocompleteClock, { yieldToInput = false }: { yieldToInput?: boolean } = {}) {
   let timer: unknown;
   let pending: (() => void) | undefined;
-  const run = () => {
+  let stopWaitingForInput: (() => void) | undefined;
+  const stopTimers = () => {
+    if (timer !== undefined) clock.clearTimeout(timer);
     timer = undefined;
+    stopWaitingForInput?.();
+    stopWaitingForInput = undefined;
+  };
+  const run = () => {
+    stopTimers();
     const call = pending;
     pending = undefined;
     call?.();
   };
+  const timeUp = () => {
+    timer = undefined;
+    if (yieldToInput && clock.afterPendingInput) stopWaitingForInput = clock.afterPendingInput(run);
+    else run();
+  };
   return {
     schedule(ms: number, call: () => void) {
       pending = call;
-      if (timer !== undefined) clock.clearTimeout(timer);
-      timer = clock.setTimeout(run, ms);
+      stopTimers();
+      timer = clock.setTimeout(timeUp, ms);
     },
-    flush() {
-      if (timer !== undefined) clock.clearTimeout(timer);
-      run();
-    },
+    flush: run,
     cancel() {
-      if (timer !== undefined) clock.clearTimeout(timer);
-      timer = undefined;
+      stopTimers();
       pending = undefined;
     },
   };
@@ -145,7 +163,7 @@ class Autocompletion implements AutocompleteMachine {
     private readonly clock: AutocompleteClock,
   ) {
     this.state = { inputValue: cutQuery(initial.initialQuery ?? ''), status: 'idle', suggestions: [], tags: initial.initialTags ?? [], activeIndex: -1 };
-    this.typing = createDelay(clock);
+    this.typing = createDelay(clock, { yieldToInput: true });
     this.viewReport = createDelay(clock);
   }
 
@@ -183,7 +201,7 @@ class Autocompletion implements AutocompleteMachine {
   type = (value: string, typedAt?: number): void => {
     const query = cutQuery(value);
     this.update({ inputValue: query });
-    const wait = typedAt === undefined ? SEARCH_DEBOUNCE_MS : Math.max(0, Math.min(SEARCH_DEBOUNCE_MS, SEARCH_DEBOUNCE_MS - (this.clock.now() - typedAt)));
+    const wait = typedAt === undefined ? SEARCH_DEBOUNCE_MS : debounceRemaining(typedAt, SEARCH_DEBOUNCE_MS, this.clock.now());
     this.typing.schedule(wait, () => this.fire(query));
   };
 

@@ -6,6 +6,8 @@
  * `Teaser`); `searchListBinding.test.tsx` holds them to it.
  */
 
+import { createKeystrokeClock } from '../autocomplete/typedAt.js';
+
 /** Selectors of the list's server markup the binding reads. */
 export const SEARCH_LIST_MARKUP = {
   list: '.khs-search-list',
@@ -54,7 +56,9 @@ export interface SearchListBinding {
   hitIds(): string[];
   /**
    * What the visitor typed into the box, as of the last keystroke (`null`: nothing). Recorded at
-   * each input, because hydration puts the value React rendered back into the box.
+   * each input, because hydration puts the value React rendered back into the box. `at` is when
+   * the visitor pressed that key (its keydown's `timeStamp`, `autocomplete/typedAt.ts`), not when
+   * this binding saw it: keys a long task held back keep their own times.
    */
   typed(): { value: string; selectionStart: number | null; selectionEnd: number | null; at: number } | null;
   /**
@@ -137,14 +141,21 @@ export function bindSearchList(element: HTMLElement, options: SearchListBindingO
     event.stopImmediatePropagation();
     if (!held.some((action) => action.kind === 'submit')) hold({ kind: 'submit', form });
   };
+  const keystrokes = createKeystrokeClock();
   const onFieldActivity = (event: Event) => {
     if (event.target !== input) return;
-    if (event.type === 'input') typed = { value: input.value, selectionStart: input.selectionStart, selectionEnd: input.selectionEnd, at: event.timeStamp };
+    if (event.type === 'keydown') keystrokes.pressed(event);
+    else if (event.type === 'keyup') keystrokes.released();
+    else if (event.type === 'input') typed = { value: input.value, selectionStart: input.selectionStart, selectionEnd: input.selectionEnd, at: keystrokes.typedAt(event) };
     if (shielded && event.type !== 'focusin') event.stopImmediatePropagation();
     if (event.type === 'focusin' || event.type === 'input' || event.type === 'keydown') options.onInteraction('typing');
   };
-  /** Events of the box only stopped while shielded (the default action, the text, stays). */
-  const SHIELDED_ONLY = ['keyup', 'keypress', 'beforeinput', 'compositionstart', 'compositionupdate', 'compositionend'] as const;
+  /**
+   * Events of the box only stopped while shielded (the default action, the text, stays).
+   * `textInput` too: Chromium's legacy text event, which React listens to (for `onBeforeInput`);
+   * reaching the hydrating root it made React hydrate the whole list inside the keystroke.
+   */
+  const SHIELDED_ONLY = ['keyup', 'keypress', 'textInput', 'beforeinput', 'compositionstart', 'compositionupdate', 'compositionend'] as const;
   // A press on a control starts the load about 100 ms before its click; a tap on the box before
   // its focus (a visitor taps, then types).
   const onPointerDown = (event: Event) => {

@@ -12,6 +12,7 @@ import { disposeServerSearchTransport, serverSearchTransport } from './serverSea
 import type { SearchListIslandProps } from './SearchList.js';
 import { serverIslandContext } from './serverIslandContext.js';
 import { searchListOptions } from './searchListOptions.js';
+import { listAddress } from '../routing/listAddress.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
 export const dispose = disposeServerSearchTransport;
@@ -81,7 +82,12 @@ const renderList: IslandRender<SearchListIslandProps> = async (props, { config, 
   const serverState = await getServerState(app(), { renderToString });
   const tags = await tagsLoading;
   // Page 1 is in the answers already; the cache entry only matters for the pages before the last.
-  const state: SearchListServerState = { serverState, hitsCache: lastPage > 1 ? cache.entry() : null, tags };
+  const state: SearchListServerState = {
+    serverState,
+    hitsCache: lastPage > 1 ? cache.entry() : null,
+    tags,
+    address: listAddress(address.href, options.facets.map((facet) => facet.attribute)),
+  };
   return renderReactIsland(
     'mf-search/SearchList',
     <InstantSearchSSRProvider {...serverState}>{app(tags)}</InstantSearchSSRProvider>,

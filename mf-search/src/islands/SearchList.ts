@@ -1,6 +1,6 @@
 import { SEARCH_DEBOUNCE_MS, type IslandContext, type IslandMount, type Unmount } from 'contracts';
 import '../styles/search.css';
-import { TYPED_AT_PROPERTY } from '../autocomplete/typedAt.js';
+import { afterPendingInput, debounceRemaining, TYPED_AT_PROPERTY } from '../autocomplete/typedAt.js';
 import { bindSearchList, type HeldAction, type SearchListBinding } from '../bindings/bindSearchList.js';
 import { createEarlyAnswers, fetchEarlyAnswer, recordedSearches, searchesForQuery } from '../config/earlySearch.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
@@ -9,6 +9,7 @@ import { connectServerHitsInsights } from '../insights/serverHitsInsights.js';
 import type { FullSearchListOptions } from './fullSearchList.js';
 import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
+import { listAddress } from '../routing/listAddress.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
 import { newQueryId } from '../tracking/lastSearch.js';
 import { reportSiteSearch } from '../tracking/siteSearchReport.js';
@@ -116,6 +117,7 @@ function bindUntilNeeded(
   const template = recordedSearches(answers);
   const earlyAnswers = createEarlyAnswers();
   let earlyTimer: ReturnType<typeof setTimeout> | undefined;
+  let cancelEarlySearch = () => clearTimeout(earlyTimer);
   let handedOver = false;
   // One query id for the server's answer: its click events carry it and its site-search record
   // and a later conversion name it (the search server gives none of its own).
@@ -132,12 +134,17 @@ function bindUntilNeeded(
   let openedQueryReported = false;
   const setStage = (stage: string) => element.setAttribute(SEARCH_LIST_STAGE_ATTRIBUTE, stage);
   // Back or forward to an entry the full island pushed before a reload: only the full island
-  // follows the address in place; until it runs, the server renders the entry's list.
-  const renderedAddress = window.location.href;
+  // follows the address in place; until it runs, the server renders the entry's list. The address
+  // the server rendered comes with its state: back or forward may have moved the window's before
+  // this script ran (the server HTML shows long before), and then no popstate comes any more.
+  const facetAttributes = searchListOptions(context.config.search, props).facets.map((facet) => facet.attribute);
+  const currentAddress = () => listAddress(window.location.href, facetAttributes);
+  const renderedAddress = server.address ?? currentAddress();
   const onHistoryMove = () => {
-    if (window.location.href !== renderedAddress) window.location.reload();
+    if (currentAddress() !== renderedAddress) window.location.reload();
   };
   window.addEventListener('popstate', onHistoryMove);
+  onHistoryMove();
   const upgrade = async (binding: SearchListBinding) => {
     setStage('loading');
     binding.shieldTyping();
@@ -151,7 +158,7 @@ function bindUntilNeeded(
       unmountFull = unmount;
       // From now on the hydrated box's own debounce searches (taking an early answer already sent).
       handedOver = true;
-      clearTimeout(earlyTimer);
+      cancelEarlySearch();
     } catch (error) {
       console.error('[mf-search/SearchList] the full search list failed to load; the list keeps working as links and a form', error);
       setStage('failed');
@@ -172,19 +179,25 @@ function bindUntilNeeded(
   let binding: SearchListBinding | null = null;
   let upgrading = false;
   let lastEarlyQuery: string | undefined;
-  // One search per debounce window, as the hydrated box: `SEARCH_DEBOUNCE_MS` after the last key.
+  // One search per debounce window, as the hydrated box: `SEARCH_DEBOUNCE_MS` after the press of
+  // the last key, and only once the keys a long task held back were seen (`autocomplete/typedAt.ts`).
   const scheduleEarlySearch = () => {
     const typed = binding?.typed();
     if (!template || !typed || handedOver) return;
     lastEarlyQuery ??= binding!.input.defaultValue;
-    clearTimeout(earlyTimer);
-    earlyTimer = setTimeout(() => {
-      const query = binding!.typed()?.value;
-      if (handedOver || query === undefined || query === lastEarlyQuery) return;
-      lastEarlyQuery = query;
-      const searches = searchesForQuery(template, query);
+    cancelEarlySearch();
+    const search = () => {
+      const last = binding!.typed();
+      // (A key that came in meanwhile rescheduled this search: each input does.)
+      if (handedOver || !last || last.value === lastEarlyQuery) return;
+      lastEarlyQuery = last.value;
+      const searches = searchesForQuery(template, last.value);
       earlyAnswers.put(searches, fetchEarlyAnswer(settings, searches));
-    }, Math.max(0, typed.at + SEARCH_DEBOUNCE_MS - performance.now()));
+    };
+    earlyTimer = setTimeout(() => {
+      cancelEarlySearch = afterPendingInput(search);
+    }, debounceRemaining(typed.at, SEARCH_DEBOUNCE_MS));
+    cancelEarlySearch = () => clearTimeout(earlyTimer);
   };
   const upgradeNow = () => {
     if (upgrading || unmounted) return;
@@ -231,7 +244,7 @@ function bindUntilNeeded(
   }
   return () => {
     unmounted = true;
-    clearTimeout(earlyTimer);
+    cancelEarlySearch();
     insights.stop();
     window.removeEventListener('popstate', onHistoryMove);
     binding.release();

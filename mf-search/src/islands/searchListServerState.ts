@@ -9,6 +9,11 @@ export interface SearchListServerState {
   hitsCache: HitsCacheEntry | null;
   /** Suggestion tags of the empty box. */
   tags: string[];
+  /**
+   * The address this list was rendered for (`listAddress`): the bound list compares it with the
+   * window's, which back/forward may have moved before the list's script ran. Absent from older renders.
+   */
+  address?: string;
 }
 
 export function isSearchListServerState(value: unknown): value is SearchListServerState {
