@@ -13,6 +13,7 @@ import { HitListEnvironmentContext, type DisposableHitsCache, type HitListEnviro
 import { createSearchRouting } from '../routing/createSearchRouting.js';
 import { routeHref, uiStateToRoute } from '../routing/searchRouteState.js';
 import { reportSiteSearch, type SubmittedSearch } from '../tracking/siteSearchReport.js';
+import { DisposeOnUnmount } from './DisposeOnUnmount.js';
 import { SearchContextProvider } from './SearchContextProvider.js';
 import { SearchListScreen } from './SearchListScreen.js';
 
@@ -41,6 +42,13 @@ export interface SearchListProps {
   viewedObjectIds?: ReadonlySet<string>;
   /** The query the page was opened with was tracked as a submission already (the binding did, from the server's answer). Default `false`. */
   openedQueryReported?: boolean;
+  /**
+   * Dispose the InstantSearch instance at unmount. Needed when hydrating under
+   * `InstantSearchSSRProvider`, where React InstantSearch never does (see `DisposeOnUnmount`); must
+   * stay off otherwise (React InstantSearch disposes it a moment later, and twice would fail).
+   * Default `false`.
+   */
+  disposeOnUnmount?: boolean;
 }
 
 function openedWithQuery(): string {
@@ -61,6 +69,7 @@ export function SearchList({
   initialTags,
   viewedObjectIds,
   openedQueryReported = false,
+  disposeOnUnmount = false,
 }: SearchListProps) {
   const { config } = context;
   const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
@@ -98,6 +107,7 @@ export function SearchList({
         stalledSearchDelay={LIST_STALLED_DELAY_MS}
         future={{ preserveSharedStateOnUnmount: true }}
       >
+        {disposeOnUnmount ? <DisposeOnUnmount /> : null}
         <Configure hitsPerPage={setup.hitsPerPage} highlightPreTag={HIGHLIGHT_PRE_TAG} highlightPostTag={HIGHLIGHT_POST_TAG} />
         <InsightsMiddleware client={insightsClient} alreadyViewed={viewedObjectIds} />
         <SearchListScreen
