@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // khs-deploy deploy   [--to <target>] [--from <build folder>]
+// khs-deploy deploy --preview [--site <site URL>] [--to …] [--from …]   publish only, print a signed preview link
 // khs-deploy rollback [--to <target>]
 // khs-deploy status   [--to <target>]
 // Run from a remote's folder (`npm run deploy -w mf-search -- --to /srv/cdn/mf-search`): the remote
 // is the package there, the build its `dist/`, the target by default its local origin folder
 // (.origins/<remote>, what `npm start` serves). See README.md.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DeployError, deploy, liveStack, localOrigin, publishedVersions, readDeployments, rollback } from './index.mjs';
+import { DeployError, deploy, liveStack, localOrigin, publish, publishedVersions, readDeployments, rollback } from './index.mjs';
+import { PREVIEW_SECRET_ENV, previewLink } from './previewLink.mjs';
 
-const USAGE = 'usage: khs-deploy deploy|rollback|status [--to <target folder>] [--from <build folder>]';
+const USAGE = 'usage: khs-deploy deploy|rollback|status [--to <target folder>] [--from <build folder>] [--preview [--site <site URL>]]';
+/** The site `npm start` serves, for preview links when neither `--site` nor `PUBLIC_BASE_URL` is given. */
+const LOCAL_SITE = 'http://127.0.0.1:4300';
 
 function fail(message, code = 1) {
   console.error(message);
@@ -21,7 +25,7 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { to: { type: 'string' }, from: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { to: { type: 'string' }, from: { type: 'string' }, preview: { type: 'boolean' }, site: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   });
 } catch (error) {
   fail(`${error.message}\n${USAGE}`, 2);
@@ -33,8 +37,11 @@ if (values.help) {
   process.exit(0);
 }
 if (!['deploy', 'rollback', 'status'].includes(command) || positionals.length > 1) fail(USAGE, 2);
+if ((values.preview || values.site) && command !== 'deploy') fail(`--preview and --site go with deploy\n${USAGE}`, 2);
+if (values.site && !values.preview) fail(`--site goes with --preview\n${USAGE}`, 2);
 
 const cwd = process.cwd();
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 let remote;
 try {
   remote = JSON.parse(readFileSync(path.join(cwd, 'package.json'), 'utf8')).name;
@@ -45,7 +52,19 @@ const target = path.resolve(cwd, values.to ?? localOrigin(remote));
 const from = path.resolve(cwd, values.from ?? 'dist');
 
 try {
-  if (command === 'deploy') {
+  if (command === 'deploy' && values.preview) {
+    // Checked before publishing: a preview nobody can open is not worth a published folder.
+    const secret = previewSecret();
+    const site = values.site ?? process.env.PUBLIC_BASE_URL ?? LOCAL_SITE;
+    try {
+      new URL(site);
+    } catch {
+      fail(`${remote}: --site must be the site's URL (${site})`, 2);
+    }
+    const result = await publish({ from, target });
+    console.log(`${remote}: ${result.version} ${result.alreadyPublished ? 'already published' : 'published'} in ${target}, not live`);
+    console.log(`preview link (valid 24 h): ${previewLink({ site, remote, version: result.version, secret })}`);
+  } else if (command === 'deploy') {
     const result = await deploy({ from, target });
     const published = result.alreadyPublished ? 'already published' : 'published';
     console.log(
@@ -67,4 +86,23 @@ try {
 } catch (error) {
   if (error instanceof DeployError) fail(`${remote}: ${error.message}`);
   throw error;
+}
+
+/**
+ * The operators' secret that signs preview links: `REMOTE_PREVIEW_SECRET`, else the one `npm start`
+ * generated for this checkout's site (`DATA_DIR`, default `.data`, `secrets.json`; read, never written).
+ */
+function previewSecret() {
+  const given = process.env[PREVIEW_SECRET_ENV]?.trim();
+  if (given) return given;
+  const file = path.join(path.resolve(REPO_ROOT, process.env.DATA_DIR ?? '.data'), 'secrets.json');
+  if (existsSync(file)) {
+    try {
+      const stored = JSON.parse(readFileSync(file, 'utf8'))[PREVIEW_SECRET_ENV];
+      if (typeof stored === 'string' && stored) return stored;
+    } catch {
+      // Unreadable: said below.
+    }
+  }
+  return fail(`${remote}: a preview link needs the site's signing secret: set ${PREVIEW_SECRET_ENV} (the shell's), or start the site once with npm start (it keeps one in ${file})`, 2);
 }
