@@ -7,6 +7,7 @@ import { createLiveContentStore } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
 import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
+import { previewSelectionPlugin } from './federation/preview/previewSelectionPlugin.js';
 import { healthRoutes } from './health/healthRoutes.js';
 import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
 import { serverFailureCode } from './federation/failureLog.js';
@@ -46,9 +47,10 @@ async function main(): Promise<void> {
     config.remotes,
     readServerIslandSettings(),
     (remote, stage, error) => failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error) }),
-    (rendered, federation) => {
+    (rendered, federation, versions) => {
       for (const state of federation.pollStates()) {
-        if (rendered.has(state.remote)) failureCounts.recordView(state.remote, state.buildVersion ?? 'unknown');
+        // The build the page rendered (a preview's, a canary's), else the live one.
+        if (rendered.has(state.remote)) failureCounts.recordView(state.remote, versions?.get(state.remote) ?? state.buildVersion ?? 'unknown');
       }
     },
   );
@@ -57,6 +59,8 @@ async function main(): Promise<void> {
     content,
     search: searchEndpoint,
     islands,
+    // Most general first: a preview (last) beats anything before it.
+    versionSelection: config.remotePreviewSecret ? [previewSelectionPlugin(config.remotePreviewSecret)] : [],
     linkOrigin,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     rateLimitCounters: database.rateLimitCounters,
