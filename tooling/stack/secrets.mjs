@@ -11,9 +11,17 @@ export const SECRETS_FILE_NAME = 'secrets.json';
 
 /**
  * Every secret the stack hands out, by environment variable: the shell's cookie secret, the search
- * server's admin and search-only keys, and each team service's edge key (registry `edgeKeyEnv`).
+ * server's admin and search-only keys, each team service's edge key (registry `edgeKeyEnv`), and
+ * the operators' secret that signs remote preview links (`REMOTE_PREVIEW_SECRET`: the shell checks
+ * them, `npm run deploy -- --preview` reads it from this file to sign).
  */
-export const SECRET_NAMES = Object.freeze(['COOKIE_SECRET', 'TYPESENSE_API_KEY', 'TYPESENSE_SEARCH_API_KEY', ...TEAM_SERVICES.map((service) => service.edgeKeyEnv)]);
+export const SECRET_NAMES = Object.freeze([
+  'COOKIE_SECRET',
+  'TYPESENSE_API_KEY',
+  'TYPESENSE_SEARCH_API_KEY',
+  ...TEAM_SERVICES.map((service) => service.edgeKeyEnv),
+  'REMOTE_PREVIEW_SECRET',
+]);
 
 /** A fresh random secret: 32 bytes, base64url (43 characters). */
 export function generateSecret() {
