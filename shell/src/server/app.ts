@@ -220,7 +220,12 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     faviconSvgPath: path.join(SHELL_ROOT, 'public/favicon.svg'),
   });
   if (config.remotePreviewSecret && deps.islands) {
-    await app.register(previewRoutes, { secret: config.remotePreviewSecret, remotes: config.remotes.map((remote) => remote.name) });
+    const federation = deps.islands.federation;
+    await app.register(previewRoutes, {
+      secret: config.remotePreviewSecret,
+      remotes: config.remotes.map((remote) => remote.name),
+      warm: (remote, version) => federation.preloadVersion(remote, version),
+    });
   }
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images, ...(config.previewSecret ? { previewSecret: config.previewSecret } : {}) });
   const islands = deps.islands;

@@ -19,11 +19,11 @@ function linkQuery(remote: string, version: string, options: { secret?: string; 
   return `${link.pathname}${link.search}`;
 }
 
-async function site(now = () => NOW) {
+async function site(now = () => NOW, warm?: (remote: string, version: string) => Promise<void>) {
   const app = Fastify();
   await app.register(fastifyCookie);
   await app.register(requestVersions, { plugins: [previewSelectionPlugin(SECRET)], remotes: ['mf-search', 'mf-survey'], log: { error: () => {} }, now });
-  await app.register(previewRoutes, { secret: SECRET, remotes: ['mf-search', 'mf-survey'], now });
+  await app.register(previewRoutes, { secret: SECRET, remotes: ['mf-search', 'mf-survey'], now, ...(warm ? { warm } : {}) });
   // What a page renders: the choices and the marker.
   app.get('/', async (_request, reply) => {
     const choices = Object.fromEntries([...(currentRequestVersions()?.choices ?? [])].map(([remote, choice]) => [remote, choice.version]));
@@ -110,6 +110,19 @@ describe('remote previews', () => {
     const ended = await app.inject({ method: 'POST', url: '/__preview/end' });
     expect(ended.statusCode).toBe(303);
     expect(String(ended.headers['set-cookie'])).toMatch(new RegExp(`^${PREVIEW_COOKIE_NAME}=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970`));
+    await app.close();
+  });
+
+  it('warms the previewed build up on the server before sending the browser to it; a failing warm-up still opens the preview', async () => {
+    const events: string[] = [];
+    const app = await site(() => NOW, async (remote, version) => {
+      events.push(`warm ${remote} ${version}`);
+      if (version.endsWith('bad')) throw new Error('not published');
+    });
+    const opened = await app.inject({ url: linkQuery('mf-search', '0.2.0+cafe') });
+    events.push(`answered ${opened.statusCode}`);
+    expect(events).toEqual(['warm mf-search 0.2.0+cafe', 'answered 303']);
+    expect((await app.inject({ url: linkQuery('mf-search', '0.2.0+bad') })).statusCode).toBe(303);
     await app.close();
   });
 });

@@ -11,6 +11,14 @@ export interface PreviewRouteOptions {
   /** Names of the configured remotes: a link for another is refused. */
   remotes: readonly string[];
   now?: () => number;
+  /**
+   * Loads the previewed build on the server before the browser is sent to it, so its first page
+   * renders fully (a cold build may take longer than the island budget). Failures are ignored (the
+   * page then shows that remote's placeholders, as for any failing remote). Default none.
+   */
+  warm?: (remote: string, version: string) => Promise<void>;
+  /** The longest the link waits for `warm`. Default 5000 ms. */
+  warmTimeoutMs?: number;
 }
 
 interface PreviewQuery {
@@ -40,6 +48,14 @@ export async function previewRoutes(app: FastifyInstance, options: PreviewRouteO
     if (Number.isFinite(preview.expires) && preview.expires <= at && verifyPreview(preview, options.secret, preview.expires - 1)) return refuse(reply, 'it has expired');
     if (!verifyPreview(preview, options.secret, at)) return refuse(reply, 'its signature does not match');
     const previews = withPreview(activePreviews(request.cookies[PREVIEW_COOKIE_NAME], options.secret, at), { remote, version: version!, expires: preview.expires, sig: sig! });
+    if (options.warm) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        options.warm(remote, version!).catch(() => {}),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, options.warmTimeoutMs ?? 5000))),
+      ]);
+      clearTimeout(timer);
+    }
     const maxAge = Math.ceil((Math.max(...previews.map((entry) => entry.expires)) - at) / 1000);
     return reply
       .setCookie(PREVIEW_COOKIE_NAME, encodePreviewCookie(previews), { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge })
