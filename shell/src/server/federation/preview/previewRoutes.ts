@@ -63,6 +63,8 @@ export async function previewRoutes(app: FastifyInstance, options: PreviewRouteO
       .redirect('/', 303);
   });
 
+  // The marker's form posts an empty urlencoded body (read in this plugin's scope only, and ignored).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
   // No CSRF token: the only effect is ending the caller's own previews (and a cross-site form
   // post does not carry the SameSite=Lax cookie anyway); the marker's plain form needs no script.
   app.post(END_PREVIEW_PATH, { config: { csrfExempt: true } }, async (_request, reply) =>
