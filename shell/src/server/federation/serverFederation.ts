@@ -68,6 +68,8 @@ interface Build extends LoadedBuild {
   stylesheetCache: Map<string, string[]>;
   /** Its container ran and initialised (a module loaded once). */
   started: boolean;
+  /** While it starts: what its first modules wait for (the builds of its remote that started before). */
+  gate?: Promise<unknown>;
 }
 
 interface RemoteState {
@@ -265,10 +267,14 @@ export class ServerFederation {
       if (build.started) {
         loading = this.loadModule(build, module);
       } else {
-        loading = state.starting.then(() => this.loadModule(build, module));
-        state.starting = loading.then(
+        // This build's modules load together, once the builds that started before are done starting.
+        build.gate ??= state.starting;
+        const gate = build.gate;
+        loading = gate.then(() => this.loadModule(build, module));
+        state.starting = Promise.allSettled([state.starting, loading]);
+        loading.then(
           () => void (build.started = true),
-          () => undefined,
+          () => void (build.started || (build.gate = undefined)),
         );
       }
       modules.set(module, loading);
