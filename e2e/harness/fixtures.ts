@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { STACK_START_TIMEOUT_MS, startStack, type Stack } from './stack.js';
+import { openPreviews, previewLinks, runningSiteStack, runningSiteUrl } from './runningSite.js';
 
 export interface PageProblems {
   /** Console errors and uncaught page errors seen so far. */
@@ -31,12 +32,21 @@ export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
   stack: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
+      // Against a running site (E2E_BASE_URL) nothing is started.
+      const siteUrl = runningSiteUrl();
+      if (siteUrl) return use(runningSiteStack(siteUrl));
       const stack = await startStack();
       await use(stack);
       await stack.close();
     },
     { scope: 'worker', timeout: STACK_START_TIMEOUT_MS },
   ],
+  // Against a running site, every context of the shared fixtures opens the previews of E2E_PREVIEWS first.
+  context: async ({ context }, use) => {
+    const siteUrl = runningSiteUrl();
+    if (siteUrl) await openPreviews(context, previewLinks(siteUrl));
+    await use(context);
+  },
   problems: async ({ page }, use) => {
     await use(watchPage(page));
   },
