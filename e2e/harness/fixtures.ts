@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { STACK_START_TIMEOUT_MS, startStack, type Stack } from './stack.js';
+import { openPreviews, previewLinks, runningSiteStack, runningSiteUrl } from './runningSite.js';
 
 export interface PageProblems {
   /** Console errors and uncaught page errors seen so far. */
@@ -30,12 +31,21 @@ export function watchPage(page: Page): PageProblems {
 export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
   stack: [
     async ({}, provideStack) => {
+      // Against a running site (E2E_BASE_URL) nothing is started.
+      const siteUrl = runningSiteUrl();
+      if (siteUrl) return provideStack(runningSiteStack(siteUrl));
       const stack = await startStack();
       await provideStack(stack);
       await stack.close();
     },
     { scope: 'worker', timeout: STACK_START_TIMEOUT_MS },
   ],
+  // Against a running site, every context of the shared fixtures opens the previews of E2E_PREVIEWS first.
+  context: async ({ context }, provideContext) => {
+    const siteUrl = runningSiteUrl();
+    if (siteUrl) await openPreviews(context, previewLinks(siteUrl));
+    await provideContext(context);
+  },
   problems: async ({ page }, provideProblems) => {
     await provideProblems(watchPage(page));
   },

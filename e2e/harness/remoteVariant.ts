@@ -1,6 +1,8 @@
 // A changed copy of a remote's build, for tests that redeploy a remote (its origin then serves it).
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { REPO_ROOT } from './stack.js';
 
@@ -44,4 +46,31 @@ function dropStalePrecompressedCopies(dir: string): void {
     }
     if (stale) rmSync(file, { force: true });
   }
+}
+
+/**
+ * Builds `remote` (browser and server) from a copy of its sources with `edits` applied (each
+ * `from` must occur in its file), in a fresh folder under `VARIANTS_DIR`; returns the build's
+ * `dist` and its build version. A real build: the server HTML and the browser code change alike.
+ */
+export async function buildRemoteFromChangedSource(
+  remote: string,
+  edits: ReadonlyArray<{ file: string; from: string; to: string }>,
+): Promise<{ dist: string; version: string; work: string }> {
+  mkdirSync(VARIANTS_DIR, { recursive: true });
+  const work = mkdtempSync(path.join(VARIANTS_DIR, `${remote}-source-`));
+  const source = path.join(work, remote);
+  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json']) {
+    cpSync(path.join(REPO_ROOT, remote, entry), path.join(source, entry), { recursive: true });
+  }
+  for (const edit of edits) {
+    const file = path.join(source, edit.file);
+    const original = readFileSync(file, 'utf8');
+    if (!original.includes(edit.from)) throw new Error(`${remote}/${edit.file} does not contain ${JSON.stringify(edit.from)}`);
+    writeFileSync(file, original.replace(edit.from, edit.to));
+  }
+  await promisify(execFile)(path.join(REPO_ROOT, 'node_modules/.bin/rspack'), ['build', '--mode', 'production'], { cwd: source });
+  const dist = path.join(source, 'dist');
+  const version = JSON.parse(readFileSync(path.join(dist, 'mf-manifest.json'), 'utf8')).metaData.buildVersion as string;
+  return { dist, version, work };
 }

@@ -87,6 +87,10 @@ ${
       proxy_cache_lock on;
       proxy_cache_background_update on;
       proxy_cache_use_stale error timeout updating http_500 http_502 http_503 http_504;
+      # A browser under a remote preview (its cookie: shell federation/preview/previewCookie.ts) never
+      # gets a shared copy and never leaves one (its pages are private, no-store anyway).
+      proxy_cache_bypass $cookie_khs_remote_preview;
+      proxy_no_cache $cookie_khs_remote_preview;
 `
     : ''
 }      add_header X-Cache-Status $upstream_cache_status always;

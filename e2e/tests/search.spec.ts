@@ -95,7 +95,7 @@ test.describe('search list', () => {
   // the list's script ran, every time (the page's mf-search scripts are held until then), as on a
   // slow phone or a loaded CI machine (where the chips were missing after goForward: the binding
   // that reloads a moved address was not listening yet, and then took the moved address for its own).
-  test('the address keeps query, filters and page: reload, back and forward restore them', async ({ page, stack, problems }) => {
+  test('the address keeps query, filters and page: reload, back and forward restore them', async ({ page, stack }) => {
     test.setTimeout(120_000);
     const errors = consoleErrors(page);
     // A slow phone's CPU.

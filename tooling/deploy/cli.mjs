@@ -1,21 +1,26 @@
 #!/usr/bin/env node
 // khs-deploy deploy   [--to <target>] [--from <build folder>] [--canary <percent> | --promote | --abort [--reason <text>]]
+// khs-deploy deploy --preview [--site <site URL>] [--to …] [--from …]   publish only, print a signed preview link
 // khs-deploy rollback [--to <target>]
 // khs-deploy status   [--to <target>] [--site <site URL>]   (OPERATOR_TOKEN from the environment)
 // Run from a remote's folder (`npm run deploy -w mf-search -- --to /srv/cdn/mf-search`): the remote
 // is the package there, the build its `dist/`, the target by default its local origin folder
 // (.origins/<remote>, what `npm start` serves). See README.md.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DeployError, abortCanary, deploy, liveStack, localOrigin, promoteCanary, publishedVersions, readDeployments, readRollout, rollback, startCanary } from './index.mjs';
+import { DeployError, abortCanary, deploy, liveStack, localOrigin, promoteCanary, publish, publishedVersions, readDeployments, readRollout, rollback, startCanary } from './index.mjs';
+import { PREVIEW_SECRET_ENV, previewLink } from './previewLink.mjs';
 import { fetchSiteHealth, formatRemoteStatus } from './siteStatus.mjs';
 
 const USAGE = [
   'usage: khs-deploy deploy   [--to <target folder>] [--from <build folder>] [--canary <percent> | --promote | --abort [--reason <text>]]',
+  '       khs-deploy deploy   --preview [--site <site URL>] [--to <target folder>] [--from <build folder>]',
   '       khs-deploy rollback [--to <target folder>]',
   '       khs-deploy status   [--to <target folder>] [--site <site URL, default PUBLIC_BASE_URL>]  (OPERATOR_TOKEN for the site\'s figures)',
 ].join('\n');
+/** The site `npm start` serves, for preview links when neither `--site` nor `PUBLIC_BASE_URL` is given. */
+const LOCAL_SITE = 'http://127.0.0.1:4300';
 
 function fail(message, code = 1) {
   console.error(message);
@@ -33,6 +38,7 @@ try {
       promote: { type: 'boolean' },
       abort: { type: 'boolean' },
       reason: { type: 'string' },
+      preview: { type: 'boolean' },
       site: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -47,10 +53,10 @@ if (values.help) {
   process.exit(0);
 }
 if (!['deploy', 'rollback', 'status'].includes(command) || positionals.length > 1) fail(USAGE, 2);
-const rolloutOptions = ['canary', 'promote', 'abort'].filter((name) => values[name] !== undefined);
-if (rolloutOptions.length > 1 || (rolloutOptions.length > 0 && command !== 'deploy')) fail(`--canary, --promote and --abort go alone, with deploy\n${USAGE}`, 2);
+const rolloutOptions = ['canary', 'promote', 'abort', 'preview'].filter((name) => values[name] !== undefined);
+if (rolloutOptions.length > 1 || (rolloutOptions.length > 0 && command !== 'deploy')) fail(`--canary, --promote, --abort and --preview go alone, with deploy\n${USAGE}`, 2);
 if (values.reason !== undefined && !values.abort) fail(`--reason goes with --abort\n${USAGE}`, 2);
-if (values.site !== undefined && command !== 'status') fail(`--site goes with status\n${USAGE}`, 2);
+if (values.site !== undefined && command !== 'status' && !values.preview) fail(`--site goes with status or deploy --preview\n${USAGE}`, 2);
 let canaryPercent;
 if (values.canary !== undefined) {
   canaryPercent = Number(values.canary.replace(/%$/, ''));
@@ -58,6 +64,7 @@ if (values.canary !== undefined) {
 }
 
 const cwd = process.cwd();
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 let remote;
 try {
   remote = JSON.parse(readFileSync(path.join(cwd, 'package.json'), 'utf8')).name;
@@ -68,7 +75,19 @@ const target = path.resolve(cwd, values.to ?? localOrigin(remote));
 const from = path.resolve(cwd, values.from ?? 'dist');
 
 try {
-  if (command === 'deploy' && canaryPercent !== undefined) {
+  if (command === 'deploy' && values.preview) {
+    // Checked before publishing: a preview nobody can open is not worth a published folder.
+    const secret = previewSecret();
+    const site = values.site ?? process.env.PUBLIC_BASE_URL ?? LOCAL_SITE;
+    try {
+      new URL(site);
+    } catch {
+      fail(`${remote}: --site must be the site's URL (${site})`, 2);
+    }
+    const result = await publish({ from, target });
+    console.log(`${remote}: ${result.version} ${result.alreadyPublished ? 'already published' : 'published'} in ${target}, not live`);
+    console.log(`preview link (valid 24 h): ${previewLink({ site, remote, version: result.version, secret })}`);
+  } else if (command === 'deploy' && canaryPercent !== undefined) {
     const result = await startCanary({ from, target, percent: canaryPercent });
     console.log(`${remote}: ${result.version} ${result.alreadyPublished ? 'already published' : 'published'}; canary for ${+(result.share * 100).toFixed(2)} % of visitors in ${target} (stable: ${result.stable})`);
   } else if (command === 'deploy' && values.promote) {
@@ -110,4 +129,23 @@ try {
 } catch (error) {
   if (error instanceof DeployError) fail(`${remote}: ${error.message}`);
   throw error;
+}
+
+/**
+ * The operators' secret that signs preview links: `REMOTE_PREVIEW_SECRET`, else the one `npm start`
+ * generated for this checkout's site (`DATA_DIR`, default `.data`, `secrets.json`; read, never written).
+ */
+function previewSecret() {
+  const given = process.env[PREVIEW_SECRET_ENV]?.trim();
+  if (given) return given;
+  const file = path.join(path.resolve(REPO_ROOT, process.env.DATA_DIR ?? '.data'), 'secrets.json');
+  if (existsSync(file)) {
+    try {
+      const stored = JSON.parse(readFileSync(file, 'utf8'))[PREVIEW_SECRET_ENV];
+      if (typeof stored === 'string' && stored) return stored;
+    } catch {
+      // Unreadable: said below.
+    }
+  }
+  return fail(`${remote}: a preview link needs the site's signing secret: set ${PREVIEW_SECRET_ENV} (the shell's), or start the site once with npm start (it keeps one in ${file})`, 2);
 }

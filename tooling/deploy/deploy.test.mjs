@@ -6,9 +6,10 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { serveDirectory } from '@khs/static-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DeployError, deploy, liveStack, publish, readDeployments, rebaseManifest, rollback, switchTo } from './index.mjs';
+import { DeployError, deploy, liveStack, publish, publishedVersions, readDeployments, rebaseManifest, rollback, switchTo } from './index.mjs';
 
 const CLI = path.join(import.meta.dirname, 'cli.mjs');
+import { parseExpires, verifyPreview } from './previewLink.mjs';
 let work;
 let target;
 
@@ -220,6 +221,41 @@ describe('the CLI', () => {
     expect(refused.stderr).toContain('no earlier version to roll back to');
     const usage = await run('publish').catch((error) => error);
     expect(usage.code).toBe(2);
+  });
+});
+
+describe('the CLI: --preview', () => {
+  it('publishes without making the build live and prints a signed link to the site; without a secret it refuses before publishing', async () => {
+    const remoteDir = path.join(work, 'mf-test');
+    mkdirSync(remoteDir);
+    writeFileSync(path.join(remoteDir, 'package.json'), JSON.stringify({ name: 'mf-test' }));
+    const secret = 'operators-preview-secret-0123';
+    const run = (env, ...args) =>
+      promisify(execFile)(process.execPath, [CLI, ...args], { cwd: remoteDir, env: { PATH: process.env.PATH, DATA_DIR: path.join(work, 'no-data'), ...env } });
+    fakeBuild('1.0.0+aaaa', { dir: path.join(remoteDir, 'dist') });
+    await run({}, 'deploy', '--to', target);
+    rmSync(path.join(remoteDir, 'dist'), { recursive: true });
+    fakeBuild('1.1.0+bbbb', { dir: path.join(remoteDir, 'dist') });
+
+    const refused = await run({}, 'deploy', '--preview', '--to', target).catch((error) => error);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('REMOTE_PREVIEW_SECRET');
+    expect(await publishedVersions(target)).toEqual(['1.0.0+aaaa']);
+
+    const { stdout } = await run({ REMOTE_PREVIEW_SECRET: secret, PUBLIC_BASE_URL: 'https://site.test' }, 'deploy', '--preview', '--to', target);
+    expect(stdout).toContain(`mf-test: 1.1.0+bbbb published in ${target}, not live`);
+    expect(liveManifest().metaData.buildVersion).toBe('1.0.0+aaaa');
+    expect(await publishedVersions(target)).toEqual(['1.0.0+aaaa', '1.1.0+bbbb']);
+    const link = new URL(/preview link \(valid 24 h\): (\S+)/.exec(stdout)[1]);
+    expect(link.origin + link.pathname).toBe('https://site.test/__preview');
+    const preview = { remote: link.searchParams.get('remote'), version: link.searchParams.get('version'), expires: parseExpires(link.searchParams.get('expires')), sig: link.searchParams.get('sig') };
+    expect(preview).toMatchObject({ remote: 'mf-test', version: '1.1.0+bbbb' });
+    expect(verifyPreview(preview, secret)).toBe(true);
+    // --site wins over PUBLIC_BASE_URL.
+    const other = await run({ REMOTE_PREVIEW_SECRET: secret, PUBLIC_BASE_URL: 'https://site.test' }, 'deploy', '--preview', '--site', 'http://127.0.0.1:4300', '--to', target);
+    expect(other.stdout).toContain('http://127.0.0.1:4300/__preview?remote=mf-test&version=1.1.0%2Bbbbb');
+    const misplaced = await run({ REMOTE_PREVIEW_SECRET: secret }, 'rollback', '--preview', '--to', target).catch((error) => error);
+    expect(misplaced.code).toBe(2);
   });
 });
 

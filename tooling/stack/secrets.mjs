@@ -12,9 +12,18 @@ export const SECRETS_FILE_NAME = 'secrets.json';
 /**
  * Every secret the stack hands out, by environment variable: the shell's cookie secret, the search
  * server's admin and search-only keys, each team service's edge key (registry `edgeKeyEnv`), and
- * the editor token that opens the editors' pages (registry `readsEditorToken`).
+ * the editor token that opens the editors' pages (registry `readsEditorToken`), and the operators'
+ * secret that signs remote preview links (`REMOTE_PREVIEW_SECRET`: the shell checks them,
+ * `npm run deploy -- --preview` reads it from this file to sign).
  */
-export const SECRET_NAMES = Object.freeze(['COOKIE_SECRET', 'TYPESENSE_API_KEY', 'TYPESENSE_SEARCH_API_KEY', ...TEAM_SERVICES.map((service) => service.edgeKeyEnv), 'EDITOR_TOKEN']);
+export const SECRET_NAMES = Object.freeze([
+  'COOKIE_SECRET',
+  'TYPESENSE_API_KEY',
+  'TYPESENSE_SEARCH_API_KEY',
+  ...TEAM_SERVICES.map((service) => service.edgeKeyEnv),
+  'EDITOR_TOKEN',
+  'REMOTE_PREVIEW_SECRET',
+]);
 
 /** A fresh random secret: 32 bytes, base64url (43 characters). */
 export function generateSecret() {

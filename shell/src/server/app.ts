@@ -15,6 +15,7 @@ import { browserSearchOrigins, buildPageConfig, type BrowserSearchEndpoint } fro
 import type { ReactElement } from 'react';
 import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
 import { pageCache, PageVersion, type PageVersionSources } from './delivery/pageCache.js';
+import { previewRoutes } from './federation/preview/previewRoutes.js';
 import { requestVersions, requestVersionsOf } from './federation/requestVersions.js';
 import type { VersionSelectionPlugin } from './federation/versionSelection.js';
 import { renderPageWithIslands } from './federation/islandCollector.js';
@@ -218,6 +219,14 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     siteName: config.siteName,
     faviconSvgPath: path.join(SHELL_ROOT, 'public/favicon.svg'),
   });
+  if (config.remotePreviewSecret && deps.islands) {
+    const federation = deps.islands.federation;
+    await app.register(previewRoutes, {
+      secret: config.remotePreviewSecret,
+      remotes: config.remotes.map((remote) => remote.name),
+      warm: (remote, version) => federation.preloadVersion(remote, version),
+    });
+  }
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images, ...(config.previewSecret ? { previewSecret: config.previewSecret } : {}) });
   const islands = deps.islands;
   const renderIslandPage = async (page: ReactElement, url: string, onDegraded?: () => void) =>

@@ -1,4 +1,5 @@
 import { defaultArticlesDir, PREVIEW_SECRET_MIN_LENGTH } from '@khs/content';
+import { PREVIEW_SECRET_ENV, PREVIEW_SECRET_MIN_LENGTH as REMOTE_PREVIEW_SECRET_MIN_LENGTH } from '@khs/deploy/preview-link';
 import { readEnvInteger } from '@khs/env-integer';
 import path from 'node:path';
 import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, type TeamServiceName } from '@khs/stack/registry';
@@ -60,6 +61,11 @@ export interface ShellConfig {
   contentDir: string;
   /** `PREVIEW_SECRET` (at least 16 characters): signs editors' preview links of drafts. Unset: previews are off (404). */
   previewSecret: string | undefined;
+  /**
+   * `REMOTE_PREVIEW_SECRET` (at least 16 characters): the operators' secret that signs preview links of
+   * a remote's candidate build (`deploy --preview`). Unset: remote previews are off (`/__preview` is 404).
+   */
+  remotePreviewSecret: string | undefined;
   search: {
     /**
      * `TYPESENSE_HOST`: the search server (the embedded one `tooling/stack` starts, or a real
@@ -201,6 +207,11 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   const previewSecret = env.PREVIEW_SECRET?.trim() || undefined;
   if (previewSecret !== undefined && previewSecret.length < PREVIEW_SECRET_MIN_LENGTH) problems.push(`PREVIEW_SECRET must be at least ${PREVIEW_SECRET_MIN_LENGTH} characters`);
 
+  const remotePreviewSecret = env[PREVIEW_SECRET_ENV]?.trim() || undefined;
+  if (remotePreviewSecret !== undefined && remotePreviewSecret.length < REMOTE_PREVIEW_SECRET_MIN_LENGTH) {
+    problems.push(`${PREVIEW_SECRET_ENV} must be at least ${REMOTE_PREVIEW_SECRET_MIN_LENGTH} characters`);
+  }
+
   const publicBaseUrl = env.PUBLIC_BASE_URL?.trim() ? normalizePublicBaseUrl(env.PUBLIC_BASE_URL.trim()) : undefined;
   const allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
@@ -227,6 +238,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
     operatorToken,
     contentDir: env.CONTENT_DIR?.trim() ? path.resolve(cwd, env.CONTENT_DIR.trim()) : defaultArticlesDir,
     previewSecret,
+    remotePreviewSecret,
     search: {
       host: env[SEARCH_SERVICE.hostEnv]?.trim() || undefined,
       port: integer(SEARCH_SERVICE.portEnv, SEARCH_SERVICE.defaultPort, 0, 65535),

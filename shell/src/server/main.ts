@@ -7,6 +7,7 @@ import { createLiveContentStore } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
 import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
+import { previewSelectionPlugin } from './federation/preview/previewSelectionPlugin.js';
 import { healthRoutes } from './health/healthRoutes.js';
 import { devLoopFeature } from './dev/devLoopRoutes.js';
 import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
@@ -70,8 +71,8 @@ async function main(): Promise<void> {
     linkOrigin,
     logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
     rateLimitCounters: database.rateLimitCounters,
-    // Most general first: the canary side, then (w22-federation) a preview overrides it.
-    versionSelection: [canary.plugin],
+    // Most general first: the canary side, then a preview (last) overrides it for its one browser.
+    versionSelection: [canary.plugin, ...(config.remotePreviewSecret ? [previewSelectionPlugin(config.remotePreviewSecret)] : [])],
     features: [
       ...productFeatures({ config, database, linkOrigin }),
       {

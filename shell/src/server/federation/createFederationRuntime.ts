@@ -4,9 +4,11 @@ import vm from 'node:vm';
 import * as React from 'react';
 import * as ReactDOM from 'react-dom';
 import * as ReactDOMServer from 'react-dom/server';
-import { createInstance, registerGlobalPlugins, type ModuleFederationRuntimePlugin } from '@module-federation/enhanced/runtime';
+import { createInstance, registerGlobalPlugins } from '@module-federation/enhanced/runtime';
 import type { FederationRuntime } from './serverFederation.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
+import { BuildFolders } from './plugins/buildFolders.js';
+import { serverFetchPlugin } from './plugins/serverFetchPlugin.js';
 
 const REACT_VERSION = React.version;
 const SINGLETON = { singleton: true, requiredVersion: `^${REACT_VERSION}` };
@@ -56,17 +58,15 @@ let created: FederationRuntime | undefined;
  * toolchain-notes, server-side federation §4/§8). Provides the shell's React, react-dom and
  * react-dom/server as singletons, and puts a deadline on every hop: manifest (instance `fetch`
  * hook), server entry (`loadEntry` hook) and the remotes' chunks (global `fetch` hook, which the
- * remotes' own runtimes use).
+ * remotes' own runtimes use). Several builds of one remote may be loaded at once: each gets its
+ * own federation instance and its chunks from its own folder.
  */
 export function createFederationRuntime(options: { hopTimeoutMs: number; fetch?: typeof fetch }): FederationRuntime {
   if (created) return created;
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const timeoutMs = options.hopTimeoutMs;
-  const deadlines: ModuleFederationRuntimePlugin = {
-    name: 'khs-shell-deadlines',
-    fetch: (url: string, init: RequestInit) => fetchWithTimeout(fetchImpl, url, timeoutMs, init),
-  };
-  registerGlobalPlugins([deadlines]);
+  const folders = new BuildFolders();
+  registerGlobalPlugins([serverFetchPlugin({ fetch: fetchImpl, timeoutMs, folders })]);
   const instance = createInstance({
     name: 'shell_server',
     remotes: [],
@@ -84,6 +84,7 @@ export function createFederationRuntime(options: { hopTimeoutMs: number; fetch?:
           // Several builds of one remote may be loaded at once (the live one, a preview, a canary):
           // each container must create its own federation instance, not find the other build's.
           forgetRemoteInstances([remoteInfo.entryGlobalName]);
+          folders.record(remoteInfo.entryGlobalName, remoteInfo.entry);
           return loadCommonJsEntry(remoteInfo.entry, remoteInfo.entryGlobalName, fetchImpl, timeoutMs) as never;
         },
       },

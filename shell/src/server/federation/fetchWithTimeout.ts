@@ -1,6 +1,7 @@
 /**
- * `fetch` with a deadline that also fails on a non-2xx status: the federation runtime evaluates
- * whatever body it gets (a 404 page becomes a SyntaxError) and never gives up on a hanging origin.
+ * `fetch` with a deadline that also fails on a non-2xx status (the error's `status`): the federation
+ * runtime evaluates whatever body it gets (a 404 page becomes a SyntaxError) and never gives up on a
+ * hanging origin.
  */
 export async function fetchWithTimeout(
   fetchImpl: typeof fetch,
@@ -18,7 +19,7 @@ export async function fetchWithTimeout(
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => {});
-    throw new Error(`HTTP ${response.status} for ${url}`);
+    throw Object.assign(new Error(`HTTP ${response.status} for ${url}`), { status: response.status });
   }
   return response;
 }

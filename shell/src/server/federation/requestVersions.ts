@@ -28,6 +28,8 @@ export interface RequestVersionsOptions {
   /** Every configured remote's name. */
   remotes: readonly string[];
   log?: Pick<Console, 'error'>;
+  /** The clock the plugins see (`SelectionContext.now`). Default `Date.now`. */
+  now?: () => number;
 }
 
 /**
@@ -46,7 +48,7 @@ async function requestVersionsPlugin(app: FastifyInstance, options: RequestVersi
         cookies: request.cookies ?? {},
         headers: request.headers,
         url: request.url,
-        now: Date.now(),
+        now: (options.now ?? Date.now)(),
         setCookie: (name: string, value: string, cookie: SelectionCookieOptions) =>
           void reply.setCookie(name, value, { path: cookie.path ?? '/', httpOnly: cookie.httpOnly ?? true, sameSite: cookie.sameSite ?? 'lax', ...(cookie.maxAge !== undefined ? { maxAge: cookie.maxAge } : {}) }),
       },

@@ -66,6 +66,10 @@ interface Build extends LoadedBuild {
   /** The manifest URL the runtime loads the build from. */
   entry: string;
   stylesheetCache: Map<string, string[]>;
+  /** Its container ran and initialised (a module loaded once). */
+  started: boolean;
+  /** While it starts: what its first modules wait for (the builds of its remote that started before). */
+  gate?: Promise<unknown>;
 }
 
 interface RemoteState {
@@ -84,6 +88,12 @@ interface RemoteState {
   pinned: Map<string, Promise<Build>>;
   /** Runtime names registered once (a later registration must force). */
   registeredNames: Set<string>;
+  /**
+   * Settles when the last build of this remote that started its container is done starting:
+   * builds of one container start one at a time (each must create its own federation instance;
+   * two starting at once would share one and load each other's chunks).
+   */
+  starting: Promise<unknown>;
 }
 
 /** What the loader knows of one remote: its manifest URL, the last poll, the build it renders with. */
@@ -132,7 +142,7 @@ export class ServerFederation {
 
   constructor(private readonly options: ServerFederationOptions) {
     for (const definition of options.remotes) {
-      this.states.set(definition.name, { definition, registered: false, generation: 0, pinned: new Map(), registeredNames: new Set() });
+      this.states.set(definition.name, { definition, registered: false, generation: 0, pinned: new Map(), registeredNames: new Set(), starting: Promise.resolve() });
     }
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.now = options.now ?? Date.now;
@@ -215,6 +225,7 @@ export class ServerFederation {
         // Its own name in the runtime: the live build keeps the container's name, each other build is registered beside it.
         runtimeName: `${containerName(name)}__v${createHash('sha256').update(version).digest('hex').slice(0, 12)}`,
         stylesheetCache: new Map(),
+        started: false,
       };
       this.registerBuild(state, build);
       return build;
@@ -252,7 +263,20 @@ export class ServerFederation {
     let loading = build.modules.get(module);
     if (!loading) {
       const modules = build.modules;
-      loading = this.loadModule(build, module);
+      const state = this.states.get(build.remote)!;
+      if (build.started) {
+        loading = this.loadModule(build, module);
+      } else {
+        // This build's modules load together, once the builds that started before are done starting.
+        build.gate ??= state.starting;
+        const gate = build.gate;
+        loading = gate.then(() => this.loadModule(build, module));
+        state.starting = Promise.allSettled([state.starting, loading]);
+        loading.then(
+          () => void (build.started = true),
+          () => void (build.started || (build.gate = undefined)),
+        );
+      }
       modules.set(module, loading);
       // A failed load is not cached: the next render tries again (the origin may be back).
       loading.catch(() => {
@@ -283,6 +307,20 @@ export class ServerFederation {
         }
       }),
     );
+  }
+
+  /**
+   * Loads every module the server build `version` of `remote` exposes now (a preview about to be
+   * opened), so its first page renders within the budget. Rejects with the first failure.
+   */
+  async preloadVersion(remote: string, version: string): Promise<void> {
+    const state = this.states.get(remote);
+    if (!state) throw new ServerIslandError(remote, 'manifest', `no remote "${remote}" is configured`);
+    if (!isBuildVersion(version)) throw new ServerIslandError(remote, 'manifest', `"${remote}": not a build version`);
+    const build = version === buildVersionOf(state.live?.manifest) ? state.live! : await this.pinnedBuild(state, version);
+    const manifest = build.manifest.json;
+    const exposes = manifest.metaData?.serverExposes ?? (manifest.exposes ?? []).map((expose) => expose.name);
+    await Promise.all(exposes.map((expose) => this.load(remote, expose, version)));
   }
 
   /** The manifest of the build `version` (or the live one) of `remote`, when it is loaded. */
@@ -450,7 +488,7 @@ export class ServerFederation {
 
   private liveBuild(state: RemoteState, manifest: ParsedManifest): Build {
     const { name, entry } = state.definition;
-    return { remote: name, manifest, modules: new Map(), runtimeName: containerName(name), entry, stylesheetCache: new Map() };
+    return { remote: name, manifest, modules: new Map(), runtimeName: containerName(name), entry, stylesheetCache: new Map(), started: false };
   }
 
   private async retire(build: Build, closing: boolean): Promise<void> {

@@ -99,4 +99,35 @@ describe('ServerFederation: a build version per request', () => {
     expect(islands.stylesheets(requests)).toEqual([`${ORIGIN}versions/1.0.0+live/hello.1.0.0+live.css`]);
     await federation.close();
   });
+
+  it('warms a build up before a preview opens: every module its server build exposes is loaded', async () => {
+    const remote = fakeOrigin(['1.0.0+live', '1.0.0+next'], '1.0.0+live');
+    const federation = federationFor(remote);
+    await federation.preloadVersion('mf-hello', '1.0.0+next');
+    expect(remote.runtime.loads).toHaveLength(1);
+    expect(federation.pinnedVersions('mf-hello')).toEqual(['1.0.0+next']);
+    // The render that follows uses what was loaded.
+    expect(await renderedBy(federation, '1.0.0+next')).toBe('<p>1.0.0+next</p>');
+    expect(remote.runtime.loads).toHaveLength(1);
+    await expect(federation.preloadVersion('mf-hello', '1.0.0+missing')).rejects.toMatchObject({ stage: 'manifest' });
+    await expect(federation.preloadVersion('mf-nope', '1.0.0+next')).rejects.toMatchObject({ stage: 'manifest' });
+    await federation.close();
+  });
+
+  it('starts the builds of one remote one at a time (each must create its own federation instance), then loads freely', async () => {
+    const remote = fakeOrigin(['1.0.0+live', '1.0.0+next'], '1.0.0+live');
+    const events: string[] = [];
+    const loadRemote = remote.runtime.loadRemote.bind(remote.runtime);
+    remote.runtime.loadRemote = async <T,>(id: string): Promise<T | null> => {
+      events.push(`start ${id}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const loaded = await loadRemote<T>(id);
+      events.push(`end ${id}`);
+      return loaded;
+    };
+    const federation = federationFor(remote);
+    await Promise.all([renderedBy(federation), renderedBy(federation, '1.0.0+next')]);
+    expect(events.map((event) => event.split(' ')[0])).toEqual(['start', 'end', 'start', 'end']);
+    await federation.close();
+  });
 });

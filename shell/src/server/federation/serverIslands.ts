@@ -32,10 +32,10 @@ export interface ServerIslandsOptions {
   /** Sends each page's island render times as a `Server-Timing` header (benchmarks, DevTools). Default false. */
   serverTiming?: boolean;
   /**
-   * Called once per page with the remotes whose islands rendered on it (page views per remote build,
-   * the denominator of failure rates). Default: none.
+   * Called once per page with the remotes whose islands rendered on it and the build versions the
+   * page chose (page views per remote build, the denominator of failure rates). Default: none.
    */
-  onPageRendered?: (remotes: ReadonlySet<string>) => void;
+  onPageRendered?: (remotes: ReadonlySet<string>, versions?: ReadonlyMap<string, string | null>) => void;
 }
 
 /** Renders a page's islands with the remotes' server builds, each alone and within the budget. */
@@ -80,7 +80,7 @@ export class ServerIslands {
             const remote = outcome.ok ? parseIslandName(requests[index]!.name)?.remote : undefined;
             if (remote) rendered.add(remote);
           });
-          if (rendered.size > 0) this.options.onPageRendered(rendered);
+          if (rendered.size > 0) this.options.onPageRendered(rendered, page.versions);
         }
         return outcomes;
       })

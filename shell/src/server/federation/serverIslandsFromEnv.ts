@@ -45,7 +45,7 @@ export function createServerIslands(
   remotes: RemoteDefinition[],
   settings: ServerIslandSettings,
   onFailure?: (remote: string, stage: ServerIslandStage, error: unknown) => void,
-  onPageRendered?: (remotes: ReadonlySet<string>, federation: ServerFederation) => void,
+  onPageRendered?: (remotes: ReadonlySet<string>, federation: ServerFederation, versions: ReadonlyMap<string, string | null> | undefined) => void,
 ): ServerIslands | undefined {
   if (!settings.enabled) return undefined;
   const failures = new FailureLog({ intervalMs: settings.failureLogIntervalMs, stacks: settings.failureStacks, ...(onFailure ? { onFailure } : {}) });
@@ -63,6 +63,6 @@ export function createServerIslands(
     budgetMs: settings.budgetMs,
     failures,
     serverTiming: settings.serverTiming,
-    ...(onPageRendered ? { onPageRendered: (rendered: ReadonlySet<string>) => onPageRendered(rendered, federation) } : {}),
+    ...(onPageRendered ? { onPageRendered: (rendered: ReadonlySet<string>, versions?: ReadonlyMap<string, string | null>) => onPageRendered(rendered, federation, versions) } : {}),
   });
 }

@@ -2,6 +2,7 @@ import { useContext, type ReactNode } from 'react';
 import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, parseIslandName, type PageConfig } from 'contracts';
 import { ConsentPanel } from './ConsentPanel.js';
 import { Island } from './Island.js';
+import { PreviewMarker } from './PreviewMarker.js';
 import { IslandCollectorContext } from '../federation/islandCollector.js';
 import { serializeJsonForHtml } from '../federation/serializeJsonForHtml.js';
 import { PageMetadata, type PageMetadataProps } from '../seo/PageMetadata.js';
@@ -87,6 +88,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
         <a className="skip-link" href="#main">
           Skip to content
         </a>
+        <PreviewMarker />
         <header className="site-header" data-site-header="">
           <div className="site-header__inner">
             <a className="site-header__brand" href="/">
