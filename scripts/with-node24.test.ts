@@ -40,5 +40,6 @@ describe('scripts/with-node24.sh', () => {
       .split('\n');
     expect(printed).toEqual([`v${pinned}`, `v${pinned}`, `v${pinned}`, nodeHome]);
     expect(existsSync(path.join(nodeHome, 'include/node/node.h'))).toBe(true);
-  });
+    // Three npm starts: seconds each on a busy machine.
+  }, 60_000);
 });
