@@ -5,7 +5,7 @@
 // over is the real one, hydrating in jsdom.
 import { waitFor } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createPageBus, type IslandContext, type PageConfig, type Unmount } from 'contracts';
+import { createPageBus, URL_WRITE_DELAY_MS, type IslandContext, type PageConfig, type Unmount } from 'contracts';
 import { render as renderOnServer } from '../islands/SearchList.server.js';
 import { createSearchListMount, handOverTypedQuery, SEARCH_LIST_STAGE_ATTRIBUTE, type FullSearchListModule } from '../islands/SearchList.js';
 import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
@@ -225,6 +225,20 @@ describe('the search list binding on the server markup', () => {
     await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(submitted).toHaveLength(1);
+  });
+
+  it('a hydrated full island, once unmounted, writes nothing more into the address: its InstantSearch instance is disposed', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const { mount } = countedFullIsland();
+    const fullUnmount = await mount(element, {}, context);
+    element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!.focus();
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+    const pushed = vi.spyOn(window.history, 'pushState');
+    fullUnmount();
+    // Past the router's write delay (a live instance whose widgets were removed pushed `/search`).
+    await new Promise((resolve) => setTimeout(resolve, URL_WRITE_DELAY_MS + 200));
+    expect(pushed).not.toHaveBeenCalled();
+    expect(window.location.pathname + window.location.search).toBe('/search?q=team');
   });
 
   it('a full island that fails to load leaves the list working natively: the held load more follows its link', async () => {

@@ -12,6 +12,7 @@ import type { IndexUiState } from 'instantsearch.js';
 import { HitListEnvironmentContext, type DisposableHitsCache, type HitListEnvironment } from '../hits/hitListEnvironment.js';
 import { createSearchRouting } from '../routing/createSearchRouting.js';
 import { routeHref, uiStateToRoute } from '../routing/searchRouteState.js';
+import { DisposeOnUnmount } from './DisposeOnUnmount.js';
 import { SearchContextProvider } from './SearchContextProvider.js';
 import { SearchListScreen } from './SearchListScreen.js';
 
@@ -40,6 +41,13 @@ export interface SearchListProps {
   viewedObjectIds?: ReadonlySet<string>;
   /** The query the page was opened with was tracked as a submission already (the binding did, from the server's answer). Default `false`. */
   openedQueryReported?: boolean;
+  /**
+   * Dispose the InstantSearch instance at unmount. Needed when hydrating under
+   * `InstantSearchSSRProvider`, where React InstantSearch never does (see `DisposeOnUnmount`); must
+   * stay off otherwise (React InstantSearch disposes it a moment later, and twice would fail).
+   * Default `false`.
+   */
+  disposeOnUnmount?: boolean;
 }
 
 function openedWithQuery(): string {
@@ -60,6 +68,7 @@ export function SearchList({
   initialTags,
   viewedObjectIds,
   openedQueryReported = false,
+  disposeOnUnmount = false,
 }: SearchListProps) {
   const { config, bus } = context;
   const { client: insightsClient, autocomplete: insights } = useSearchInsights(context, setup.indexName);
@@ -95,6 +104,7 @@ export function SearchList({
         stalledSearchDelay={LIST_STALLED_DELAY_MS}
         future={{ preserveSharedStateOnUnmount: true }}
       >
+        {disposeOnUnmount ? <DisposeOnUnmount /> : null}
         <Configure hitsPerPage={setup.hitsPerPage} highlightPreTag={HIGHLIGHT_PRE_TAG} highlightPostTag={HIGHLIGHT_POST_TAG} />
         <InsightsMiddleware client={insightsClient} alreadyViewed={viewedObjectIds} />
         <SearchListScreen

@@ -46,6 +46,7 @@ export function mountFullSearchList(
         initialTags={server?.tags}
         viewedObjectIds={viewedObjectIds}
         openedQueryReported={openedQueryReported}
+        disposeOnUnmount={server !== undefined}
       />
     );
     return mountReactIsland(
