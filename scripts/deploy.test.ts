@@ -2,7 +2,8 @@
 // compose file are checked as text. Each Dockerfile passes dockerfile-utils' linter, copies only
 // its deployable's workspace, the workspaces it depends on (read from the package.json files,
 // transitively), the root package and lock files, the root TypeScript settings and deploy/'s own
-// files, and copies every workspace it needs at run time; its last stage runs as a non-root user
+// files, and copies every workspace it needs at run time; its node images are the Node release
+// scripts/with-node24.sh pins; its last stage runs as a non-root user
 // with a HEALTHCHECK. The compose file is valid against the Compose Specification's JSON schema
 // (vendored, deploy/vendor/compose-spec) and wires what the shell reads.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -142,6 +143,17 @@ describe('the Dockerfiles (deploy/docker)', () => {
     const healthcheck = lastStage(file).find((instruction) => keyword(instruction) === 'HEALTHCHECK')!.getTextContent();
     expect(healthcheck).toContain('/health`');
     expect(lastStage(file).map((instruction) => instruction.getTextContent()).join('\n')).toMatch(/tsx@(\S+)/);
+  });
+
+  it.each(dockerfiles)('%s builds and runs on the Node release scripts/with-node24.sh pins (its major is .nvmrc)', (file) => {
+    const pinned = /^NODE24_VERSION="(\d+)\.(\d+)\.\d+"$/m.exec(readFileSync(path.join(ROOT, 'scripts/with-node24.sh'), 'utf8'));
+    expect(pinned?.[1]).toBe(readFileSync(path.join(ROOT, '.nvmrc'), 'utf8').trim());
+    const nodeImages = facts
+      .get(file)!
+      .stages.map((stage) => stage[0]!.getArguments()[0]!.getValue())
+      .filter((image) => image.startsWith('node:'));
+    expect(nodeImages.length).toBeGreaterThan(0);
+    for (const image of nodeImages) expect(image).toMatch(new RegExp(`^node:${pinned![1]}\\.${pinned![2]}-`));
   });
 
   it('installs the tsx of the root lock file in the images that run TypeScript sources', () => {

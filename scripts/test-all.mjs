@@ -5,6 +5,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, capture, run } from './lib.mjs';
 
+// First line: the Node this run is on, and the one its children get from PATH (`npm`, `npx` and
+// `node` spawned by the steps), so a run under scripts/with-node24.sh shows both are Node 24.
+const childNode = (await capture('node', ['--version'])).stdout.trim();
+console.log(`[test] Node ${process.version} (children: node ${childNode || 'not found on PATH'})`);
+if (childNode && childNode !== process.version) {
+  console.warn(`[test] warning: this runs on Node ${process.version} but \`node\` on PATH is ${childNode}`);
+}
+
 const results = [];
 async function step(name, fn) {
   const started = Date.now();

@@ -6,7 +6,7 @@
 # search server's TYPESENSE_HOST/PORT/PROTOCOL (or TYPESENSE_NODES) and admin TYPESENSE_API_KEY (deploy/README.md).
 
 # Its workspace, the workspaces it depends on (read from the package.json files) and the lock file: nothing else.
-FROM node:20.20-bookworm-slim AS install
+FROM node:24.21-bookworm-slim AS install
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY contracts/ contracts/
@@ -23,7 +23,7 @@ COPY tooling/stack/ tooling/stack/
 COPY tooling/static-server/ tooling/static-server/
 RUN npm ci --workspace mf-search --omit=dev --no-audit --no-fund
 
-FROM node:20.20-bookworm-slim
+FROM node:24.21-bookworm-slim
 LABEL org.opencontainers.image.title="khs-insights" khs.workspace="mf-search"
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4322 DATA_DIR=/data
 # tsx runs the TypeScript sources (the version of the root's lock file); /data is the one writable folder.

@@ -6,7 +6,7 @@
 # Reads ORIGIN_PORT (default 8080; compose sets 4313, the port browsers and the shell both use).
 
 # The remote's workspace and its workspace dependencies only.
-FROM node:20.20-bookworm-slim AS build
+FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY content/ content/

@@ -5,14 +5,14 @@
 # Reads TYPESENSE_API_KEY, TYPESENSE_SEARCH_API_KEY, SEARCH_WORKERS and the limits of search-engine/README.md.
 
 # Compiled into self-contained bundles (search-engine/scripts/build-server.mjs): the image needs no node_modules.
-FROM node:20.20-bookworm-slim AS build
+FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY libs/env-integer/ libs/env-integer/
 COPY search-engine/ search-engine/
 RUN npm ci --workspace search-engine --no-audit --no-fund && npm run build --workspace search-engine
 
-FROM node:20.20-bookworm-slim
+FROM node:24.21-bookworm-slim
 LABEL org.opencontainers.image.title="khs-search-engine" khs.workspace="search-engine"
 ENV NODE_ENV=production SEARCH_HOST=0.0.0.0 SEARCH_PORT=8108 SEARCH_DATA_DIR=/data
 RUN mkdir /data && chown node:node /data

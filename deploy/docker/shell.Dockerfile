@@ -4,7 +4,7 @@
 # Reads the variables of the root README's "Configuration" (deploy/README.md lists what compose sets).
 
 # The client runtime (rspack): the shell's workspace and its workspace dependencies only.
-FROM node:20.20-bookworm-slim AS build
+FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY content/ content/
@@ -20,7 +20,7 @@ COPY tooling/stack/ tooling/stack/
 COPY tooling/static-server/ tooling/static-server/
 RUN npm ci --workspace shell --include-workspace-root --no-audit --no-fund && npm run build --workspace shell
 
-FROM node:20.20-bookworm-slim AS install
+FROM node:24.21-bookworm-slim AS install
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY content/ content/
@@ -36,7 +36,7 @@ COPY tooling/stack/ tooling/stack/
 COPY tooling/static-server/ tooling/static-server/
 RUN npm ci --workspace shell --omit=dev --no-audit --no-fund
 
-FROM node:20.20-bookworm-slim
+FROM node:24.21-bookworm-slim
 LABEL org.opencontainers.image.title="khs-shell" khs.workspace="shell"
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4300 DATA_DIR=/data
 # tsx runs the TypeScript sources (the version of the root's lock file); /data is the one writable folder.

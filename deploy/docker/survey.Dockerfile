@@ -4,7 +4,7 @@
 # Reads PORT, HOST, DATA_DIR, DATABASE_URL, DATABASE_SCHEMA, COOKIE_SECRET (deploy/README.md).
 
 # Its workspace, the workspaces it depends on (read from the package.json files) and the lock file: nothing else.
-FROM node:20.20-bookworm-slim AS install
+FROM node:24.21-bookworm-slim AS install
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY content/ content/
@@ -19,7 +19,7 @@ COPY tooling/stack/ tooling/stack/
 COPY tooling/static-server/ tooling/static-server/
 RUN npm ci --workspace mf-survey --omit=dev --no-audit --no-fund
 
-FROM node:20.20-bookworm-slim
+FROM node:24.21-bookworm-slim
 LABEL org.opencontainers.image.title="khs-survey" khs.workspace="mf-survey"
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4320 DATA_DIR=/data
 # tsx runs the TypeScript sources (the version of the root's lock file); /data is the one writable folder.

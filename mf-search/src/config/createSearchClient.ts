@@ -197,7 +197,7 @@ interface AdapterRequestStep {
  * any other failure rejects with a one-line `SearchFailedError`. Then `complete`: for the list,
  * `withSnippetOnlyFields` (the adapter builds `_snippetResult` from the hit's document keys only,
  * so an excluded field's snippet would be dropped although the server sent it). Hooks an internal
- * step of the pinned adapter version (typesense-instantsearch-adapter 2.9.0); the embedded-server
+ * step of the pinned adapter version (typesense-instantsearch-adapter 3.0.2); the embedded-server
  * tests of the content snippet and of refused searches fail if that step changes.
  */
 function hookRequestStep(adapter: object, complete: (response: TypesenseMultiSearchResponse) => TypesenseMultiSearchResponse): void {

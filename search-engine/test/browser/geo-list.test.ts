@@ -9,7 +9,7 @@ const PLACES = [
   { id: 'versailles', name: 'Versailles', location: [48.8049, 2.1204] },
 ];
 
-describe('InstantSearch.js page: geo search list (Chromium, adapter 2.9.0)', () => {
+describe('InstantSearch.js page: geo search list (Chromium, adapter 3.0.2)', () => {
   let target: Target;
   let harness: InstantSearchHarness;
   let places: string;

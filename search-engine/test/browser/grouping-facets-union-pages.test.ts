@@ -19,7 +19,7 @@ const FILMS = [
   { id: 'f2', title: 'Silent Stars', author: 'Eve', genre: ['drama'], year: 1999 },
 ];
 
-describe('InstantSearch.js pages through typesense-instantsearch-adapter 2.9.0 (Chromium): dynamic widgets, grouped hits, union', () => {
+describe('InstantSearch.js pages through typesense-instantsearch-adapter 3.0.2 (Chromium): dynamic widgets, grouped hits, union', () => {
   let target: Target;
   let harness: InstantSearchHarness;
   let books: string;
@@ -109,8 +109,8 @@ describe('InstantSearch.js pages through typesense-instantsearch-adapter 2.9.0 (
   });
 
   it('union results: books and films in one ranked list, each hit labelled with its collection', async () => {
-    // Adapter 2.9.0 has no union option: the page sends the union through the adapter's own
-    // typesense client and hands InstantSearch the merged hits.
+    // The page sends the union through the adapter's own typesense client (adapter 3.x also has a
+    // `union` option; this keeps the test about the server's union answer) and hands InstantSearch the merged hits.
     const { page, searches } = await harness.open('union', {
       adapterOptions: { additionalSearchParameters: { query_by: 'title' } },
       body: '<div id="searchbox"></div><ol id="hits"></ol>',

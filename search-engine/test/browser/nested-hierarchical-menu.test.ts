@@ -9,7 +9,7 @@ const PRODUCTS = [
   { id: 'p4', name: 'Desk Lamp', hierarchicalCategories: { lvl0: 'Home', lvl1: 'Home > Lighting' } },
 ];
 
-describe('InstantSearch.js page: hierarchical menu over nested fields (Chromium, adapter 2.9.0)', () => {
+describe('InstantSearch.js page: hierarchical menu over nested fields (Chromium, adapter 3.0.2)', () => {
   let target: Target;
   let harness: InstantSearchHarness;
   let products: string;

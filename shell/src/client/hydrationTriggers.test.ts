@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createPageBus, examplePageConfig, type IslandContext } from 'contracts';
 import { IDLE_TIMEOUT_MS, ISLAND_WAITING_ATTRIBUTE, VISIBLE_ROOT_MARGIN, whenTriggered } from './hydrationTriggers.js';
 import { startIslandRuntime, type ModuleLoader } from './islandRuntime.js';
@@ -32,8 +32,25 @@ function fakeIntersectionObserver() {
 }
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
-/** Long enough for a release's hydration frames and replay. */
-const replayed = () => new Promise((resolve) => setTimeout(resolve, 100));
+/**
+ * Waits until `listener` saw the replayed click, however long the release's hydration frames and
+ * idle wait take (no fixed delay: on a busy machine they take longer than any guess).
+ */
+const replayedOnce = (listener: ReturnType<typeof vi.fn>) => vi.waitFor(() => expect(listener).toHaveBeenCalledTimes(1), { timeout: 10_000, interval: 5 });
+
+/**
+ * Long tasks on the main thread until the test ends, as on a loaded machine or a slow phone: every
+ * timer turn is kept busy for `taskMs` (default 60), so frames and timers come late and bunched.
+ */
+function busyMainThread(taskMs = 60): void {
+  const timer = setInterval(() => {
+    const until = performance.now() + taskMs;
+    while (performance.now() < until) {
+      // Busy: nothing else runs meanwhile (timers, animation frames).
+    }
+  }, 1);
+  onTestFinished(() => clearInterval(timer));
+}
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -110,7 +127,8 @@ describe('hydration triggers', () => {
     expect(immediate.hasAttribute(ISLAND_WAITING_ATTRIBUTE)).toBe(false);
   });
 
-  it('a click on a waiting island fires its trigger at once and is replayed once the island settled', async () => {
+  it('a click on a waiting island fires its trigger at once and is replayed once the island settled, also between long tasks', async () => {
+    busyMainThread();
     fakeIntersectionObserver();
     const element = document.createElement('div');
     element.innerHTML = '<button type="button">Vote</button>';
@@ -128,12 +146,15 @@ describe('hydration triggers', () => {
     await flush();
     expect(hydrated).not.toHaveBeenCalled();
     settle();
-    await replayed();
+    await replayedOnce(hydrated);
+    // The frames after the replay (the edit watch) click nothing more.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     expect(hydrated).toHaveBeenCalledTimes(1);
     element.remove();
   });
 
-  it('replays a held click also when the island failed (run rejected or threw)', async () => {
+  it('replays a held click also when the island failed (run rejected or threw), also between long tasks', async () => {
+    busyMainThread();
     for (const run of [() => Promise.reject(new Error('load failed')), () => { throw new Error('mount threw'); }]) {
       const element = document.createElement('div');
       element.innerHTML = '<a href="#x">x</a>';
@@ -149,8 +170,7 @@ describe('hydration triggers', () => {
       const click = new MouseEvent('click', { bubbles: true, cancelable: true });
         element.querySelector('a')!.dispatchEvent(click);
       expect(started).toBe(true);
-      await replayed();
-      expect(clicked).toHaveBeenCalledTimes(1);
+      await replayedOnce(clicked);
       element.remove();
     }
   });
