@@ -186,7 +186,6 @@ export function startTeamService(name, options = {}) {
   });
 }
 
-/** `env` without any of the stack's secrets: no process inherits one it was not given. */
 /**
  * The secrets the shell gets: its cookie secret, the search-only key browsers get, each team
  * service's edge key to send it — every one of `secrets` but the search server's admin key
@@ -199,6 +198,7 @@ export function shellSecrets(secrets) {
   return rest;
 }
 
+/** `env` without any of the stack's secrets: no process inherits one it was not given. */
 function withoutSecrets(env) {
   const copy = { ...env };
   for (const name of SECRET_NAMES) delete copy[name];
@@ -228,6 +228,323 @@ export function teamServiceEnvironment(service, { env, serviceEnv = {}, secrets,
   };
 }
 
+/**
+ * Which secrets this stack generates, loaded from (or written to) the data folder, logged by name.
+ * Only the secrets of parts this stack runs are generated: a real Typesense's keys and an external
+ * service's edge key are its operator's, taken from the environment as they are.
+ * @returns {{ file: string, values: Record<string, string>, all: Record<string, string> }} `values`:
+ *   the loaded ones; `all`: every secret the environment sets, under the loaded ones.
+ */
+function stackSecrets({ dataDir, given, embeddedSearch, ownServices, log }) {
+  const owned = SECRET_NAMES.filter(
+    (name) =>
+      (embeddedSearch || !name.startsWith('TYPESENSE_')) &&
+      !TEAM_SERVICES.some((service) => service.edgeKeyEnv === name && !ownServices.includes(service)),
+  );
+  const secrets = loadStackSecrets(dataDir, given, owned);
+  const givenSecrets = Object.fromEntries(SECRET_NAMES.filter((name) => given[name]?.trim()).map((name) => [name, given[name].trim()]));
+  log?.(
+    `[stack] secrets in ${secrets.file} (mode 0600)` +
+      (secrets.generated.length > 0 ? `; generated now: ${secrets.generated.join(', ')}` : '') +
+      (secrets.fromEnv.length > 0 ? `; from the environment: ${secrets.fromEnv.join(', ')}` : ''),
+  );
+  return { file: secrets.file, values: secrets.values, all: { ...givenSecrets, ...secrets.values } };
+}
+
+/**
+ * Each part's port, by key (a remote's name, `search`, a service's name, `shell`): its registry
+ * default for `npm start` (all checked before anything starts: a taken one stops the start with a
+ * `PortTakenError`), else 0 (a free one, picked by the part itself and kept). The shell's is always
+ * known up front, even on free ports: the search server's allowed origins name it.
+ */
+async function choosePorts({ options, given, embeddedSearch, servedRemotes, ownServices }) {
+  const ports = new Map();
+  const byDefault = (port) => port + (options.portOffset ?? 0);
+  const wanted = [
+    ...servedRemotes.map((remote) => [remote.name, `the ${remote.name} origin`, byDefault(remote.defaultPort)]),
+    ...(embeddedSearch ? [['search', 'the search server', given[SEARCH.portEnv] ? Number(given[SEARCH.portEnv]) : byDefault(SEARCH.defaultPort)]] : []),
+    ...ownServices.map((service) => [service.name, `the ${service.name} service`, byDefault(service.defaultPort)]),
+    ['shell', 'the shell', given.PORT ? Number(given.PORT) : byDefault(SHELL_DEFAULT_PORT)],
+  ];
+  if (options.preferDefaultPorts) {
+    const taken = [];
+    for (const [key, part, port] of wanted) {
+      if (port !== 0 && !(await isPortFree(port))) taken.push({ port, part });
+      ports.set(key, port);
+    }
+    if (taken.length > 0) throw new PortTakenError(taken);
+  } else {
+    for (const [key] of wanted) ports.set(key, 0);
+    if (options.env?.PORT) ports.set('shell', Number(options.env.PORT));
+    if (embeddedSearch && options.env?.[SEARCH.portEnv]) ports.set('search', Number(options.env[SEARCH.portEnv]));
+  }
+  if (!ports.get('shell')) ports.set('shell', await freePort());
+  return ports;
+}
+
+/**
+ * The folder each served remote's origin serves, by name: a folder someone else keeps deployed
+ * (`remoteOrigins`, the dev starter's dev origin) as it is, else its `dist` — or, with
+ * `deployedOrigins`, its deploy target there, the current `dist` deployed to it first.
+ */
+async function resolveOriginDirs({ servedRemotes, options, log }) {
+  const originDirs = new Map();
+  for (const remote of servedRemotes) {
+    const keptElsewhere = options.remoteOrigins?.[remote.name];
+    if (keptElsewhere) {
+      originDirs.set(remote.name, keptElsewhere);
+      continue;
+    }
+    const dist = path.join(REPO_ROOT, remote.name, 'dist');
+    if (!existsSync(dist)) throw new Error(`${remote.name} is not built (${dist}): run npm run build`);
+    let dir = dist;
+    if (options.deployedOrigins) {
+      dir = path.join(options.deployedOrigins, remote.name);
+      const deployed = await deploy({ from: dist, target: dir });
+      log?.(`[stack] ${remote.name} ${deployed.version} ${deployed.changed ? `deployed to ${dir}` : `already live in ${dir}`}`);
+    }
+    originDirs.set(remote.name, dir);
+  }
+  return originDirs;
+}
+
+/**
+ * Each remote's origin, as its CDN would serve it, all at once under supervision.
+ * @returns {Promise<{ origins: Map<string, Awaited<ReturnType<typeof supervisePart>>>, serveRemote: (name: string, dir?: string) => void }>}
+ *   `serveRemote` points an origin at another folder (its own, from `originDirs`, when omitted).
+ */
+async function startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cleanups }) {
+  const origins = new Map();
+  // What each origin serves now (`serveRemote` swaps it).
+  const servedDirs = new Map(originDirs);
+  const originSpec = (name) => (port) => ({ args: [STATIC_SERVER_CLI, servedDirs.get(name), String(port)], env: baseEnv, cwd: REPO_ROOT });
+  await allStarted(
+    servedRemotes.map(async (remote) => {
+      const origin = await supervisePart({ name: `the ${remote.name} origin`, port: ports.get(remote.name), spec: originSpec(remote.name), healthPath: HEALTH_PATHS.origin, log });
+      cleanups.push(() => origin.supervised.close());
+      origins.set(remote.name, origin);
+      log?.(`[stack] ${remote.name} served at ${origin.url}/ (pid ${origin.supervised.pid()})`);
+    }),
+  );
+  const serveRemote = (name, dir) => {
+    const origin = origins.get(name);
+    servedDirs.set(name, dir ?? originDirs.get(name));
+    // The running origin switches at once; a restarted one starts on the new folder too.
+    origin.supervised.update(originSpec(name)(origin.port));
+    origin.supervised.send({ type: 'serve', dir: servedDirs.get(name) });
+  };
+  return { origins, serveRemote };
+}
+
+/** Waits for every start to settle (none is left half-way), then throws the first failure if any. */
+async function allStarted(starts) {
+  const results = await Promise.allSettled(starts);
+  const failure = results.find((result) => result.status === 'rejected');
+  if (failure) throw failure.reason;
+}
+
+/** Where a real Typesense is (`TYPESENSE_HOST`…, as the environment gives it), for the shell and the search slice's indexer. */
+function externalSearchTarget(given) {
+  return Object.fromEntries(['TYPESENSE_HOST', 'TYPESENSE_PORT', 'TYPESENSE_PROTOCOL', 'TYPESENSE_NODES', 'TYPESENSE_NEAREST_NODE'].filter((name) => given[name]).map((name) => [name, given[name]]));
+}
+
+/**
+ * Builds and starts the embedded search server under supervision, with its keys, its data folder
+ * and the browser origins allowed to search (the site's pages and the remotes' standalone pages).
+ * @returns {Promise<{ search: Awaited<ReturnType<typeof supervisePart>>, searchTarget: Record<string, string> }>}
+ *   `searchTarget`: where it listens, as TYPESENSE_HOST/PORT/PROTOCOL.
+ */
+async function startEmbeddedSearch({ ports, origins, remoteManifests, given, baseEnv, secrets, dataDir, options, log, cleanups }) {
+  await buildSearchServer();
+  const searchDataDir = path.join(dataDir, 'search');
+  const allowedOrigins =
+    given.SEARCH_ALLOWED_ORIGINS ??
+    searchPageOrigins({
+      shellPort: String(ports.get('shell')),
+      publicBaseUrl: given.PUBLIC_BASE_URL,
+      remoteOrigins: [...[...origins.values()].map((origin) => origin.url), ...Object.values(remoteManifests)],
+    }).join(',');
+  const search = await supervisePart({
+    name: 'the search server',
+    port: ports.get('search'),
+    spec: (port) => ({
+      nodeArgs: [...SERVER_NODE_FLAGS],
+      args: [SEARCH_SERVER_ENTRY],
+      cwd: REPO_ROOT,
+      env: {
+        ...SERVER_MALLOC_ENV,
+        ...baseEnv,
+        ...options.searchEnv,
+        SEARCH_HOST: '127.0.0.1',
+        SEARCH_PORT: String(port),
+        SEARCH_DATA_DIR: searchDataDir,
+        TYPESENSE_API_KEY: secrets.values.TYPESENSE_API_KEY,
+        TYPESENSE_SEARCH_API_KEY: secrets.values.TYPESENSE_SEARCH_API_KEY,
+        SEARCH_ALLOWED_ORIGINS: allowedOrigins,
+      },
+    }),
+    healthPath: HEALTH_PATHS.search,
+    timings: {
+      stopTimeoutMs: SERVER_STOP_TIMEOUT_MS,
+      // A test may hold the server down longer to look at the site meanwhile (search-engine README).
+      ...(options.searchEnv?.SEARCH_RESTART_BACKOFF_MS ? { initialBackoffMs: Number(options.searchEnv.SEARCH_RESTART_BACKOFF_MS) } : {}),
+    },
+    log,
+  });
+  cleanups.push(() => search.supervised.close());
+  log?.(`[stack] search server (pid ${search.supervised.pid()}) at ${search.url}`);
+  return { search, searchTarget: { [SEARCH.hostEnv]: '127.0.0.1', [SEARCH.portEnv]: String(search.port), TYPESENSE_PROTOCOL: 'http' } };
+}
+
+/**
+ * Each team's service as its own process, on its own port, in parallel, sharing the data folder
+ * (each keeps its own file there) or DATABASE_URL (each its own schema). It gets its own edge key
+ * and no other secret: not the shell's cookie secret, not another service's key.
+ * @returns {Promise<{ running: Map<string, Awaited<ReturnType<typeof supervisePart>>>, launch: (service: object, sliceDir?: string) => Promise<Awaited<ReturnType<typeof supervisePart>>> }>}
+ *   `launch` (re)starts one on the port it had (from `sliceDir`, a changed copy of its slice, when given).
+ */
+async function startTeamServices({ ownServices, ports, baseEnv, secrets, dataDir, searchTarget, options, log, cleanups }) {
+  const running = new Map();
+  const servicePorts = new Map();
+  const launch = async (service, sliceDir) => {
+    const dir = sliceDir ?? path.join(REPO_ROOT, service.slice);
+    const started = await supervisePart({
+      name: `the ${service.name} service`,
+      port: servicePorts.get(service.name) ?? ports.get(service.name),
+      spec: (port) => ({
+        nodeArgs: ['--import', TSX_LOADER],
+        args: [path.join(dir, service.entry)],
+        cwd: dir,
+        env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.all, port, dataDir, searchTarget }),
+      }),
+      healthPath: HEALTH_PATHS.service,
+      log,
+    });
+    servicePorts.set(service.name, started.port);
+    running.set(service.name, started);
+    log?.(`[stack] ${service.name} service (pid ${started.supervised.pid()}) at ${started.url}`);
+    return started;
+  };
+  // Closes whichever process each service runs at the end, a restarted one included.
+  cleanups.push(async () => {
+    await Promise.all([...running.values()].map((service) => service.supervised.close()));
+  });
+  await allStarted(ownServices.map((service) => launch(service)));
+  return { running, launch };
+}
+
+/**
+ * The shell's environment: the stack's base, the remotes' manifest URLs, the caller's `env` without
+ * secrets, the shell's own secrets, `shellEnv`, then where the embedded search server and the stack's
+ * team services listen.
+ */
+function shellEnvironment({ baseEnv, dataDir, origins, remoteManifests, options, secrets, embeddedSearchTarget, ownServices, teamServices }) {
+  return {
+    ...baseEnv,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, remoteManifests[remote.name] ?? defaultManifestUrl(remote, origins.get(remote.name).url)])),
+    ...withoutSecrets(options.env ?? {}),
+    ...shellSecrets(secrets.all),
+    ...options.shellEnv,
+    ...embeddedSearchTarget,
+    ...Object.fromEntries(ownServices.map((service) => [service.urlEnv, teamServices.running.get(service.name).url])),
+  };
+}
+
+/**
+ * Starts the shell under supervision, from its own folder so tsx compiles it with the shell's tsconfig.
+ * @returns {Promise<{ shell: Awaited<ReturnType<typeof supervisePart>>, shellExit: Promise<number> }>}
+ *   `shellExit` resolves (0) once the stack has closed it.
+ */
+async function startShell({ port, shellEnv, log, cleanups }) {
+  const shellDir = path.join(REPO_ROOT, 'shell');
+  const shell = await supervisePart({
+    name: 'the shell',
+    port,
+    spec: (shellPort) => ({ nodeArgs: ['--import', TSX_LOADER], args: ['src/server/main.ts'], cwd: shellDir, env: { ...shellEnv, PORT: String(shellPort) } }),
+    healthPath: HEALTH_PATHS.shell,
+    log,
+  });
+  let shellClosed;
+  const shellExit = new Promise((resolve) => (shellClosed = resolve));
+  cleanups.push(async () => {
+    await shell.supervised.close();
+    shellClosed(0);
+  });
+  return { shell, shellExit };
+}
+
+/**
+ * The handle `startStack` resolves with (`Stack` in startStack.d.ts) over the parts it started.
+ * `search` is undefined when the search server is external (`searchTarget` says where).
+ */
+function stackHandle({ shell, shellExit, origins, originDirs, serveRemote, search, searchTarget, teamServices, dataDir, secretsFile, cleanUp }) {
+  const shellStatus = shell.supervised.status();
+  const embedded = () => {
+    if (!search) throw new Error('the search server is external (TYPESENSE_HOST): the stack does not run it');
+    return search;
+  };
+  const runningService = (name) => {
+    const running = teamServices.running.get(name);
+    if (!running) throw new Error(`the ${name} service is external (${teamService(name).urlEnv}): the stack does not run it`);
+    return running;
+  };
+  let closing;
+  return {
+    url: shellStatus.url,
+    remotes: Object.fromEntries([...origins].map(([name, origin]) => [name, origin.url])),
+    originDirs: Object.fromEntries(originDirs),
+    searchUrl: search ? search.url : `${searchTarget.TYPESENSE_PROTOCOL ?? 'http'}://${searchTarget[SEARCH.hostEnv]}:${searchTarget[SEARCH.portEnv] ?? SEARCH.defaultPort}`,
+    baseUrl: shellStatus.baseUrl,
+    dataDir,
+    secretsFile,
+    shellExit,
+    pids() {
+      return {
+        shell: shell.supervised.pid(),
+        ...(search ? { search: search.supervised.pid() } : {}),
+        ...Object.fromEntries([...origins].map(([name, origin]) => [name, origin.supervised.pid()])),
+        ...Object.fromEntries([...teamServices.running].map(([name, running]) => [name, running.supervised.pid()])),
+      };
+    },
+    shellPid: () => shell.supervised.pid(),
+    originPid: (name) => origins.get(name).supervised.pid(),
+    searchPid: () => embedded().supervised.pid(),
+    serviceUrl: (name) => runningService(name).url,
+    servicePid: (name) => runningService(name).supervised.pid(),
+    nextStart(part) {
+      const supervised =
+        part === 'shell' ? shell.supervised : part === 'search' ? embedded().supervised : origins.get(part)?.supervised ?? runningService(part).supervised;
+      return supervised.nextStart().then((status) => status.pid);
+    },
+    async stopService(name) {
+      await runningService(name).supervised.close();
+    },
+    async startService(name, sliceDir) {
+      await runningService(name).supervised.close();
+      const restarted = await teamServices.launch(teamService(name), sliceDir);
+      return { pid: restarted.supervised.pid(), url: restarted.url };
+    },
+    serveRemote,
+    async stopSearch() {
+      await embedded().supervised.close();
+    },
+    async killSearchServer() {
+      const current = embedded().supervised;
+      const killedAt = Date.now();
+      const restarted = current.nextStart();
+      process.kill(current.pid(), 'SIGKILL');
+      const { pid } = await restarted;
+      return { pid, restartMs: Date.now() - killedAt };
+    },
+    close() {
+      closing ??= cleanUp();
+      return closing;
+    },
+  };
+}
+
 /** @param {import('./startStack.d.ts').StackOptions} options */
 export async function startStack(options = {}) {
   const { log } = options;
@@ -248,266 +565,25 @@ export async function startStack(options = {}) {
     const given = { ...process.env, ...options.env };
     const embeddedSearch = !given[SEARCH.hostEnv];
     const ownServices = TEAM_SERVICES.filter((service) => !given[service.urlEnv]); // others run elsewhere
-    // Only the secrets of parts this stack runs are generated: a real Typesense's keys and an
-    // external service's edge key are its operator's, taken from the environment as they are.
-    const stackSecrets = SECRET_NAMES.filter(
-      (name) =>
-        (embeddedSearch || !name.startsWith('TYPESENSE_')) &&
-        !TEAM_SERVICES.some((service) => service.edgeKeyEnv === name && !ownServices.includes(service)),
-    );
-    const secrets = loadStackSecrets(dataDir, given, stackSecrets);
-    const givenSecrets = Object.fromEntries(SECRET_NAMES.filter((name) => given[name]?.trim()).map((name) => [name, given[name].trim()]));
-    log?.(
-      `[stack] secrets in ${secrets.file} (mode 0600)` +
-        (secrets.generated.length > 0 ? `; generated now: ${secrets.generated.join(', ')}` : '') +
-        (secrets.fromEnv.length > 0 ? `; from the environment: ${secrets.fromEnv.join(', ')}` : ''),
-    );
-    // What every process starts from: the caller's environment without any secret.
-    const baseEnv = {
-      ...withoutSecrets(given),
-      // Production React on the server: the development build renders several times slower.
-      NODE_ENV: 'production',
-    };
-
-    // Each part's port: its registry default for `npm start` (all checked before anything starts: a
-    // taken one stops the start), else 0 (a free one, picked by the part itself and kept).
-    const ports = new Map();
-    const byDefault = (port) => port + (options.portOffset ?? 0);
     // Remotes served elsewhere (a dev origin, a shared staging site): no origin of ours, no build needed.
     const remoteManifests = options.remoteManifests ?? {};
     const servedRemotes = REMOTES.filter((remote) => !remoteManifests[remote.name]);
-    const wanted = [
-      ...servedRemotes.map((remote) => [remote.name, `the ${remote.name} origin`, byDefault(remote.defaultPort)]),
-      ...(embeddedSearch ? [['search', 'the search server', given[SEARCH.portEnv] ? Number(given[SEARCH.portEnv]) : byDefault(SEARCH.defaultPort)]] : []),
-      ...ownServices.map((service) => [service.name, `the ${service.name} service`, byDefault(service.defaultPort)]),
-      ['shell', 'the shell', given.PORT ? Number(given.PORT) : byDefault(SHELL_DEFAULT_PORT)],
-    ];
-    if (options.preferDefaultPorts) {
-      const taken = [];
-      for (const [key, part, port] of wanted) {
-        if (port !== 0 && !(await isPortFree(port))) taken.push({ port, part });
-        ports.set(key, port);
-      }
-      if (taken.length > 0) throw new PortTakenError(taken);
-    } else {
-      for (const [key] of wanted) ports.set(key, 0);
-      if (options.env?.PORT) ports.set('shell', Number(options.env.PORT));
-      if (embeddedSearch && options.env?.[SEARCH.portEnv]) ports.set('search', Number(options.env[SEARCH.portEnv]));
-    }
-    // Known up front, even on free ports: the search server's allowed origins name the shell's.
-    if (!ports.get('shell')) ports.set('shell', await freePort());
-
-    // Each remote's origin, as its CDN would serve it.
-    const origins = new Map();
-    const originDirs = new Map();
-    for (const remote of servedRemotes) {
-      // A folder someone else keeps deployed (the dev starter's dev origin): served as it is.
-      const given = options.remoteOrigins?.[remote.name];
-      if (given) {
-        originDirs.set(remote.name, given);
-        continue;
-      }
-      const dist = path.join(REPO_ROOT, remote.name, 'dist');
-      if (!existsSync(dist)) throw new Error(`${remote.name} is not built (${dist}): run npm run build`);
-      let dir = dist;
-      if (options.deployedOrigins) {
-        dir = path.join(options.deployedOrigins, remote.name);
-        const deployed = await deploy({ from: dist, target: dir });
-        log?.(`[stack] ${remote.name} ${deployed.version} ${deployed.changed ? `deployed to ${dir}` : `already live in ${dir}`}`);
-      }
-      originDirs.set(remote.name, dir);
-    }
-    // What each origin serves now (`serveRemote` swaps it; its own folder again when omitted).
-    const servedDirs = new Map(originDirs);
-    const originSpec = (name) => (port) => ({ args: [STATIC_SERVER_CLI, servedDirs.get(name), String(port)], env: baseEnv, cwd: REPO_ROOT });
-    const startedOrigins = await Promise.allSettled(
-      servedRemotes.map(async (remote) => {
-        const origin = await supervisePart({ name: `the ${remote.name} origin`, port: ports.get(remote.name), spec: originSpec(remote.name), healthPath: HEALTH_PATHS.origin, log });
-        cleanups.push(() => origin.supervised.close());
-        origins.set(remote.name, origin);
-        log?.(`[stack] ${remote.name} served at ${origin.url}/ (pid ${origin.supervised.pid()})`);
-      }),
-    );
-    const originFailure = startedOrigins.find((result) => result.status === 'rejected');
-    if (originFailure) throw originFailure.reason;
-
-    const shellEnv = {
-      ...baseEnv,
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      ...Object.fromEntries(REMOTES.map((remote) => [remote.manifestEnv, remoteManifests[remote.name] ?? defaultManifestUrl(remote, origins.get(remote.name).url)])),
-      ...withoutSecrets(options.env ?? {}),
-      ...shellSecrets({ ...givenSecrets, ...secrets.values }),
-      ...options.shellEnv,
-    };
-    // Where the search server is, for the shell (browsers' endpoint) and the search slice's indexer.
-    const searchTarget = embeddedSearch
-      ? {}
-      : Object.fromEntries(['TYPESENSE_HOST', 'TYPESENSE_PORT', 'TYPESENSE_PROTOCOL', 'TYPESENSE_NODES', 'TYPESENSE_NEAREST_NODE'].filter((name) => given[name]).map((name) => [name, given[name]]));
-
-    let search;
-    if (embeddedSearch) {
-      await buildSearchServer();
-      const searchDataDir = path.join(dataDir, 'search');
-      search = await supervisePart({
-        name: 'the search server',
-        port: ports.get('search'),
-        spec: (port) => ({
-          nodeArgs: [...SERVER_NODE_FLAGS],
-          args: [SEARCH_SERVER_ENTRY],
-          cwd: REPO_ROOT,
-          env: {
-            ...SERVER_MALLOC_ENV,
-            ...baseEnv,
-            ...options.searchEnv,
-            SEARCH_HOST: '127.0.0.1',
-            SEARCH_PORT: String(port),
-            SEARCH_DATA_DIR: searchDataDir,
-            TYPESENSE_API_KEY: secrets.values.TYPESENSE_API_KEY,
-            TYPESENSE_SEARCH_API_KEY: secrets.values.TYPESENSE_SEARCH_API_KEY,
-            // Browsers may search from the site's pages and the remotes' standalone pages only.
-            SEARCH_ALLOWED_ORIGINS:
-              given.SEARCH_ALLOWED_ORIGINS ??
-              searchPageOrigins({
-                shellPort: String(ports.get('shell')),
-                publicBaseUrl: given.PUBLIC_BASE_URL,
-                remoteOrigins: [...[...origins.values()].map((origin) => origin.url), ...Object.values(remoteManifests)],
-              }).join(','),
-          },
-        }),
-        healthPath: HEALTH_PATHS.search,
-        timings: {
-          stopTimeoutMs: SERVER_STOP_TIMEOUT_MS,
-          // A test may hold the server down longer to look at the site meanwhile (search-engine README).
-          ...(options.searchEnv?.SEARCH_RESTART_BACKOFF_MS ? { initialBackoffMs: Number(options.searchEnv.SEARCH_RESTART_BACKOFF_MS) } : {}),
-        },
-        log,
-      });
-      cleanups.push(() => search.supervised.close());
-      log?.(`[stack] search server (pid ${search.supervised.pid()}) at ${search.url}`);
-      searchTarget[SEARCH.hostEnv] = '127.0.0.1';
-      searchTarget[SEARCH.portEnv] = String(search.port);
-      searchTarget.TYPESENSE_PROTOCOL = 'http';
-      Object.assign(shellEnv, searchTarget);
-    }
-
-    // Each team's service as its own process, on its own port, sharing the data folder (each keeps
-    // its own file there) or DATABASE_URL (each its own schema). It gets its own edge key and no
-    // other secret: not the shell's cookie secret, not another service's key.
-    const teamServices = new Map();
-    const servicePorts = new Map();
-    const launchService = async (service, sliceDir) => {
-      const dir = sliceDir ?? path.join(REPO_ROOT, service.slice);
-      const running = await supervisePart({
-        name: `the ${service.name} service`,
-        port: servicePorts.get(service.name) ?? ports.get(service.name),
-        spec: (port) => ({
-          nodeArgs: ['--import', TSX_LOADER],
-          args: [path.join(dir, service.entry)],
-          cwd: dir,
-          env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: { ...givenSecrets, ...secrets.values }, port, dataDir, searchTarget }),
-        }),
-        healthPath: HEALTH_PATHS.service,
-        log,
-      });
-      servicePorts.set(service.name, running.port);
-      teamServices.set(service.name, running);
-      log?.(`[stack] ${service.name} service (pid ${running.supervised.pid()}) at ${running.url}`);
-      return running;
-    };
-    cleanups.push(async () => {
-      await Promise.all([...teamServices.values()].map((running) => running.supervised.close()));
-    });
-    // In parallel: each has its own port and its own storage.
-    const started = await Promise.allSettled(ownServices.map((service) => launchService(service)));
-    const failed = started.find((result) => result.status === 'rejected');
-    if (failed) throw failed.reason;
-    for (const service of ownServices) shellEnv[service.urlEnv] = teamServices.get(service.name).url;
-    const runningService = (name) => {
-      const running = teamServices.get(name);
-      if (!running) throw new Error(`the ${name} service is external (${teamService(name).urlEnv}): the stack does not run it`);
-      return running;
-    };
-
-    const shellDir = path.join(REPO_ROOT, 'shell');
-    const shell = await supervisePart({
-      name: 'the shell',
-      port: ports.get('shell'),
-      // From its own folder, so tsx compiles it with the shell's tsconfig.
-      spec: (port) => ({ nodeArgs: ['--import', TSX_LOADER], args: ['src/server/main.ts'], cwd: shellDir, env: { ...shellEnv, PORT: String(port) } }),
-      healthPath: HEALTH_PATHS.shell,
-      log,
-    });
-    const shellStatus = shell.supervised.status();
-    let shellClosed;
-    const shellExit = new Promise((resolve) => (shellClosed = resolve));
-    cleanups.push(async () => {
-      await shell.supervised.close();
-      shellClosed(0);
-    });
-    const embedded = () => {
-      if (!search) throw new Error('the search server is external (TYPESENSE_HOST): the stack does not run it');
-      return search;
-    };
-    let closing;
-    return {
-      url: shellStatus.url,
-      remotes: Object.fromEntries([...origins].map(([name, origin]) => [name, origin.url])),
-      originDirs: Object.fromEntries(originDirs),
-      searchUrl: search ? search.url : `${searchTarget.TYPESENSE_PROTOCOL ?? 'http'}://${searchTarget[SEARCH.hostEnv]}:${searchTarget[SEARCH.portEnv] ?? SEARCH.defaultPort}`,
-      baseUrl: shellStatus.baseUrl,
-      dataDir,
-      secretsFile: secrets.file,
-      shellExit,
-      pids() {
-        return {
-          shell: shell.supervised.pid(),
-          ...(search ? { search: search.supervised.pid() } : {}),
-          ...Object.fromEntries([...origins].map(([name, origin]) => [name, origin.supervised.pid()])),
-          ...Object.fromEntries([...teamServices].map(([name, running]) => [name, running.supervised.pid()])),
-        };
-      },
-      shellPid: () => shell.supervised.pid(),
-      originPid: (name) => origins.get(name).supervised.pid(),
-      searchPid: () => embedded().supervised.pid(),
-      serviceUrl: (name) => runningService(name).url,
-      servicePid: (name) => runningService(name).supervised.pid(),
-      nextStart(part) {
-        const supervised =
-          part === 'shell' ? shell.supervised : part === 'search' ? embedded().supervised : origins.get(part)?.supervised ?? runningService(part).supervised;
-        return supervised.nextStart().then((status) => status.pid);
-      },
-      async stopService(name) {
-        await runningService(name).supervised.close();
-      },
-      async startService(name, sliceDir) {
-        await runningService(name).supervised.close();
-        const restarted = await launchService(teamService(name), sliceDir);
-        return { pid: restarted.supervised.pid(), url: restarted.url };
-      },
-      serveRemote(name, dir) {
-        const origin = origins.get(name);
-        servedDirs.set(name, dir ?? originDirs.get(name));
-        // The running origin switches at once; a restarted one starts on the new folder too.
-        origin.supervised.update(originSpec(name)(origin.port));
-        origin.supervised.send({ type: 'serve', dir: servedDirs.get(name) });
-      },
-      async stopSearch() {
-        await embedded().supervised.close();
-      },
-      async killSearchServer() {
-        const current = embedded().supervised;
-        const killedAt = Date.now();
-        const restarted = current.nextStart();
-        process.kill(current.pid(), 'SIGKILL');
-        const { pid } = await restarted;
-        return { pid, restartMs: Date.now() - killedAt };
-      },
-      close() {
-        closing ??= cleanUp();
-        return closing;
-      },
-    };
+    const secrets = stackSecrets({ dataDir, given, embeddedSearch, ownServices, log });
+    // What every process starts from: the caller's environment without any secret; production React
+    // on the server (the development build renders several times slower).
+    const baseEnv = { ...withoutSecrets(given), NODE_ENV: 'production' };
+    const ports = await choosePorts({ options, given, embeddedSearch, servedRemotes, ownServices });
+    const originDirs = await resolveOriginDirs({ servedRemotes, options, log });
+    const { origins, serveRemote } = await startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cleanups });
+    const { search, searchTarget } = embeddedSearch
+      ? await startEmbeddedSearch({ ports, origins, remoteManifests, given, baseEnv, secrets, dataDir, options, log, cleanups })
+      : { search: undefined, searchTarget: externalSearchTarget(given) };
+    const teamServices = await startTeamServices({ ownServices, ports, baseEnv, secrets, dataDir, searchTarget, options, log, cleanups });
+    // An external search server's address is in `given` already; only the embedded one's is added.
+    const embeddedSearchTarget = search ? searchTarget : {};
+    const shellEnv = shellEnvironment({ baseEnv, dataDir, origins, remoteManifests, options, secrets, embeddedSearchTarget, ownServices, teamServices });
+    const { shell, shellExit } = await startShell({ port: ports.get('shell'), shellEnv, log, cleanups });
+    return stackHandle({ shell, shellExit, origins, originDirs, serveRemote, search, searchTarget, teamServices, dataDir, secretsFile: secrets.file, cleanUp });
   } catch (error) {
     await cleanUp();
     throw error;
