@@ -137,19 +137,38 @@ function pressEnter(field: EditableField | null): void {
   if (unhandled && field.form) field.form.requestSubmit();
 }
 
-/**
- * Starts capturing the reader's clicks and field edits inside `island` (capture phase, before any
- * handler of the page) and calls `onFirstInteraction` at the first one, so a waiting island can
- * start loading then.
- */
-export function captureEarlyInteractions(
-  island: HTMLElement,
-  onFirstInteraction: () => void = () => {},
-  editWatchMs: number = EDIT_WATCH_MS,
-): EarlyInteractionCapture {
+/** A click or an Enter press held for replay, by the path of its target below the island. */
+interface HeldAction {
+  kind: 'click' | 'enter';
+  path: number[];
+}
+
+/** The reader's latest value of one field, and how often it was given back already. */
+interface RecordedEdit {
+  path: number[];
+  value: string;
+  restored: number;
+}
+
+/** What an island's capture has kept of the reader, and how to stop keeping it. */
+interface HeldInteractions {
   /** Held clicks and Enter presses, in the reader's order. */
-  const actions: Array<{ kind: 'click' | 'enter'; path: number[] }> = [];
-  const edits = new Map<string, { path: number[]; value: string; restored: number }>();
+  actions: HeldAction[];
+  /** The reader's edits, by the field's path joined with `/`. */
+  edits: Map<string, RecordedEdit>;
+  /** Stops holding clicks and Enter (edits are still recorded) and clears the busy mark it set. */
+  stopHolding(): void;
+  /** Stops recording edits and forgets them. */
+  stopRecording(): void;
+}
+
+/**
+ * Listens on `island` in the capture phase: holds clicks and Enter in a one-line field (marking the
+ * island busy), records field edits, and calls `onFirstInteraction` at the first of either.
+ */
+function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): HeldInteractions {
+  const actions: HeldAction[] = [];
+  const edits = new Map<string, RecordedEdit>();
   let released = false;
   let interacted = false;
   let busy = false;
@@ -158,7 +177,7 @@ export function captureEarlyInteractions(
     interacted = true;
     onFirstInteraction();
   };
-  const hold = (event: Event, kind: 'click' | 'enter', path: number[]) => {
+  const hold = (event: Event, kind: HeldAction['kind'], path: number[]) => {
     event.preventDefault();
     event.stopImmediatePropagation();
     actions.push({ kind, path });
@@ -194,76 +213,114 @@ export function captureEarlyInteractions(
   island.addEventListener('keydown', holdEnter, true);
   island.addEventListener('input', recordEdit, true);
   island.addEventListener('change', recordEdit, true);
-  let releasing: Promise<void> | undefined;
-  /** Gives reset fields the reader's value back; returns how many. */
-  const restoreEdits = () => {
-    let count = 0;
-    for (const edit of edits.values()) {
-      const field = editableField(nodeAt(island, edit.path));
-      // Twice at most: a component that rewrites the value on purpose (trims it) keeps its own.
-      if (!field?.isConnected || field.value === edit.value || edit.restored >= MAX_RESTORES) continue;
-      edit.restored += 1;
-      count += 1;
-      applyReaderValue(field, edit.value);
-    }
-    return count;
+  return {
+    actions,
+    edits,
+    stopHolding() {
+      released = true;
+      island.removeEventListener('click', holdClick, true);
+      island.removeEventListener('keydown', holdEnter, true);
+      if (busy) island.removeAttribute(ISLAND_BUSY_ATTRIBUTE);
+    },
+    stopRecording() {
+      island.removeEventListener('input', recordEdit, true);
+      island.removeEventListener('change', recordEdit, true);
+      edits.clear();
+    },
   };
+}
+
+/** Gives fields the island reset the reader's value back; returns how many. */
+function restoreEdits(island: HTMLElement, edits: Map<string, RecordedEdit>): number {
+  let count = 0;
+  for (const edit of edits.values()) {
+    const field = editableField(nodeAt(island, edit.path));
+    // Twice at most: a component that rewrites the value on purpose (trims it) keeps its own.
+    if (!field?.isConnected || field.value === edit.value || edit.restored >= MAX_RESTORES) continue;
+    edit.restored += 1;
+    count += 1;
+    applyReaderValue(field, edit.value);
+  }
+  return count;
+}
+
+/** Resolves once a mount's hydration has had its frames to commit and the browser is idle. */
+async function hydrationSettled(view: Window | null): Promise<void> {
+  for (let frame = 0; frame < HYDRATION_FRAMES; frame += 1) await nextFrame(view);
+  await idle(view, HYDRATION_IDLE_TIMEOUT_MS);
+}
+
+/** Replays held clicks and Enter presses in order, on the node now at each one's path. */
+function replayActions(island: HTMLElement, actions: readonly HeldAction[]): void {
+  for (const action of actions) {
+    replaying = true;
+    try {
+      if (action.kind === 'click') clickableElement(nodeAt(island, action.path))?.click();
+      else pressEnter(editableField(nodeAt(island, action.path)));
+    } finally {
+      replaying = false;
+    }
+  }
+}
+
+/**
+ * A slower hydration may reset a field later: for `watchMs`, each frame gives the reader's latest
+ * value (edits keep being recorded meanwhile) back over a reset nobody typed, until the reader
+ * presses a key or pointer on the island: from then on the hydrated component owns the value (its
+ * Escape may clear the field on purpose).
+ */
+async function restoreLateResets(island: HTMLElement, edits: Map<string, RecordedEdit>, view: Window | null, watchMs: number): Promise<void> {
+  let readerActed = false;
+  const stopWatching = () => (readerActed = true);
+  island.addEventListener('keydown', stopWatching, true);
+  island.addEventListener('pointerdown', stopWatching, true);
+  const until = Date.now() + watchMs;
+  try {
+    while (edits.size > 0 && Date.now() < until) {
+      await nextFrame(view);
+      if (readerActed) break;
+      restoreEdits(island, edits);
+    }
+  } finally {
+    island.removeEventListener('keydown', stopWatching, true);
+    island.removeEventListener('pointerdown', stopWatching, true);
+  }
+}
+
+/** The release of a capture: edits back, then the held actions, then a watch for late resets. */
+async function replayAfterHydration(island: HTMLElement, held: HeldInteractions, editWatchMs: number): Promise<void> {
+  if (held.edits.size === 0 && held.actions.length === 0) return held.stopHolding();
+  const view = island.ownerDocument.defaultView;
+  // At once (the mount settled after its commit), and again once the component had time to
+  // re-render (its first effects may render its own value over the field again). Until then
+  // clicks and Enter are still held: they must not act on that value.
+  restoreEdits(island, held.edits);
+  await hydrationSettled(view);
+  // Edits first, committed by the component before a held action runs: a submit then sends what
+  // the reader typed.
+  if (restoreEdits(island, held.edits) > 0) await nextFrame(view);
+  held.stopHolding();
+  replayActions(island, held.actions.splice(0));
+  await restoreLateResets(island, held.edits, view, editWatchMs);
+}
+
+/**
+ * Starts capturing the reader's clicks and field edits inside `island` (capture phase, before any
+ * handler of the page) and calls `onFirstInteraction` at the first one, so a waiting island can
+ * start loading then.
+ * @param onFirstInteraction Default: nothing.
+ * @param editWatchMs How long after the replay late resets are undone. Default `EDIT_WATCH_MS`.
+ */
+export function captureEarlyInteractions(
+  island: HTMLElement,
+  onFirstInteraction: () => void = () => {},
+  editWatchMs: number = EDIT_WATCH_MS,
+): EarlyInteractionCapture {
+  const held = holdInteractions(island, onFirstInteraction);
+  let releasing: Promise<void> | undefined;
   return {
     release() {
-      if (releasing) return releasing;
-      const view = island.ownerDocument.defaultView;
-      const stopHolding = () => {
-        released = true;
-        island.removeEventListener('click', holdClick, true);
-        island.removeEventListener('keydown', holdEnter, true);
-        if (busy) island.removeAttribute(ISLAND_BUSY_ATTRIBUTE);
-      };
-      const replay = async () => {
-        if (edits.size === 0 && actions.length === 0) return stopHolding();
-        // At once (the mount settled after its commit), and again once the component had time
-        // to re-render (its first effects may render its own value over the field again). Until
-        // then clicks and Enter are still held: they must not act on that value.
-        restoreEdits();
-        for (let frame = 0; frame < HYDRATION_FRAMES; frame += 1) await nextFrame(view);
-        await idle(view, HYDRATION_IDLE_TIMEOUT_MS);
-        // Edits first, committed by the component before a held action runs: a submit then sends
-        // what the reader typed.
-        if (restoreEdits() > 0) await nextFrame(view);
-        stopHolding();
-        for (const action of actions.splice(0)) {
-          replaying = true;
-          try {
-            if (action.kind === 'click') clickableElement(nodeAt(island, action.path))?.click();
-            else pressEnter(editableField(nodeAt(island, action.path)));
-          } finally {
-            replaying = false;
-          }
-        }
-        // A slower hydration may reset a field later: the reader's latest value (edits keep
-        // being recorded meanwhile) wins over a reset nobody typed, until the reader presses a
-        // key or pointer on the island: from then on the hydrated component owns the value (its
-        // Escape may clear the field on purpose).
-        let readerActed = false;
-        const stopWatching = () => (readerActed = true);
-        island.addEventListener('keydown', stopWatching, true);
-        island.addEventListener('pointerdown', stopWatching, true);
-        const until = Date.now() + editWatchMs;
-        try {
-          while (edits.size > 0 && Date.now() < until) {
-            await nextFrame(view);
-            if (readerActed) break;
-            restoreEdits();
-          }
-        } finally {
-          island.removeEventListener('keydown', stopWatching, true);
-          island.removeEventListener('pointerdown', stopWatching, true);
-        }
-      };
-      releasing = replay().finally(() => {
-        island.removeEventListener('input', recordEdit, true);
-        island.removeEventListener('change', recordEdit, true);
-        edits.clear();
-      });
+      releasing ??= replayAfterHydration(island, held, editWatchMs).finally(() => held.stopRecording());
       return releasing;
     },
   };
