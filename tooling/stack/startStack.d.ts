@@ -136,7 +136,7 @@ export function teamServiceEnvironment(
   service: import('./registry.js').TeamServiceEntry,
   parts: { env: Record<string, string | undefined>; serviceEnv?: Record<string, string>; secrets: Record<string, string>; port: number; dataDir: string; searchTarget?: Record<string, string> },
 ): Record<string, string | undefined>;
-/** The secrets the shell gets: all of `secrets` but the search server's admin key (`TYPESENSE_API_KEY`). */
+/** The secrets the shell gets: all of `secrets` but the search server's admin key (`TYPESENSE_API_KEY`) and the editors' token (`EDITOR_TOKEN`, the search slice's service alone reads it). */
 export function shellSecrets(secrets: Record<string, string>): Record<string, string>;
 /** Starts the whole site; see the module comment. */
 export function startStack(options?: StackOptions): Promise<Stack>;
