@@ -6,6 +6,8 @@ import { teamService } from '@khs/stack/registry';
 import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
 import { buildInsightsService } from './buildInsightsService.js';
 import { readIndexerSettings, startContentIndexer } from './indexing/contentIndexer.js';
+import { readPopularitySettings, PopularitySettingsError } from './popularity/popularitySettings.js';
+import { startPopularityUpdater } from './popularity/popularityUpdater.js';
 import { INSIGHTS_SERVICE_NAME, openInsightsStorage } from './storage/openInsightsStorage.js';
 
 /** Longest wait for the first index sync before the service starts answering. */
@@ -13,15 +15,22 @@ const FIRST_SYNC_WAIT_MS = 20_000;
 
 async function main(): Promise<void> {
   const settings = readServiceSettings(teamService(INSIGHTS_SERVICE_NAME));
+  const popularity = readPopularitySettings();
   const storage = await openInsightsStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
   // The search slice owns its index: synced at start and after every change of the content folder.
   // The service reports ready once the first sync is done (pages find the articles from the start),
   // but waits at most FIRST_SYNC_WAIT_MS: a large first import or an unreachable search server goes
   // on in the background instead of failing the start.
-  const indexer = startContentIndexer({ ...readIndexerSettings(articlesDirFromEnv()), log: (message) => console.log(`[search-indexer] ${message}`) });
+  const indexerSettings = readIndexerSettings(articlesDirFromEnv());
+  const indexer = startContentIndexer({ ...indexerSettings, log: (message) => console.log(`[search-indexer] ${message}`) });
   await Promise.race([indexer.idle(), new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_WAIT_MS).unref())]);
+  // Off by default (SEARCH_POPULARITY): then nothing writes `popularity` and the site sorts by relevance.
+  const popularityUpdater = popularity.enabled
+    ? startPopularityUpdater({ target: indexerSettings.target, events: storage.events, settings: popularity, refreshMs: popularity.refreshMs, log: (message) => console.log(`[search-popularity] ${message}`) })
+    : undefined;
   const app = await buildInsightsService({ storage, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
   await runService({ name: INSIGHTS_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: async () => {
+      await popularityUpdater?.close();
       await indexer.close();
       await storage.close();
     },
@@ -30,6 +39,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ServiceSettingsError ? error.message : error);
+  console.error(error instanceof ServiceSettingsError || error instanceof PopularitySettingsError ? error.message : error);
   process.exit(1);
 });

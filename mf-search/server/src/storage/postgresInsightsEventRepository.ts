@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
+import { behaviourEventFromRow, behaviourQuery, INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
 
 /** Rows per INSERT stay far below PostgreSQL's 65535 parameters. */
 const ROWS_PER_INSERT = 1000;
@@ -30,6 +30,10 @@ export function postgresInsightsEventRepository(pool: pg.Pool): InsightsEventRep
     async count() {
       const { rows } = await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM insights_events');
       return Number(rows[0]?.n ?? 0);
+    },
+    async behaviourSince(index, since) {
+      const { rows } = await pool.query<Parameters<typeof behaviourEventFromRow>[0]>(behaviourQuery(['$1', '$2']), [index, Math.trunc(since)]);
+      return rows.map(behaviourEventFromRow);
     },
   };
 }

@@ -1,0 +1,141 @@
+import { POPULARITY_FIELD } from '../indexing/articleCollectionSchema.js';
+import { searchTargetClient, type SearchTarget } from '../indexing/syncArticleIndex.js';
+import type { InsightsEventRepository } from '../storage/insightsEventRepository.js';
+import { computePopularity, popularityHorizon } from './popularityScores.js';
+import type { PopularitySettings } from './popularitySettings.js';
+
+/** What one refresh did. */
+export interface PopularityRefresh {
+  /** Clicks and conversions read (within the horizon). */
+  eventsRead: number;
+  /** Articles whose `popularity` was written (new scores, and 0 for those that fell out). */
+  written: number;
+  /** Writes the server refused (an article deleted since its events, usually). */
+  refused: number;
+  /** True when the collection had no `popularity` field and it was added. */
+  fieldAdded: boolean;
+}
+
+/** Options of {@link createPopularityUpdater}. */
+export interface PopularityUpdaterOptions {
+  /** The articles collection; its name is also the `index` the insights events name. */
+  target: SearchTarget;
+  events: Pick<InsightsEventRepository, 'behaviourSince'>;
+  settings: Pick<PopularitySettings, 'weights' | 'halfLifeMs' | 'visitorWindowMs' | 'minVisitors'>;
+  /** The clock scores decay by. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Ids per page when reading which articles have a popularity (Typesense's highest `per_page`). */
+const PAGE_SIZE = 250;
+
+/**
+ * Recomputes every article's popularity from the stored clicks and conversions and writes it to
+ * the articles collection with a partial update (`import?action=update` of `{ id, popularity }`).
+ *
+ * Why not Typesense's analytics `counter` rule: a counter only adds weighted increments to the
+ * field, so old behaviour could never fade and a visitor's events could not be capped once sent;
+ * the decayed value written whole works the same against a real Typesense (30 or older).
+ * Every refresh writes every non-zero score (decay changes them all, and the indexer's upsert of an
+ * edited article resets its `popularity` to 0) and 0 for articles that had one and fell out; the
+ * first refresh learns which those are from the collection itself (`filter_by=popularity:>0`).
+ */
+export function createPopularityUpdater(options: PopularityUpdaterOptions): { refresh(): Promise<PopularityRefresh> } {
+  const now = options.now ?? Date.now;
+  const client = searchTargetClient(options.target);
+  const collectionPath = `/collections/${encodeURIComponent(options.target.collectionName)}`;
+  let nonZero: Set<string> | undefined;
+  let fieldChecked = false;
+
+  /** Adds the field to a collection made before it existed; true when added. */
+  async function ensureField(): Promise<boolean> {
+    if (fieldChecked) return false;
+    const info = (await client.apiCall.get(collectionPath, {})) as { fields?: { name: string }[] };
+    fieldChecked = true;
+    if (info.fields?.some((field) => field.name === POPULARITY_FIELD.name)) return false;
+    await client.apiCall.patch(collectionPath, { fields: [POPULARITY_FIELD] });
+    return true;
+  }
+
+  async function popularInIndex(): Promise<Set<string>> {
+    const ids = new Set<string>();
+    for (let page = 1; ; page++) {
+      const answer = (await client.apiCall.get(`${collectionPath}/documents/search`, {
+        q: '*',
+        filter_by: `${POPULARITY_FIELD.name}:>0`,
+        include_fields: 'id',
+        per_page: PAGE_SIZE,
+        page,
+      })) as { found: number; hits?: { document: { id: string } }[] };
+      for (const hit of answer.hits ?? []) ids.add(hit.document.id);
+      if ((answer.hits?.length ?? 0) < PAGE_SIZE || ids.size >= answer.found) return ids;
+    }
+  }
+
+  return {
+    async refresh() {
+      const at = now();
+      const fieldAdded = await ensureField();
+      const events = await options.events.behaviourSince(options.target.collectionName, popularityHorizon(options.settings, at));
+      const scores = computePopularity(events, options.settings, at);
+      const previous = nonZero ?? (await popularInIndex());
+      const documents = [...scores].map(([id, popularity]) => ({ id, popularity }));
+      for (const id of previous) if (!scores.has(id)) documents.push({ id, popularity: 0 });
+      let refused = 0;
+      if (documents.length > 0) {
+        let results: { success: boolean }[];
+        try {
+          results = await client.collections(options.target.collectionName).documents().import(documents, { action: 'update' });
+        } catch (error) {
+          const partial = (error as { importResults?: { success: boolean }[] }).importResults;
+          if (!partial) throw error;
+          results = partial;
+        }
+        refused = results.filter((result) => !result.success).length;
+      }
+      nonZero = new Set(scores.keys());
+      return { eventsRead: events.length, written: documents.length - refused, refused, fieldAdded };
+    },
+  };
+}
+
+/** A running updater. */
+export interface RunningPopularityUpdater {
+  /** Stops the timer and waits for a refresh under way. */
+  close(): Promise<void>;
+}
+
+/**
+ * Refreshes popularity now and then every `refreshMs` (never two at once); a failed refresh (search
+ * server unreachable) is logged and the next one tries again.
+ */
+export function startPopularityUpdater(
+  options: PopularityUpdaterOptions & { refreshMs: number; log: (message: string) => void },
+): RunningPopularityUpdater {
+  const updater = createPopularityUpdater(options);
+  let running: Promise<void> = Promise.resolve();
+  let closed = false;
+  const refreshOnce = async () => {
+    try {
+      const result = await updater.refresh();
+      if (result.fieldAdded) options.log(`added the "popularity" field to "${options.target.collectionName}"`);
+      if (result.refused > 0) options.log(`popularity: ${result.refused} of ${result.written + result.refused} writes refused (articles gone?)`);
+    } catch (error) {
+      options.log(`popularity refresh failed (next in ${options.refreshMs} ms): ${(error as Error).message}`);
+    }
+  };
+  const tick = () => {
+    if (closed) return;
+    running = running.then(refreshOnce);
+  };
+  tick();
+  const timer = setInterval(tick, options.refreshMs);
+  timer.unref();
+  return {
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
