@@ -1,12 +1,12 @@
 import { POPULARITY_FIELD } from '../indexing/articleCollectionSchema.js';
 import { searchTargetClient, type SearchTarget } from '../indexing/syncArticleIndex.js';
 import type { InsightsEventRepository } from '../storage/insightsEventRepository.js';
-import { computePopularity, popularityHorizon } from './popularityScores.js';
+import { popularityHorizon, PopularityTally } from './popularityScores.js';
 import type { PopularitySettings } from './popularitySettings.js';
 
 /** What one refresh did. */
 export interface PopularityRefresh {
-  /** Clicks and conversions read (within the horizon). */
+  /** Clicks and conversions read (within the horizon; after the first refresh only the newly stored ones). */
   eventsRead: number;
   /** Articles whose `popularity` was written (new scores, and 0 for those that fell out). */
   written: number;
@@ -32,6 +32,8 @@ const PAGE_SIZE = 250;
 /**
  * Recomputes every article's popularity from the stored clicks and conversions and writes it to
  * the articles collection with a partial update (`import?action=update` of `{ id, popularity }`).
+ * The first refresh reads the events within the horizon; later ones read only the rows stored since
+ * (by row id) into the same {@link PopularityTally}, which forgets what falls past the horizon.
  *
  * Why not Typesense's analytics `counter` rule: a counter only adds weighted increments to the
  * field, so old behaviour could never fade and a visitor's events could not be capped once sent;
@@ -45,6 +47,8 @@ export function createPopularityUpdater(options: PopularityUpdaterOptions): { re
   const client = searchTargetClient(options.target);
   const collectionPath = `/collections/${encodeURIComponent(options.target.collectionName)}`;
   let nonZero: Set<string> | undefined;
+  const tally = new PopularityTally(options.settings);
+  let lastId = 0;
   let fieldChecked = false;
 
   /** Adds the field to a collection made before it existed; true when added. */
@@ -76,8 +80,10 @@ export function createPopularityUpdater(options: PopularityUpdaterOptions): { re
     async refresh() {
       const at = now();
       const fieldAdded = await ensureField();
-      const events = await options.events.behaviourSince(options.target.collectionName, popularityHorizon(options.settings, at));
-      const scores = computePopularity(events, options.settings, at);
+      const events = await options.events.behaviourSince(options.target.collectionName, popularityHorizon(options.settings, at), lastId);
+      tally.add(events, at);
+      for (const event of events) if (event.id !== undefined && event.id > lastId) lastId = event.id;
+      const scores = tally.scores(at);
       const previous = nonZero ?? (await popularInIndex());
       const documents = [...scores].map(([id, popularity]) => ({ id, popularity }));
       for (const id of previous) if (!scores.has(id)) documents.push({ id, popularity: 0 });

@@ -31,8 +31,8 @@ export function postgresInsightsEventRepository(pool: pg.Pool): InsightsEventRep
       const { rows } = await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM insights_events');
       return Number(rows[0]?.n ?? 0);
     },
-    async behaviourSince(index, since) {
-      const { rows } = await pool.query<Parameters<typeof behaviourEventFromRow>[0]>(behaviourQuery(['$1', '$2']), [index, Math.trunc(since)]);
+    async behaviourSince(index, since, afterId = 0) {
+      const { rows } = await pool.query<Parameters<typeof behaviourEventFromRow>[0]>(behaviourQuery(['$1', '$2', '$3']), [index, Math.trunc(since), Math.trunc(afterId)]);
       return rows.map(behaviourEventFromRow);
     },
   };
