@@ -112,6 +112,14 @@ describe('popularity from behaviour, against the embedded search server over HTT
     // Off: the site's sort is relevance alone, and the order is as before.
     expect(await siteSearch(name, false)).toEqual(before);
 
+    // Nothing moved: nothing is written.
+    expect(await updater.refresh()).toMatchObject({ eventsRead: 0, written: 0 });
+    // The indexer re-sends the article after an edit (popularity 0): the next refresh writes its score again.
+    await admin('POST', `/collections/${name}/documents/import?action=upsert`, JSON.stringify(article(lower)));
+    expect(await popularityOf(name, lower)).toBe(0);
+    expect(await updater.refresh()).toMatchObject({ eventsRead: 0, written: 1 });
+    expect(await siteSearch(name, true)).toEqual([lower, top]);
+
     // Decay (injected clock): a half-life later the score is half; past the horizon it is 0 again.
     clock += DEFAULT_POPULARITY_SETTINGS.halfLifeMs;
     await updater.refresh();

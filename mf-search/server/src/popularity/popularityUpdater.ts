@@ -8,7 +8,7 @@ import type { PopularitySettings } from './popularitySettings.js';
 export interface PopularityRefresh {
   /** Clicks and conversions read (within the horizon; after the first refresh only the newly stored ones). */
   eventsRead: number;
-  /** Articles whose `popularity` was written (new scores, and 0 for those that fell out). */
+  /** Articles whose `popularity` was written (scores that moved, and 0 for those that fell out). */
   written: number;
   /** Writes the server refused (an article deleted since its events, usually). */
   refused: number;
@@ -26,6 +26,13 @@ export interface PopularityUpdaterOptions {
   now?: () => number;
 }
 
+/**
+ * A score is written again only when it moved by more than this fraction of the value last written
+ * (or to or from 0). Decay scales every score by the same factor, so the order between articles
+ * stays right to within this fraction without rewriting every article at every refresh.
+ */
+export const POPULARITY_WRITE_THRESHOLD = 0.01;
+
 /** Ids per page when reading which articles have a popularity (Typesense's highest `per_page`). */
 const PAGE_SIZE = 250;
 
@@ -38,15 +45,22 @@ const PAGE_SIZE = 250;
  * Why not Typesense's analytics `counter` rule: a counter only adds weighted increments to the
  * field, so old behaviour could never fade and a visitor's events could not be capped once sent;
  * the decayed value written whole works the same against a real Typesense (30 or older).
- * Every refresh writes every non-zero score (decay changes them all, and the indexer's upsert of an
- * edited article resets its `popularity` to 0) and 0 for articles that had one and fell out; the
- * first refresh learns which those are from the collection itself (`filter_by=popularity:>0`).
+ * A refresh writes the scores that moved by more than {@link POPULARITY_WRITE_THRESHOLD} and 0 for
+ * articles that had one and fell out. Which articles have a popularity, it asks the collection each
+ * time (`filter_by=popularity:>0`, ids only): the indexer's upsert of an edited article resets its
+ * `popularity` to 0, and such an article is written again at the next refresh.
  */
-export function createPopularityUpdater(options: PopularityUpdaterOptions): { refresh(): Promise<PopularityRefresh> } {
+export interface PopularityUpdater {
+  refresh(): Promise<PopularityRefresh>;
+}
+
+/** See above. */
+export function createPopularityUpdater(options: PopularityUpdaterOptions): PopularityUpdater {
   const now = options.now ?? Date.now;
   const client = searchTargetClient(options.target);
   const collectionPath = `/collections/${encodeURIComponent(options.target.collectionName)}`;
-  let nonZero: Set<string> | undefined;
+  /** Article id → popularity this updater last wrote (> 0). */
+  let written = new Map<string, number>();
   const tally = new PopularityTally(options.settings);
   let lastId = 0;
   let fieldChecked = false;
@@ -84,9 +98,14 @@ export function createPopularityUpdater(options: PopularityUpdaterOptions): { re
       tally.add(events, at);
       for (const event of events) if (event.id !== undefined && event.id > lastId) lastId = event.id;
       const scores = tally.scores(at);
-      const previous = nonZero ?? (await popularInIndex());
-      const documents = [...scores].map(([id, popularity]) => ({ id, popularity }));
-      for (const id of previous) if (!scores.has(id)) documents.push({ id, popularity: 0 });
+      // What the index holds: a value not written by this updater (another process, a restart) is NaN, so rewritten.
+      const previous = new Map([...(await popularInIndex())].map((id) => [id, written.get(id) ?? Number.NaN]));
+      const documents: { id: string; popularity: number }[] = [];
+      for (const [id, popularity] of scores) {
+        const before = previous.get(id);
+        if (before === undefined || !(Math.abs(popularity - before) <= before * POPULARITY_WRITE_THRESHOLD)) documents.push({ id, popularity });
+      }
+      for (const id of previous.keys()) if (!scores.has(id)) documents.push({ id, popularity: 0 });
       let refused = 0;
       if (documents.length > 0) {
         let results: { success: boolean }[];
@@ -99,7 +118,12 @@ export function createPopularityUpdater(options: PopularityUpdaterOptions): { re
         }
         refused = results.filter((result) => !result.success).length;
       }
-      nonZero = new Set(scores.keys());
+      const next = new Map(previous);
+      for (const document of documents) {
+        if (document.popularity > 0) next.set(document.id, document.popularity);
+        else next.delete(document.id);
+      }
+      written = next;
       return { eventsRead: events.length, written: documents.length - refused, refused, fieldAdded };
     },
   };
