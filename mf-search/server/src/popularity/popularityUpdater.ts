@@ -131,6 +131,8 @@ export function createPopularityUpdater(options: PopularityUpdaterOptions): Popu
 
 /** A running updater. */
 export interface RunningPopularityUpdater {
+  /** Resolves when the refresh under way (the first one, right after the start) is done. */
+  idle(): Promise<void>;
   /** Stops the timer and waits for a refresh under way. */
   close(): Promise<void>;
 }
@@ -154,14 +156,20 @@ export function startPopularityUpdater(
       options.log(`popularity refresh failed (next in ${options.refreshMs} ms): ${(error as Error).message}`);
     }
   };
+  let busy = false;
   const tick = () => {
-    if (closed) return;
-    running = running.then(refreshOnce);
+    // A refresh slower than the interval is not queued again behind itself.
+    if (closed || busy) return;
+    busy = true;
+    running = running.then(refreshOnce).finally(() => {
+      busy = false;
+    });
   };
   tick();
   const timer = setInterval(tick, options.refreshMs);
   timer.unref();
   return {
+    idle: () => running,
     async close() {
       closed = true;
       clearInterval(timer);
