@@ -73,7 +73,7 @@ async function benchStore(label: string, storage: InsightsStorage, searchUrl: st
     off.push(await ingest());
     const updater = startPopularityUpdater({
       target,
-      events: { behaviourSince: async (index, since, afterId) => { refreshes++; return storage.events.behaviourSince(index, since, afterId); } },
+      events: { behaviourSince: async (index, since, afterId, limit) => { refreshes++; return storage.events.behaviourSince(index, since, afterId, limit); } },
       settings: DEFAULT_POPULARITY_SETTINGS,
       refreshMs: REFRESH_MS,
       log: (message) => console.log(`  [popularity] ${message}`),

@@ -33,6 +33,9 @@ export interface PopularityUpdaterOptions {
  */
 export const POPULARITY_WRITE_THRESHOLD = 0.01;
 
+/** Events per read of the store. */
+export const READ_PAGE_SIZE = 10_000;
+
 /** Ids per page when reading which articles have a popularity (Typesense's highest `per_page`). */
 const PAGE_SIZE = 250;
 
@@ -94,9 +97,16 @@ export function createPopularityUpdater(options: PopularityUpdaterOptions): Popu
     async refresh() {
       const at = now();
       const fieldAdded = await ensureField();
-      const events = await options.events.behaviourSince(options.target.collectionName, popularityHorizon(options.settings, at), lastId);
-      tally.add(events, at);
-      for (const event of events) if (event.id !== undefined && event.id > lastId) lastId = event.id;
+      // In pages, yielding between them: SQLite reads block the service while they run.
+      let eventsRead = 0;
+      for (;;) {
+        const page = await options.events.behaviourSince(options.target.collectionName, popularityHorizon(options.settings, at), lastId, READ_PAGE_SIZE);
+        tally.add(page, at);
+        eventsRead += page.length;
+        for (const event of page) if (event.id !== undefined && event.id > lastId) lastId = event.id;
+        if (page.length < READ_PAGE_SIZE) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
       const scores = tally.scores(at);
       // What the index holds: a value not written by this updater (another process, a restart) is NaN, so rewritten.
       const previous = new Map([...(await popularInIndex())].map((id) => [id, written.get(id) ?? Number.NaN]));
@@ -124,7 +134,7 @@ export function createPopularityUpdater(options: PopularityUpdaterOptions): Popu
         else next.delete(document.id);
       }
       written = next;
-      return { eventsRead: events.length, written: documents.length - refused, refused, fieldAdded };
+      return { eventsRead, written: documents.length - refused, refused, fieldAdded };
     },
   };
 }

@@ -68,6 +68,7 @@ function describeEventRepository(label: string, open: () => Promise<InsightsStor
         // Read on after the last row seen: only what was stored after it.
         expect(await storage.events.behaviourSince(index, 1000, read[0]!.id)).toEqual([read[1]]);
         expect(await storage.events.behaviourSince(index, 1000, read[1]!.id)).toEqual([]);
+        expect(await storage.events.behaviourSince(index, 1000, 0, 1)).toEqual([read[0]]);
       });
 
       it('stores nothing of a batch containing an invalid event', async () => {

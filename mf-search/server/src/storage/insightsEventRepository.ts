@@ -30,16 +30,16 @@ export interface InsightsEventRepository {
   count(): Promise<number>;
   /**
    * The clicks and conversions of `index` with a timestamp at or after `since` (ms) and a row id
-   * above `afterId` (default 0: all), in storing order.
+   * above `afterId` (default 0: all), in storing order, at most `limit` (default all).
    */
-  behaviourSince(index: string, since: number, afterId?: number): Promise<BehaviourEvent[]>;
+  behaviourSince(index: string, since: number, afterId?: number, limit?: number): Promise<BehaviourEvent[]>;
 }
 
-/** The query both dialects read behaviour with (`?`/`$n` placeholders: index, since, afterId, in this order in the text: SQLite's `?` are positional). */
-export function behaviourQuery(placeholders: [string, string, string]): string {
+/** The query both dialects read behaviour with (`?`/`$n` placeholders: index, since, afterId, limit, in this order in the text: SQLite's `?` are positional). */
+export function behaviourQuery(placeholders: [string, string, string, string]): string {
   return `SELECT id, event_type, user_token, object_ids_json, event_timestamp FROM insights_events
     WHERE index_name = ${placeholders[0]} AND event_timestamp >= ${placeholders[1]} AND id > ${placeholders[2]} AND event_type IN ('click', 'conversion')
-    ORDER BY id`;
+    ORDER BY id LIMIT ${placeholders[3]}`;
 }
 
 /** A row of {@link behaviourQuery} as a {@link BehaviourEvent} (PostgreSQL returns BIGINT as text). */

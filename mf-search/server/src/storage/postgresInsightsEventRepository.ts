@@ -31,8 +31,9 @@ export function postgresInsightsEventRepository(pool: pg.Pool): InsightsEventRep
       const { rows } = await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM insights_events');
       return Number(rows[0]?.n ?? 0);
     },
-    async behaviourSince(index, since, afterId = 0) {
-      const { rows } = await pool.query<Parameters<typeof behaviourEventFromRow>[0]>(behaviourQuery(['$1', '$2', '$3']), [index, Math.trunc(since), Math.trunc(afterId)]);
+    async behaviourSince(index, since, afterId = 0, limit) {
+      // LIMIT NULL: no limit in PostgreSQL.
+      const { rows } = await pool.query<Parameters<typeof behaviourEventFromRow>[0]>(behaviourQuery(['$1', '$2', '$3', '$4']), [index, Math.trunc(since), Math.trunc(afterId), limit === undefined ? null : Math.trunc(limit)]);
       return rows.map(behaviourEventFromRow);
     },
   };

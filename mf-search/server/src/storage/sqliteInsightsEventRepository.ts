@@ -5,7 +5,7 @@ import { behaviourEventFromRow, behaviourQuery, INSIGHTS_EVENT_COLUMNS, insights
 export function sqliteInsightsEventRepository(db: BetterSqlite3.Database): InsightsEventRepository {
   const insert = db.prepare(`INSERT INTO insights_events (${INSIGHTS_EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const countAll = db.prepare('SELECT COUNT(*) AS n FROM insights_events');
-  const selectBehaviour = db.prepare(behaviourQuery(['?', '?', '?']));
+  const selectBehaviour = db.prepare(behaviourQuery(['?', '?', '?', '?']));
   const insertAll = db.transaction((events: InsightsEvent[]) => {
     for (const event of events) {
       insert.run(...insightsEventRow(event));
@@ -19,8 +19,9 @@ export function sqliteInsightsEventRepository(db: BetterSqlite3.Database): Insig
     async count() {
       return (countAll.get() as { n: number }).n;
     },
-    async behaviourSince(index, since, afterId = 0) {
-      return (selectBehaviour.all(index, Math.trunc(since), Math.trunc(afterId)) as Parameters<typeof behaviourEventFromRow>[0][]).map(behaviourEventFromRow);
+    async behaviourSince(index, since, afterId = 0, limit = -1) {
+      // LIMIT -1: no limit in SQLite.
+      return (selectBehaviour.all(index, Math.trunc(since), Math.trunc(afterId), Math.trunc(limit)) as Parameters<typeof behaviourEventFromRow>[0][]).map(behaviourEventFromRow);
     },
   };
 }
