@@ -49,6 +49,35 @@ export interface SearchConfiguration {
   hideResults: boolean;
 }
 
+/**
+ * Environment variable that switches ranking by visitors' behaviour: `on`, or `off` (the default).
+ * Read by the shell (the site's search sort, {@link searchSortBy}) and by the search team's service
+ * (which writes each article's `popularity`), so one setting switches both.
+ */
+export const POPULARITY_SWITCH_ENV = 'SEARCH_POPULARITY';
+
+/** The site's search sort with popularity on: text match first, then the articles' `popularity` field. */
+export const POPULARITY_SORT_BY = '_text_match:desc,popularity:desc';
+
+/**
+ * Whether ranking by popularity is on, from the environment's {@link POPULARITY_SWITCH_ENV}.
+ * @throws Error when the value is set and neither `on` nor `off`.
+ */
+export function popularitySwitchFromEnv(env: Record<string, string | undefined>): boolean {
+  const value = env[POPULARITY_SWITCH_ENV]?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'off') return false;
+  if (value === 'on') return true;
+  throw new Error(`${POPULARITY_SWITCH_ENV} must be on or off, got "${env[POPULARITY_SWITCH_ENV]}"`);
+}
+
+/**
+ * The one place that decides the site's search sort (`SearchConfiguration.sortBy`): relevance
+ * alone (`''`, Typesense's default) or, with popularity on, {@link POPULARITY_SORT_BY}.
+ */
+export function searchSortBy(popularity: boolean): string {
+  return popularity ? POPULARITY_SORT_BY : DEFAULT_SEARCH_SETTINGS.sortBy;
+}
+
 /** A federated remote: its name and the URL of its `mf-manifest.json`. */
 export interface RemoteDefinition {
   name: string;

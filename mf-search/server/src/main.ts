@@ -7,6 +7,8 @@ import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team
 import { buildInsightsService } from './buildInsightsService.js';
 import { editorTokensFromEnv } from './report/editorAccess.js';
 import { readIndexerSettings, startContentIndexer } from './indexing/contentIndexer.js';
+import { readPopularitySettings, PopularitySettingsError } from './popularity/popularitySettings.js';
+import { startPopularityUpdater } from './popularity/popularityUpdater.js';
 import { INSIGHTS_SERVICE_NAME, openInsightsStorage } from './storage/openInsightsStorage.js';
 
 /** Longest wait for the first index sync before the service starts answering. */
@@ -14,17 +16,24 @@ const FIRST_SYNC_WAIT_MS = 20_000;
 
 async function main(): Promise<void> {
   const settings = readServiceSettings(teamService(INSIGHTS_SERVICE_NAME));
+  const popularity = readPopularitySettings();
   const storage = await openInsightsStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
   // The search slice owns its index: synced at start and after every change of the content folder.
   // The service reports ready once the first sync is done (pages find the articles from the start),
   // but waits at most FIRST_SYNC_WAIT_MS: a large first import or an unreachable search server goes
   // on in the background instead of failing the start.
-  const indexer = startContentIndexer({ ...readIndexerSettings(articlesDirFromEnv()), log: (message) => console.log(`[search-indexer] ${message}`) });
+  const indexerSettings = readIndexerSettings(articlesDirFromEnv());
+  const indexer = startContentIndexer({ ...indexerSettings, log: (message) => console.log(`[search-indexer] ${message}`) });
   await Promise.race([indexer.idle(), new Promise((resolve) => setTimeout(resolve, FIRST_SYNC_WAIT_MS).unref())]);
   // The editors' report opens with EDITOR_TOKEN (or the operators' OPERATOR_TOKEN); without either it is off.
   const editorTokens = editorTokensFromEnv(process.env);
+  // Off by default (SEARCH_POPULARITY): then nothing writes `popularity` and the site sorts by relevance.
+  const popularityUpdater = popularity.enabled
+    ? startPopularityUpdater({ target: indexerSettings.target, events: storage.events, settings: popularity, refreshMs: popularity.refreshMs, log: (message) => console.log(`[search-popularity] ${message}`) })
+    : undefined;
   const app = await buildInsightsService({ storage, editorTokens, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
   await runService({ name: INSIGHTS_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: async () => {
+      await popularityUpdater?.close();
       await indexer.close();
       await storage.close();
     },
@@ -33,6 +42,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ServiceSettingsError ? error.message : error);
+  console.error(error instanceof ServiceSettingsError || error instanceof PopularitySettingsError ? error.message : error);
   process.exit(1);
 });

@@ -16,7 +16,9 @@ export interface SeededSearchServer {
   close(): Promise<void>;
 }
 
-const ADMIN_KEY = 'mf-search-test-admin';
+/** The admin key of the seeded servers (tests that write to the index, e.g. a document's popularity). */
+export const SEEDED_ADMIN_KEY = 'mf-search-test-admin';
+const ADMIN_KEY = SEEDED_ADMIN_KEY;
 const SEARCH_KEY = 'mf-search-test-search';
 
 /**

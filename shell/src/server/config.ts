@@ -4,7 +4,7 @@ import { readEnvInteger } from '@khs/env-integer';
 import path from 'node:path';
 import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
-import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition, type SearchNode } from 'contracts';
+import { DEFAULT_SEARCH_INDEX_NAME, popularitySwitchFromEnv, POPULARITY_SWITCH_ENV, type RemoteDefinition, type SearchNode } from 'contracts';
 import { parseSearchNodes, searchNodeUrl } from '@khs/search-nodes';
 import { EdgePolicyError, parseEdgePolicy, type EdgePolicy } from './proxy/edgePolicy.js';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
@@ -83,6 +83,11 @@ export interface ShellConfig {
     indexName: string;
     /** `SEARCH_BROWSER_HOST`: host name browsers use for search (default: the server host). One node only. */
     browserHost: string | undefined;
+    /**
+     * `SEARCH_POPULARITY`: `on` sorts the site's search by text match, then the articles'
+     * `popularity` (written by the search team's service from clicks and saves). Default off.
+     */
+    popularityRanking: boolean;
     /**
      * `TYPESENSE_NODES`: every node of a Typesense cluster, comma-separated URLs
      * (`http://ts-1:8108,http://ts-2:8108`). Unset: the one node `TYPESENSE_HOST`/`PORT`/`PROTOCOL`.
@@ -246,11 +251,22 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
       searchApiKey: text('TYPESENSE_SEARCH_API_KEY', 'khs-search-dev-key'),
       indexName: text('SEARCH_INDEX_NAME', DEFAULT_SEARCH_INDEX_NAME),
       browserHost: env.SEARCH_BROWSER_HOST?.trim() || undefined,
+      popularityRanking: readPopularitySwitch(env, problems),
       ...searchCluster,
     },
   };
   if (problems.length > 0) throw new ShellConfigError(problems);
   return config;
+}
+
+/** `SEARCH_POPULARITY` (contracts' reader), a problem when it is neither `on` nor `off`. */
+function readPopularitySwitch(env: NodeJS.ProcessEnv, problems: string[]): boolean {
+  try {
+    return popularitySwitchFromEnv(env);
+  } catch (error) {
+    problems.push((error as Error).message || `${POPULARITY_SWITCH_ENV} must be on or off`);
+    return false;
+  }
 }
 
 /**

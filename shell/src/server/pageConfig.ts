@@ -1,4 +1,4 @@
-import { DEFAULT_CALL_URLS, DEFAULT_SEARCH_SETTINGS, examplePageConfig, type PageConfig, type SearchNode } from 'contracts';
+import { DEFAULT_CALL_URLS, DEFAULT_SEARCH_SETTINGS, examplePageConfig, searchSortBy, type PageConfig, type SearchNode } from 'contracts';
 import type { ShellConfig } from './config.js';
 import { searchNodeOrigin } from '@khs/search-nodes';
 
@@ -30,6 +30,8 @@ export function buildPageConfig(config: ShellConfig, search: BrowserSearchEndpoi
     remoteTimeoutMs: config.remoteTimeoutMs,
     search: {
       ...DEFAULT_SEARCH_SETTINGS,
+      // The browser's and the server render's searches both take their sort from here.
+      sortBy: searchSortBy(config.search.popularityRanking),
       server: {
         apiKey: config.search.searchApiKey,
         host: search.host,

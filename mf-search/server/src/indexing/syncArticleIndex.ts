@@ -57,15 +57,10 @@ function errorStatus(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-/**
- * Brings the articles collection in line with the articles: creates it when missing, upserts the
- * articles whose content hash changed and deletes those no longer public, by id — never dropping or
- * emptying the collection, so searches keep finding everything else during a sync.
- */
-export async function syncArticleIndex(options: SyncOptions): Promise<SyncResult> {
-  const { target } = options;
+/** An admin client of the target's nodes: a write goes on to the next node when one is down. */
+export function searchTargetClient(target: SearchTarget): InstanceType<typeof Typesense.Client> {
   const clientNode = (node: SearchNode) => ({ host: node.host, port: node.port, protocol: node.protocol, ...(node.path ? { path: node.path } : {}) });
-  const client = new Typesense.Client({
+  return new Typesense.Client({
     nodes: target.nodes.map(clientNode),
     ...(target.nearestNode ? { nearestNode: clientNode(target.nearestNode) } : {}),
     apiKey: target.apiKey,
@@ -75,6 +70,16 @@ export async function syncArticleIndex(options: SyncOptions): Promise<SyncResult
     retryIntervalSeconds: 0.1,
     logLevel: 'warn',
   });
+}
+
+/**
+ * Brings the articles collection in line with the articles: creates it when missing, upserts the
+ * articles whose content hash changed and deletes those no longer public, by id — never dropping or
+ * emptying the collection, so searches keep finding everything else during a sync.
+ */
+export async function syncArticleIndex(options: SyncOptions): Promise<SyncResult> {
+  const { target } = options;
+  const client = searchTargetClient(target);
   const collection = client.collections(target.collectionName);
   let created = false;
   let documentsInIndex = 0;

@@ -51,6 +51,26 @@ function describeEventRepository(label: string, open: () => Promise<InsightsStor
         expect(await storage.events.count()).toBe(before);
       });
 
+      it('reads back the clicks and conversions of one index since a time, in storing order (popularity)', async () => {
+        const index = `behaviour-${label}`;
+        await storage.events.store([
+          event({ index, eventType: 'conversion', userToken: 'u2', objectIds: ['b'], timestamp: 3000 }),
+          event({ index, eventType: 'click', userToken: 'u1', objectIds: ['a', 'b'], timestamp: 2000 }),
+          event({ index, eventType: 'view', objectIds: ['c'], timestamp: 2500 }),
+          event({ index, eventType: 'click', objectIds: ['old'], timestamp: 999 }),
+          event({ index: `${index}-other`, eventType: 'click', objectIds: ['x'], timestamp: 2000 }),
+        ]);
+        const read = await storage.events.behaviourSince(index, 1000);
+        expect(read).toEqual([
+          expect.objectContaining({ eventType: 'conversion', userToken: 'u2', objectIds: ['b'], timestamp: 3000 }),
+          expect.objectContaining({ eventType: 'click', userToken: 'u1', objectIds: ['a', 'b'], timestamp: 2000 }),
+        ]);
+        // Read on after the last row seen: only what was stored after it.
+        expect(await storage.events.behaviourSince(index, 1000, read[0]!.id)).toEqual([read[1]]);
+        expect(await storage.events.behaviourSince(index, 1000, read[1]!.id)).toEqual([]);
+        expect(await storage.events.behaviourSince(index, 1000, 0, 1)).toEqual([read[0]]);
+      });
+
       it('stores nothing of a batch containing an invalid event', async () => {
         const before = await storage.events.count();
         const invalid = event({ eventType: 'purchase' as InsightsEvent['eventType'] });

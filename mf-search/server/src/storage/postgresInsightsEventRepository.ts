@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { POSTGRES_REPORT_DIALECT, readSearchReport } from './searchReportQueries.js';
 import { SITE_SEARCH_COLUMNS, SITE_SEARCH_SELECT, siteSearchOfRow, siteSearchRow, type SiteSearchRepository } from './siteSearchRepository.js';
-import { INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
+import { behaviourEventFromRow, behaviourQuery, INSIGHTS_EVENT_COLUMNS, insightsEventRow, type InsightsEventRepository } from './insightsEventRepository.js';
 
 /** Rows per INSERT stay far below PostgreSQL's 65535 parameters. */
 const ROWS_PER_INSERT = 1000;
@@ -32,6 +32,11 @@ export function postgresInsightsEventRepository(pool: pg.Pool): InsightsEventRep
     async count() {
       const { rows } = await pool.query<{ n: string }>('SELECT COUNT(*) AS n FROM insights_events');
       return Number(rows[0]?.n ?? 0);
+    },
+    async behaviourSince(index, since, afterId = 0, limit) {
+      // LIMIT NULL: no limit in PostgreSQL.
+      const { rows } = await pool.query<Parameters<typeof behaviourEventFromRow>[0]>(behaviourQuery(['$1', '$2', '$3', '$4']), [index, Math.trunc(since), Math.trunc(afterId), limit === undefined ? null : Math.trunc(limit)]);
+      return rows.map(behaviourEventFromRow);
     },
   };
 }
