@@ -54,6 +54,17 @@ export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
 export { expect };
 
 /**
+ * The island failures one beacon to the shell's report path carries: a page report
+ * (`{ views?, failures? }`, what the shell's browser runtime sends) or a single failure (still accepted).
+ */
+export function islandFailuresIn(body: unknown): Array<Record<string, unknown>> {
+  if (!body || typeof body !== 'object') return [];
+  const report = body as { failures?: unknown; remote?: unknown };
+  if (Array.isArray(report.failures)) return report.failures as Array<Record<string, unknown>>;
+  return typeof report.remote === 'string' ? [report as Record<string, unknown>] : [];
+}
+
+/**
  * Waits until the shell renders `path` with the remotes' server builds, that is until its HTML holds
  * every one of `markers`. Right after a start the shell warms the remotes up in the background, and a
  * page asked for meanwhile gets placeholders (on a busy machine the cold load of a server container

@@ -7,7 +7,7 @@
 // keeps its server HTML, so the page still reads and its links and forms work.
 import { listArticles, listSurveys } from '@khs/content';
 import { examplePageConfig } from 'contracts';
-import { expect, islandsSettled, serverRendered, test } from '../harness/fixtures.js';
+import { expect, islandFailuresIn, islandsSettled, serverRendered, test } from '../harness/fixtures.js';
 import { ISLAND_FAILURE_REPORT_PATH } from '../../shell/src/shared/islandFailureReport.js';
 import { BUNDLER_RUNTIME_GLOBAL } from '../../tooling/rspack-preset/bundlerRuntimeGlobal.mjs';
 
@@ -26,9 +26,9 @@ test("a host without the provided bundler runtime: each container refuses cleanl
     Object.defineProperty(window, name, { configurable: false, get: () => undefined, set: () => {} });
   }, BUNDLER_RUNTIME_GLOBAL);
   // The beacons' bodies as they go over the wire (sendBeacon bodies are only visible to a route).
-  const reports: Array<{ remote: string; stage: string; code: string }> = [];
+  const reports: Array<Record<string, unknown>> = [];
   await page.route(`**${ISLAND_FAILURE_REPORT_PATH}`, async (route) => {
-    reports.push(JSON.parse(route.request().postDataBuffer()?.toString() ?? 'null'));
+    reports.push(...islandFailuresIn(JSON.parse(route.request().postDataBuffer()?.toString() ?? 'null')));
     await route.continue();
   });
   const pageErrors: string[] = [];

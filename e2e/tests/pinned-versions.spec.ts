@@ -9,7 +9,7 @@ import { getSurvey, listArticles } from '@khs/content';
 import { PAGE_CONFIG_ELEMENT_ID } from 'contracts';
 import { chromium, type Browser, type Page, type Route } from '@playwright/test';
 import { chromiumLaunchOptions } from '../harness/chromium.js';
-import { expect, test } from '../harness/fixtures.js';
+import { expect, islandFailuresIn, test } from '../harness/fixtures.js';
 import { buildRemoteFromChangedSource } from '../harness/remoteVariant.js';
 import { REPO_ROOT, startStack, type Stack } from '../harness/stack.js';
 
@@ -30,18 +30,24 @@ const target = () => stack.originDirs[REMOTE]!;
 const liveVersion = () => JSON.parse(readFileSync(path.join(target(), 'mf-manifest.json'), 'utf8')).metaData.buildVersion as string;
 const serverHtml = async () => (await fetch(articleUrl())).text();
 
-/** What went wrong on a page: console errors and warnings (a hydration mismatch is a warning), island failure beacons. */
-function watch(page: Page) {
+/**
+ * What went wrong on a page: console errors and warnings (a hydration mismatch is a warning), and the
+ * island failures its beacons carried (their bodies are only visible to a route).
+ */
+async function watch(page: Page) {
   const problems: string[] = [];
-  const failureReports: string[] = [];
+  const failureReports: Array<Record<string, unknown>> = [];
   const remoteScripts: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(String(error)));
   page.on('request', (request) => {
-    if (request.url().includes('/api/island-failures')) failureReports.push(request.postData() ?? '');
     if (request.resourceType() === 'script' && request.url().startsWith(stack.remotes[REMOTE]!)) remoteScripts.push(request.url());
+  });
+  await page.route('**/api/island-failures', async (route) => {
+    failureReports.push(...islandFailuresIn(JSON.parse(route.request().postDataBuffer()?.toString() ?? 'null')));
+    await route.continue();
   });
   return { problems, failureReports, remoteScripts };
 }
@@ -83,7 +89,7 @@ test.afterAll(async () => {
 test('a deploy between the HTML and the scripts: the page hydrates with the build it was rendered with', async () => {
   test.setTimeout(120_000);
   const page = await browser.newPage();
-  const { problems, failureReports, remoteScripts } = watch(page);
+  const { problems, failureReports, remoteScripts } = await watch(page);
   // Hold the survey's manifest and scripts (entry, chunks) until the switch. Not its stylesheet: it
   // is in the head, and a held stylesheet holds the shell's deferred runtime too.
   let release: () => void = () => {};
@@ -116,12 +122,12 @@ test('a deploy between the HTML and the scripts: the page hydrates with the buil
   expect(remoteScripts.length).toBeGreaterThan(0);
   expect(remoteScripts.every((url) => url.startsWith(`${stack.remotes[REMOTE]}/versions/${v1}/`)), remoteScripts.join('\n')).toBe(true);
   expect(problems).toEqual([]);
-  expect(failureReports.filter((body) => body.includes('KHS-ISLAND-007'))).toEqual([]);
+  expect(failureReports.filter((failure) => failure.code === 'KHS-ISLAND-007')).toEqual([]);
   await page.close();
 
   // The next page is v2, server and browser.
   const next = await browser.newPage();
-  const after = watch(next);
+  const after = await watch(next);
   await next.goto(articleUrl());
   const nextIsland = await hydratedSurvey(next);
   await expect(nextIsland.locator(`[${RELEASE_MARKER}]`)).toHaveText(' (v2)');
