@@ -44,6 +44,19 @@ export function freePort(host = '127.0.0.1') {
   });
 }
 
+/**
+ * Holds `port` on `host` (listening, so no part that asks the system for a free port gets it) until
+ * `release()`; `undefined` when it cannot be held (taken: the part that wants it then says so).
+ */
+function holdPort(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(undefined));
+    let released;
+    server.listen({ port, host, exclusive: true }, () => resolve({ release: () => (released ??= new Promise((done) => server.close(() => done()))) }));
+  });
+}
+
 /** Whether `port` is free on `host`. */
 function isPortFree(port, host = '127.0.0.1') {
   return new Promise((resolve) => {
@@ -573,6 +586,10 @@ export async function startStack(options = {}) {
     // on the server (the development build renders several times slower).
     const baseEnv = { ...withoutSecrets(given), NODE_ENV: 'production' };
     const ports = await choosePorts({ options, given, embeddedSearch, servedRemotes, ownServices });
+    // The shell's port is known before the parts that pick theirs start (the search server names it):
+    // held until the shell starts, so none of them is given it (a dev-loop run met exactly that).
+    const shellPortHold = await holdPort(ports.get('shell'));
+    cleanups.push(async () => shellPortHold?.release());
     const originDirs = await resolveOriginDirs({ servedRemotes, options, log });
     const { origins, serveRemote } = await startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cleanups });
     const { search, searchTarget } = embeddedSearch
@@ -582,6 +599,7 @@ export async function startStack(options = {}) {
     // An external search server's address is in `given` already; only the embedded one's is added.
     const embeddedSearchTarget = search ? searchTarget : {};
     const shellEnv = shellEnvironment({ baseEnv, dataDir, origins, remoteManifests, options, secrets, embeddedSearchTarget, ownServices, teamServices });
+    await shellPortHold?.release();
     const { shell, shellExit } = await startShell({ port: ports.get('shell'), shellEnv, log, cleanups });
     return stackHandle({ shell, shellExit, origins, originDirs, serveRemote, search, searchTarget, teamServices, dataDir, secretsFile: secrets.file, cleanUp });
   } catch (error) {
