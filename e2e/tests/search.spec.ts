@@ -388,11 +388,7 @@ test.describe('site-search tracking to the search service', () => {
     expect(insightsEvents.filter((event) => event.eventType === 'click')).toEqual([expect.objectContaining({ objectIDs: [objectId], queryID })]);
   });
 
-  // Quarantined (issue 26, open): once in five clean-clone runs the typed "feedback" never reached the
-  // address (the island searched nothing for it), maybe the same cause as search-first-view's
-  // quarantined insights test. What it checks is also asserted by search-analytics.spec.ts (a
-  // declining visitor sends nothing).
-  test.fixme('without tracking consent (insights consent alone) nothing is sent', async ({ page, stack }) => {
+  test('without tracking consent (insights consent alone) nothing is sent', async ({ page, stack }) => {
     await page.addInitScript(() => localStorage.setItem('khs:consent', JSON.stringify({ insights: true, tracking: false })));
     // Beacons are not in resource timing: the requests themselves are watched.
     const sent: Request[] = [];

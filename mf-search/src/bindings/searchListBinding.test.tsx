@@ -288,6 +288,29 @@ describe('the search list binding on the server markup', () => {
     expect(window.location.pathname + window.location.search).toBe('/search?q=team');
   });
 
+  it("with insights consent the hydrated list searches nothing for the server's answer (the insights middleware's search at its start is answered by it), and load more still brings page 2", async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const consented: IslandContext = { ...context, getConsent: () => ({ insights: true, tracking: false }) };
+    // The island's client searches through XMLHttpRequest (axios): the server's own count tells.
+    const searches = () => server.stats().searches;
+    const before = searches();
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(null, { status: 200 }));
+    const { mount } = countedFullIsland();
+    unmount = await mount(element, {}, consented);
+    const serverIds = [...teasers(element)].map((teaser) => teaser.getAttribute('data-object-id'));
+    element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!.focus();
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+    // The insights client is loaded and plugged in (its anonymous token is in the cookie), and its
+    // middleware's start has scheduled its search.
+    await waitFor(() => expect(document.cookie).toContain('_ALGOLIA='), WAIT);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(searches()).toBe(before);
+    expect([...teasers(element)].map((teaser) => teaser.getAttribute('data-object-id'))).toEqual(serverIds);
+    click(element.querySelector('.khs-search-load-more__button')!);
+    await waitFor(() => expect(teasers(element)).toHaveLength(40), WAIT);
+    expect(searches()).toBeGreaterThan(before);
+  });
+
   it('a full island that fails to load leaves the list working natively: the held load more follows its link', async () => {
     const { element, context } = await serverRenderedIsland('team');
     vi.spyOn(console, 'error').mockImplementation(() => {});

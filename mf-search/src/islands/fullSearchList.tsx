@@ -4,6 +4,7 @@ import { SearchList } from '../components/SearchList.js';
 import { createSearchClient } from '../config/createSearchClient.js';
 import type { EarlyAnswers } from '../config/earlySearch.js';
 import { logConfigurationError } from '../config/logConfigurationError.js';
+import { withServerAnswers } from '../config/serverAnswers.js';
 import { InstantSearchSSRProvider } from 'react-instantsearch';
 import { createPageSessionHitsCache } from '../hits/pageSessionHitsCache.js';
 import { isSearchListServerState } from './searchListServerState.js';
@@ -33,10 +34,12 @@ export function mountFullSearchList(
 ): Promise<Unmount> {
   const search = context.config.search;
   try {
-    const setup = createSearchClient(search, earlyAnswers ? { earlyAnswers } : {});
     const options = searchListOptions(search, props);
-    // Server-rendered: start from the server's answers, pages and tags (nothing is searched for them).
+    // Server-rendered: start from the server's answers, pages and tags (nothing is searched for
+    // them, not even when InstantSearch asks for the same state again).
     const server = isSearchListServerState(context.hydration?.state) ? context.hydration.state : undefined;
+    const client = createSearchClient(search, earlyAnswers ? { earlyAnswers } : {});
+    const setup = server ? { ...client, searchClient: withServerAnswers(client.searchClient, server.serverState.initialResults) } : client;
     const list = (
       <SearchList
         setup={setup}
