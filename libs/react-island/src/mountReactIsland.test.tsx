@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { ISLAND_HYDRATION_MISMATCH_EVENT } from 'contracts';
-import { mountReactIsland } from './mountReactIsland.js';
+import { FIRST_COMMIT_TIMEOUT_MS, mountReactIsland } from './mountReactIsland.js';
 import { renderReactIsland } from './renderReactIsland.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -54,6 +54,44 @@ describe('mountReactIsland', () => {
     await act(async () => element.querySelector('button')!.click());
     expect(clicks).toHaveBeenCalledTimes(1);
     expect(element.textContent).toBe('1');
+  });
+
+  it('with firstCommitTimeoutMs Infinity settles at the commit only; by default a hydration slower than FIRST_COMMIT_TIMEOUT_MS settles before it', async () => {
+    (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+    // Only the mount's own timer is faked: React's scheduler works on its own (setImmediate), later.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const committed: string[] = [];
+      function Marked({ name }: { name: string }) {
+        useLayoutEffect(() => void committed.push(name), [name]);
+        return <button type="button">{name}</button>;
+      }
+      const mount = (name: string, options: { firstCommitTimeoutMs?: number }) => {
+        const element = document.createElement('div');
+        element.innerHTML = renderReactIsland(`test/${name}`, <Marked name={name} />).html;
+        document.body.append(element);
+        const settled: string[] = [];
+        const mounting = mountReactIsland(element, `test/${name}`, <Marked name={name} />, { hydrate: true, ...options });
+        void mounting.then(() => settled.push(committed.includes(name) ? 'after commit' : 'before commit'));
+        return { settled, mounting };
+      };
+      const bounded = mount('bounded', {});
+      const waiting = mount('waiting', { firstCommitTimeoutMs: Infinity });
+      // The hydration has not run yet when the bound passes (as on a slow device).
+      vi.advanceTimersByTime(FIRST_COMMIT_TIMEOUT_MS);
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(bounded.settled).toEqual(['before commit']);
+      expect(waiting.settled).toEqual([]);
+      vi.useRealTimers();
+      (await waiting.mounting)();
+      expect(waiting.settled).toEqual(['after commit']);
+      (await bounded.mounting)();
+    } finally {
+      vi.useRealTimers();
+      (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+      document.body.innerHTML = '';
+    }
   });
 
   it('puts the fallback back and logs when the tree throws', async () => {

@@ -36,6 +36,13 @@ export interface MountReactIslandOptions {
   hydrate?: boolean;
   /** Where hydration mismatches are logged. Default `console`. */
   log?: Pick<Console, 'warn'>;
+  /**
+   * Longest wait for the first commit before the mount settles anyway (ms); `Infinity` settles only
+   * at the commit. A caller that hands the island what the visitor did meanwhile (typed text a
+   * controlled input must see as a change) needs the commit itself: on a slow device hydration can
+   * take longer than the default. Default `FIRST_COMMIT_TIMEOUT_MS`.
+   */
+  firstCommitTimeoutMs?: number;
 }
 
 /**
@@ -68,7 +75,7 @@ export function islandTree(name: string, node: ReactNode, onError: () => void = 
  * unmounts and the markup it started from is put back. Resolves with the unmount function once
  * React committed the island (hydration included), so the page's runtime knows when the island
  * really handles input (it replays a reader's early clicks then); at the latest after
- * `FIRST_COMMIT_TIMEOUT_MS`.
+ * `firstCommitTimeoutMs`.
  * @param name  Used in log lines, e.g. `"mf-watchlist/WatchlistButton"`.
  */
 export function mountReactIsland(element: HTMLElement, name: string, node: ReactNode, options: MountReactIslandOptions = {}): Promise<Unmount> {
@@ -84,9 +91,10 @@ export function mountReactIsland(element: HTMLElement, name: string, node: React
     });
   };
   let committed: () => void = () => {};
+  const timeoutMs = options.firstCommitTimeoutMs ?? FIRST_COMMIT_TIMEOUT_MS;
   const firstCommit = new Promise<void>((resolve) => {
     committed = resolve;
-    setTimeout(resolve, FIRST_COMMIT_TIMEOUT_MS);
+    if (Number.isFinite(timeoutMs)) setTimeout(resolve, timeoutMs);
   });
   // Outside the island's tree: no DOM, so the server's markup (rendered without it) still matches.
   const tree = <CommitSignal onCommit={() => committed()}>{islandTree(name, node, restoreFallback)}</CommitSignal>;

@@ -11,6 +11,7 @@ import { createSearchListMount, handOverTypedQuery, SEARCH_LIST_STAGE_ATTRIBUTE,
 import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
 import { QUERY_FIRED_MARK } from '../components/ListSearchBox.js';
 import { bindSearchList, PENDING_HITS_ATTRIBUTE, SEARCH_LIST_MARKUP } from './bindSearchList.js';
+import { FIRST_COMMIT_TIMEOUT_MS } from '@khs/react-island';
 
 let server: SeededSearchServer;
 const WAIT = { timeout: 20_000 };
@@ -215,6 +216,30 @@ describe('the search list binding on the server markup', () => {
     await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
     expect(document.activeElement).toBe(input);
     expect(loads).toHaveBeenCalledTimes(1);
+  });
+
+  it('text typed and submitted while the full island hydrates slower than the mount bound (a loaded device) still reaches the hydrated box and is searched', async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    // The mount's own bound (FIRST_COMMIT_TIMEOUT_MS, set in mountReactIsland) has passed already
+    // when it is set: React has hydrated nothing yet. Every other timer keeps its time.
+    const realSetTimeout = window.setTimeout;
+    vi.spyOn(window, 'setTimeout').mockImplementation(((callback: () => void, delay?: number, ...rest: unknown[]) => {
+      if (delay !== FIRST_COMMIT_TIMEOUT_MS || !new Error().stack?.includes('mountReactIsland')) return realSetTimeout(callback, delay, ...rest);
+      callback();
+      return 0;
+    }) as typeof window.setTimeout);
+    const { mount } = countedFullIsland();
+    unmount = await mount(element, {}, context);
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    input.focus();
+    input.value = 'leadership';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    element.querySelector<HTMLFormElement>(SEARCH_LIST_MARKUP.form)!.requestSubmit();
+
+    await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+    await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
+    expect(input.value).toBe('leadership');
+    await waitFor(() => expect(window.location.search).toBe('?q=leadership'), WAIT);
   });
 
   it("opening the page with ?q= is tracked once, from the server's answer at once, not again by the full island", async () => {

@@ -153,7 +153,7 @@ function bindUntilNeeded(
       const { mountFullSearchList } = await loadFull();
       if (unmounted) return;
       // The binding keeps holding clicks while React hydrates; it lets go once the island is live.
-      const unmount = await mountFullSearchList(element, props, context, { viewedObjectIds: insights.viewed, openedQueryReported, earlyAnswers });
+      const unmount = await mountFullSearchList(element, props, context, { viewedObjectIds: insights.viewed, openedQueryReported, earlyAnswers, untilHydrated: true });
       if (unmounted) return unmount();
       unmountFull = unmount;
       // From now on the hydrated box's own debounce searches (taking an early answer already sent).

@@ -17,6 +17,14 @@ export interface FullSearchListOptions {
   openedQueryReported?: boolean;
   /** Answers the binding fetched for typed queries before this island was there: an identical first search takes one. Default none. */
   earlyAnswers?: EarlyAnswers;
+  /**
+   * Settle only once React has hydrated the list, however long that takes: the binding then hands
+   * over typed text (which the hydrated box must see as a change) and replays held actions. On a
+   * loaded device hydration can outlast the mount's usual bound, and text handed to a box React
+   * had not hydrated yet was lost. Default `false` (settled at the latest after
+   * `FIRST_COMMIT_TIMEOUT_MS` of `@khs/react-island`).
+   */
+  untilHydrated?: boolean;
 }
 
 /**
@@ -30,7 +38,7 @@ export function mountFullSearchList(
   element: HTMLElement,
   props: SearchListOptionProps | undefined,
   context: IslandContext,
-  { viewedObjectIds, openedQueryReported = false, earlyAnswers }: FullSearchListOptions = {},
+  { viewedObjectIds, openedQueryReported = false, earlyAnswers, untilHydrated = false }: FullSearchListOptions = {},
 ): Promise<Unmount> {
   const search = context.config.search;
   try {
@@ -56,7 +64,7 @@ export function mountFullSearchList(
       element,
       'mf-search/SearchList',
       server ? <InstantSearchSSRProvider {...server.serverState}>{list}</InstantSearchSSRProvider> : list,
-      { hydrate: server !== undefined },
+      { hydrate: server !== undefined, ...(untilHydrated ? { firstCommitTimeoutMs: Infinity } : {}) },
     );
   } catch (error) {
     logConfigurationError('mf-search/SearchList', error);
