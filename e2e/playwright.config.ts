@@ -8,11 +8,8 @@ export default defineConfig({
   fullyParallel: false,
   // Each worker runs its own stack (search server, shell, remotes); two fit on two cores.
   workers: process.env.CI ? 2 : 2,
-  // Stopgap (issue 26, open): on a clean-clone CI run one retry of a failed test. After this
-  // session's merges the full search island fails about one search test a run, a different one each
-  // time (quarantined and listed in the issue's note), not reproduced alone. The list reporter marks
-  // a test that passed only on its retry "flaky", so it is seen, not hidden. Back to 0 once that is fixed.
-  retries: process.env.CI ? 1 : 0,
+  // No retries: a test that fails once is a failure to find, not to repeat.
+  retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   globalSetup: './harness/globalSetup.ts',
   use: {
