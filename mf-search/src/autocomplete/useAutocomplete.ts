@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useReducer, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { createAutocompleteMachine, type AutocompleteHandlers, type AutocompleteStatus } from './autocompleteMachine.js';
 import type { Suggestion, SuggestionSource } from './suggestions.js';
 
@@ -70,6 +70,20 @@ export function useAutocomplete({
   const [machine] = useState(() => createAutocompleteMachine(handlers, { initialQuery, initialTags }));
   machine.setHandlers(handlers);
   const state = useSyncExternalStore(machine.subscribe, machine.getState, machine.getState);
+  // A typed value is rendered in the event that typed it: right after a change event React puts
+  // a controlled input back to its rendered value. The store's subscription is a passive effect,
+  // still missing for a moment after hydration, when the bound list hands over the text typed
+  // before (the server's query came back, and the next key was added to it). This update makes
+  // the event render the machine's new state anyway; with the subscription in place React renders
+  // both in one pass.
+  const [, renderTyped] = useReducer((renders: number) => renders + 1, 0);
+  const setInputValue = useCallback(
+    (value: string, typedAt?: number) => {
+      machine.type(value, typedAt);
+      renderTyped();
+    },
+    [machine],
+  );
   // Tags: the most frequent topics, fetched once for the empty query.
   useEffect(() => (withTags ? machine.loadTags() : undefined), [machine, source, withTags]);
   useEffect(() => () => machine.stop(), [machine]);
@@ -82,7 +96,7 @@ export function useAutocomplete({
   return {
     ...state,
     tags: state.inputValue.trim() === '' ? state.tags : [],
-    setInputValue: machine.type,
+    setInputValue,
     setQueryNow: machine.setQueryNow,
     replaceInputValue: machine.replaceInputValue,
     flush: machine.flush,

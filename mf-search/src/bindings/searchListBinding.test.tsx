@@ -12,6 +12,7 @@ import { startSeededSearchServer, type SeededSearchServer } from '../testing/see
 import { QUERY_FIRED_MARK } from '../components/ListSearchBox.js';
 import { bindSearchList, PENDING_HITS_ATTRIBUTE, SEARCH_LIST_MARKUP } from './bindSearchList.js';
 import { FIRST_COMMIT_TIMEOUT_MS } from '@khs/react-island';
+import { TYPED_AT_PROPERTY } from '../autocomplete/typedAt.js';
 
 let server: SeededSearchServer;
 const WAIT = { timeout: 20_000 };
@@ -240,6 +241,33 @@ describe('the search list binding on the server markup', () => {
     await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leadership'), WAIT);
     expect(input.value).toBe('leadership');
     await waitFor(() => expect(window.location.search).toBe('?q=leadership'), WAIT);
+  });
+
+  it("the hand-over is not undone: right after it the box still shows the typed text (React does not put the server's query back), so the next key adds to it", async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    // The hand-over is the input event carrying the time of the last keystroke; listening on the
+    // document, this runs after React's own handling of it (which restores a controlled value).
+    const afterHandOver: string[] = [];
+    const onInput = (event: Event) => {
+      if (TYPED_AT_PROPERTY in event) afterHandOver.push(input.value);
+    };
+    document.addEventListener('input', onInput);
+    try {
+      const { mount } = countedFullIsland();
+      unmount = await mount(element, {}, context);
+      input.focus();
+      input.value = 'leader';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await waitFor(() => expect(afterHandOver).toHaveLength(1), WAIT);
+      expect(afterHandOver).toEqual(['leader']);
+      pressKey(input, 's', performance.now());
+      await waitFor(() => expect(element.getAttribute(SEARCH_LIST_STAGE_ATTRIBUTE)).toBe('interactive'), WAIT);
+      await waitFor(() => expect(element.querySelector('.khs-search-list')!.getAttribute('data-query')).toBe('leaders'), WAIT);
+      expect(input.value).toBe('leaders');
+    } finally {
+      document.removeEventListener('input', onInput);
+    }
   });
 
   it("opening the page with ?q= is tracked once, from the server's answer at once, not again by the full island", async () => {
