@@ -1,7 +1,7 @@
 // The debounce rule of the search boxes (issue 26), with synthetic times: a keystroke counts from
 // its press; a debounce whose time is up lets input waiting for dispatch go first.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterPendingInput, createKeystrokeClock, debounceRemaining } from './typedAt.js';
+import { afterPendingInput, createKeystrokeClock, debounceRemaining, HELD_BACK_KEY_GRACE_MS } from './typedAt.js';
 
 describe('createKeystrokeClock', () => {
   it('times an input by the press of the key that typed it, however late the input is handled', () => {
@@ -28,10 +28,16 @@ describe('createKeystrokeClock', () => {
 });
 
 describe('debounceRemaining', () => {
-  it('is what is left of the window after the press, between 0 and the whole window', () => {
+  it('is what is left of the window after the press, at most the whole window', () => {
     expect(debounceRemaining(1000, 500, 1200)).toBe(300);
-    expect(debounceRemaining(1000, 500, 1700)).toBe(0);
+    expect(debounceRemaining(1000, 500, 1499)).toBe(1);
     expect(debounceRemaining(2000, 500, 1000)).toBe(500);
+  });
+
+  it('after a key held back past its window, a short grace for the next key on its way', () => {
+    expect(debounceRemaining(1000, 500, 1500)).toBe(HELD_BACK_KEY_GRACE_MS);
+    expect(debounceRemaining(1000, 500, 4000)).toBe(HELD_BACK_KEY_GRACE_MS);
+    expect(debounceRemaining(1000, 50, 4000)).toBe(50);
   });
 });
 

@@ -7,7 +7,8 @@
  * handler happened to run. A long task (a chunk evaluating, hydration) holds keys in the browser's
  * queue; they arrive late but carry the times the visitor pressed them, so the gaps between them
  * stay as the visitor made them. And a debounce whose time is up waits for keys still queued
- * (`afterPendingInput`): they may belong to the same window.
+ * (`afterPendingInput`) and, after a held-back key, a moment for the next one to be handed over
+ * (`HELD_BACK_KEY_GRACE_MS`): they may belong to the same window.
  */
 
 /**
@@ -49,9 +50,22 @@ export function createKeystrokeClock(): KeystrokeClock {
   };
 }
 
-/** How long a debounce still waits for text typed at `typedAt`: `delayMs` after it, at most `delayMs`, at least 0. */
+/**
+ * How long a debounce waits after a key that reached the page only once its own window was over
+ * (a long task held it back). The keys pressed after it are on their way, but the browser hands
+ * the page one key at a time (the next once the page has taken the last), so for a moment none is
+ * pending (`afterPendingInput` cannot see it): a search fired then was for part of the query.
+ */
+export const HELD_BACK_KEY_GRACE_MS = 100;
+
+/**
+ * How long a debounce still waits for text typed at `typedAt`: `delayMs` after it, at most
+ * `delayMs`; for a key held back past its window, `HELD_BACK_KEY_GRACE_MS` (at most `delayMs`).
+ */
 export function debounceRemaining(typedAt: number, delayMs: number, now: number = performance.now()): number {
-  return Math.max(0, Math.min(delayMs, typedAt + delayMs - now));
+  const remaining = typedAt + delayMs - now;
+  if (remaining <= 0) return Math.min(delayMs, HELD_BACK_KEY_GRACE_MS);
+  return Math.min(delayMs, remaining);
 }
 
 /** Chromium's `navigator.scheduling.isInputPending` (absent elsewhere: nothing is known to be pending). */

@@ -468,6 +468,31 @@ describe('the 500 ms debounce counts from the key presses, however late a long t
     expect(early.map((queries) => [...new Set(queries)])).toEqual([['leadership']]);
   });
 
+  it("held-back keys handed to the page one at a time (none pending in between, the browser waits for the page to take each): still one search for the whole query", async () => {
+    const { element, context } = await serverRenderedIsland('team');
+    const realFetch = globalThis.fetch;
+    const early: string[][] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (request, init) => {
+      if (String(request).includes('/multi_search')) early.push((JSON.parse(String(init!.body)) as { searches: Array<{ q: string }> }).searches.map((search) => search.q));
+      return realFetch(request, init);
+    });
+    unmount = await createSearchListMount(() => new Promise<FullSearchListModule>(() => {}))(element, {}, context);
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    input.focus();
+    input.select();
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '');
+    unstub = stubInputPending(() => false);
+    // Pressed 60 ms apart a second ago; a long task held them: each reaches the page 20 ms after the last.
+    const pressedAt = performance.now() - 1000;
+    for (const [index, key] of [...'leadership'].entries()) {
+      pressKey(input, key, pressedAt + 60 * index);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await waitFor(() => expect(early).toHaveLength(1), WAIT);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(early.map((queries) => [...new Set(queries)])).toEqual([['leadership']]);
+  });
+
   it('the hand-over to the full island keeps the rule: the hydrated box waits for the held-back keys and searches the whole query once', async () => {
     const { element, context } = await serverRenderedIsland('team');
     const fired: string[] = [];
