@@ -76,19 +76,19 @@ function listSearches(page: Page): string[] {
 }
 
 /**
- * Types `text` as a visitor's keyboard does: key `i` is pressed `intervalMs × i` after the first,
- * whatever the page is doing; each key event is stamped with its press time and sent without
- * waiting for the page to handle the one before (CDP `Input.dispatchKeyEvent`). Playwright's
- * `keyboard.type` waits for each key to be handled before it presses the next, so a long task in
- * the page delays the next press: a pause the visitor never made, longer than the debounce.
- * Resolves when the page handled every key.
+ * Types `text` as a visitor's keyboard does while a long task holds the page (`startLongTask`):
+ * key `i` is stamped as pressed `intervalMs × i` after the first (CDP `Input.dispatchKeyEvent`),
+ * and every key is sent at once, without waiting for the page to handle the one before. The page
+ * takes none of them before the task ends, so only the stamps tell their times, and the test's own
+ * timing on a loaded machine cannot make a pause the visitor never made (Playwright's
+ * `keyboard.type` waits for each key to be handled before it presses the next: a long task in the
+ * page made a pause longer than the debounce). Resolves when the page handled every key.
  */
 async function typeLikeAVisitor(cdp: CDPSession, text: string, intervalMs: number): Promise<void> {
   const start = Date.now();
   const sent: Array<Promise<unknown>> = [];
   for (const [index, key] of [...text].entries()) {
     const pressedAt = start + index * intervalMs;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, pressedAt - Date.now())));
     const code = `Key${key.toUpperCase()}`;
     const windowsVirtualKeyCode = key.toUpperCase().charCodeAt(0);
     sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', timestamp: pressedAt / 1000, key, code, windowsVirtualKeyCode, text: key, unmodifiedText: key }));
