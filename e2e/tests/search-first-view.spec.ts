@@ -5,6 +5,7 @@ import type { CDPSession, Page, Request } from '@playwright/test';
 import { examplePageConfig, INSIGHTS_EVENT_CHUNK } from 'contracts';
 import { expect, test } from '../harness/fixtures.js';
 import type { Stack } from '../harness/stack.js';
+import { typeLikeAVisitor } from '../harness/visitorTyping.js';
 
 const { i18n, search: searchConfig } = examplePageConfig();
 const HITS_PER_PAGE = searchConfig.limit;
@@ -73,28 +74,6 @@ function listSearches(page: Page): string[] {
     for (const search of body?.searches ?? []) if (search.facet_by) queries.push(search.q ?? '');
   });
   return queries;
-}
-
-/**
- * Types `text` as a visitor's keyboard does: key `i` is pressed `intervalMs × i` after the first,
- * whatever the page is doing; each key event is stamped with its press time and sent without
- * waiting for the page to handle the one before (CDP `Input.dispatchKeyEvent`). Playwright's
- * `keyboard.type` waits for each key to be handled before it presses the next, so a long task in
- * the page delays the next press: a pause the visitor never made, longer than the debounce.
- * Resolves when the page handled every key.
- */
-async function typeLikeAVisitor(cdp: CDPSession, text: string, intervalMs: number): Promise<void> {
-  const start = Date.now();
-  const sent: Array<Promise<unknown>> = [];
-  for (const [index, key] of [...text].entries()) {
-    const pressedAt = start + index * intervalMs;
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, pressedAt - Date.now())));
-    const code = `Key${key.toUpperCase()}`;
-    const windowsVirtualKeyCode = key.toUpperCase().charCodeAt(0);
-    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', timestamp: pressedAt / 1000, key, code, windowsVirtualKeyCode, text: key, unmodifiedText: key }));
-    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', timestamp: (pressedAt + intervalMs / 2) / 1000, key, code, windowsVirtualKeyCode }));
-  }
-  await Promise.all(sent);
 }
 
 /**
