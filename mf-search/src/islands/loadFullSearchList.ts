@@ -2,8 +2,8 @@ import type { FullSearchListModule } from './SearchList.js';
 
 /**
  * The parts of the full island, evaluated one per task before the island's own module, in the
- * order it needs them: the React renderer (shared), the list's components with React
- * InstantSearch, the search client with its adapter (typesense, axios). An import evaluates its
+ * order it needs them: the React renderer (shared), InstantSearch's core, the list's components
+ * with React InstantSearch, the search client with its adapter (typesense, axios). An import evaluates its
  * whole module graph in one task: as one import, the island's (some 150 ms on a phone with a 4×
  * slower CPU) ran at once, and a key pressed meanwhile waited for all of it (the search page's
  * INP while typing). The island's own modules, not the packages, are imported here: a package's
@@ -11,6 +11,9 @@ import type { FullSearchListModule } from './SearchList.js';
  */
 const FULL_LIST_PARTS: ReadonlyArray<() => Promise<unknown>> = [
   () => import(/* webpackChunkName: "search-list-react" */ 'react-dom/client'),
+  // InstantSearch's core (with its helper) apart from React InstantSearch and the list: together
+  // they were still the longest part.
+  () => import(/* webpackChunkName: "search-list-instantsearch" */ 'instantsearch.js/es/lib/InstantSearch.js'),
   () => import(/* webpackChunkName: "search-list-components" */ '../components/SearchList.js'),
   () => import(/* webpackChunkName: "search-list-client" */ '../config/createSearchClient.js'),
 ];
