@@ -6,7 +6,7 @@ import type { CDPSession } from '@playwright/test';
  * waiting for the page to handle the one before (CDP `Input.dispatchKeyEvent`). Playwright's
  * `keyboard.type` waits for each key to be handled before it presses the next, so a long task in
  * the page delays the next press: a pause the visitor never made (longer than a debounce), and
- * fewer keys meet the page's long tasks than a visitor's would (what INP counts). Letters only.
+ * fewer keys meet the page's long tasks than a visitor's would (what INP counts). Letters and spaces.
  * Resolves when the page handled every key. Used by the e2e tests and the page-weight benchmark.
  */
 export async function typeLikeAVisitor(cdp: CDPSession, text: string, intervalMs: number): Promise<void> {
@@ -15,7 +15,7 @@ export async function typeLikeAVisitor(cdp: CDPSession, text: string, intervalMs
   for (const [index, key] of [...text].entries()) {
     const pressedAt = start + index * intervalMs;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, pressedAt - Date.now())));
-    const code = `Key${key.toUpperCase()}`;
+    const code = key === ' ' ? 'Space' : `Key${key.toUpperCase()}`;
     const windowsVirtualKeyCode = key.toUpperCase().charCodeAt(0);
     sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', timestamp: pressedAt / 1000, key, code, windowsVirtualKeyCode, text: key, unmodifiedText: key }));
     sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', timestamp: (pressedAt + intervalMs / 2) / 1000, key, code, windowsVirtualKeyCode }));
