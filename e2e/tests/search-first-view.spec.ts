@@ -143,7 +143,7 @@ test.describe('search page first view', () => {
   // takes the text over (issue 26, INP). A key that came right after the hydration's commit,
   // before the box's store had subscribed (a passive effect), had React put the server's query
   // back into the box: "leadership" typed at 120 ms became "teaamdership" in 3 of 4 benchmark runs.
-  test('typing on through the full island\'s loading and hydration on a throttled phone keeps every character and the caret, and searches the whole query once', async ({ page, stack, problems }) => {
+  test('typing on through the full island\'s loading and hydration on a throttled phone keeps every character and the caret, and the results are for the whole query', async ({ page, stack, problems }) => {
     test.setTimeout(120_000);
     const typed = 'leadership development';
     const searched = listSearches(page);
@@ -162,7 +162,11 @@ test.describe('search page first view', () => {
     await expect(listBox(page)).toBeFocused();
     expect(await listBox(page).evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd])).toEqual([typed.length, typed.length]);
     await page.waitForTimeout(700);
-    expect(searched).toEqual([typed]);
+    // Only what was typed is searched, the whole query last. (One search per debounce window is
+    // the first test's: here a loaded machine can hold the harness's keys back past the debounce,
+    // and their press times then tell the page the visitor paused.)
+    expect(searched.at(-1)).toBe(typed);
+    for (const query of searched) expect(typed.startsWith(query), `searched "${query}"`).toBe(true);
     expect(problems.errors).toEqual([]);
   });
 
