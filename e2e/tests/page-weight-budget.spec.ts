@@ -53,7 +53,7 @@ test('the article page\'s initial scripts stay within the byte budget', async ({
 });
 
 /** The search page's initial scripts as measured by the test below, gzip -9 bytes. */
-const SEARCH_BUDGET_MEASURED = 66_006;
+const SEARCH_BUDGET_MEASURED = 67_267;
 
 /**
  * Budget of the search page's initial scripts (`/search?q=team`: more than a page of hits, so load
@@ -61,9 +61,10 @@ const SEARCH_BUDGET_MEASURED = 66_006;
  * load more bound without React or InstantSearch (mf-search's binding and insights), the header's
  * watchlist link, the page widgets' page-wide behaviours, the shell's runtime, four small remote
  * containers that take their runtime and federation setup from the page, and every page's
- * conversion listener (mf-search/SearchConversions, no React) — 66.0 KB in 10 files, measured on
- * 2026-11-26 with issue 25's site-search tracking (0.6 KB in the binding) and that listener
- * (1.6 KB); 62.9 KB in 9 files before them, 64.4 KB before the setup moved to the host — plus 5 %. Main's build loaded 266.6 KB here (React,
+ * conversion listener (mf-search/SearchConversions, no React) — 67.3 KB in 10 files, measured on
+ * 2026-11-26 with the full island's loading in parts (`loadFullSearchList`, 0.2 KB in the binding;
+ * 67.0 KB before it, 66.0 KB when this budget was last set); with issue 25's site-search tracking
+ * (0.6 KB in the binding) and that listener (1.6 KB); 62.9 KB in 9 files before them, 64.4 KB before the setup moved to the host — plus 5 %. Main's build loaded 266.6 KB here (React,
  * InstantSearch with its adapter and client, three 14 KB containers). The browser's idle-priority
  * prefetch of the full search island is no script run before interaction and is not counted.
  */

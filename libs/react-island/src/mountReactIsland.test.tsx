@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useLayoutEffect, useState } from 'react';
+import { useLayoutEffect, useState, useSyncExternalStore } from 'react';
 import { ISLAND_HYDRATION_MISMATCH_EVENT } from 'contracts';
 import { FIRST_COMMIT_TIMEOUT_MS, mountReactIsland } from './mountReactIsland.js';
 import { renderReactIsland } from './renderReactIsland.js';
@@ -176,5 +176,83 @@ describe('mountReactIsland', () => {
     expect(element.textContent).toBe('same');
     expect(signalled).not.toHaveBeenCalled();
     element.remove();
+  });
+
+  // Outside `act` (which runs every effect before it returns): as the page's runtime awaits the mount.
+  describe('as the browser runs it (no act)', () => {
+    const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    afterEach(() => {
+      actEnvironment.IS_REACT_ACT_ENVIRONMENT = true;
+      document.body.innerHTML = '';
+    });
+
+    /** A store a controlled box reads through `useSyncExternalStore` (subscribed in a passive effect), as the search box's autocomplete. */
+    function createStore(initial: string) {
+      let value = initial;
+      const listeners = new Set<() => void>();
+      return {
+        get: () => value,
+        set(next: string) {
+          value = next;
+          for (const listener of listeners) listener();
+        },
+        subscribe(listener: () => void) {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+      };
+    }
+
+    it("settles once the island's effects ran: text put into a controlled box the moment it settles reaches the store and stays in the box", async () => {
+      actEnvironment.IS_REACT_ACT_ENVIRONMENT = false;
+      const store = createStore('team');
+      function Box() {
+        const value = useSyncExternalStore(store.subscribe, store.get, store.get);
+        return <input value={value} onChange={(event) => store.set(event.target.value)} />;
+      }
+      const element = document.createElement('div');
+      document.body.append(element);
+      element.innerHTML = renderReactIsland('test/Box', <Box />).html;
+      const input = element.querySelector('input')!;
+      const unmount = await mountReactIsland(element, 'test/Box', <Box />, { hydrate: true, log: { warn: () => {} } });
+      // Typed as the island settles (the search list hands over text typed while it hydrated).
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, 'teams');
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      expect(store.get()).toBe('teams');
+      // Without the store's subscription React would have put the rendered value ('team') back.
+      expect(input.value).toBe('teams');
+      unmount();
+    });
+
+    it('hydrates in slices: other tasks run while a large island hydrates', async () => {
+      actEnvironment.IS_REACT_ACT_ENVIRONMENT = false;
+      /** About 0.2 ms of work per item: some 60 ms for the island, far more than one 5 ms slice. */
+      function Item({ label }: { label: string }) {
+        const end = performance.now() + 0.2;
+        while (performance.now() < end);
+        return <li>{label}</li>;
+      }
+      const items = Array.from({ length: 300 }, (_, index) => `item ${index}`);
+      const list = (
+        <ul>
+          {items.map((label) => (
+            <Item key={label} label={label} />
+          ))}
+        </ul>
+      );
+      const element = document.createElement('div');
+      document.body.append(element);
+      element.innerHTML = renderReactIsland('test/List', list).html;
+      let otherTasks = 0;
+      const otherTask = setInterval(() => (otherTasks += 1), 0);
+      const mounting = mountReactIsland(element, 'test/List', list, { hydrate: true, log: { warn: () => {} } });
+      const before = otherTasks;
+      const unmount = await mounting;
+      clearInterval(otherTask);
+      // In one task (a plain hydrateRoot) no other task would run until it is done.
+      expect(otherTasks - before).toBeGreaterThan(3);
+      expect(element.querySelectorAll('li')).toHaveLength(300);
+      unmount();
+    });
   });
 });

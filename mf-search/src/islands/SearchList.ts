@@ -7,6 +7,7 @@ import { logConfigurationError } from '../config/logConfigurationError.js';
 import { readSearchServerSettings } from '../config/searchServerSettings.js';
 import { connectServerHitsInsights } from '../insights/serverHitsInsights.js';
 import type { FullSearchListOptions } from './fullSearchList.js';
+import { loadFullSearchList } from './loadFullSearchList.js';
 import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
 import { listAddress } from '../routing/listAddress.js';
@@ -82,7 +83,7 @@ function replayNatively(actions: HeldAction[]): void {
 
 /**
  * Builds the `SearchList` mount.
- * @param loadFull  Loads the full island. The expose passes a dynamic import: its own chunks,
+ * @param loadFull  Loads the full island. The expose passes `loadFullSearchList`: its own chunks,
  *   which the browser prefetches at idle priority.
  */
 export function createSearchListMount(loadFull: () => Promise<FullSearchListModule>): IslandMount<SearchListIslandProps> {
@@ -259,6 +260,6 @@ function bindUntilNeeded(
  * loads no React and no InstantSearch) and loads the full island when the visitor starts to
  * search or filter. Without server markup it loads the full island at once.
  */
-const mount = createSearchListMount(() => import(/* webpackChunkName: "search-list-full", webpackPrefetch: true */ './fullSearchList.js'));
+const mount = createSearchListMount(() => loadFullSearchList());
 
 export default mount;
