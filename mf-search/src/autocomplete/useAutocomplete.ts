@@ -72,10 +72,9 @@ export function useAutocomplete({
   const state = useSyncExternalStore(machine.subscribe, machine.getState, machine.getState);
   // A typed value is rendered in the event that typed it: right after a change event React puts
   // a controlled input back to its rendered value. The store's subscription is a passive effect,
-  // still missing for a moment after hydration, when the bound list hands over the text typed
-  // before (the server's query came back, and the next key was added to it). This update makes
-  // the event render the machine's new state anyway; with the subscription in place React renders
-  // both in one pass.
+  // still missing for a moment after hydration (a key then had the server's query come back, and
+  // the next key was added to it). This update makes the event render the machine's new state
+  // anyway; with the subscription in place React renders both in one pass.
   const [, renderTyped] = useReducer((renders: number) => renders + 1, 0);
   const setInputValue = useCallback(
     (value: string, typedAt?: number) => {
