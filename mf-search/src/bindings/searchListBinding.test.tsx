@@ -422,6 +422,26 @@ describe('the 500 ms debounce counts from the key presses, however late a long t
     vi.restoreAllMocks();
   });
 
+  /**
+   * The list for `/search?q=team` bound, with a full island that never comes (the binding alone
+   * searches), the box focused and emptied; `early` collects the queries of each search it sends.
+   */
+  async function boundAloneWithEmptyBox(): Promise<{ input: HTMLInputElement; early: string[][] }> {
+    const { element, context } = await serverRenderedIsland('team');
+    const realFetch = globalThis.fetch;
+    const early: string[][] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (request, init) => {
+      if (String(request).includes('/multi_search')) early.push((JSON.parse(String(init!.body)) as { searches: Array<{ q: string }> }).searches.map((search) => search.q));
+      return realFetch(request, init);
+    });
+    unmount = await createSearchListMount(() => new Promise<FullSearchListModule>(() => {}))(element, {}, context);
+    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
+    input.focus();
+    input.select();
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '');
+    return { input, early };
+  }
+
   it("records the time a key was pressed, not when the binding's handler ran; text with no key (a paste) has its input's time", async () => {
     const { element } = await serverRenderedIsland('team');
     const binding = bindSearchList(element, { hitsPerPage: 20, onInteraction: () => {}, onHitOpened: () => {} })!;
@@ -438,19 +458,7 @@ describe('the 500 ms debounce counts from the key presses, however late a long t
   });
 
   it("the binding's early search: keys held back past the debounce window are seen first, then one search for the whole query", async () => {
-    const { element, context } = await serverRenderedIsland('team');
-    const realFetch = globalThis.fetch;
-    const early: string[][] = [];
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async (request, init) => {
-      if (String(request).includes('/multi_search')) early.push((JSON.parse(String(init!.body)) as { searches: Array<{ q: string }> }).searches.map((search) => search.q));
-      return realFetch(request, init);
-    });
-    // The full island never comes in this test: the binding alone searches.
-    unmount = await createSearchListMount(() => new Promise<FullSearchListModule>(() => {}))(element, {}, context);
-    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
-    input.focus();
-    input.select();
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '');
+    const { input, early } = await boundAloneWithEmptyBox();
     // "le" pressed a second ago, 60 ms apart; a long task then held "adership" (pressed 60 ms apart
     // after them) in the browser's queue: the debounce window of "e" ended meanwhile.
     const pressedAt = performance.now() - 1000;
@@ -469,18 +477,7 @@ describe('the 500 ms debounce counts from the key presses, however late a long t
   });
 
   it("held-back keys handed to the page one at a time (none pending in between, the browser waits for the page to take each): still one search for the whole query", async () => {
-    const { element, context } = await serverRenderedIsland('team');
-    const realFetch = globalThis.fetch;
-    const early: string[][] = [];
-    vi.spyOn(globalThis, 'fetch').mockImplementation(async (request, init) => {
-      if (String(request).includes('/multi_search')) early.push((JSON.parse(String(init!.body)) as { searches: Array<{ q: string }> }).searches.map((search) => search.q));
-      return realFetch(request, init);
-    });
-    unmount = await createSearchListMount(() => new Promise<FullSearchListModule>(() => {}))(element, {}, context);
-    const input = element.querySelector<HTMLInputElement>(SEARCH_LIST_MARKUP.input)!;
-    input.focus();
-    input.select();
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, '');
+    const { input, early } = await boundAloneWithEmptyBox();
     unstub = stubInputPending(() => false);
     // Pressed 60 ms apart a second ago; a long task held them: each reaches the page 20 ms after the last.
     const pressedAt = performance.now() - 1000;
