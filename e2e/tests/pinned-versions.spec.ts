@@ -2,49 +2,26 @@
 // that build. A deploy between the HTML and the scripts (held here until the switch is done) must not
 // mix server v1 with client v2: the island hydrates with v1, no mismatch, no KHS-ISLAND-007 report.
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { getSurvey, listArticles } from '@khs/content';
 import { PAGE_CONFIG_ELEMENT_ID } from 'contracts';
-import { chromium, type Browser, type Page, type Route } from '@playwright/test';
-import { chromiumLaunchOptions } from '../harness/chromium.js';
+import type { Page, Route } from '@playwright/test';
 import { expect, islandFailuresIn, test } from '../harness/fixtures.js';
-import { buildRemoteFromChangedSource } from '../harness/remoteVariant.js';
-import { REPO_ROOT, startStack, type Stack } from '../harness/stack.js';
+import { REPO_ROOT } from '../harness/stack.js';
+import { CANDIDATE_REMOTE as REMOTE, hydratedSurvey, RELEASE_MARKER, startWithSurveyCandidate, watchSurveyPage, type SurveyCandidate } from '../harness/surveyCandidate.js';
 
 const run = promisify(execFile);
-const REMOTE = 'mf-survey';
-const RELEASE_MARKER = 'data-release="v2"';
-const article = listArticles().find((candidate) => candidate.surveyHandle && getSurvey(candidate.surveyHandle))!;
 
-let stack: Stack;
-let browser: Browser;
-let work: string;
-let v2Dist: string;
-let v1: string;
-let v2: string;
-
-const articleUrl = () => new URL(article.url, stack.url).href;
-const target = () => stack.originDirs[REMOTE]!;
-const liveVersion = () => JSON.parse(readFileSync(path.join(target(), 'mf-manifest.json'), 'utf8')).metaData.buildVersion as string;
-const serverHtml = async () => (await fetch(articleUrl())).text();
+let candidate: SurveyCandidate;
+const serverHtml = async () => (await fetch(candidate.articleUrl)).text();
 
 /**
  * What went wrong on a page: console errors and warnings (a hydration mismatch is a warning), and the
  * island failures its beacons carried (their bodies are only visible to a route).
  */
 async function watch(page: Page) {
-  const problems: string[] = [];
+  const { problems, remoteScripts } = watchSurveyPage(page, candidate.stack);
   const failureReports: Array<Record<string, unknown>> = [];
-  const remoteScripts: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-  });
   page.on('pageerror', (error) => problems.push(String(error)));
-  page.on('request', (request) => {
-    if (request.resourceType() === 'script' && request.url().startsWith(stack.remotes[REMOTE]!)) remoteScripts.push(request.url());
-  });
   await page.route('**/api/island-failures', async (route) => {
     failureReports.push(...islandFailuresIn(JSON.parse(route.request().postDataBuffer()?.toString() ?? 'null')));
     await route.continue();
@@ -52,41 +29,19 @@ async function watch(page: Page) {
   return { problems, failureReports, remoteScripts };
 }
 
-/** The survey island, scrolled into view (it hydrates when seen), once it mounted. */
-async function hydratedSurvey(page: Page) {
-  const island = page.locator(`[data-island="${REMOTE}/Survey"]`);
-  await island.scrollIntoViewIfNeeded();
-  await expect(island).toHaveAttribute('data-island-state', 'mounted');
-  await expect(island.locator('form.khs-survey')).toHaveAttribute('data-phase', /answering|results/);
-  return island;
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  // v2: mf-survey built from a copy of its sources whose question shows "(v2)", server and browser alike.
-  const built = await buildRemoteFromChangedSource(REMOTE, [
-    { file: 'src/components/SurveyWidget.tsx', from: '<legend>{question}</legend>', to: `<legend>{question}<span ${RELEASE_MARKER}> (v2)</span></legend>` },
-  ]);
-  work = built.work;
-  v2Dist = built.dist;
-  v2 = built.version;
-  stack = await startStack({ deployedOrigins: path.join(work, 'origins') });
-  browser = await chromium.launch(chromiumLaunchOptions());
-  v1 = liveVersion();
-  expect(v2).not.toBe(v1);
-  // The shell renders the survey on the server once it warmed its remote up.
-  await expect.poll(async () => (await serverHtml()).includes('khs-survey--interactive'), { timeout: 20_000 }).toBe(true);
+  candidate = await startWithSurveyCandidate();
 });
 
 test.afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await candidate?.close();
 });
 
 test('a deploy between the HTML and the scripts: the page hydrates with the build it was rendered with', async () => {
+  const { stack, browser, v1, v2, v2Dist, articleUrl, originDir, liveVersion } = candidate;
   test.setTimeout(120_000);
   const page = await browser.newPage();
   const { problems, failureReports, remoteScripts } = await watch(page);
@@ -102,7 +57,7 @@ test('a deploy between the HTML and the scripts: the page hydrates with the buil
     await route.continue();
   });
 
-  const response = await page.goto(articleUrl(), { waitUntil: 'domcontentloaded' });
+  const response = await page.goto(articleUrl, { waitUntil: 'domcontentloaded' });
   const html = await response!.text();
   expect(html).not.toContain(RELEASE_MARKER);
   // The page names the build it rendered: the survey's manifest in its version's own folder.
@@ -111,7 +66,7 @@ test('a deploy between the HTML and the scripts: the page hydrates with the buil
 
   // The team deploys v2 now; the shell's server renders it from its next poll on.
   await page.locator(`[data-island="${REMOTE}/Survey"]`).scrollIntoViewIfNeeded();
-  await run('npm', ['run', '--silent', 'deploy', '-w', REMOTE, '--', '--to', target(), '--from', v2Dist], { cwd: REPO_ROOT });
+  await run('npm', ['run', '--silent', 'deploy', '-w', REMOTE, '--', '--to', originDir, '--from', v2Dist], { cwd: REPO_ROOT });
   expect(liveVersion()).toBe(v2);
   await expect.poll(async () => (await serverHtml()).includes(RELEASE_MARKER), { timeout: 15_000 }).toBe(true);
   release();
@@ -128,7 +83,7 @@ test('a deploy between the HTML and the scripts: the page hydrates with the buil
   // The next page is v2, server and browser.
   const next = await browser.newPage();
   const after = await watch(next);
-  await next.goto(articleUrl());
+  await next.goto(articleUrl);
   const nextIsland = await hydratedSurvey(next);
   await expect(nextIsland.locator(`[${RELEASE_MARKER}]`)).toHaveText(' (v2)');
   expect(after.remoteScripts.every((url) => url.startsWith(`${stack.remotes[REMOTE]}/versions/${v2}/`)), after.remoteScripts.join('\n')).toBe(true);

@@ -2,53 +2,28 @@
 // the printed link shows it, server HTML and browser code, to one browser only; everyone else,
 // and a tampered or expired preview cookie, gets the live build.
 import { execFile } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { getSurvey, listArticles } from '@khs/content';
 import { previewLink } from '@khs/deploy/preview-link';
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { axeViolations } from '../harness/axe.js';
-import { chromiumLaunchOptions } from '../harness/chromium.js';
 import { expect, test } from '../harness/fixtures.js';
-import { buildRemoteFromChangedSource } from '../harness/remoteVariant.js';
-import { REPO_ROOT, startStack, type Stack } from '../harness/stack.js';
+import { REPO_ROOT } from '../harness/stack.js';
+import { CANDIDATE_REMOTE as REMOTE, hydratedSurvey, RELEASE_MARKER, startWithSurveyCandidate, watchSurveyPage, type SurveyCandidate } from '../harness/surveyCandidate.js';
 
 const run = promisify(execFile);
-const REMOTE = 'mf-survey';
-const RELEASE_MARKER = 'data-release="v2"';
 const PREVIEW_SECRET = 'e2e-remote-preview-secret-0123456789';
 const PREVIEW_COOKIE = 'khs_remote_preview';
-const article = listArticles().find((candidate) => candidate.surveyHandle && getSurvey(candidate.surveyHandle))!;
 
-let stack: Stack;
-let browser: Browser;
-let work: string;
-let v1: string;
-let v2: string;
+let candidate: SurveyCandidate;
 let link: string;
-
-const articleUrl = () => new URL(article.url, stack.url).href;
-const target = () => stack.originDirs[REMOTE]!;
-const liveVersion = () => JSON.parse(readFileSync(path.join(target(), 'mf-manifest.json'), 'utf8')).metaData.buildVersion as string;
 
 /** Opens the article in `context`: its server HTML and headers, and what the browser ran. */
 async function openArticle(context: BrowserContext) {
   const page = await context.newPage();
-  const problems: string[] = [];
-  const remoteScripts: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
-  });
-  page.on('request', (request) => {
-    if (request.resourceType() === 'script' && request.url().startsWith(stack.remotes[REMOTE]!)) remoteScripts.push(request.url());
-  });
-  const response = await page.goto(articleUrl());
+  const { problems, remoteScripts } = watchSurveyPage(page, candidate.stack);
+  const response = await page.goto(candidate.articleUrl);
   const html = await response!.text();
-  const island = page.locator(`[data-island="${REMOTE}/Survey"]`);
-  await island.scrollIntoViewIfNeeded();
-  await expect(island).toHaveAttribute('data-island-state', 'mounted');
-  await expect(island.locator('form.khs-survey')).toHaveAttribute('data-phase', /answering|results/);
+  const island = await hydratedSurvey(page);
   return { page, html, headers: response!.headers(), island, problems, remoteScripts };
 }
 
@@ -57,7 +32,7 @@ async function expectRuns(opened: Awaited<ReturnType<typeof openArticle>>, versi
   expect(opened.html.includes(RELEASE_MARKER)).toBe(isCandidate);
   await expect(opened.island.locator(`[${RELEASE_MARKER}]`)).toHaveCount(isCandidate ? 1 : 0);
   expect(opened.remoteScripts.length).toBeGreaterThan(0);
-  expect(opened.remoteScripts.every((url) => url.startsWith(`${stack.remotes[REMOTE]}/versions/${version}/`)), opened.remoteScripts.join('\n')).toBe(true);
+  expect(opened.remoteScripts.every((url) => url.startsWith(`${candidate.stack.remotes[REMOTE]}/versions/${version}/`)), opened.remoteScripts.join('\n')).toBe(true);
   expect(opened.problems).toEqual([]);
 }
 
@@ -67,34 +42,24 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  const built = await buildRemoteFromChangedSource(REMOTE, [
-    { file: 'src/components/SurveyWidget.tsx', from: '<legend>{question}</legend>', to: `<legend>{question}<span ${RELEASE_MARKER}> (v2)</span></legend>` },
-  ]);
-  work = built.work;
-  v2 = built.version;
-  stack = await startStack({ deployedOrigins: path.join(work, 'origins'), env: { REMOTE_PREVIEW_SECRET: PREVIEW_SECRET } });
-  browser = await chromium.launch(chromiumLaunchOptions());
-  v1 = liveVersion();
-  expect(v2).not.toBe(v1);
-  // The shell renders the survey on the server once it warmed its remote up after its start.
-  await expect.poll(async () => (await (await fetch(articleUrl())).text()).includes('khs-survey--interactive'), { timeout: 20_000 }).toBe(true);
+  candidate = await startWithSurveyCandidate({ env: { REMOTE_PREVIEW_SECRET: PREVIEW_SECRET } });
+  const { stack, v1, v2, v2Dist, originDir, liveVersion } = candidate;
   // The team's command, as a person runs it from the repository root.
-  const published = await run('npm', ['run', '--silent', 'deploy', '-w', REMOTE, '--', '--preview', '--site', stack.url, '--to', target(), '--from', built.dist], {
+  const published = await run('npm', ['run', '--silent', 'deploy', '-w', REMOTE, '--', '--preview', '--site', stack.url, '--to', originDir, '--from', v2Dist], {
     cwd: REPO_ROOT,
     env: { ...process.env, REMOTE_PREVIEW_SECRET: PREVIEW_SECRET },
   });
-  expect(published.stdout).toContain(`${REMOTE}: ${v2} published in ${target()}, not live`);
+  expect(published.stdout).toContain(`${REMOTE}: ${v2} published in ${originDir}, not live`);
   link = /preview link \(valid 24 h\): (\S+)/.exec(published.stdout)![1]!;
   expect(liveVersion()).toBe(v1);
 });
 
 test.afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-  if (work) rmSync(work, { recursive: true, force: true });
+  await candidate?.close();
 });
 
 test('the preview link shows the candidate to this browser only, server HTML and browser code, with a marker that ends it', async () => {
+  const { stack, browser, v1, v2 } = candidate;
   test.setTimeout(120_000);
   expect(new URL(link).origin).toBe(new URL(stack.url).origin);
   // CSP bypassed for axe's injected script only.
@@ -132,6 +97,7 @@ test('the preview link shows the candidate to this browser only, server HTML and
 });
 
 test('a tampered or expired preview cookie, and a forged link, show the live build', async () => {
+  const { stack, browser, v1, v2 } = candidate;
   test.setTimeout(120_000);
   const url = new URL(stack.url);
   // A valid cookie whose expiry was pushed a year on: its signature no longer matches.
