@@ -3,6 +3,7 @@ import { DEFAULT_CALL_URLS } from 'contracts';
 import type { InsightsEventRepository } from './storage/insightsEventRepository.js';
 import { INSIGHTS_BODY_LIMIT_BYTES } from './edgePolicy.js';
 import { validateInsightsEvents } from './validateInsightsEvents.js';
+import { parseBeaconBody } from './beaconBody.js';
 
 /** What the insights collector needs. */
 export interface InsightsRoutesOptions {
@@ -21,16 +22,6 @@ export interface InsightsAccepted {
   stored: number;
 }
 
-function parseBody(body: unknown): unknown {
-  // Beacons (navigator.sendBeacon with a string) arrive as text/plain: the JSON is in the text.
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The embedded insights collector: `POST /api/insights/events` with search-insights' payload
  * `{ events: [{ eventType, eventName, index, userToken, objectIDs, positions?, queryID?,
@@ -45,7 +36,7 @@ export async function insightsRoutes(app: FastifyInstance, options: InsightsRout
     INSIGHTS_EVENTS_PATH,
     { bodyLimit: INSIGHTS_BODY_LIMIT_BYTES },
     async (request, reply) => {
-      const validation = validateInsightsEvents(parseBody(request.body));
+      const validation = validateInsightsEvents(parseBeaconBody(request.body));
       if (!validation.ok) {
         return reply.code(400).header('cache-control', 'no-store').send({ error: validation.error, code: 'invalid-insights-events' });
       }

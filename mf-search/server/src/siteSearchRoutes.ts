@@ -3,19 +3,10 @@ import { DEFAULT_CALL_URLS } from 'contracts';
 import { SITE_SEARCH_BODY_LIMIT_BYTES } from './edgePolicy.js';
 import type { SiteSearchRepository } from './storage/siteSearchRepository.js';
 import { validateSiteSearch } from './validateSiteSearch.js';
+import { parseBeaconBody } from './beaconBody.js';
 
 /** Path of site-search tracking (PageConfig.calls.siteSearch). */
 export const SITE_SEARCH_PATH = DEFAULT_CALL_URLS.siteSearch;
-
-function parseBody(body: unknown): unknown {
-  // Beacons (navigator.sendBeacon with a string) arrive as text/plain: the JSON is in the text.
-  if (typeof body !== 'string') return body;
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Site-search tracking: `POST /api/insights/searches` with `{ query, hitCount, filters?, page,
@@ -27,7 +18,7 @@ function parseBody(body: unknown): unknown {
 export async function siteSearchRoutes(app: FastifyInstance, options: { searches: SiteSearchRepository; now?: () => number }): Promise<void> {
   const now = options.now ?? Date.now;
   app.post(SITE_SEARCH_PATH, { bodyLimit: SITE_SEARCH_BODY_LIMIT_BYTES }, async (request, reply) => {
-    const validation = validateSiteSearch(parseBody(request.body), now());
+    const validation = validateSiteSearch(parseBeaconBody(request.body), now());
     if (!validation.ok) {
       return reply.code(400).header('cache-control', 'no-store').send({ error: validation.error, code: 'invalid-site-search' });
     }
