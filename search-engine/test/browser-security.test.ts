@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { isForeignBrowserRequest, parseAllowedOrigins, routeKind } from '../src/http/browser-origins.js';
-import { checkKeysForInterface, DEV_ADMIN_KEY, DEV_SEARCH_KEY, isLoopbackHost, serverOptionsFromEnv } from '../src/cli/env-config.js';
+import { isForeignBrowserRequest, parseAllowedOrigins, requestSender, routeKind } from '../src/http/browser-origins.js';
+import { checkKeysForInterface, DEV_ADMIN_KEY, DEV_SEARCH_KEY, isLoopbackHost, readEnvFlag, serverOptionsFromEnv } from '../src/cli/env-config.js';
 import { superviseSearchServer } from '../src/index.js';
 import { createArticleCollection, http, type Target, startTarget } from './support/target.js';
 
@@ -50,6 +50,33 @@ describe('browser origin rules (pure)', () => {
     [{ 'sec-fetch-site': 'same-site' }, true],
   ])('headers %j: sent by a browser from another site = %s', (headers, foreign) => {
     expect(isForeignBrowserRequest(headers, allowed)).toBe(foreign);
+  });
+
+  it.each([
+    [{}, 'server'],
+    [{ 'sec-fetch-mode': 'cors' }, 'server'],
+    [{ origin: SITE }, 'server'],
+    [{ origin: SITE, 'sec-fetch-site': 'same-site' }, 'allowed-page'],
+    [{ origin: 'http://127.0.0.1:4310/', 'sec-fetch-site': 'cross-site' }, 'allowed-page'],
+    [{ origin: EVIL, 'sec-fetch-site': 'same-site' }, 'other-page'],
+    [{ origin: EVIL }, 'other-page'],
+    [{ origin: 'null' }, 'other-page'],
+    // Page metadata without an Origin (a no-cors GET): its origin is unknown.
+    [{ 'sec-fetch-site': 'same-site' }, 'other-page'],
+  ])('headers %j: sent by %s', (headers, sender) => {
+    expect(requestSender(headers, allowed)).toBe(sender);
+  });
+
+  it('the web-page settings: yes/no variables, off by default, and not both', () => {
+    expect(readEnvFlag({}, 'X')).toBeUndefined();
+    expect(readEnvFlag({ X: ' TRUE ' }, 'X')).toBe(true);
+    expect(readEnvFlag({ X: '0' }, 'X')).toBe(false);
+    expect(() => readEnvFlag({ X: 'maybe' }, 'X')).toThrow('X must be true or false, got "maybe"');
+    const defaults = serverOptionsFromEnv({});
+    expect([defaults.refuseAdminKeyFromPages, defaults.adminRoutesFromAllowedOrigins]).toEqual([undefined, undefined]);
+    expect(serverOptionsFromEnv({ SEARCH_REFUSE_ADMIN_KEY_FROM_PAGES: 'true' }).refuseAdminKeyFromPages).toBe(true);
+    expect(serverOptionsFromEnv({ SEARCH_ADMIN_ROUTES_FROM_ALLOWED_ORIGINS: 'true' }).adminRoutesFromAllowedOrigins).toBe(true);
+    expect(() => serverOptionsFromEnv({ SEARCH_REFUSE_ADMIN_KEY_FROM_PAGES: 'true', SEARCH_ADMIN_ROUTES_FROM_ALLOWED_ORIGINS: 'true' })).toThrow(/contradict/);
   });
 
   it('SEARCH_ALLOWED_ORIGINS is a comma-separated list of http(s) origins; unset means none', () => {
@@ -143,7 +170,7 @@ describe.skipIf(!embedded)('the server refuses admin routes to web pages and ans
     expect((await http(target.url, 'DELETE', `/collections/${collection}/documents/server-side`, { key: target.adminKey })).status).toBe(200);
   });
 
-  it('searches answer every origin, but name only an allowed origin in CORS; the admin key is refused from any page', async () => {
+  it('searches answer every origin, but name only an allowed origin in CORS; the admin key is refused from pages of other origins', async () => {
     const searchPath = `/collections/${collection}/documents/search?q=*&query_by=title`;
     for (const origin of [SITE, REMOTE]) {
       const res = await http(target.url, 'GET', searchPath, { key: target.searchKey, keyInQuery: true, headers: { origin, 'sec-fetch-site': 'same-site' } });
@@ -159,10 +186,11 @@ describe.skipIf(!embedded)('the server refuses admin routes to web pages and ans
     });
     expect(foreign.status).toBe(200);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
-    for (const origin of [SITE, EVIL]) {
-      const withAdminKey = await http(target.url, 'GET', searchPath, { key: target.adminKey, keyInQuery: true, headers: { origin, 'sec-fetch-site': 'same-site' } });
-      expect(withAdminKey.status).toBe(403);
+    for (const headers of [{ origin: EVIL, 'sec-fetch-site': 'same-site' }, { origin: 'null' }, { 'sec-fetch-site': 'same-site' }]) {
+      const withAdminKey = await http(target.url, 'GET', searchPath, { key: target.adminKey, keyInQuery: true, headers });
+      expect({ headers, status: withAdminKey.status }).toEqual({ headers, status: 403 });
       expect(withAdminKey.json.message).toMatch(/admin key is not accepted from a web page/);
+      expect(withAdminKey.headers.get('access-control-allow-origin')).toBeNull();
     }
   });
 
@@ -187,6 +215,138 @@ describe.skipIf(!embedded)('the server refuses admin routes to web pages and ans
 
   it('GET /health answers any caller', async () => {
     expect((await http(target.url, 'GET', '/health', { headers: { origin: EVIL, 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+  });
+});
+
+/**
+ * A search as a browser page sends it across origins (Chromium from `localhost:3000` to
+ * `localhost:8108`: `Origin` and `Sec-Fetch-Site: same-site`; the typesense client's key in the
+ * header or, as the adapter sends it, in the query string; multi_search as `text/plain`).
+ */
+function browserShapedSearches(target: Target, collection: string, origin: string, key: string) {
+  const headers = { origin, 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors' };
+  const multiSearch = JSON.stringify({ searches: [{ collection, q: 'team', query_by: 'title,content' }] });
+  const searchPath = `/collections/${collection}/documents/search?q=team&query_by=title,content`;
+  return Promise.all(
+    [false, true].flatMap((keyInQuery) => [
+      http(target.url, 'POST', '/multi_search', { key, keyInQuery, rawBody: multiSearch, headers: { ...headers, 'content-type': 'text/plain' } }).then((res) => ({ route: 'multi_search', keyInQuery, res })),
+      http(target.url, 'GET', searchPath, { key, keyInQuery, headers }).then((res) => ({ route: 'documents/search', keyInQuery, res })),
+    ]),
+  );
+}
+
+// Issue 39: a Typesense client's page works unchanged (Typesense with --enable-cors lets the key
+// decide). Runs against a real Typesense too (started with --enable-cors).
+describe('a browser page of an allowed origin searches with any valid key, the admin key included', () => {
+  let target: Target;
+  let collection: string;
+  beforeAll(async () => {
+    target = await startTarget({ SEARCH_ALLOWED_ORIGINS: `${SITE},${REMOTE}` });
+    collection = await createArticleCollection(target, 'browser_admin_key');
+  });
+  afterAll(async () => {
+    await http(target.url, 'DELETE', `/collections/${collection}`, { key: target.adminKey });
+    await target.close();
+  });
+
+  it('multi_search and a single-collection search, admin key in the header and in the query string: 200 with results and CORS', async () => {
+    for (const key of [target.adminKey, target.searchKey]) {
+      for (const { route, keyInQuery, res } of await browserShapedSearches(target, collection, SITE, key)) {
+        expect({ route, keyInQuery, status: res.status }).toEqual({ route, keyInQuery, status: 200 });
+        const found = route === 'multi_search' ? res.json.results[0].found : res.json.found;
+        expect(found).toBeGreaterThan(0);
+        if (embedded) expect(res.headers.get('access-control-allow-origin')).toBe(SITE);
+      }
+    }
+  });
+
+  it.skipIf(!embedded)('the same from an origin that is not allowed: the admin key is refused (403, no CORS); a search-only key is answered without CORS', async () => {
+    for (const { route, keyInQuery, res } of await browserShapedSearches(target, collection, EVIL, target.adminKey)) {
+      expect({ route, keyInQuery, status: res.status, message: res.json.message }).toEqual({
+        route,
+        keyInQuery,
+        status: 403,
+        message: 'Forbidden - the admin key is not accepted from a web page; browsers search with a search-only key.',
+      });
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    for (const { res } of await browserShapedSearches(target, collection, EVIL, target.searchKey)) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+
+  it.skipIf(!embedded)('admin routes stay refused to every page, allowed origins included, with the admin key', async () => {
+    const list = await http(target.url, 'GET', '/collections', { key: target.adminKey, headers: { origin: SITE, 'sec-fetch-site': 'same-site' } });
+    expect(list.status).toBe(403);
+    expect(list.json.message).toBe(FOREIGN_ADMIN);
+  });
+});
+
+describe.skipIf(!embedded)('SEARCH_REFUSE_ADMIN_KEY_FROM_PAGES (the site stack\'s stance): the admin key is refused from every page', () => {
+  let target: Target;
+  let collection: string;
+  beforeAll(async () => {
+    target = await startTarget({ SEARCH_ALLOWED_ORIGINS: SITE, SEARCH_REFUSE_ADMIN_KEY_FROM_PAGES: 'true', SEARCH_WORKERS: '1' });
+    collection = await createArticleCollection(target, 'browser_strict');
+  });
+  afterAll(async () => {
+    await http(target.url, 'DELETE', `/collections/${collection}`, { key: target.adminKey });
+    await target.close();
+  });
+
+  it('an allowed origin searches with the search-only key (200, CORS) but not with the admin key (403); servers keep it', async () => {
+    for (const { res } of await browserShapedSearches(target, collection, SITE, target.searchKey)) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe(SITE);
+    }
+    for (const { route, keyInQuery, res } of await browserShapedSearches(target, collection, SITE, target.adminKey)) {
+      expect({ route, keyInQuery, status: res.status }).toEqual({ route, keyInQuery, status: 403 });
+      expect(res.json.message).toMatch(/admin key is not accepted from a web page/);
+    }
+    const server = await http(target.url, 'GET', `/collections/${collection}/documents/search?q=team&query_by=title`, { key: target.adminKey });
+    expect(server.status).toBe(200);
+  });
+});
+
+describe.skipIf(!embedded)('SEARCH_ADMIN_ROUTES_FROM_ALLOWED_ORIGINS (opt-in): pages of allowed origins reach the admin routes with the admin key', () => {
+  let target: Target;
+  let collection: string;
+  beforeAll(async () => {
+    target = await startTarget({ SEARCH_ALLOWED_ORIGINS: SITE, SEARCH_ADMIN_ROUTES_FROM_ALLOWED_ORIGINS: 'true', SEARCH_WORKERS: '1' });
+    collection = await createArticleCollection(target, 'browser_tool');
+  });
+  afterAll(async () => {
+    await http(target.url, 'DELETE', `/collections/${collection}`, { key: target.adminKey });
+    await target.close();
+  });
+
+  it('an allowed origin: preflight 204 with the admin methods, reads and writes answered with CORS; the search-only key still may not', async () => {
+    const preflight = await http(target.url, 'OPTIONS', `/collections/${collection}/documents/a1`, {
+      headers: { origin: SITE, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'content-type, x-typesense-api-key' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(SITE);
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, PATCH, DELETE, OPTIONS');
+    const page = { origin: SITE, 'sec-fetch-site': 'same-site' };
+    const list = await http(target.url, 'GET', '/collections', { key: target.adminKey, headers: page });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('access-control-allow-origin')).toBe(SITE);
+    const patched = await http(target.url, 'PATCH', `/collections/${collection}/documents/a1`, { key: target.adminKey, body: { title: 'Changed from a tool' }, headers: page });
+    expect(patched.status).toBe(200);
+    expect((await http(target.url, 'GET', `/collections/${collection}/documents/a1`, { key: target.adminKey })).json.title).toBe('Changed from a tool');
+    expect((await http(target.url, 'GET', '/collections', { key: target.searchKey, headers: page })).status).toBe(401);
+  });
+
+  it('any other origin: every admin route still 403, preflights 403 without CORS', async () => {
+    for (const headers of [{ origin: EVIL, 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }]) {
+      const res = await http(target.url, 'DELETE', `/collections/${collection}/documents/a1`, { key: target.adminKey, keyInQuery: true, headers });
+      expect({ headers, status: res.status, body: res.json }).toEqual({ headers, status: 403, body: { message: FOREIGN_ADMIN } });
+    }
+    const preflight = await http(target.url, 'OPTIONS', '/collections', { headers: { origin: EVIL, 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await http(target.url, 'GET', `/collections/${collection}/documents/a1`, { key: target.adminKey })).status).toBe(200);
   });
 });
 

@@ -22,6 +22,18 @@ export function typesenseUrlFromEnv(env: NodeJS.ProcessEnv = process.env): strin
   return `http://${env.SEARCH_HOST ?? '127.0.0.1'}:${env.SEARCH_PORT ?? '8108'}`;
 }
 
+/**
+ * A yes/no environment variable: unset or blank → undefined (the default), `true`/`1`/`yes` → true,
+ * `false`/`0`/`no` → false; anything else throws naming the variable.
+ */
+export function readEnvFlag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return undefined;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
 function secondsToMs(seconds: number | undefined): number | undefined {
   return seconds === undefined ? undefined : seconds * 1000;
 }
@@ -45,6 +57,11 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Sear
     const value = readEnvInteger(env, variable);
     if (value !== undefined) limits[key] = value;
   }
+  const refuseAdminKeyFromPages = readEnvFlag(env, 'SEARCH_REFUSE_ADMIN_KEY_FROM_PAGES');
+  const adminRoutesFromAllowedOrigins = readEnvFlag(env, 'SEARCH_ADMIN_ROUTES_FROM_ALLOWED_ORIGINS');
+  if (refuseAdminKeyFromPages && adminRoutesFromAllowedOrigins) {
+    throw new Error('SEARCH_REFUSE_ADMIN_KEY_FROM_PAGES and SEARCH_ADMIN_ROUTES_FROM_ALLOWED_ORIGINS contradict each other (admin routes need the admin key): set one');
+  }
   return {
     host: env.SEARCH_HOST ?? '127.0.0.1',
     port: readEnvInteger(env, 'SEARCH_PORT', { min: 0, max: 65535 }) ?? 8108,
@@ -57,6 +74,9 @@ export function serverOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Sear
     bodyLimitBytes: readEnvInteger(env, 'SEARCH_MAX_BODY_BYTES'),
     workerYoungGenerationMb: readEnvInteger(env, 'SEARCH_WORKER_YOUNG_GENERATION_MB'),
     allowedOrigins: parseAllowedOrigins(env.SEARCH_ALLOWED_ORIGINS),
+    refuseAdminKeyFromPages,
+    adminRoutesFromAllowedOrigins,
+    bodyTimeoutMs: readEnvInteger(env, 'SEARCH_BODY_TIMEOUT_MS'),
     analyticsFlushIntervalMs: secondsToMs(readEnvInteger(env, 'SEARCH_ANALYTICS_FLUSH_INTERVAL')),
     analyticsMinuteRateLimit: readEnvInteger(env, 'SEARCH_ANALYTICS_MINUTE_RATE_LIMIT'),
     limits,

@@ -1,13 +1,19 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /**
- * Which browser pages may read search answers (CORS) and which requests count as sent by a
- * browser from another site. The admin key must be useless from any web page: a page on another
- * origin can send a `text/plain` POST with the key in the query string without a preflight, so
- * CORS alone does not protect the write routes; the server looks at `Origin` and
- * `Sec-Fetch-Site`, which a page cannot forge. Server-to-server callers (the shell's indexer, the
- * `typesense` client, Node's `fetch`) send neither.
+ * Which browser pages may read search answers (CORS) and who sent a request: a server, a page of
+ * an allowed origin, or any other page. A page on another origin can send a `text/plain` POST with
+ * a key in the query string without a preflight, so CORS alone does not protect the write routes;
+ * the server looks at `Origin` and `Sec-Fetch-Site`, which a page cannot forge. Server-to-server
+ * callers (the shell's indexer, the `typesense` client, Node's `fetch`) send neither.
  */
+
+/**
+ * Who sent a request: `server` (neither a foreign `Origin` nor page fetch metadata), `allowed-page`
+ * (a page whose `Origin` is an allowed one), `other-page` (any other page, or page metadata without
+ * an `Origin`: its origin is unknown).
+ */
+export type RequestSender = 'server' | 'allowed-page' | 'other-page';
 
 /** Kinds of route: searches (CORS for the allowed origins), the health check, and everything else (admin). */
 export type RouteKind = 'search' | 'health' | 'admin';
@@ -73,12 +79,18 @@ export function allowedRequestOrigin(headers: IncomingHttpHeaders, allowed: Read
 /**
  * True when a browser sent the request from a page: `Origin` present and not an allowed origin
  * (`null` included), or `Sec-Fetch-Site` other than `same-origin`/`none` (`same-site` too: the
- * site's own pages are another origin than this server, and they never need the admin key).
- * Requests without either header (server-to-server calls) are not.
+ * site's own pages are another origin than this server; Chromium sends it from `localhost:3000`
+ * to `localhost:8108`). Requests without either header (server-to-server calls) are not.
  */
 export function isForeignBrowserRequest(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): boolean {
   const origin = header(headers, 'origin');
   if (origin !== undefined && allowedRequestOrigin(headers, allowed) === undefined) return true;
   const fetchSite = header(headers, 'sec-fetch-site');
   return fetchSite !== undefined && !OWN_SITE_FETCH.has(fetchSite.trim().toLowerCase());
+}
+
+/** Who sent the request (see `RequestSender`). */
+export function requestSender(headers: IncomingHttpHeaders, allowed: ReadonlySet<string>): RequestSender {
+  if (!isForeignBrowserRequest(headers, allowed)) return 'server';
+  return allowedRequestOrigin(headers, allowed) !== undefined ? 'allowed-page' : 'other-page';
 }

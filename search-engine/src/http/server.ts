@@ -9,9 +9,10 @@ import { type SearchTask, WorkerPool } from '../pool/worker-pool.js';
 import type { WorkerMemory } from '../pool/worker-protocol.js';
 import { threadCpuMs } from '../pool/thread-cpu.js';
 import { type KeyAccess, resolveKey } from './auth.js';
-import { allowedRequestOrigin, isForeignBrowserRequest, normalizeOrigin, routeKind } from './browser-origins.js';
+import { allowedRequestOrigin, normalizeOrigin, requestSender, routeKind } from './browser-origins.js';
 import { checkHitsPerRequest, checkSearchParams, DEFAULT_REQUEST_LIMITS, multiSearchLimit, type RequestLimits } from './limits.js';
 import { mergeSearchParams, planMultiSearch, type UnionRequest } from '../search/multi-search.js';
+import { ACCEPTED_REQUEST_CODING, bodyDeadline, DEFAULT_BODY_TIMEOUT_MS, hasCodedBody, startBodyDeadline, unsupportedCoding } from './request-body.js';
 import { routeSetRequest, type SetOperations } from './set-routes.js';
 import { notedSearches, routeAnalyticsRequest } from './analytics-routes.js';
 import { AnalyticsFlusher, DEFAULT_ANALYTICS_FLUSH_INTERVAL_MS } from '../analytics/analytics-flusher.js';
@@ -30,6 +31,8 @@ export interface SearchServerOptions {
   searchOnlyApiKeys?: string[];
   /** Largest accepted request body of writes (imports). Default 64 MiB. */
   bodyLimitBytes?: number;
+  /** How long a request body may take to arrive after its headers (then 408, connection closed). Default 10 s. */
+  bodyTimeoutMs?: number;
   /** Search worker threads (each holds a copy of the index). Default: the number of cores. */
   workers?: number;
   /** Searches that may wait for a worker before requests get 503. Default 200. */
@@ -42,11 +45,23 @@ export interface SearchServerOptions {
   workerYoungGenerationMb?: number;
   /**
    * Origins of the pages that may read search answers (CORS on the two search routes and their
-   * preflights): the site's and the remotes' standalone pages. Requests a browser sends from any
-   * other origin are refused on every admin route, and the admin key is refused from any web page.
-   * Default none: no page may read answers across origins; server-to-server calls are unaffected.
+   * preflights): the site's and the remotes' standalone pages. Their searches are answered with any
+   * valid key, the admin key included (as Typesense with `--enable-cors`). Requests a browser sends
+   * from any other origin are refused on every admin route and may not use the admin key. Default
+   * none: no page may read answers across origins; server-to-server calls are unaffected.
    */
   allowedOrigins?: readonly string[];
+  /**
+   * Refuse the admin key from every web page, allowed origins included (`SEARCH_REFUSE_ADMIN_KEY_FROM_PAGES`):
+   * the site's own stack sets it, its pages search with the search-only key. Default false.
+   */
+  refuseAdminKeyFromPages?: boolean;
+  /**
+   * Answer the admin routes (collections, documents, sets…) to pages of the allowed origins, with
+   * CORS (`SEARCH_ADMIN_ROUTES_FROM_ALLOWED_ORIGINS`): for a browser tool that manages collections.
+   * Pages of other origins stay refused. Default false: every admin route refuses every web page.
+   */
+  adminRoutesFromAllowedOrigins?: boolean;
   /** Receives one line per notable event. Default: nothing is logged. */
   log?: (msg: string) => void;
   /** How often analytics are flushed into collections (Typesense's `analytics-flush-interval`). Default 1 hour. */
@@ -109,6 +124,9 @@ const ADMIN_KEY_FROM_BROWSER = 'Forbidden - the admin key is not accepted from a
 const CROSS_ORIGIN_REFUSED = 'Forbidden - cross-origin requests are answered only for searches from the allowed origins (SEARCH_ALLOWED_ORIGINS).';
 /** Headers a search page may send across origins (the typesense client's). */
 const CORS_ALLOWED_HEADERS = 'content-type, x-typesense-api-key';
+const SEARCH_CORS_METHODS = 'GET, POST, OPTIONS';
+/** The methods of the admin routes, for a page of an allowed origin when `adminRoutesFromAllowedOrigins` is on. */
+const ADMIN_CORS_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 /** Most bytes of a refused body read and dropped before the connection is cut. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 const IMPORT_ACTIONS = new Set(['create', 'upsert', 'update', 'emplace']);
@@ -140,7 +158,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   sendText(res, status, JSON.stringify(body), JSON_TYPE);
 }
 
-/** Reads the body up to `limit` bytes; throws ApiError(413) beyond it and ClientAbort if the client leaves. */
+/**
+ * Reads the body up to `limit` bytes; throws ApiError(413) beyond it, ApiError(408) when its
+ * deadline passes first (`startBodyDeadline`) and ClientAbort if the client leaves.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? '0');
@@ -148,12 +169,20 @@ function readBody(req: IncomingMessage, limit: number): Promise<string> {
       reject(new ApiError(413, `Request body is too large (limit ${limit} bytes).`));
       return;
     }
+    const deadline = bodyDeadline(req);
+    if (deadline?.aborted) {
+      reject(deadline.reason as Error);
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
+    const onDeadline = (): void => settle(deadline?.reason as Error);
+    deadline?.addEventListener('abort', onDeadline, { once: true });
     const settle = (error?: Error): void => {
       if (settled) return;
       settled = true;
+      deadline?.removeEventListener('abort', onDeadline);
       if (error) {
         chunks.length = 0;
         reject(error);
@@ -213,8 +242,11 @@ interface ServerParts {
   analyticsFlusher: AnalyticsFlusher;
   limits: RequestLimits;
   bodyLimit: number;
+  bodyTimeoutMs: number;
   keys: { adminApiKey: string; searchOnlyApiKeys: string[] };
   allowedOrigins: Set<string>;
+  /** Who may use what from a web page (the two options of the same names). */
+  pages: { refuseAdminKey: boolean; adminRoutesFromAllowedOrigins: boolean };
   setOperations: SetOperations;
   stats(): SearchServerStats;
   log(msg: string): void;
@@ -228,9 +260,11 @@ interface ApiRequest {
   segments: string[];
   query: Record<string, string>;
   kind: ReturnType<typeof routeKind>;
-  /** Sent by a browser from a page whose origin is not allowed. */
+  /** Sent by a web page that may not reach the admin routes (any page, unless `adminRoutesFromAllowedOrigins` lets an allowed one). */
   foreignBrowser: boolean;
-  /** The request's key, resolved when a route needs it (the admin key is refused from a web page). */
+  /** An allowed origin this request gets CORS answers for (a search route, or an admin route when opted in). */
+  corsOrigin: string | undefined;
+  /** The request's key, resolved when a route needs it (the admin key is refused from pages that may not use it). */
   access(): KeyAccess;
   clientAddress: string;
   /** Typesense's analytics user: the `x-typesense-user-id` header or parameter, else the client address. */
@@ -251,6 +285,9 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
   const keys = { adminApiKey: options.adminApiKey, searchOnlyApiKeys: options.searchOnlyApiKeys ?? [] };
   if (!keys.adminApiKey) throw new Error('startSearchServer: adminApiKey is required');
   const allowedOrigins = allowedOriginsOf(options.allowedOrigins ?? []);
+  if (options.refuseAdminKeyFromPages && options.adminRoutesFromAllowedOrigins) {
+    throw new Error('startSearchServer: refuseAdminKeyFromPages and adminRoutesFromAllowedOrigins contradict each other (admin routes need the admin key)');
+  }
   // Workers reload from a folder after a restart, so an in-memory server keeps a temporary one.
   const temporaryDir = options.dataDir ? undefined : mkdtempSync(join(tmpdir(), 'khs-search-'));
   const dataDir = options.dataDir ?? (temporaryDir as string);
@@ -263,14 +300,17 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     analyticsFlusher,
     limits: { ...DEFAULT_REQUEST_LIMITS, ...options.limits },
     bodyLimit: options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     keys,
     allowedOrigins,
+    pages: { refuseAdminKey: options.refuseAdminKeyFromPages ?? false, adminRoutesFromAllowedOrigins: options.adminRoutesFromAllowedOrigins ?? false },
     setOperations: poolSetOperations(pool),
     stats: () => ({ ...counters, responses: { ...counters.responses }, ...pool.counters, workers: pool.size, queued: pool.queueLength }),
     log,
   };
   const server = createServer((req, res) => {
     countResponse(counters, res);
+    startBodyDeadline(req, res, parts.bodyTimeoutMs);
     handleRequest(parts, req, res).catch((error: unknown) => answerFailure(parts, counters, error, req, res));
   });
   server.keepAliveTimeout = 65_000;
@@ -370,9 +410,13 @@ function countResponse(counters: { requests: number; responses: Record<string, n
  */
 async function handleRequest(parts: ServerParts, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const request = readRequest(parts, req, res);
-  if (answerCors(parts, request)) return;
+  if (answerCors(request)) return;
   // A page on another site can send writes without a preflight (`text/plain`, key in the query).
   if (request.kind === 'admin' && request.foreignBrowser) throw new ApiError(403, FOREIGN_ADMIN_REQUEST);
+  if (hasCodedBody(req.headers)) {
+    res.setHeader('accept-encoding', ACCEPTED_REQUEST_CODING);
+    throw unsupportedCoding();
+  }
   for (const route of ROUTES) if (await route(parts, request)) return;
   throw new ApiError(404, 'Not Found');
 }
@@ -382,7 +426,14 @@ function readRequest(parts: ServerParts, req: IncomingMessage, res: ServerRespon
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://localhost');
   const segments = url.pathname.split('/').filter(Boolean).map(decodeSegment);
-  const foreignBrowser = isForeignBrowserRequest(req.headers, parts.allowedOrigins);
+  const kind = routeKind(method, segments);
+  const sender = requestSender(req.headers, parts.allowedOrigins);
+  const allowedPage = sender === 'allowed-page';
+  const foreignBrowser = sender !== 'server' && !(allowedPage && parts.pages.adminRoutesFromAllowedOrigins);
+  // Typesense with --enable-cors lets the key alone decide; pages of other origins never get the admin key.
+  const adminKeyRefused = sender === 'other-page' || (allowedPage && parts.pages.refuseAdminKey);
+  const corsReach = kind === 'search' || (kind === 'admin' && parts.pages.adminRoutesFromAllowedOrigins);
+  const corsOrigin = corsReach ? allowedRequestOrigin(req.headers, parts.allowedOrigins) : undefined;
   const headerKey = req.headers['x-typesense-api-key'];
   const key = (Array.isArray(headerKey) ? headerKey[0] : headerKey) ?? url.searchParams.get('x-typesense-api-key') ?? undefined;
   const query = queryParams(url);
@@ -394,11 +445,12 @@ function readRequest(parts: ServerParts, req: IncomingMessage, res: ServerRespon
     method,
     segments,
     query,
-    kind: routeKind(method, segments),
+    kind,
     foreignBrowser,
+    corsOrigin,
     access: () => {
       const resolved = resolveKey(key, parts.keys);
-      if (resolved.kind === 'admin' && foreignBrowser) throw new ApiError(403, ADMIN_KEY_FROM_BROWSER);
+      if (resolved.kind === 'admin' && adminKeyRefused) throw new ApiError(403, ADMIN_KEY_FROM_BROWSER);
       return resolved;
     },
     clientAddress,
@@ -406,15 +458,17 @@ function readRequest(parts: ServerParts, req: IncomingMessage, res: ServerRespon
   };
 }
 
-/** CORS only for searches, and only for the allowed origins (named, never `*`). Returns true when it answered a preflight. */
-function answerCors(parts: ServerParts, { req, res, method, kind }: ApiRequest): boolean {
-  const corsOrigin = kind === 'search' ? allowedRequestOrigin(req.headers, parts.allowedOrigins) : undefined;
-  if (kind === 'search') res.setHeader('vary', 'Origin');
+/**
+ * CORS only for the allowed origins (named, never `*`), on searches (and on the admin routes when
+ * `adminRoutesFromAllowedOrigins` is on). Returns true when it answered a preflight.
+ */
+function answerCors({ res, method, kind, corsOrigin }: ApiRequest): boolean {
+  if (kind === 'search' || corsOrigin) res.setHeader('vary', 'Origin');
   if (corsOrigin) res.setHeader('access-control-allow-origin', corsOrigin);
   if (method !== 'OPTIONS') return false;
   if (!corsOrigin) throw new ApiError(403, CROSS_ORIGIN_REFUSED);
   res.writeHead(204, {
-    'access-control-allow-methods': 'GET, POST, OPTIONS',
+    'access-control-allow-methods': kind === 'search' ? SEARCH_CORS_METHODS : ADMIN_CORS_METHODS,
     'access-control-allow-headers': CORS_ALLOWED_HEADERS,
     'access-control-max-age': '3600',
   });
@@ -641,11 +695,13 @@ function answerFailure(parts: ServerParts, counters: { abortedUploads: number },
     res.destroy();
     return;
   }
+  // A body that did not arrive in time is not waited for any longer.
+  if (apiError?.status === 408 && !req.complete) res.setHeader('connection', 'close');
   sendJson(res, apiError?.status ?? 500, { message: apiError?.message ?? 'Internal Server Error' });
-  if (!req.complete) drainBody(req);
+  if (!req.complete && apiError?.status !== 408) drainBody(req);
 }
 
-/** Reads (without keeping) what of the body is still arriving; a body far over any limit is cut off instead. */
+/** Reads (without keeping) what of the body is still arriving; a body far over any limit is cut off instead, and one still arriving at its deadline then (`startBodyDeadline`). */
 function drainBody(req: IncomingMessage): void {
   let drained = 0;
   req.on('data', (chunk: Buffer) => {
