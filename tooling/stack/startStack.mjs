@@ -394,6 +394,8 @@ async function startEmbeddedSearch({ ports, origins, remoteManifests, given, bas
         TYPESENSE_API_KEY: secrets.values.TYPESENSE_API_KEY,
         TYPESENSE_SEARCH_API_KEY: secrets.values.TYPESENSE_SEARCH_API_KEY,
         SEARCH_ALLOWED_ORIGINS: allowedOrigins,
+        // The site's pages get only the search-only key: the admin key is refused from every page (search-engine README, "Security").
+        SEARCH_REFUSE_ADMIN_KEY_FROM_PAGES: 'true',
       },
     }),
     healthPath: HEALTH_PATHS.search,

@@ -48,8 +48,23 @@ export class InstantSearchHarness {
   private pages = new Map<string, string>();
   private origin = '';
 
-  /** @param port where the pages are served (`reservePageOrigin`); default any free port. */
-  constructor(private readonly searchUrl: string, private readonly searchKey: string, private readonly port = 0) {}
+  /**
+   * @param searchUrl the search server the pages talk to (or set it after `start` with `connect`)
+   * @param searchKey the key the pages search with
+   * @param port where the pages are served (`reservePageOrigin`); default any free port.
+   */
+  constructor(private searchUrl: string, private searchKey: string, private readonly port = 0) {}
+
+  /** The pages' origin (`http://127.0.0.1:<port>`), once started. */
+  get pageOrigin(): string {
+    return this.origin;
+  }
+
+  /** Points the pages opened from now on at `searchUrl` with `searchKey` (a server started after the pages' origin was known). */
+  connect(searchUrl: string, searchKey: string): void {
+    this.searchUrl = searchUrl;
+    this.searchKey = searchKey;
+  }
 
   async start(): Promise<void> {
     if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}; install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
