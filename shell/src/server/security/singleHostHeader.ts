@@ -11,14 +11,15 @@ export function headerCount(rawHeaders: readonly string[], name: string): number
 }
 
 /**
- * Refuses (400 JSON, before any body is read) a request with more than one `Host` header, or
- * more than one `X-Forwarded-Host`: Node keeps the first and drops the rest, so a proxy and the
- * shell could disagree on which host the request is for.
+ * Refuses (400 JSON, before any body is read) a request without a `Host` header (HTTP/1.0 may
+ * omit it, and Node lets it through; HTTP/1.1 without one Node refuses itself), with more than one,
+ * or with more than one `X-Forwarded-Host`: Node keeps the first and drops the rest, so a proxy and
+ * the shell could disagree on which host the request is for.
  */
 async function singleHostHeaderPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw.rawHeaders;
-    if (headerCount(raw, 'host') > 1 || headerCount(raw, 'x-forwarded-host') > 1) {
+    if (headerCount(raw, 'host') !== 1 || headerCount(raw, 'x-forwarded-host') > 1) {
       return reply
         .code(400)
         .header('connection', 'close')

@@ -85,6 +85,16 @@ describe('transport headers', () => {
     });
   });
 
+  it('refuses a request without Host: HTTP/1.0 (which may omit it) and HTTP/1.1 (400, over a real socket)', async () => {
+    const http10 = await rawRequest(port, 'GET / HTTP/1.0\r\n\r\n');
+    expect(http10.status).toBe(400);
+    expect(JSON.parse(http10.body.trim().split('\r\n').find((line) => line.startsWith('{')) ?? http10.body)).toMatchObject({ code: 'ambiguous-host' });
+    const http11 = await rawRequest(port, 'GET / HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expect(http11.status).toBe(400);
+    const withHost = await rawRequest(port, 'GET /actions/blitz/csrf/token HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(withHost.status).toBe(200);
+  });
+
   it('refuses two X-Forwarded-Host headers and accepts one Host', async () => {
     const twice = await rawRequest(
       port,
