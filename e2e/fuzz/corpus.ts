@@ -31,6 +31,12 @@ export interface CorpusContext {
    */
   edgeKeyOf: (part: FuzzPart) => string;
   seed: number;
+  /**
+   * Parts whose body deadline is shorter than the runner's hang time (set short for the run): each
+   * of their routes that takes a body also gets an unfinished one (the body sent, 64 bytes fewer
+   * than its `Content-Length` says, then nothing), which the part must answer (408) and close.
+   */
+  unfinishedBodyParts?: readonly FuzzPart[];
 }
 
 /** mulberry32: a small seeded generator, so "random" junk is the same on every run. */
@@ -340,6 +346,11 @@ export function buildCorpus(routes: FuzzRoute[], context: CorpusContext): FuzzCa
       ['empty coding list', ', ,', valid],
     ];
     for (const [label, coding, body] of encodings) add('content encoding', label, withJson(body, contentType, [['Content-Encoding', coding]]));
+
+    // A body that never arrives whole: the part's body deadline must answer it.
+    if (context.unfinishedBodyParts?.includes(route.part)) {
+      add('unfinished body', 'the body, 64 bytes short of its Content-Length, then nothing', request({ headers: bodyHeaders(contentType, [['Content-Length', String(valid.length + 64)]]), body: valid, noLength: true }));
+    }
 
     // Framing: chunked past the limit, malformed chunks, smuggling shapes, lying lengths.
     const overLimit = Buffer.alloc(limit + 64 * 1024, 'x');
