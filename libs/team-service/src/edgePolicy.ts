@@ -8,7 +8,7 @@
 export interface DeclaredEdgeRoute {
   call: string;
   bodyLimitBytes?: number;
-  rateLimit?: { max?: number; windowMs?: number; scope?: { pathParameter: string; maxLength: number } };
+  rateLimit?: { max?: number; windowMs?: number; windows?: ReadonlyArray<{ max: number; windowMs: number }>; scope?: { pathParameter: string; maxLength: number } };
 }
 
 /** The fields of a declared form page a service reads. */

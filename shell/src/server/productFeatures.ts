@@ -21,9 +21,9 @@ export interface ProductFeatureDependencies {
  * tests build the same set. Pass `database.rateLimitCounters` to
  * `buildShellApp` alongside, so their limits are shared between instances.
  */
-export function productFeatures({ config, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
+export function productFeatures({ config, database, linkOrigin }: ProductFeatureDependencies): FeatureRegistration[] {
   return [
-    ...teamServiceProxies({ config, linkOrigin }),
+    ...teamServiceProxies({ config, linkOrigin, rateLimitLogs: database.rateLimitLogs }),
     // The form pages each service declares (its edge policy's `formPages`): content composed, posts checked here, then streamed.
     ...(Object.keys(config.services) as (keyof ShellConfig['services'])[]).flatMap((name) =>
       (config.services[name].edgePolicy.formPages ?? []).map(

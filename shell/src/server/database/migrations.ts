@@ -60,6 +60,18 @@ export const SQLITE_MIGRATIONS: Migration[] = [
     name: 'ends of canaries (PostgreSQL only: one machine keeps them in memory)',
     sql: 'SELECT 1',
   },
+  {
+    version: 8,
+    name: 'sliding-window rate-limit logs shared by every instance (the survey vote limit)',
+    sql: `
+      CREATE TABLE rate_limit_logs (
+        key TEXT PRIMARY KEY,
+        times TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX rate_limit_logs_expires_at ON rate_limit_logs (expires_at);
+    `,
+  },
 ];
 
 export const POSTGRES_MIGRATIONS: Migration[] = [
@@ -131,6 +143,18 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
         decided_at TEXT NOT NULL,
         PRIMARY KEY (remote, version)
       );
+    `,
+  },
+  {
+    version: 8,
+    name: 'sliding-window rate-limit logs shared by every instance (the survey vote limit)',
+    sql: `
+      CREATE TABLE rate_limit_logs (
+        key TEXT PRIMARY KEY,
+        times TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX rate_limit_logs_expires_at ON rate_limit_logs (expires_at);
     `,
   },
 ];

@@ -1,3 +1,4 @@
+import type { RateLimitLogRepository } from '../security/rateLimit/slidingWindows.js';
 import type { CanaryEndStore } from '../canary/canaryEndStore.js';
 import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 /** Hits counted in the current window of one rate-limit key. */
@@ -27,6 +28,8 @@ export type DatabaseDialect = 'sqlite' | 'postgres';
 /** The shell's persistent storage: one repository per concern. */
 export interface Database {
   rateLimitCounters: RateLimitCounterRepository;
+  /** Sliding-window logs of the limits declared with `windows` (the survey vote limit), shared like the counters. */
+  rateLimitLogs: RateLimitLogRepository;
   /**
    * Island failures and page views of every instance (PostgreSQL); undefined on SQLite, where one
    * machine counts in memory (`health/islandFailureCounts.ts`).

@@ -38,6 +38,10 @@ describe('parseEdgePolicy', () => {
     ['a reason without csrf: false', { routes: [route({ csrfExemptBecause: 'beacons cannot send a token' })] }, /only goes with csrf: false/],
     ['a scope on a parameter the path lacks', { routes: [route({ rateLimit: { max: 1, windowMs: 1000, scope: { pathParameter: 'surveyId', maxLength: 10 } } })] }, /parameter of \/api\/surveys\/\{formHandle\}/],
     ['a window under a second', { routes: [route({ rateLimit: { max: 1, windowMs: 10 } })] }, /windowMs/],
+    ['sliding windows together with a fixed one', { routes: [route({ rateLimit: { max: 1, windowMs: 1000, windows: [{ max: 1, windowMs: 1000 }] } })] }, /either max and windowMs .* or windows/],
+    ['no sliding windows', { routes: [route({ rateLimit: { windows: [] } })] }, /1 to 4 sliding windows/],
+    ['a sliding window under a second', { routes: [route({ rateLimit: { windows: [{ max: 1, windowMs: 999 }] } })] }, /1 to 4 sliding windows/],
+    ['a sliding window with another key', { routes: [route({ rateLimit: { windows: [{ max: 1, windowMs: 1000, burst: 2 }] } })] }, /1 to 4 sliding windows/],
     ['a visitor id purpose with spaces', { routes: [route({ visitorIdPurpose: 'my purpose' })] }, /visitorIdPurpose/],
     ['one call twice', { routes: [route({}), route({})] }, /POST surveySubmit twice/],
     ['a page contracts do not name', { routes: [], pages: [{ page: 'nope', unavailable: { title: 'T', text: 'X' } }] }, /names no page/],
@@ -103,6 +107,13 @@ describe('parseEdgePolicy', () => {
     expect(submit).toMatchObject({ method: 'POST', url: '/api/surveys/:formHandle/submissions', bodyLimit: 64, visitorIdPurpose: 'made-up-purpose', forwardLinkOrigin: true, rateLimit: { policy: { max: 2, windowMs: 60_000 } } });
     expect(submit!.csrfExempt).toBeUndefined();
     expect(results).toEqual({ method: 'GET', url: '/api/survey-results/:formHandle' });
+  });
+
+  it('a rate limit of sliding windows becomes the route\'s windows (the survey vote limit)', () => {
+    const windows = [{ max: 10, windowMs: 60_000 }, { max: 200, windowMs: 3_600_000 }];
+    const [submit] = proxiedRoutesOf(parse([route({ rateLimit: { windows, scope: { pathParameter: 'formHandle', maxLength: 8 } } })]));
+    expect(submit!.rateLimit!.policy).toEqual({ windows });
+    expect(typeof submit!.rateLimit!.scope).toBe('function');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { callRoutePattern, DEFAULT_CALL_URLS, SERVICE_FORM_PAGE_PATHS, SERVICE_PAGE_PATHS, type CallUrls } from 'contracts';
 import type { ProxiedRoute } from './serviceProxy.js';
+import type { RateWindow } from '../security/rateLimit/slidingWindows.js';
 
 /**
  * A team service's declaration of what the edge does with its calls (its slice's
@@ -89,10 +90,16 @@ export interface EdgeRouteDeclaration {
   rateLimit?: EdgeRateLimitDeclaration;
 }
 
-/** A per-address rate limit (fixed windows, shared by every shell instance). */
+/**
+ * A per-address rate limit, shared by every shell instance: `max` requests per fixed window of
+ * `windowMs`, or `windows`, sliding windows (at most `max` accepted in any `windowMs`, each at once).
+ */
 export interface EdgeRateLimitDeclaration {
-  max: number;
-  windowMs: number;
+  /** Requests per fixed window (with `windowMs`; not with `windows`). */
+  max?: number;
+  windowMs?: number;
+  /** Sliding windows, e.g. `[{ max: 10, windowMs: 60000 }, { max: 200, windowMs: 3600000 }]` (not with `max`/`windowMs`). */
+  windows?: RateWindow[];
   /** Counted per value of this path parameter too; a value longer than `maxLength` counts with every other such value. */
   scope?: { pathParameter: string; maxLength: number };
   /** Why this number, for people. */
@@ -110,7 +117,8 @@ export class EdgePolicyError extends Error {
 /** Largest body limit a declaration may ask for: proxied bodies are read whole at the edge. */
 export const MAX_DECLARED_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const ROUTE_KEYS = new Set(['call', 'method', 'bodyLimitBytes', 'csrf', 'csrfExemptBecause', 'visitorIdPurpose', 'linkOrigin', 'rateLimit']);
-const RATE_LIMIT_KEYS = new Set(['max', 'windowMs', 'scope', 'why']);
+const RATE_LIMIT_KEYS = new Set(['max', 'windowMs', 'windows', 'scope', 'why']);
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const SCOPE_KEYS = new Set(['pathParameter', 'maxLength']);
 const PAGE_KEYS = new Set(['page', 'robots', 'sharedCache', 'unavailable', 'forwardsAuthorization']);
 
@@ -146,9 +154,20 @@ function parseRoute(value: unknown, index: number, service: string): EdgeRouteDe
     if (!isRecord(rateLimit)) throw fail('rateLimit is not an object');
     const extraLimit = unknownKeys(rateLimit, RATE_LIMIT_KEYS);
     if (extraLimit.length > 0) throw fail(`rateLimit has unknown keys ${extraLimit.join(', ')}`);
-    if (!isPositiveInteger(rateLimit.max, 1_000_000)) throw fail('rateLimit.max must be a positive integer');
-    if (!isPositiveInteger(rateLimit.windowMs, 7 * 24 * 60 * 60 * 1000) || rateLimit.windowMs < 1000) throw fail('rateLimit.windowMs must be an integer from 1000 (1 s) to a week');
-    route.rateLimit = { max: rateLimit.max, windowMs: rateLimit.windowMs };
+    const isWindow = (window: Record<string, unknown>): window is Record<string, unknown> & RateWindow =>
+      isPositiveInteger(window.max, 1_000_000) && isPositiveInteger(window.windowMs, WEEK_MS) && window.windowMs >= 1000;
+    if (rateLimit.windows !== undefined) {
+      const windows = rateLimit.windows;
+      if (rateLimit.max !== undefined || rateLimit.windowMs !== undefined) throw fail('rateLimit has either max and windowMs (a fixed window) or windows (sliding ones), not both');
+      if (!Array.isArray(windows) || windows.length === 0 || windows.length > 4 || !windows.every((window) => isRecord(window) && Object.keys(window).length === 2 && isWindow(window))) {
+        throw fail('rateLimit.windows must be 1 to 4 sliding windows { max (a positive integer), windowMs (1000 to a week) }');
+      }
+      route.rateLimit = { windows: (windows as RateWindow[]).map(({ max, windowMs }) => ({ max, windowMs })) };
+    } else {
+      if (!isPositiveInteger(rateLimit.max, 1_000_000)) throw fail('rateLimit.max must be a positive integer');
+      if (!isPositiveInteger(rateLimit.windowMs, WEEK_MS) || rateLimit.windowMs < 1000) throw fail('rateLimit.windowMs must be an integer from 1000 (1 s) to a week');
+      route.rateLimit = { max: rateLimit.max, windowMs: rateLimit.windowMs };
+    }
     if (typeof rateLimit.why === 'string') route.rateLimit.why = rateLimit.why;
     if (rateLimit.scope !== undefined) {
       const scope = rateLimit.scope;
@@ -276,8 +295,9 @@ export function proxiedRoutesOf(policy: EdgePolicy): ProxiedRoute[] {
     if (declared.visitorIdPurpose) route.visitorIdPurpose = declared.visitorIdPurpose;
     if (declared.linkOrigin) route.forwardLinkOrigin = true;
     if (declared.rateLimit) {
-      const { max, windowMs, scope } = declared.rateLimit;
-      route.rateLimit = { policy: { max, windowMs }, ...(scope ? { scope: (request: FastifyRequest) => pathParameterScope(request, scope) } : {}) };
+      const { max, windowMs, windows, scope } = declared.rateLimit;
+      const policy = windows ? { windows } : { max: max!, windowMs: windowMs! };
+      route.rateLimit = { policy, ...(scope ? { scope: (request: FastifyRequest) => pathParameterScope(request, scope) } : {}) };
     }
     return route;
   });

@@ -14,6 +14,14 @@ import { closedPort } from '../testing/closedPort.js';
 import { SERVICE_TIMEOUT_CODE, SERVICE_UNAVAILABLE_CODE } from './serviceProxy.js';
 import type { EdgeRouteDeclaration } from './edgePolicy.js';
 import { teamServiceProxies } from './teamServiceProxies.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { migrateSqlite } from '@khs/team-service';
+import { SQLITE_MIGRATIONS } from '../database/migrations.js';
+import { sqliteRateLimitLogRepository } from '../database/sqlite/sqliteRateLimitLogRepository.js';
+import type { RateLimitLogRepository } from '../security/rateLimit/slidingWindows.js';
 
 /** What a service declares for one of its calls (its `server/edge-policy.json`, as the shell reads it). */
 function declared(service: keyof ShellConfig['services'], call: EdgeRouteDeclaration['call']): EdgeRouteDeclaration {
@@ -22,10 +30,19 @@ function declared(service: keyof ShellConfig['services'], call: EdgeRouteDeclara
   return route;
 }
 const SURVEY_SUBMIT = declared('survey', 'surveySubmit');
-const SURVEY_VOTE_LIMIT = SURVEY_SUBMIT.rateLimit!;
-const INSIGHTS_LIMIT = declared('insights', 'insights').rateLimit!;
-const WATCHLIST_LIMIT = declared('watchlist', 'watchlist').rateLimit!;
-const WATCHLIST_PDF_LIMIT = declared('watchlist', 'download').rateLimit!;
+/** The survey's vote limit: sliding windows (at most `max` in any `windowMs`, each at once). */
+const SURVEY_VOTE_WINDOWS = SURVEY_SUBMIT.rateLimit!.windows!;
+/** The most votes one address and survey may send at once: the shortest window's allowance. */
+const SURVEY_VOTE_BURST = [...SURVEY_VOTE_WINDOWS].sort((a, b) => a.windowMs - b.windowMs)[0]!;
+const SURVEY_VOTE_HOURLY = SURVEY_VOTE_WINDOWS.find((window) => window.windowMs === 3_600_000)!;
+/** A fixed-window limit as declared (`max` per `windowMs`). */
+const fixedLimit = (service: keyof ShellConfig['services'], call: EdgeRouteDeclaration['call']) => {
+  const { max, windowMs } = declared(service, call).rateLimit!;
+  return { max: max!, windowMs: windowMs! };
+};
+const INSIGHTS_LIMIT = fixedLimit('insights', 'insights');
+const WATCHLIST_LIMIT = fixedLimit('watchlist', 'watchlist');
+const WATCHLIST_PDF_LIMIT = fixedLimit('watchlist', 'download');
 
 interface Seen {
   method: string;
@@ -49,9 +66,12 @@ async function startUpstream(name: string, seen: Seen[]): Promise<{ app: Fastify
   return { app, url: `http://127.0.0.1:${address.port}` };
 }
 
-async function shellWithSurveyAt(surveyServiceUrl: string, env: Record<string, string> = {}) {
+async function shellWithSurveyAt(surveyServiceUrl: string, env: Record<string, string> = {}, rateLimitLogs?: RateLimitLogRepository) {
   const config: ShellConfig = readShellConfig({ SURVEY_SERVICE_URL: surveyServiceUrl, ...env });
-  const { app } = await buildTestApp({ env: { SURVEY_SERVICE_URL: surveyServiceUrl, ...env }, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost' }) });
+  const { app } = await buildTestApp({
+    env: { SURVEY_SERVICE_URL: surveyServiceUrl, ...env },
+    features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost', ...(rateLimitLogs ? { rateLimitLogs } : {}) }),
+  });
   await app.ready();
   return app;
 }
@@ -148,22 +168,90 @@ describe('the shell proxy to a team service', () => {
     expect(seen).toEqual([]);
   });
 
-  it(`limits submissions per address and survey at the edge: the ${SURVEY_VOTE_LIMIT.max + 1}th gets a 429 JSON and is not forwarded`, async () => {
+  it(`limits submissions per address and survey at the edge: the ${SURVEY_VOTE_BURST.max + 1}th at once gets a 429 JSON with Retry-After and is not forwarded`, async () => {
     const address = uniqueClientAddress();
     const statuses: number[] = [];
     let refused;
-    for (let i = 0; i <= SURVEY_VOTE_LIMIT.max; i += 1) {
+    for (let i = 0; i <= SURVEY_VOTE_BURST.max; i += 1) {
       const response = await new BrowserSession(app, address).submit('coffee', '{"answerPosition":1}');
       statuses.push(response.statusCode);
       if (response.statusCode === 429) refused = response;
     }
-    expect(statuses).toEqual([...Array(SURVEY_VOTE_LIMIT.max).fill(201), 429]);
+    expect(statuses).toEqual([...Array(SURVEY_VOTE_BURST.max).fill(201), 429]);
     expect(refused!.json()).toMatchObject({ error: expect.any(String), code: 'rate-limited' });
     expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
-    expect(seen.filter((request) => request.method === 'POST')).toHaveLength(SURVEY_VOTE_LIMIT.max);
+    expect(Number(refused!.headers['retry-after'])).toBeLessThanOrEqual(SURVEY_VOTE_BURST.windowMs / 1000);
+    expect(seen.filter((request) => request.method === 'POST')).toHaveLength(SURVEY_VOTE_BURST.max);
     // Another survey from the same address has its own allowance (counted per `formHandle`, the declared scope).
     expect((await new BrowserSession(app, address).submit('made-up', '{"answerPosition":1}')).statusCode).toBe(201);
   });
+});
+
+// Issue 34: votes from a shared address. The survey's limit is sliding windows on a log (here the
+// shell's SQLite storage, with an injected clock), so an office votes through the day while a script
+// with fresh cookies stays at the declared rate.
+describe('survey votes behind one address, with an injected clock (sliding windows on the SQLite log)', () => {
+  const seen: Seen[] = [];
+  let upstream: { app: FastifyInstance; url: string };
+  let app: FastifyInstance;
+  let dataDir: string;
+  let db: BetterSqlite3.Database;
+  let now = Date.UTC(2026, 0, 5, 9, 0, 0);
+  beforeAll(async () => {
+    upstream = await startUpstream('office', seen);
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-vote-limit-'));
+    db = new BetterSqlite3(path.join(dataDir, 'khs.sqlite'));
+    migrateSqlite(db, SQLITE_MIGRATIONS);
+    app = await shellWithSurveyAt(upstream.url, {}, sqliteRateLimitLogRepository(db, () => now));
+  });
+  afterAll(async () => {
+    await app?.close();
+    await upstream?.app.close();
+    db?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  afterEach(() => {
+    seen.length = 0;
+  });
+
+  it('200 voters behind one address on one survey, one every 20 s (an office over an hour), are all counted', async () => {
+    const address = uniqueClientAddress();
+    const statuses: number[] = [];
+    for (let voter = 0; voter < 200; voter += 1) {
+      statuses.push((await new BrowserSession(app, address).submit('office-poll', '{"answerPosition":1}')).statusCode);
+      now += 20_000;
+    }
+    expect(statuses.filter((status) => status !== 201)).toEqual([]);
+    expect(seen.filter((request) => request.method === 'POST')).toHaveLength(200);
+  }, 120_000);
+
+  it(`the same voters as fast as possible are held to the declared rate: ${SURVEY_VOTE_BURST.max} in any minute, ${SURVEY_VOTE_HOURLY.max} in any hour, each refusal saying when to try again`, async () => {
+    const address = uniqueClientAddress();
+    const start = now;
+    const accepted: number[] = [];
+    let refusals = 0;
+    // A script with fresh cookies for every vote: it sends again at once after a vote, and as soon as Retry-After allows after a 429.
+    while (now < start + 2 * 3_600_000) {
+      const response = await new BrowserSession(app, address).submit('office-poll', '{"answerPosition":1}');
+      if (response.statusCode === 201) {
+        accepted.push(now);
+        now += 1;
+        continue;
+      }
+      expect(response.statusCode).toBe(429);
+      const retryAfter = Number(response.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      refusals += 1;
+      now += retryAfter * 1000;
+    }
+    const mostIn = (windowMs: number) => Math.max(...accepted.map((time) => accepted.filter((other) => other >= time && other < time + windowMs).length));
+    expect(mostIn(SURVEY_VOTE_BURST.windowMs)).toBe(SURVEY_VOTE_BURST.max);
+    expect(mostIn(SURVEY_VOTE_HOURLY.windowMs)).toBe(SURVEY_VOTE_HOURLY.max);
+    // Over two hours: the hourly allowance twice, and a retry never came back refused for long.
+    expect(accepted).toHaveLength(2 * SURVEY_VOTE_HOURLY.max);
+    expect(seen.filter((request) => request.method === 'POST')).toHaveLength(accepted.length);
+    console.log(`a script voting as fast as Retry-After allows for two hours from one address: ${accepted.length} counted, ${refusals} refused`);
+  }, 240_000);
 });
 
 describe('the insights collector behind the proxy: no CSRF token (beacons), limited per address at the edge', () => {

@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
 import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
 import type { ApiError } from '../app.js';
 import { PROXY_CONNECTIONS_PER_UPSTREAM, PROXY_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
 import { inFlightPerAddress } from '../security/inFlightPerAddress.js';
 import type { RateLimitPolicy } from '../security/rateLimit/rateLimitPolicies.js';
-import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
+import { RateLimitedError, rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
+import { memoryRateLimitLog, type RateLimitLogRepository, type RateWindow } from '../security/rateLimit/slidingWindows.js';
 import { visitorIdOf } from '../security/visitorIdentity.js';
 
 /** One call the shell forwards to a team service, at the same path. */
@@ -13,8 +14,11 @@ export interface ProxiedRoute {
   method: 'GET' | 'POST';
   /** Route pattern (`:name` parameters), from contracts' call URLs. */
   url: string;
-  /** Per-client-address limit checked here, before anything is forwarded (shared by instances via the database). */
-  rateLimit?: { policy: RateLimitPolicy; scope?: (request: FastifyRequest) => string };
+  /**
+   * Per-client-address limit checked here, before anything is forwarded (shared by instances via the
+   * database): a fixed window (`RateLimitPolicy`) or sliding windows (`{ windows }`).
+   */
+  rateLimit?: { policy: RateLimitPolicy | { windows: readonly RateWindow[] }; scope?: (request: FastifyRequest) => string };
   /**
    * Purpose of the visitor id derived from the signed CSRF cookie and forwarded in
    * `x-khs-visitor-id` (the service's declared purpose). Unset: no visitor id is forwarded.
@@ -57,6 +61,8 @@ export interface ServiceProxyOptions {
   bodyTimeoutMs?: number;
   /** Resolves a request's link origin, for routes with `forwardLinkOrigin`. */
   linkOrigin?: (request: FastifyRequest) => string;
+  /** Where routes with sliding-window limits keep their logs (`Database.rateLimitLogs`, shared by instances). Default: this process's memory. */
+  rateLimitLogs?: RateLimitLogRepository;
 }
 
 /** Error codes of a failed forward, in the JSON body. */
@@ -171,6 +177,7 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   const inFlight = inFlightPerAddress(options.inFlightPerAddress ?? PROXY_IN_FLIGHT_PER_ADDRESS);
+  const rateLimitLogs = options.rateLimitLogs ?? memoryRateLimitLog();
 
   const onError: NonNullable<FastifyReplyFromHooks['onError']> = (reply, { error }) => {
     logFailure(error);
@@ -201,6 +208,9 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
       return forwarded;
     };
     const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
+    const limit = route.rateLimit;
+    const fixedLimit = limit && !('windows' in limit.policy) ? { policy: limit.policy, scope: limit.scope } : undefined;
+    const slidingWindows = limit && 'windows' in limit.policy ? limit.policy.windows : undefined;
     app.route({
       method: route.method,
       url: route.url,
@@ -223,11 +233,12 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
           done();
         },
         inFlight.onRequest,
+        ...(slidingWindows ? [slidingWindowLimit(rateLimitLogs, `sw:${route.method}${route.url}|`, slidingWindows, limit?.scope)] : []),
       ],
       config: {
         ...(route.csrfExempt ? { csrfExempt: true } : {}),
         ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
-        ...(route.rateLimit ? rateLimitConfig(route.rateLimit.policy, route.rateLimit.scope) : {}),
+        ...(fixedLimit ? rateLimitConfig(fixedLimit.policy, fixedLimit.scope) : {}),
       },
       handler: (request, reply) => {
         const body = request.body as Buffer | undefined;
@@ -241,4 +252,19 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
       },
     });
   }
+}
+
+/**
+ * A route's sliding-window limit per client address (plus `scope`), decided on the shared log
+ * before anything is forwarded; a refused request gets 429 JSON with `Retry-After` (whole seconds
+ * until one more would be accepted).
+ */
+function slidingWindowLimit(logs: RateLimitLogRepository, prefix: string, windows: readonly RateWindow[], scope?: (request: FastifyRequest) => string) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const decision = await logs.take(`${prefix}${request.ip}${scope ? `|${scope(request)}` : ''}`, windows);
+    if (decision.allowed) return;
+    const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    void reply.header('retry-after', String(seconds));
+    throw new RateLimitedError(seconds);
+  };
 }

@@ -22,8 +22,8 @@ const [first, second] = survey.answers as [Survey['answers'][0], Survey['answers
 const postgresUrl = testDatabaseUrl();
 if (!postgresUrl) console.warn(POSTGRES_TESTS_SKIPPED_MESSAGE);
 
-/** The vote limit the survey service declares (its edge policy). */
-const SURVEY_VOTE_LIMIT = readShellConfig({}).services.survey.edgePolicy.routes.find((route) => route.call === 'surveySubmit')!.rateLimit!;
+/** The most votes one address may send at once on a survey: the shortest sliding window the survey service declares (its edge policy). */
+const SURVEY_VOTE_LIMIT = [...readShellConfig({}).services.survey.edgePolicy.routes.find((route) => route.call === 'surveySubmit')!.rateLimit!.windows!].sort((a, b) => a.windowMs - b.windowMs)[0]!;
 
 describe.skipIf(!postgresUrl)('two survey service instances behind two shells (PostgreSQL)', () => {
   let dataDir: string;
@@ -41,7 +41,11 @@ describe.skipIf(!postgresUrl)('two survey service instances behind two shells (P
     const config = readShellConfig(env);
     shells = await Promise.all(
       [0, 1].map(async () => {
-        const { app } = await buildTestApp({ env, rateLimitCounters: shellDatabase.rateLimitCounters, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost' }) });
+        const { app } = await buildTestApp({
+          env,
+          rateLimitCounters: shellDatabase.rateLimitCounters,
+          features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost', rateLimitLogs: shellDatabase.rateLimitLogs }),
+        });
         await app.ready();
         return app;
       }),
@@ -81,7 +85,7 @@ describe.skipIf(!postgresUrl)('two survey service instances behind two shells (P
     }
   }, 60_000);
 
-  it(`keeps the per-address limit across both shells (${SURVEY_VOTE_LIMIT.max} per address and survey, then 429)`, async () => {
+  it(`keeps the per-address limit across both shells (${SURVEY_VOTE_LIMIT.max} per address and survey in any minute, then 429)`, async () => {
     const address = uniqueClientAddress();
     const statuses: number[] = [];
     for (let i = 0; i < SURVEY_VOTE_LIMIT.max + 2; i += 1) {

@@ -1,6 +1,7 @@
 import type { ShellFeature } from '../app.js';
 import type { ShellConfig } from '../config.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
+import type { RateLimitLogRepository } from '../security/rateLimit/slidingWindows.js';
 import { proxiedRoutesOf } from './edgePolicy.js';
 import { serviceProxy, type ServiceProxyOptions } from './serviceProxy.js';
 
@@ -11,6 +12,8 @@ export interface TeamServiceProxyDependencies {
   linkOrigin: LinkOriginResolver;
   /** Proxied requests one client address may have in flight per service. Default `PROXY_IN_FLIGHT_PER_ADDRESS` (benchmarks from one address raise it). */
   inFlightPerAddress?: number;
+  /** Logs of the sliding-window limits (`Database.rateLimitLogs`, shared by instances). Default: each proxy's memory. */
+  rateLimitLogs?: RateLimitLogRepository;
 }
 
 /**
@@ -18,7 +21,7 @@ export interface TeamServiceProxyDependencies {
  * paths, methods, body limits, rate limits and their scope, CSRF or not, the visitor id purpose, the
  * link origin), applied the same way for every service: the shell knows no team's rules.
  */
-export function teamServiceProxies({ config, linkOrigin, inFlightPerAddress }: TeamServiceProxyDependencies): ShellFeature[] {
+export function teamServiceProxies({ config, linkOrigin, inFlightPerAddress, rateLimitLogs }: TeamServiceProxyDependencies): ShellFeature[] {
   return (Object.entries(config.services) as [keyof ShellConfig['services'], ShellConfig['services'][keyof ShellConfig['services']]][])
     .filter(([, target]) => target.edgePolicy.routes.length > 0)
     .map(([name, target]) => {
@@ -32,6 +35,7 @@ export function teamServiceProxies({ config, linkOrigin, inFlightPerAddress }: T
         linkOrigin,
         routes: proxiedRoutesOf(target.edgePolicy),
         ...(inFlightPerAddress !== undefined ? { inFlightPerAddress } : {}),
+        ...(rateLimitLogs ? { rateLimitLogs } : {}),
       };
       return { plugin: serviceProxy, options };
     });

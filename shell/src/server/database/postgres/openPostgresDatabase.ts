@@ -2,6 +2,7 @@ import { POSTGRES_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { openMigratedPostgresPool } from '@khs/team-service';
 import { postgresRateLimitCounterRepository } from './postgresRateLimitCounterRepository.js';
+import { postgresRateLimitLogRepository } from './postgresRateLimitLogRepository.js';
 import { PostgresIslandFailureStore } from '../../islandFailures/postgresIslandFailureStore.js';
 import { PostgresCanaryEndStore } from '../../canary/canaryEndStore.js';
 
@@ -24,6 +25,7 @@ export async function openPostgresDatabase(databaseUrl: string, options: Postgre
   return {
     dialect: 'postgres',
     rateLimitCounters: postgresRateLimitCounterRepository(pool),
+    rateLimitLogs: postgresRateLimitLogRepository(pool),
     islandFailures,
     canaryEnds,
     async close() {

@@ -5,6 +5,7 @@ import { SQLITE_MIGRATIONS } from '../migrations.js';
 import type { Database } from '../types.js';
 import { migrateSqlite } from '@khs/team-service';
 import { sqliteRateLimitCounterRepository } from './sqliteRateLimitCounterRepository.js';
+import { sqliteRateLimitLogRepository } from './sqliteRateLimitLogRepository.js';
 
 /** File name of the SQLite database inside the data directory. */
 export const SQLITE_FILE_NAME = 'khs.sqlite';
@@ -28,6 +29,7 @@ export async function openSqliteDatabase(dataDir: string): Promise<Database> {
   return {
     dialect: 'sqlite',
     rateLimitCounters: sqliteRateLimitCounterRepository(db),
+    rateLimitLogs: sqliteRateLimitLogRepository(db),
     async close() {
       if (db.open) db.close();
     },

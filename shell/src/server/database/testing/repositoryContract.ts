@@ -47,5 +47,31 @@ export function describeRepositoryContract(label: string, target: ContractTarget
       });
     });
 
+    describe('sliding-window rate-limit logs', () => {
+      const windows = [{ max: 3, windowMs: 60_000 }];
+      it('accepts up to max in the window per key, then refuses with the time until the oldest leaves', async () => {
+        const taken = [];
+        for (let i = 0; i < 4; i += 1) taken.push(await db.rateLimitLogs.take('contract:log:a', windows));
+        expect(taken.map((decision) => decision.allowed)).toEqual([true, true, true, false]);
+        expect(taken[3]!.retryAfterMs).toBeGreaterThan(50_000);
+        expect(taken[3]!.retryAfterMs).toBeLessThanOrEqual(60_000);
+        expect((await db.rateLimitLogs.take('contract:log:b', windows)).allowed).toBe(true);
+      });
+
+      it('decides 20 parallel requests on one key one at a time: exactly max accepted', async () => {
+        const decisions = await Promise.all(Array.from({ length: 20 }, () => db.rateLimitLogs.take('contract:log:parallel', windows)));
+        expect(decisions.filter((decision) => decision.allowed)).toHaveLength(3);
+      });
+
+      it('accepts again once the window passed, and purges logs whose times all left', async () => {
+        const short = [{ max: 1, windowMs: 1 }];
+        expect((await db.rateLimitLogs.take('contract:log:short', short)).allowed).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect((await db.rateLimitLogs.take('contract:log:short', short)).allowed).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await db.rateLimitLogs.purgeExpired()).toBeGreaterThanOrEqual(1);
+      });
+    });
+
   });
 }
