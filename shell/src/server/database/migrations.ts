@@ -67,7 +67,8 @@ export const SQLITE_MIGRATIONS: Migration[] = [
       CREATE TABLE rate_limit_logs (
         key TEXT PRIMARY KEY,
         times TEXT NOT NULL,
-        expires_at INTEGER NOT NULL
+        expires_at INTEGER NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0
       );
       CREATE INDEX rate_limit_logs_expires_at ON rate_limit_logs (expires_at);
     `,
@@ -152,7 +153,8 @@ export const POSTGRES_MIGRATIONS: Migration[] = [
       CREATE TABLE rate_limit_logs (
         key TEXT PRIMARY KEY,
         times TEXT NOT NULL,
-        expires_at BIGINT NOT NULL
+        expires_at BIGINT NOT NULL,
+        version BIGINT NOT NULL DEFAULT 0
       );
       CREATE INDEX rate_limit_logs_expires_at ON rate_limit_logs (expires_at);
     `,

@@ -5,12 +5,16 @@ import { decideSlidingWindows, logExpiry, type RateLimitLogRepository } from '..
 const PURGE_INTERVAL_MS = 60_000;
 /** The database's clock in epoch milliseconds: every instance decides by the same clock. */
 const NOW_MS = '(extract(epoch FROM clock_timestamp()) * 1000)::bigint';
+/** Tries of one decision when other requests on the same key keep writing first. */
+const MAX_ATTEMPTS = 100;
 
 /**
- * Sliding-window logs in PostgreSQL (`rate_limit_logs`), shared by every shell instance: the key's
- * row is created if missing and locked (`FOR UPDATE`) for the read, the decision and the write, so
- * parallel requests on a key are decided one at a time, by the database's clock (`clock` replaces
- * it in tests).
+ * Sliding-window logs in PostgreSQL (`rate_limit_logs`), shared by every shell instance. A decision
+ * reads the key's log with the database's clock (`clock` replaces it in tests), decides, and writes
+ * an accepted request back only if nobody wrote the key meanwhile (its `version`), else decides
+ * again: each statement is one round trip on any pooled connection (no transaction holds one),
+ * and parallel requests on a key are still decided one after the other. A refused request writes
+ * nothing.
  */
 export function postgresRateLimitLogRepository(pool: pg.Pool, clock?: () => number): RateLimitLogRepository {
   let lastPurge = 0;
@@ -25,22 +29,22 @@ export function postgresRateLimitLogRepository(pool: pg.Pool, clock?: () => numb
         // In the background: a failed purge only leaves expired rows for the next one.
         purgeExpired().catch((error: Error) => console.error('rate-limit log purge failed:', error.message));
       }
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query(`INSERT INTO rate_limit_logs (key, times, expires_at) VALUES ($1, '[]', 0) ON CONFLICT (key) DO NOTHING`, [key]);
-        const { rows } = await client.query<{ times: string; now: string }>(`SELECT times, ${NOW_MS} AS now FROM rate_limit_logs WHERE key = $1 FOR UPDATE`, [key]);
-        const now = clock ? clock() : Number(rows[0]!.now);
-        const decision = decideSlidingWindows(JSON.parse(rows[0]!.times) as number[], now, windows);
-        await client.query('UPDATE rate_limit_logs SET times = $2, expires_at = $3 WHERE key = $1', [key, JSON.stringify(decision.log), logExpiry(decision.log, windows)]);
-        await client.query('COMMIT');
-        return { allowed: decision.allowed, retryAfterMs: decision.retryAfterMs };
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const { rows } = await pool.query<{ now: string; times: string | null; version: string | null }>(
+          `SELECT ${NOW_MS} AS now, log.times, log.version FROM (SELECT 1) AS one LEFT JOIN rate_limit_logs AS log ON log.key = $1`,
+          [key],
+        );
+        const row = rows[0]!;
+        const decision = decideSlidingWindows(row.times ? (JSON.parse(row.times) as number[]) : [], clock ? clock() : Number(row.now), windows);
+        if (!decision.allowed) return { allowed: false, retryAfterMs: decision.retryAfterMs };
+        const values = [key, JSON.stringify(decision.log), logExpiry(decision.log, windows)];
+        const written =
+          row.version === null
+            ? await pool.query('INSERT INTO rate_limit_logs (key, times, expires_at, version) VALUES ($1, $2, $3, 1) ON CONFLICT (key) DO NOTHING', values)
+            : await pool.query('UPDATE rate_limit_logs SET times = $2, expires_at = $3, version = version + 1 WHERE key = $1 AND version = $4', [...values, row.version]);
+        if (written.rowCount === 1) return { allowed: true, retryAfterMs: 0 };
       }
+      throw new Error(`rate-limit log "${key}": ${MAX_ATTEMPTS} tries lost to parallel writers`);
     },
     purgeExpired,
   };
