@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { examplePageConfig, SUBMITTED_SURVEYS_STORAGE_KEY, type Survey } from 'contracts';
 import type { SurveyServices } from '../api/surveyServices.js';
 import { FakeSurveyServer } from '../standalone/fakeSurveyServer.js';
-import { SurveyWidget } from './SurveyWidget.js';
+import { retryAtOf } from '../api/submitSurveyVote.js';
+import { retryText, SurveyWidget } from './SurveyWidget.js';
 import { DEFAULT_SURVEY_TEXTS, surveyTexts } from './surveyTexts.js';
 
 const config = examplePageConfig();
@@ -19,7 +20,7 @@ const SURVEY: Survey = {
   ],
 };
 
-function setup(options: { initialVotes?: Record<number, number>; failResults?: boolean } = {}) {
+function setup(options: { initialVotes?: Record<number, number>; failResults?: boolean; rateLimitedVotes?: { count: number; retryAfter: string } } = {}) {
   const server = new FakeSurveyServer({
     surveys: [SURVEY],
     calls: config.calls,
@@ -27,8 +28,17 @@ function setup(options: { initialVotes?: Record<number, number>; failResults?: b
   });
   if (options.failResults) server.failNext('results');
   const logged: unknown[][] = [];
+  let refusals = options.rateLimitedVotes?.count ?? 0;
+  // The edge's answer to a vote over the address's rate: 429 JSON with Retry-After, before the service.
+  const fetchWithEdge: typeof fetch = async (input, init) => {
+    if (init?.method === 'POST' && String(input).includes('/submissions') && refusals > 0) {
+      refusals -= 1;
+      return new Response(JSON.stringify({ error: 'Too many requests', code: 'rate-limited' }), { status: 429, headers: { 'content-type': 'application/json', 'retry-after': options.rateLimitedVotes!.retryAfter } });
+    }
+    return server.fetch(input, init);
+  };
   const services: SurveyServices = {
-    fetch: server.fetch,
+    fetch: fetchWithEdge,
     storage: localStorage,
     logger: { error: (...args: unknown[]) => void logged.push(args) },
   };
@@ -129,6 +139,36 @@ describe('SurveyWidget', () => {
     await screen.findAllByRole('meter');
     expect(screen.queryByRole('button', { name: 'Vote' })).toBeNull();
     expect(meterValues()).toEqual({ Black: '0', 'With milk': '100', 'Not at all': '0' });
+  });
+
+  it('a vote refused for the address\'s rate (429) says when to try again, from Retry-After, and the retry then counts', async () => {
+    const { logged } = setup({ rateLimitedVotes: { count: 1, retryAfter: '150' } });
+    fireEvent.click(screen.getByRole('radio', { name: 'Black' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/^Many votes came from your network just now, so yours was not counted\. Please try again in 3 minutes \(at \d{1,2}:\d{2}( [AP]M)?\)\.$/);
+    expect(localStorage.getItem(SUBMITTED_SURVEYS_STORAGE_KEY)).toBeNull();
+    expect(logged).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    await screen.findAllByRole('meter');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it.each([
+    [40_000, 'in 40 seconds'],
+    [1_000, 'in 1 second'],
+    [60_000, 'in 1 minute'],
+    [61_000, 'in 2 minutes'],
+  ])('the retry wait %i ms reads "%s"', (ms, words) => {
+    expect(retryText('{wait}', Date.UTC(2026, 0, 1, 9, 0, 0) + ms, Date.UTC(2026, 0, 1, 9, 0, 0))).toBe(words.slice(3));
+  });
+
+  it('Retry-After as seconds or as an HTTP date; unreadable: a minute', () => {
+    const now = Date.UTC(2026, 0, 1, 9, 0, 0);
+    expect(retryAtOf('120', now)).toBe(now + 120_000);
+    expect(retryAtOf('Thu, 01 Jan 2026 09:05:00 GMT', now)).toBe(now + 300_000);
+    expect(retryAtOf('soon', now)).toBe(now + 60_000);
+    expect(retryAtOf(null, now)).toBe(now + 60_000);
   });
 
   it('repairs a garbage submitted list and shows the survey unanswered', () => {

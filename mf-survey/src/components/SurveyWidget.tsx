@@ -98,7 +98,7 @@ export function SurveyWidget({ formHandle, question, answers, calls, texts, serv
       </fieldset>
       {state.submitFailed && phase === 'answering' ? (
         <p className="khs-survey__error" role="alert">
-          {texts.submitFailed}
+          {state.retryAt === undefined ? texts.submitFailed : retryText(texts.submitRateLimited, state.retryAt, Date.now())}
         </p>
       ) : null}
       <p className="khs-survey__status" role="status" tabIndex={-1} ref={statusRef}>
@@ -113,4 +113,13 @@ export function SurveyWidget({ formHandle, question, answers, calls, texts, serv
       ) : null}
     </form>
   );
+}
+
+/** The rate-limit message with `{wait}` ("40 seconds", "3 minutes") and `{time}` (the local clock time) filled in. */
+export function retryText(template: string, retryAt: number, now: number): string {
+  const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  const wait = seconds < 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', ...(seconds < 60 ? { second: '2-digit' } : {}) }).format(retryAt);
+  return template.replace('{wait}', wait).replace('{time}', time);
 }

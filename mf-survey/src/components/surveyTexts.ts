@@ -8,6 +8,11 @@ export interface SurveyTexts {
   submitting: string;
   /** Shown when the vote could not be sent (the visitor can try again). */
   submitFailed: string;
+  /**
+   * Shown when the vote was refused for too many votes from the visitor's address (an office, a
+   * carrier): `{wait}` becomes "40 seconds" / "3 minutes", `{time}` the clock time to try again at.
+   */
+  submitRateLimited: string;
   /** Shown while the results load. */
   resultsLoading: string;
   /** Shown when the results could not be loaded. */
@@ -24,6 +29,7 @@ export interface SurveyTexts {
 export const DEFAULT_SURVEY_TEXTS: Omit<SurveyTexts, 'submit'> = {
   submitting: 'Sending…',
   submitFailed: 'Your vote could not be sent. Please try again.',
+  submitRateLimited: 'Many votes came from your network just now, so yours was not counted. Please try again in {wait} (at {time}).',
   resultsLoading: 'Loading results…',
   resultsFailed: 'The results could not be loaded.',
   resultsRetry: 'Show results',
@@ -46,6 +52,7 @@ export function surveyTexts(i18n: I18nTexts): SurveyTexts {
     submit: i18n.surveySubmit,
     submitting: pick('submitting'),
     submitFailed: pick('submitFailed'),
+    submitRateLimited: pick('submitRateLimited'),
     resultsLoading: pick('resultsLoading'),
     resultsFailed: pick('resultsFailed'),
     resultsRetry: pick('resultsRetry'),

@@ -13,6 +13,8 @@ export interface SurveyWidgetState {
   /** The answer the visitor picked (kept checked after voting). */
   selected: number | undefined;
   submitFailed: boolean;
+  /** After a vote refused for the address's rate: when to try again (epoch ms). */
+  retryAt: number | undefined;
   results: SurveyPercentages | undefined;
   /** True when results follow the visitor's own submit (focus moves to them). */
   justSubmitted: boolean;
@@ -21,7 +23,7 @@ export interface SurveyWidgetState {
 export type SurveyWidgetAction =
   | { type: 'select'; position: number }
   | { type: 'submit' }
-  | { type: 'submitFailed' }
+  | { type: 'submitFailed'; retryAt?: number }
   | { type: 'submitted' }
   | { type: 'loadResults' }
   | { type: 'submittedElsewhere' }
@@ -34,6 +36,7 @@ export function initialSurveyWidgetState(alreadySubmitted: boolean): SurveyWidge
     phase: alreadySubmitted ? 'loadingResults' : 'answering',
     selected: undefined,
     submitFailed: false,
+    retryAt: undefined,
     results: undefined,
     justSubmitted: false,
   };
@@ -45,10 +48,10 @@ export function surveyWidgetReducer(state: SurveyWidgetState, action: SurveyWidg
       return state.phase === 'answering' ? { ...state, selected: action.position } : state;
     case 'submit':
       return state.phase === 'answering' && state.selected !== undefined
-        ? { ...state, phase: 'submitting', submitFailed: false }
+        ? { ...state, phase: 'submitting', submitFailed: false, retryAt: undefined }
         : state;
     case 'submitFailed':
-      return { ...state, phase: 'answering', submitFailed: true };
+      return { ...state, phase: 'answering', submitFailed: true, retryAt: action.retryAt };
     case 'submitted':
       return { ...state, phase: 'loadingResults', justSubmitted: true };
     case 'submittedElsewhere':

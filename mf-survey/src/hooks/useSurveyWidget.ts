@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { SUBMITTED_SURVEYS_STORAGE_KEY, type CallUrls, type SurveyAnswer } from 'contracts';
 import { loadSurveyResults, type SurveyPercentages } from '../api/loadSurveyResults.js';
-import { submitSurveyVote } from '../api/submitSurveyVote.js';
+import { submitSurveyVote, SurveyVoteRateLimited } from '../api/submitSurveyVote.js';
 import type { SurveyServices } from '../api/surveyServices.js';
 import { isSurveySubmitted, markSurveySubmitted } from '../storage/submittedSurveys.js';
 import { initialSurveyWidgetState, surveyWidgetReducer, type SurveyWidgetState } from './surveyWidgetReducer.js';
@@ -94,7 +94,7 @@ export function useSurveyWidget({ formHandle, answers, calls, services, deferSto
       } catch (error) {
         if (controller.signal.aborted) return;
         services.logger.error(`[mf-survey] vote on "${formHandle}" could not be sent`, error);
-        dispatch({ type: 'submitFailed' });
+        dispatch(error instanceof SurveyVoteRateLimited ? { type: 'submitFailed', retryAt: error.retryAt } : { type: 'submitFailed' });
         return;
       }
       if (controller.signal.aborted) return;
