@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { getSurvey, listArticles } from '@khs/content';
 import type { Locator, Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
+import { REPO_ROOT } from '../harness/stack.js';
 
 // Two articles with different surveys: each test votes on its own survey (the stack is shared per worker).
 const surveyArticles = listArticles()
@@ -9,6 +12,29 @@ const surveyArticles = listArticles()
 const [flowArticle, keyboardArticle] = surveyArticles as [(typeof surveyArticles)[0], (typeof surveyArticles)[0]];
 const flowSurvey = getSurvey(flowArticle.surveyHandle!)!;
 const keyboardSurvey = getSurvey(keyboardArticle.surveyHandle!)!;
+// The last survey: its address allowance is used up on purpose (no other spec votes on it).
+const limitedArticle = surveyArticles.at(-1)!;
+const limitedSurvey = getSurvey(limitedArticle.surveyHandle!)!;
+
+/** The most votes one address may send at once on a survey: the shortest sliding window the survey service declares. */
+function voteBurst(): number {
+  const policy = JSON.parse(readFileSync(path.join(REPO_ROOT, 'mf-survey/server/edge-policy.json'), 'utf8')) as { routes: Array<{ call: string; rateLimit?: { windows?: Array<{ max: number; windowMs: number }> } }> };
+  const windows = policy.routes.find((route) => route.call === 'surveySubmit')!.rateLimit!.windows!;
+  return [...windows].sort((a, b) => a.windowMs - b.windowMs)[0]!.max;
+}
+
+/** One vote as a script sends it from this machine's address: fresh cookies (a new voter), a token, the POST. */
+async function scriptVote(base: string, formHandle: string, answerPosition: number): Promise<number> {
+  const tokenResponse = await fetch(new URL('/actions/blitz/csrf/token', base));
+  const cookie = /(_csrf=[^;]+)/.exec(tokenResponse.headers.get('set-cookie') ?? '')![1]!;
+  const vote = await fetch(new URL(`/api/surveys/${encodeURIComponent(formHandle)}/submissions`, base), {
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': await tokenResponse.text(), 'content-type': 'application/json' },
+    body: JSON.stringify({ answerPosition }),
+  });
+  await vote.arrayBuffer();
+  return vote.status;
+}
 
 const surveyForm = (page: Page) => page.locator('.article__survey form.khs-survey');
 
@@ -74,6 +100,34 @@ test.describe('survey widget', () => {
 
     expect(problems.errors.filter((text) => /survey/i.test(text))).toEqual([]);
     expect(problems.failedResponses.filter((text) => /survey/i.test(text))).toEqual([]);
+  });
+
+  test('a vote refused because many came from the same address says when to try again (Retry-After)', async ({ page, stack }) => {
+    const answer = limitedSurvey.answers[0]!;
+    // Colleagues behind the same address (here: loopback) used up what one address may send at once.
+    const statuses: number[] = [];
+    for (let i = 0; i < voteBurst(); i += 1) statuses.push(await scriptVote(stack.url, limitedSurvey.formHandle, answer.position));
+    expect(statuses.every((status) => status === 201)).toBe(true);
+
+    const form = await openArticle(page, stack.url, limitedArticle.url);
+    await expect(form).toHaveAttribute('data-phase', 'answering');
+    await form.getByRole('radio', { name: answer.label, exact: true }).check();
+    const refused = page.waitForResponse((response) => response.url().includes('/submissions') && response.request().method() === 'POST');
+    await form.getByRole('button', { name: 'Vote' }).click();
+    const response = await refused;
+    expect(response.status()).toBe(429);
+    const seconds = Number(response.headers()['retry-after']);
+    expect(seconds).toBeGreaterThan(0);
+    const alert = form.getByRole('alert');
+    await expect(alert).toHaveText(/Please try again in \d+ (seconds?|minutes?) \(at \d{1,2}:\d{2}(:\d{2})?( [AP]M)?\)\.$/);
+    // The wait shown is what Retry-After said, less the moments since the answer came.
+    const [, count, unit] = /try again in (\d+) (second|minute)/.exec((await alert.textContent())!)!;
+    const shownSeconds = unit === 'minute' ? Number(count) * 60 : Number(count);
+    expect(shownSeconds).toBeLessThanOrEqual(unit === 'minute' ? Math.ceil(seconds / 60) * 60 : seconds);
+    expect(shownSeconds).toBeGreaterThan(0);
+    // Nothing was remembered: the visitor can vote again later.
+    await expect(form).toHaveAttribute('data-phase', 'answering');
+    await expect(form.getByRole('button', { name: 'Vote' })).toBeEnabled();
   });
 
   test('can be answered with the keyboard alone', async ({ page, stack }) => {
