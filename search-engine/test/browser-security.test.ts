@@ -186,7 +186,8 @@ describe.skipIf(!embedded)('the server refuses admin routes to web pages and ans
     });
     expect(foreign.status).toBe(200);
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
-    for (const headers of [{ origin: EVIL, 'sec-fetch-site': 'same-site' }, { origin: 'null' }, { 'sec-fetch-site': 'same-site' }]) {
+    const pageHeaders: Array<Record<string, string>> = [{ origin: EVIL, 'sec-fetch-site': 'same-site' }, { origin: 'null' }, { 'sec-fetch-site': 'same-site' }];
+    for (const headers of pageHeaders) {
       const withAdminKey = await http(target.url, 'GET', searchPath, { key: target.adminKey, keyInQuery: true, headers });
       expect({ headers, status: withAdminKey.status }).toEqual({ headers, status: 403 });
       expect(withAdminKey.json.message).toMatch(/admin key is not accepted from a web page/);
@@ -339,7 +340,8 @@ describe.skipIf(!embedded)('SEARCH_ADMIN_ROUTES_FROM_ALLOWED_ORIGINS (opt-in): p
   });
 
   it('any other origin: every admin route still 403, preflights 403 without CORS', async () => {
-    for (const headers of [{ origin: EVIL, 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }]) {
+    const pageHeaders: Array<Record<string, string>> = [{ origin: EVIL, 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site' }];
+    for (const headers of pageHeaders) {
       const res = await http(target.url, 'DELETE', `/collections/${collection}/documents/a1`, { key: target.adminKey, keyInQuery: true, headers });
       expect({ headers, status: res.status, body: res.json }).toEqual({ headers, status: 403, body: { message: FOREIGN_ADMIN } });
     }
