@@ -51,6 +51,12 @@ export interface SuperviseOptions {
   onStatus?: (status: { event: string; [key: string]: unknown }) => void;
   /** Overrides of `SUPERVISION_TIMINGS`. */
   timings?: Partial<SupervisionTimings>;
+  /**
+   * A port held for the child (`holdPort`, `@khs/stack/held-port`): every (re)start inherits its
+   * listening socket as fd 4 with `LISTEN_FD=4` in its environment and listens on it; between starts
+   * it is held again (503 with `Retry-After`). `close()` frees it. Default: none.
+   */
+  heldPort?: import('./heldPort.mjs').HeldPort;
 }
 
 export interface Supervised {

@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import readline from 'node:readline';
+import { LISTEN_FD } from './heldPort.mjs';
 
 /**
  * Every timing of supervision, in one place (tooling/stack README, "Supervision"): a child that
@@ -106,12 +107,17 @@ export function supervise(options) {
     check();
   };
 
+  // A held port (heldPort.mjs): every start inherits its listening socket (fd LISTEN_FD), so the
+  // port is never free between starts; while no child listens, the holder answers 503.
+  const heldPort = options.heldPort;
   const launch = () => {
     const startedAt = Date.now();
+    // Undefined when it could not be held again: the child then binds its port itself (PORT).
+    const heldFd = heldPort?.fd();
     const running = spawn(process.execPath, [...spec.nodeArgs, '--import', EXIT_WITH_PARENT, ...spec.args], {
       cwd: spec.cwd,
-      env: spec.env,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: heldFd === undefined ? spec.env : { ...spec.env, LISTEN_FD: String(LISTEN_FD) },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc', ...(heldFd === undefined ? [] : [heldFd])],
     });
     child = running;
     running.on('error', (error) => keep(`[supervisor] ${name}: ${error.message}`));
@@ -132,6 +138,7 @@ export function supervise(options) {
         if (parsed && typeof parsed.event === 'string') {
           if (parsed.event === 'listening' && child === running) {
             clearTimeout(startTimer);
+            heldPort?.handedOver();
             status = { ...parsed, pid: running.pid, restarts };
             const current = waiters;
             waiters = [];
@@ -153,6 +160,8 @@ export function supervise(options) {
         status = undefined;
       }
       if (closing) return;
+      // The child's copy of a held port closed with it: hold it again at once (503 until the next start).
+      const held = heldPort ? heldPort.reopen().catch((error) => keep(`[supervisor] ${name}: port ${heldPort.port} could not be held again: ${error.message}`)) : Promise.resolve();
       if (firstStart) {
         const fail = firstStart.reject;
         firstStart = undefined;
@@ -163,9 +172,11 @@ export function supervise(options) {
       log(`[supervisor] ${name} exited with ${signal ?? `code ${code}`}; restarting in ${backoff} ms`);
       restartTimer = setTimeout(() => {
         restartTimer = undefined;
-        if (closing) return;
-        restarts++;
-        launch();
+        void held.then(() => {
+          if (closing) return;
+          restarts++;
+          launch();
+        });
       }, backoff);
       backoff = Math.min(backoff * 2, timings.maxBackoffMs);
     });
@@ -189,7 +200,7 @@ export function supervise(options) {
       clearTimeout(restartTimer);
       stopHealthChecks();
       const running = child;
-      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return heldPort?.close();
       await new Promise((done) => {
         const kill = setTimeout(() => running.kill('SIGKILL'), timings.stopTimeoutMs);
         running.once('exit', () => {
@@ -198,6 +209,7 @@ export function supervise(options) {
         });
         running.kill('SIGTERM');
       });
+      await heldPort?.close();
     },
   };
 
