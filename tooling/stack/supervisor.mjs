@@ -8,6 +8,7 @@
 // a dead one — and gives it an IPC channel whose end stops the child, so a supervisor killed outright (SIGKILL) leaves no
 // child behind.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import readline from 'node:readline';
 import { LISTEN_FD } from './heldPort.mjs';
@@ -20,7 +21,8 @@ import { LISTEN_FD } from './heldPort.mjs';
  * `healthTimeoutMs`; after `healthFailures` misses in a row the child is killed and restarted — a
  * hung child is replaced within about healthFailures × (interval + timeout) = 12 s. The timeout
  * leaves a busy process room: a shell under 32 connections of load answered within 1.7 s at worst
- * (measured). A (re)start must report `listening` within `startTimeoutMs`. A stop is SIGTERM, then
+ * (measured). A (re)start must report `listening` within `startTimeoutMs` of its own time (wall-clock
+ * time less the time it waited for a CPU: `startTimeSpentMs`). A stop is SIGTERM, then
  * SIGKILL after `stopTimeoutMs`.
  */
 export const SUPERVISION_TIMINGS = Object.freeze({
@@ -50,6 +52,33 @@ const EXIT_WITH_PARENT_SOURCE = `if (process.channel) {
   process.channel.unref();
 }`;
 export const EXIT_WITH_PARENT = `data:text/javascript,${encodeURIComponent(EXIT_WITH_PARENT_SOURCE)}`;
+
+/**
+ * How long a child has been starting, not counting the time the machine kept it waiting for a CPU:
+ * `elapsedMs` (wall clock since its spawn) less its main thread's run-queue wait (Linux
+ * `/proc/<pid>/schedstat`, second field, in ns). On a machine at load 40 a team service's start
+ * took more than 60 s of wall-clock time while it waited its turn; that is not a hang. A hang still
+ * counts in full: a loop runs (CPU time) and a wait for I/O that never comes sleeps (off the run
+ * queue). Where the file cannot be read (not Linux), the wall clock alone.
+ * @param {number | undefined} pid
+ * @param {number} elapsedMs
+ * @param {(pid: number) => string} [readSchedstat] reads `/proc/<pid>/schedstat` (tests pass their own)
+ * @returns {{ spentMs: number, waitedMs: number }}
+ */
+export function startTimeSpentMs(pid, elapsedMs, readSchedstat = (id) => readFileSync(`/proc/${id}/schedstat`, 'utf8')) {
+  if (pid !== undefined) {
+    try {
+      const waitedNs = Number(readSchedstat(pid).trim().split(/\s+/)[1]);
+      if (Number.isFinite(waitedNs) && waitedNs >= 0) {
+        const waitedMs = Math.min(elapsedMs, waitedNs / 1e6);
+        return { spentMs: elapsedMs - waitedMs, waitedMs };
+      }
+    } catch {
+      // Gone, or no schedstat: the wall clock.
+    }
+  }
+  return { spentMs: elapsedMs, waitedMs: 0 };
+}
 
 /**
  * Runs `node [...nodeArgs] <exit-with-parent preload> ...args` as a supervised child and resolves
@@ -123,10 +152,22 @@ export function supervise(options) {
     running.on('error', (error) => keep(`[supervisor] ${name}: ${error.message}`));
     // The channel is the child's signal that this process lives; nothing to read on it here.
     running.channel?.unref();
-    startTimer = setTimeout(() => {
-      keep(`[supervisor] ${name} (pid ${running.pid}) did not listen within ${timings.startTimeoutMs / 1000} s`);
-      running.kill('SIGKILL');
-    }, timings.startTimeoutMs);
+    // The start limit counts the child's own time: when it runs out on the wall clock, the time the
+    // child waited for a CPU is given again (a slow start on a busy machine is not a hang).
+    const armStartLimit = (delayMs) => {
+      startTimer = setTimeout(() => {
+        if (child !== running) return;
+        const { spentMs, waitedMs } = startTimeSpentMs(running.pid, Date.now() - startedAt);
+        if (spentMs < timings.startTimeoutMs) {
+          armStartLimit(Math.max(timings.startTimeoutMs - spentMs, 250));
+          return;
+        }
+        const waited = waitedMs >= 1000 ? ` (not counting ${Math.round(waitedMs / 1000)} s it waited for a CPU)` : '';
+        keep(`[supervisor] ${name} (pid ${running.pid}) did not listen within ${timings.startTimeoutMs / 1000} s${waited}`);
+        running.kill('SIGKILL');
+      }, delayMs);
+    };
+    armStartLimit(timings.startTimeoutMs);
     readline.createInterface({ input: running.stdout }).on('line', (line) => {
       if (line.startsWith('{')) {
         let parsed;
