@@ -14,6 +14,8 @@
 // what the running site loads, without a restart.
 // `npm start -- --no-build` skips the build. STACK_PORT_OFFSET shifts every default port (a second
 // site beside the first, with its own DATA_DIR and ORIGINS_DIR, the folder of its deploy targets).
+// First: on a Node too old it stops here, with the command to run, before anything is loaded.
+import './requireSupportedNode.mjs';
 import path from 'node:path';
 import { LOCAL_ORIGINS_DIR } from '@khs/deploy';
 import { startStack } from '@khs/stack';

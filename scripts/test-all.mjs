@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything CI checks, in order. Installs Chromium, nginx (and PostgreSQL for the storage
 // tests) from Debian's packages when missing and possible; says clearly what it could not do.
+// First: on a Node too old it stops here, with the command to run, before anything is loaded.
+import './requireSupportedNode.mjs';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, capture, run } from './lib.mjs';

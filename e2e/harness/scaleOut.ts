@@ -9,7 +9,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
 import { REMOTES, TEAM_SERVICES } from '@khs/stack/registry';
-import { freePort, REPO_ROOT, startStack, type Stack } from './stack.js';
+import { holdPort, REPO_ROOT, startStack, type HeldPort, type Stack } from './stack.js';
 
 const run = promisify(execFile);
 
@@ -31,7 +31,8 @@ export interface NginxOptions {
   upstreams: string[];
   /** Folder for the config, pid, logs, temp files and the cache. */
   dir: string;
-  port: number;
+  /** Its port, held since it was chosen (`holdPort()`); nginx inherits the socket and frees it when it stops. */
+  port: HeldPort;
   /** `false`: the same proxy without its cache (a cold baseline). Default true. */
   cache?: boolean;
 }
@@ -67,7 +68,7 @@ ${options.upstreams.map((origin) => `    server ${new URL(origin).host} max_fail
     keepalive 32;
   }
   server {
-    listen 127.0.0.1:${options.port};
+    listen 127.0.0.1:${options.port.port};
     location / {
       proxy_pass http://khs_shells;
       proxy_http_version 1.1;
@@ -106,16 +107,28 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-/** Starts nginx in the foreground (`daemon off`) with a generated config; resolves once it answers. */
+/**
+ * Starts nginx in the foreground (`daemon off`) with a generated config; resolves once it answers.
+ * nginx cannot listen on port 0, and a port picked free and bound later may be taken meanwhile: it
+ * inherits the held port's listening socket instead (fd 3, named in the `NGINX` variable, nginx's own
+ * way to hand sockets to a new binary), which its `listen` line matches.
+ */
 export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
   mkdirSync(options.dir, { recursive: true });
   const configFile = path.join(options.dir, 'nginx.conf');
   writeFileSync(configFile, nginxConfig(options));
+  const heldFd = options.port.fd();
+  if (heldFd === undefined) throw new Error(`port ${options.port.port} is not held: hold it with holdPort() for nginx`);
   // -e: the error log before the config is read (else /var/log/nginx); -p: no path outside the folder.
-  const child = spawn(NGINX_PATH, ['-c', configFile, '-p', options.dir, '-e', path.join(options.dir, 'error.log')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(NGINX_PATH, ['-c', configFile, '-p', options.dir, '-e', path.join(options.dir, 'error.log')], {
+    stdio: ['ignore', 'ignore', 'pipe', heldFd],
+    env: { ...process.env, NGINX: '3;' },
+  });
+  // nginx has its copy of the socket (it accepts from the same queue once it runs): this process stops accepting.
+  options.port.handedOver();
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
-  const url = `http://127.0.0.1:${options.port}`;
+  const url = options.port.url;
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${stderr}`);
@@ -127,7 +140,7 @@ export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  return { url, stop: () => stopChild(child, 'SIGQUIT') };
+  return { url, stop: () => stopChild(child, 'SIGQUIT').then(() => options.port.close()) };
 }
 
 function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
@@ -246,8 +259,10 @@ export async function startScaleOut(
   try {
     const database = await throwawayDatabase();
     cleanups.push(() => database.drop());
-    const proxyPort = await freePort();
-    const proxyUrl = `http://127.0.0.1:${proxyPort}`;
+    // nginx's port is in PUBLIC_BASE_URL before anything starts: held until nginx inherits it.
+    const proxyPort = await holdPort();
+    cleanups.push(() => proxyPort.close());
+    const proxyUrl = proxyPort.url;
     const shared = {
       DATABASE_URL: database.url,
       COOKIE_SECRET,
@@ -289,7 +304,9 @@ export async function startScaleOut(
       databaseUrl: database.url,
       killSecondShell: () => second.kill(),
       async startProxy({ cache }) {
-        const started = await startNginx({ upstreams: shells, dir: path.join(work, `nginx-${++extra}`), port: await freePort(), cache });
+        const port = await holdPort();
+        cleanups.push(() => port.close());
+        const started = await startNginx({ upstreams: shells, dir: path.join(work, `nginx-${++extra}`), port, cache });
         cleanups.push(() => started.stop());
         return started.url;
       },

@@ -2,9 +2,9 @@
 // (tooling/stack), on free ports, with a temporary data folder.
 import { readFileSync } from 'node:fs';
 import { REMOTES, teamService, type RemoteName, type TeamServiceName } from '@khs/stack/registry';
-import { freePort, REPO_ROOT, startStack as startSharedStack, type Stack, type StackOptions as SharedStackOptions } from '@khs/stack';
+import { freePort, holdPort, REPO_ROOT, startStack as startSharedStack, type HeldPort, type Stack, type StackOptions as SharedStackOptions } from '@khs/stack';
 
-export { freePort, REPO_ROOT, type RemoteName, type Stack };
+export { freePort, holdPort, REPO_ROOT, type HeldPort, type RemoteName, type Stack };
 export const REMOTE_NAMES: readonly RemoteName[] = REMOTES.map((remote) => remote.name);
 export const SEARCH_API_KEY = 'khs-search-dev-key';
 export const ADMIN_API_KEY = 'khs-admin-dev-key';
@@ -17,7 +17,7 @@ export const ADMIN_API_KEY = 'khs-admin-dev-key';
  */
 export const STACK_START_TIMEOUT_MS = 120_000;
 
-export interface StackOptions extends Pick<SharedStackOptions, 'searchEnv' | 'deployedOrigins' | 'log'> {
+export interface StackOptions extends Pick<SharedStackOptions, 'searchEnv' | 'deployedOrigins' | 'log' | 'shellPort'> {
   /** Kept for older tests: the search server always runs as its own supervised process. */
   separateSearchServer?: boolean;
   /** Extra environment for the shell. */
@@ -31,6 +31,7 @@ export function startStack(options: StackOptions = {}): Promise<Stack> {
     ...(options.searchEnv ? { searchEnv: options.searchEnv } : {}),
     ...(options.deployedOrigins ? { deployedOrigins: options.deployedOrigins } : {}),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.shellPort ? { shellPort: options.shellPort } : {}),
   });
 }
 

@@ -85,8 +85,11 @@ async function view(visitor?: string): Promise<View> {
   page.on('request', (request) => {
     if (request.resourceType() === 'script' && request.url().startsWith(stack.remotes[REMOTE])) scripts.push(request.url());
   });
-  // The page report (a beacon: Playwright does not show its Blob body) carries this page's views and failures.
-  const report = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/island-failures', { timeout: 15_000 });
+  // The page report (a beacon: Playwright does not show its Blob body) carries this page's views and
+  // failures. It leaves a second after the page's last island build was recorded, however long the
+  // page took to load and hydrate: no clock of its own here (it counted the page load too and ran
+  // out on a busy machine), the test's timeout bounds it.
+  const report = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/island-failures', { timeout: 0 });
   const response = await page.goto(articleUrl());
   await islandsSettled(page);
   await report;

@@ -3,7 +3,7 @@ import { listArticles } from '@khs/content';
 import { WATCHLIST_PDF_FILE_NAME } from 'contracts';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { freePort, STACK_START_TIMEOUT_MS, startStack, type Stack } from '../harness/stack.js';
+import { holdPort, STACK_START_TIMEOUT_MS, startStack, type Stack } from '../harness/stack.js';
 
 const [first, second] = listArticles() as [ReturnType<typeof listArticles>[0], ReturnType<typeof listArticles>[0]];
 
@@ -28,17 +28,10 @@ test.describe('absolute links use the configured base URL', () => {
   let publicBaseUrl: string;
   test.beforeAll(async () => {
     test.setTimeout(STACK_START_TIMEOUT_MS);
-    // The port must be known before start (it is in PUBLIC_BASE_URL): retry if another process takes it meanwhile.
-    for (let attempt = 1; ; attempt += 1) {
-      const port = await freePort();
-      publicBaseUrl = `http://localhost:${port}`;
-      try {
-        site = await startStack({ env: { PORT: String(port), PUBLIC_BASE_URL: publicBaseUrl } });
-        return;
-      } catch (error) {
-        if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
-      }
-    }
+    // The port must be known before start (it is in PUBLIC_BASE_URL): held from now on, the shell listens on it.
+    const shellPort = await holdPort();
+    publicBaseUrl = `http://localhost:${shellPort.port}`;
+    site = await startStack({ shellPort, env: { PUBLIC_BASE_URL: publicBaseUrl } });
   });
   test.afterAll(async () => {
     await site?.close();

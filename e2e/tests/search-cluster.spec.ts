@@ -4,7 +4,7 @@ import { indexArticles } from 'mf-search/index-articles';
 import { DEFAULT_SEARCH_INDEX_NAME, PAGE_CONFIG_ELEMENT_ID, type PageConfig } from 'contracts';
 import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { ADMIN_API_KEY, freePort, SEARCH_API_KEY, startStack } from '../harness/stack.js';
+import { ADMIN_API_KEY, holdPort, SEARCH_API_KEY, startStack } from '../harness/stack.js';
 
 // The site on a two-node search cluster (TYPESENSE_NODES): two embedded search servers on
 // loopback, started by the search engine's own start code and each seeded with the same
@@ -30,14 +30,15 @@ async function search(page: Page, query: string): Promise<void> {
 
 test('a search cluster: the page lists every node, and searching goes on on the other node when one is killed', async ({ page, problems }) => {
   test.setTimeout(120_000);
-  // The shell's port is chosen first: the nodes answer CORS for its pages only.
-  const shellPort = await freePort();
-  const siteOrigin = `http://127.0.0.1:${shellPort}`;
+  // The shell's port is chosen (and held) first: the nodes answer CORS for its pages only.
+  const shellPort = await holdPort();
+  const siteOrigin = shellPort.url;
   const nodes = [await startSeededNode(siteOrigin), await startSeededNode(siteOrigin)];
   const [first, second] = nodes as [RunningSearchServer, RunningSearchServer];
   // TYPESENSE_HOST/PORT name the first node, so the stack starts no search server of its own.
   const stack = await startStack({
-    env: { PORT: String(shellPort), TYPESENSE_NODES: nodes.map((node) => node.url).join(','), TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: String(first.port) },
+    shellPort,
+    env: { TYPESENSE_NODES: nodes.map((node) => node.url).join(','), TYPESENSE_HOST: '127.0.0.1', TYPESENSE_PORT: String(first.port) },
   });
   try {
     const searchesByPort = new Map<string, number>();

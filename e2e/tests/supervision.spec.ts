@@ -208,9 +208,17 @@ test.describe.serial('every part comes back by itself', () => {
   });
 });
 
-/** A free block of ports for a whole `npm start` (every registry default plus `offset`). */
+/**
+ * A free block of ports for a whole `npm start` (every registry default plus `offset`), below the
+ * system's ephemeral range: the ports every other stack's parts get from port 0 (a suite beside this
+ * one) come from that range, so none of them can take one of this block between the check and the bind.
+ */
 async function freePortOffset(): Promise<number> {
   const defaults = [SHELL_DEFAULT_PORT, 8108, ...REMOTES.map((remote) => remote.defaultPort), ...TEAM_SERVICES.map((service) => service.defaultPort)];
+  const ephemeralFrom = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  const highest = Math.max(...defaults);
+  const span = ephemeralFrom - highest - 10_001;
+  if (!(span > 0)) throw new Error(`no room for a block of ports below the ephemeral range (from ${ephemeralFrom})`);
   const free = (port: number) =>
     new Promise<boolean>((resolve) => {
       const server = net.createServer();
@@ -218,7 +226,7 @@ async function freePortOffset(): Promise<number> {
       server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
   for (let attempt = 0; attempt < 50; attempt++) {
-    const offset = 20_000 + Math.floor(Math.random() * 30_000);
+    const offset = 10_000 + Math.floor(Math.random() * span);
     if ((await Promise.all(defaults.map((port) => free(port + offset)))).every(Boolean)) return offset;
   }
   throw new Error('no free block of ports');
@@ -227,6 +235,8 @@ async function freePortOffset(): Promise<number> {
 interface StartedSite {
   child: ChildProcessWithoutNullStreams;
   output: string[];
+  /** Resolves with the first output line (stdout or stderr) that `pattern` matches. */
+  line(pattern: RegExp): Promise<string>;
   /** The `listening` line: the shell's URL and every part's pid. */
   listening: Promise<{ url: string; pids: Record<string, number> }>;
   exited: Promise<number | null>;
@@ -239,19 +249,33 @@ function npmStart(dataDir: string, offset: number): StartedSite {
     env: { ...process.env, DATA_DIR: dataDir, ORIGINS_DIR: path.join(dataDir, 'origins'), STACK_PORT_OFFSET: String(offset) },
   });
   const output: string[] = [];
-  readline.createInterface({ input: child.stderr }).on('line', (line) => output.push(line));
+  const watchers: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  const keep = (line: string) => {
+    output.push(line);
+    for (const watcher of watchers.filter((each) => each.pattern.test(line))) {
+      watchers.splice(watchers.indexOf(watcher), 1);
+      watcher.resolve(line);
+    }
+  };
+  readline.createInterface({ input: child.stderr }).on('line', keep);
   const listening = new Promise<{ url: string; pids: Record<string, number> }>((resolve) => {
     readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      output.push(line);
+      keep(line);
       if (line.startsWith('{"event":"listening"')) resolve(JSON.parse(line));
     });
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output, listening, exited };
+  const line = (pattern: RegExp) =>
+    new Promise<string>((resolve) => {
+      const seen = output.find((each) => pattern.test(each));
+      if (seen !== undefined) resolve(seen);
+      else watchers.push({ pattern, resolve });
+    });
+  return { child, output, line, listening, exited };
 }
 
 test.describe('npm start itself', () => {
-  test('kill -9 leaves no process behind; the next start reuses the ports and the secrets; a start over taken ports or a used data folder says which and stops', async () => {
+  test('a connection held open to the port of the shell during the start stops nothing (503 with Retry-After meanwhile); kill -9 leaves no process behind; the next start reuses the ports and the secrets; a start over taken ports or a used data folder says which and stops', async () => {
     test.setTimeout(180_000);
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-npm-start-'));
     const thirdDataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-npm-start-third-'));
@@ -260,8 +284,19 @@ test.describe('npm start itself', () => {
     try {
       const first = npmStart(dataDir, offset);
       started.push(first);
+      // From the moment the search server is up (the shell is not yet), a client connects to the
+      // shell's port and never sends anything nor lets go (a tab left open, a hanging health check).
+      const shellPort = SHELL_DEFAULT_PORT + offset;
+      await first.line(/\[stack\] search server \(pid \d+\) at/);
+      const heldOpen = net.connect(shellPort, '127.0.0.1');
+      heldOpen.on('error', () => undefined);
+      // A request meanwhile: 503 with Retry-After (or the page, should this test read the line late).
+      const early = await fetch(`http://127.0.0.1:${shellPort}/`);
       const { url, pids } = await first.listening;
-      expect(url).toBe(`http://127.0.0.1:${SHELL_DEFAULT_PORT + offset}/`);
+      expect(heldOpen.destroyed).toBe(false);
+      heldOpen.destroy();
+      if (early.status !== 200) expect({ status: early.status, retryAfter: early.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });
+      expect(url).toBe(`http://127.0.0.1:${shellPort}/`);
       expect(Object.keys(pids).sort()).toEqual(['contact', 'insights', 'mf-search', 'mf-survey', 'mf-watchlist', 'mf-widgets', 'search', 'shell', 'survey', 'watchlist']);
       // Secrets: generated into the data folder, readable by its owner only; the log names the file.
       const secretsFile = path.join(dataDir, 'secrets.json');

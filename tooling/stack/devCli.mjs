@@ -2,6 +2,8 @@
 // `npm run dev -w <remote>` (each remote's `dev` script): the whole site with this remote in watch
 // mode (devSite.mjs). The remote is the folder npm runs the script in, or the first argument.
 // Prints the site's URL; Ctrl-C stops everything it started.
+// First: on a Node too old it stops here, with the command to run, before anything is loaded.
+import '../../scripts/requireSupportedNode.mjs';
 import path from 'node:path';
 import { startDevSite } from './devSite.mjs';
 

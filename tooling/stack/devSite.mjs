@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import { deploy } from '@khs/deploy';
 import { DEV_EVENTS_PATH, DEV_LOOP_TOKEN_ENV, devRebuiltPath } from './devProtocol.mjs';
 import { REMOTES, SHELL_DEFAULT_PORT } from './registry.mjs';
-import { portOrFree, REPO_ROOT, startStack } from './startStack.mjs';
+import { holdPort, REPO_ROOT, startStack } from './startStack.mjs';
 
 /** Runs `npm run build -w <workspace>` with its output to `log`; rejects when it fails. */
 function buildWorkspace(workspace, log) {
@@ -121,13 +121,15 @@ export async function startDevSite({ remote, env = process.env, log = (line) => 
     log(`[dev] ${remote} ${firstVersion} built`);
     for (const [name, url] of Object.entries(external)) log(`[dev] ${name} from ${url} (${REMOTES.find((entry) => entry.name === name).manifestEnv})`);
 
-    const port = env.PORT ? Number(env.PORT) : await portOrFree(SHELL_DEFAULT_PORT);
+    // 4300 when free, else any: held from now on, so nothing takes it before the shell listens.
+    const shellPort = env.PORT ? undefined : await holdPort(SHELL_DEFAULT_PORT).catch(() => holdPort(0));
     const stack = await startStack({
       dataDir: path.resolve(REPO_ROOT, env.DATA_DIR ?? path.join('.data-dev', remote)),
       remoteManifests: external,
       // Its own supervised origin process, as every remote's: the watcher's work never delays an answer.
       remoteOrigins: { [remote]: originDir },
-      env: { ...env, PORT: String(port) },
+      env,
+      ...(shellPort ? { shellPort } : {}),
       // The shell alone: the token authorises the rebuild notice.
       shellEnv: { [DEV_LOOP_TOKEN_ENV]: token },
       log,

@@ -1,4 +1,5 @@
 import type { RemoteName, TeamServiceName } from './registry.js';
+import type { HeldPort } from './heldPort.mjs';
 
 export type { RemoteName, TeamServiceName } from './registry.js';
 
@@ -15,6 +16,14 @@ export interface StackOptions {
   preferDefaultPorts?: boolean;
   /** Added to every default port with `preferDefaultPorts` (`npm start`: `STACK_PORT_OFFSET`), e.g. to run a second site beside the first. Default 0. */
   portOffset?: number;
+  /**
+   * The shell's port, held by the caller since it chose it (`holdPort()`: its number goes into
+   * settings before the start, e.g. a `PUBLIC_BASE_URL` or a search node's allowed origins). The
+   * shell listens on that very socket; the stack frees it when it closes (or fails to start).
+   * Default: `env.PORT`, else the default port with `preferDefaultPorts`, else a free one, held by
+   * the stack from its first step the same way.
+   */
+  shellPort?: HeldPort;
   /**
    * Environment of the shell, over `process.env` and the stack's own settings. Secrets in it (or in
    * `process.env`) win over the data folder's `secrets.json`; they reach only the processes that own them.
@@ -118,7 +127,11 @@ export interface RunningTeamService {
 
 /** Starts one team service as its own process (not supervised; it ends with this process); resolves once it listens. */
 export function startTeamService(name: TeamServiceName, options?: TeamServiceStartOptions): Promise<RunningTeamService>;
-/** A free TCP port on `host` (default 127.0.0.1). */
+export { holdPort, PortInUseError, type HeldPort } from './heldPort.mjs';
+/**
+ * A free TCP port on `host` (default 127.0.0.1), free when it answers: another process may take it
+ * before it is bound again. For a port to be named before a process listens, use `holdPort()`.
+ */
 export function freePort(host?: string): Promise<number>;
 /** `preferred` when it is free on `host`, else any free port. */
 export function portOrFree(preferred: number, host?: string): Promise<number>;

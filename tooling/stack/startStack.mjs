@@ -20,6 +20,9 @@ import { deploy } from '@khs/deploy';
 import { SERVER_HEALTH_PATH, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS, SERVER_STOP_TIMEOUT_MS } from '../../search-engine/server-process.mjs';
 import { defaultManifestUrl, REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService } from './registry.mjs';
 import { lockDataDir } from './dataDirLock.mjs';
+import { holdPort, PortInUseError } from './heldPort.mjs';
+
+export { holdPort, PortInUseError } from './heldPort.mjs';
 import { loadStackSecrets, SECRET_NAMES } from './secrets.mjs';
 import { EXIT_WITH_PARENT, supervise } from './supervisor.mjs';
 
@@ -41,19 +44,6 @@ export function freePort(host = '127.0.0.1') {
       const { port } = server.address();
       server.close(() => resolve(port));
     });
-  });
-}
-
-/**
- * Holds `port` on `host` (listening, so no part that asks the system for a free port gets it) until
- * `release()`; `undefined` when it cannot be held (taken: the part that wants it then says so).
- */
-function holdPort(port, host = '127.0.0.1') {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(undefined));
-    let released;
-    server.listen({ port, host, exclusive: true }, () => resolve({ release: () => (released ??= new Promise((done) => server.close(() => done()))) }));
   });
 }
 
@@ -139,11 +129,12 @@ function buildSearchServer() {
  * Runs one part under supervision on `port` (0: a free one, kept for every restart) and resolves
  * once it listens. `spec(port)` says how to run it on a port; restarts are logged.
  */
-async function supervisePart({ name, port, spec, healthPath, log, timings }) {
+async function supervisePart({ name, port, spec, healthPath, log, timings, heldPort }) {
   const portOf = (status) => status.port ?? Number(new URL(status.url).port);
   const supervised = await supervise({
     name,
     ...spec(port),
+    ...(heldPort ? { heldPort } : {}),
     healthUrl: (status) => `http://127.0.0.1:${portOf(status)}${healthPath}`,
     ...(log ? { log } : {}),
     timings: { startTimeoutMs: START_TIMEOUT_MS, ...timings },
@@ -268,7 +259,10 @@ function stackSecrets({ dataDir, given, embeddedSearch, ownServices, log }) {
  * Each part's port, by key (a remote's name, `search`, a service's name, `shell`): its registry
  * default for `npm start` (all checked before anything starts: a taken one stops the start with a
  * `PortTakenError`), else 0 (a free one, picked by the part itself and kept). The shell's is always
- * known up front, even on free ports: the search server's allowed origins name it.
+ * known up front, even on free ports (the search server's allowed origins name it), so it is held
+ * from now on (`heldPort`: listening, 503 until the shell listens on that very socket): no other
+ * process can take it meanwhile, and nothing that connects to it early can stop the start.
+ * @returns {Promise<{ ports: Map<string, number>, shellPort: import('./heldPort.d.mts').HeldPort }>}
  */
 async function choosePorts({ options, given, embeddedSearch, servedRemotes, ownServices }) {
   const ports = new Map();
@@ -277,7 +271,8 @@ async function choosePorts({ options, given, embeddedSearch, servedRemotes, ownS
     ...servedRemotes.map((remote) => [remote.name, `the ${remote.name} origin`, byDefault(remote.defaultPort)]),
     ...(embeddedSearch ? [['search', 'the search server', given[SEARCH.portEnv] ? Number(given[SEARCH.portEnv]) : byDefault(SEARCH.defaultPort)]] : []),
     ...ownServices.map((service) => [service.name, `the ${service.name} service`, byDefault(service.defaultPort)]),
-    ['shell', 'the shell', given.PORT ? Number(given.PORT) : byDefault(SHELL_DEFAULT_PORT)],
+    // A port the caller holds for the shell already is its own.
+    ...(options.shellPort ? [] : [['shell', 'the shell', given.PORT ? Number(given.PORT) : byDefault(SHELL_DEFAULT_PORT)]]),
   ];
   if (options.preferDefaultPorts) {
     const taken = [];
@@ -288,11 +283,20 @@ async function choosePorts({ options, given, embeddedSearch, servedRemotes, ownS
     if (taken.length > 0) throw new PortTakenError(taken);
   } else {
     for (const [key] of wanted) ports.set(key, 0);
-    if (options.env?.PORT) ports.set('shell', Number(options.env.PORT));
+    if (options.env?.PORT && !options.shellPort) ports.set('shell', Number(options.env.PORT));
     if (embeddedSearch && options.env?.[SEARCH.portEnv]) ports.set('search', Number(options.env[SEARCH.portEnv]));
   }
-  if (!ports.get('shell')) ports.set('shell', await freePort());
-  return ports;
+  let shellPort = options.shellPort;
+  if (!shellPort) {
+    try {
+      shellPort = await holdPort(ports.get('shell'));
+    } catch (error) {
+      if (error instanceof PortInUseError) throw new PortTakenError([{ port: error.port, part: 'the shell' }]);
+      throw error;
+    }
+  }
+  ports.set('shell', shellPort.port);
+  return { ports, shellPort };
 }
 
 /**
@@ -472,11 +476,13 @@ function shellEnvironment({ baseEnv, dataDir, origins, remoteManifests, options,
  * @returns {Promise<{ shell: Awaited<ReturnType<typeof supervisePart>>, shellExit: Promise<number> }>}
  *   `shellExit` resolves (0) once the stack has closed it.
  */
-async function startShell({ port, shellEnv, log, cleanups }) {
+async function startShell({ heldPort, shellEnv, log, cleanups }) {
   const shellDir = path.join(REPO_ROOT, 'shell');
   const shell = await supervisePart({
     name: 'the shell',
-    port,
+    port: heldPort.port,
+    // Every start of the shell listens on the held socket (LISTEN_FD), so its port is never free.
+    heldPort,
     spec: (shellPort) => ({ nodeArgs: ['--import', TSX_LOADER], args: ['src/server/main.ts'], cwd: shellDir, env: { ...shellEnv, PORT: String(shellPort) } }),
     healthPath: HEALTH_PATHS.shell,
     log,
@@ -587,11 +593,10 @@ export async function startStack(options = {}) {
     // What every process starts from: the caller's environment without any secret; production React
     // on the server (the development build renders several times slower).
     const baseEnv = { ...withoutSecrets(given), NODE_ENV: 'production' };
-    const ports = await choosePorts({ options, given, embeddedSearch, servedRemotes, ownServices });
-    // The shell's port is known before the parts that pick theirs start (the search server names it):
-    // held until the shell starts, so none of them is given it (a dev-loop run met exactly that).
-    const shellPortHold = await holdPort(ports.get('shell'));
-    cleanups.push(async () => shellPortHold?.release());
+    const { ports, shellPort } = await choosePorts({ options, given, embeddedSearch, servedRemotes, ownServices });
+    // Held from now on (the shell's supervisor takes it over and frees it at the end); freed here
+    // too should the start fail before.
+    cleanups.push(() => shellPort.close());
     const originDirs = await resolveOriginDirs({ servedRemotes, options, log });
     const { origins, serveRemote } = await startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cleanups });
     const { search, searchTarget } = embeddedSearch
@@ -601,8 +606,7 @@ export async function startStack(options = {}) {
     // An external search server's address is in `given` already; only the embedded one's is added.
     const embeddedSearchTarget = search ? searchTarget : {};
     const shellEnv = shellEnvironment({ baseEnv, dataDir, origins, remoteManifests, options, secrets, embeddedSearchTarget, ownServices, teamServices });
-    await shellPortHold?.release();
-    const { shell, shellExit } = await startShell({ port: ports.get('shell'), shellEnv, log, cleanups });
+    const { shell, shellExit } = await startShell({ heldPort: shellPort, shellEnv, log, cleanups });
     return stackHandle({ shell, shellExit, origins, originDirs, serveRemote, search, searchTarget, teamServices, dataDir, secretsFile: secrets.file, cleanUp });
   } catch (error) {
     await cleanUp();

@@ -12,7 +12,7 @@ export interface SupervisionTimings {
   healthTimeoutMs: number;
   /** Missed health checks in a row after which the child is killed and restarted. Default 3. */
   healthFailures: number;
-  /** How long a (re)started child may take to report `listening`. Default 60 s. */
+  /** How long a (re)started child may take to report `listening`, not counting the time it waited for a CPU (`startTimeSpentMs`). Default 60 s. */
   startTimeoutMs: number;
   /** SIGTERM, then SIGKILL after this long (`close`). Default 5 s. */
   stopTimeoutMs: number;
@@ -51,6 +51,12 @@ export interface SuperviseOptions {
   onStatus?: (status: { event: string; [key: string]: unknown }) => void;
   /** Overrides of `SUPERVISION_TIMINGS`. */
   timings?: Partial<SupervisionTimings>;
+  /**
+   * A port held for the child (`holdPort`, `@khs/stack/held-port`): every (re)start inherits its
+   * listening socket as fd 4 with `LISTEN_FD=4` in its environment and listens on it; between starts
+   * it is held again (503 with `Retry-After`). `close()` frees it. Default: none.
+   */
+  heldPort?: import('./heldPort.mjs').HeldPort;
 }
 
 export interface Supervised {
@@ -79,3 +85,5 @@ export interface Supervised {
  * when that first start fails.
  */
 export function supervise(options: SuperviseOptions): Promise<Supervised>;
+/** A child's start time so far: wall-clock `elapsedMs` less its main thread's wait for a CPU (Linux schedstat; else the wall clock). */
+export function startTimeSpentMs(pid: number | undefined, elapsedMs: number, readSchedstat?: (pid: number) => string): { spentMs: number; waitedMs: number };

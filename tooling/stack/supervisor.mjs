@@ -8,8 +8,10 @@
 // a dead one — and gives it an IPC channel whose end stops the child, so a supervisor killed outright (SIGKILL) leaves no
 // child behind.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import readline from 'node:readline';
+import { LISTEN_FD } from './heldPort.mjs';
 
 /**
  * Every timing of supervision, in one place (tooling/stack README, "Supervision"): a child that
@@ -19,7 +21,8 @@ import readline from 'node:readline';
  * `healthTimeoutMs`; after `healthFailures` misses in a row the child is killed and restarted — a
  * hung child is replaced within about healthFailures × (interval + timeout) = 12 s. The timeout
  * leaves a busy process room: a shell under 32 connections of load answered within 1.7 s at worst
- * (measured). A (re)start must report `listening` within `startTimeoutMs`. A stop is SIGTERM, then
+ * (measured). A (re)start must report `listening` within `startTimeoutMs` of its own time (wall-clock
+ * time less the time it waited for a CPU: `startTimeSpentMs`). A stop is SIGTERM, then
  * SIGKILL after `stopTimeoutMs`.
  */
 export const SUPERVISION_TIMINGS = Object.freeze({
@@ -49,6 +52,33 @@ const EXIT_WITH_PARENT_SOURCE = `if (process.channel) {
   process.channel.unref();
 }`;
 export const EXIT_WITH_PARENT = `data:text/javascript,${encodeURIComponent(EXIT_WITH_PARENT_SOURCE)}`;
+
+/**
+ * How long a child has been starting, not counting the time the machine kept it waiting for a CPU:
+ * `elapsedMs` (wall clock since its spawn) less its main thread's run-queue wait (Linux
+ * `/proc/<pid>/schedstat`, second field, in ns). On a machine at load 40 a team service's start
+ * took more than 60 s of wall-clock time while it waited its turn; that is not a hang. A hang still
+ * counts in full: a loop runs (CPU time) and a wait for I/O that never comes sleeps (off the run
+ * queue). Where the file cannot be read (not Linux), the wall clock alone.
+ * @param {number | undefined} pid
+ * @param {number} elapsedMs
+ * @param {(pid: number) => string} [readSchedstat] reads `/proc/<pid>/schedstat` (tests pass their own)
+ * @returns {{ spentMs: number, waitedMs: number }}
+ */
+export function startTimeSpentMs(pid, elapsedMs, readSchedstat = (id) => readFileSync(`/proc/${id}/schedstat`, 'utf8')) {
+  if (pid !== undefined) {
+    try {
+      const waitedNs = Number(readSchedstat(pid).trim().split(/\s+/)[1]);
+      if (Number.isFinite(waitedNs) && waitedNs >= 0) {
+        const waitedMs = Math.min(elapsedMs, waitedNs / 1e6);
+        return { spentMs: elapsedMs - waitedMs, waitedMs };
+      }
+    } catch {
+      // Gone, or no schedstat: the wall clock.
+    }
+  }
+  return { spentMs: elapsedMs, waitedMs: 0 };
+}
 
 /**
  * Runs `node [...nodeArgs] <exit-with-parent preload> ...args` as a supervised child and resolves
@@ -106,21 +136,38 @@ export function supervise(options) {
     check();
   };
 
+  // A held port (heldPort.mjs): every start inherits its listening socket (fd LISTEN_FD), so the
+  // port is never free between starts; while no child listens, the holder answers 503.
+  const heldPort = options.heldPort;
   const launch = () => {
     const startedAt = Date.now();
+    // Undefined when it could not be held again: the child then binds its port itself (PORT).
+    const heldFd = heldPort?.fd();
     const running = spawn(process.execPath, [...spec.nodeArgs, '--import', EXIT_WITH_PARENT, ...spec.args], {
       cwd: spec.cwd,
-      env: spec.env,
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: heldFd === undefined ? spec.env : { ...spec.env, LISTEN_FD: String(LISTEN_FD) },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc', ...(heldFd === undefined ? [] : [heldFd])],
     });
     child = running;
     running.on('error', (error) => keep(`[supervisor] ${name}: ${error.message}`));
     // The channel is the child's signal that this process lives; nothing to read on it here.
     running.channel?.unref();
-    startTimer = setTimeout(() => {
-      keep(`[supervisor] ${name} (pid ${running.pid}) did not listen within ${timings.startTimeoutMs / 1000} s`);
-      running.kill('SIGKILL');
-    }, timings.startTimeoutMs);
+    // The start limit counts the child's own time: when it runs out on the wall clock, the time the
+    // child waited for a CPU is given again (a slow start on a busy machine is not a hang).
+    const armStartLimit = (delayMs) => {
+      startTimer = setTimeout(() => {
+        if (child !== running) return;
+        const { spentMs, waitedMs } = startTimeSpentMs(running.pid, Date.now() - startedAt);
+        if (spentMs < timings.startTimeoutMs) {
+          armStartLimit(Math.max(timings.startTimeoutMs - spentMs, 250));
+          return;
+        }
+        const waited = waitedMs >= 1000 ? ` (not counting ${Math.round(waitedMs / 1000)} s it waited for a CPU)` : '';
+        keep(`[supervisor] ${name} (pid ${running.pid}) did not listen within ${timings.startTimeoutMs / 1000} s${waited}`);
+        running.kill('SIGKILL');
+      }, delayMs);
+    };
+    armStartLimit(timings.startTimeoutMs);
     readline.createInterface({ input: running.stdout }).on('line', (line) => {
       if (line.startsWith('{')) {
         let parsed;
@@ -132,6 +179,7 @@ export function supervise(options) {
         if (parsed && typeof parsed.event === 'string') {
           if (parsed.event === 'listening' && child === running) {
             clearTimeout(startTimer);
+            heldPort?.handedOver();
             status = { ...parsed, pid: running.pid, restarts };
             const current = waiters;
             waiters = [];
@@ -153,6 +201,8 @@ export function supervise(options) {
         status = undefined;
       }
       if (closing) return;
+      // The child's copy of a held port closed with it: hold it again at once (503 until the next start).
+      const held = heldPort ? heldPort.reopen().catch((error) => keep(`[supervisor] ${name}: port ${heldPort.port} could not be held again: ${error.message}`)) : Promise.resolve();
       if (firstStart) {
         const fail = firstStart.reject;
         firstStart = undefined;
@@ -163,9 +213,11 @@ export function supervise(options) {
       log(`[supervisor] ${name} exited with ${signal ?? `code ${code}`}; restarting in ${backoff} ms`);
       restartTimer = setTimeout(() => {
         restartTimer = undefined;
-        if (closing) return;
-        restarts++;
-        launch();
+        void held.then(() => {
+          if (closing) return;
+          restarts++;
+          launch();
+        });
       }, backoff);
       backoff = Math.min(backoff * 2, timings.maxBackoffMs);
     });
@@ -189,7 +241,7 @@ export function supervise(options) {
       clearTimeout(restartTimer);
       stopHealthChecks();
       const running = child;
-      if (!running || running.exitCode !== null || running.signalCode !== null) return;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return heldPort?.close();
       await new Promise((done) => {
         const kill = setTimeout(() => running.kill('SIGKILL'), timings.stopTimeoutMs);
         running.once('exit', () => {
@@ -198,6 +250,7 @@ export function supervise(options) {
         });
         running.kill('SIGTERM');
       });
+      await heldPort?.close();
     },
   };
 

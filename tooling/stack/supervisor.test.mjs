@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-import { supervise } from './supervisor.mjs';
+import { startTimeSpentMs, supervise } from './supervisor.mjs';
 
 const CHILD = path.join(import.meta.dirname, 'test-fixtures', 'child.mjs');
 const PARENT = path.join(import.meta.dirname, 'test-fixtures', 'parent.mjs');
@@ -85,6 +85,29 @@ describe('supervise', () => {
     expect(failed).toBeInstanceOf(Error);
     expect(failed.message).toContain('misconfigured child exited with code 3 before it listened');
     expect(failed.message).toContain('bad configuration');
+  });
+
+  it('the start limit does not count the time a child waited for a CPU; a child that never listens is still stopped', async () => {
+    // 90 s on the wall clock, 40 s of it in the run queue (schedstat: on-CPU ns, run-queue wait ns, slices).
+    expect(startTimeSpentMs(42, 90_000, () => '1000000 40000000000 5\n')).toEqual({ spentMs: 50_000, waitedMs: 40_000 });
+    // No schedstat (gone, not Linux): the wall clock.
+    const unreadable = () => {
+      throw new Error('ENOENT');
+    };
+    expect(startTimeSpentMs(42, 90_000, unreadable)).toEqual({ spentMs: 90_000, waitedMs: 0 });
+    expect(startTimeSpentMs(undefined, 5_000)).toEqual({ spentMs: 5_000, waitedMs: 0 });
+    const own = startTimeSpentMs(process.pid, 1_000);
+    expect(own.spentMs + own.waitedMs).toBe(1_000);
+    // A child that sleeps and never listens is off the run queue: its time counts and it is stopped.
+    const hung = await supervise({
+      name: 'silent child',
+      args: [CHILD],
+      env: { ...process.env, CHILD_LISTEN_DELAY_MS: '600000' },
+      timings: { startTimeoutMs: 1_000 },
+    }).catch((error) => error);
+    expect(hung).toBeInstanceOf(Error);
+    expect(hung.message).toContain('silent child (pid');
+    expect(hung.message).toMatch(/did not listen within 1 s/);
   });
 
   it('a port taken by another process fails the first start', async () => {

@@ -302,6 +302,23 @@ describe('the search list binding on the server markup', () => {
     Reflect.deleteProperty(navigator, 'sendBeacon');
   });
 
+  it('a slow page, whose address moved on before its script ran: the site-search record still carries the query and filters of the answer it counts', async () => {
+    const { element, context } = await serverRenderedIsland('team', '&topic=Leadership');
+    // The server answered ?q=team&topic=Leadership; by the time the (late) script runs the window shows ?q=team.
+    window.history.replaceState(null, '', '/search?q=team');
+    const real = window.location;
+    vi.spyOn(window, 'location', 'get').mockImplementation(() => ({ ...withoutReload(real), reload: vi.fn() }) as unknown as Location);
+    const beacons: Array<{ url: string; body: unknown }> = [];
+    Object.defineProperty(navigator, 'sendBeacon', { configurable: true, value: (url: string, body: string) => beacons.push({ url, body: JSON.parse(body) }) > 0 });
+    unmount = await countedFullIsland().mount(element, {}, { ...context, getConsent: () => ({ insights: false, tracking: true }) });
+    const progress = element.querySelector<HTMLProgressElement>(SEARCH_LIST_MARKUP.progress);
+    const total = progress ? Number(progress.max) : teasers(element).length;
+    expect(beacons.filter(({ url }) => url === context.config.calls.siteSearch)).toEqual([
+      { url: '/api/insights/searches', body: { query: 'team', hitCount: total, filters: { topic: ['Leadership'] }, page: '/search', queryID: expect.stringMatching(/^s-/) } },
+    ]);
+    Reflect.deleteProperty(navigator, 'sendBeacon');
+  });
+
   it('back or forward that moved the address before the binding listened (the server HTML shows long before its script runs): the page reloads that entry', async () => {
     const { element, context } = await serverRenderedIsland('team');
     // The markup is the list for ?q=team; the window went forward to the filtered entry meanwhile.

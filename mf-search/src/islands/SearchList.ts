@@ -231,13 +231,15 @@ function bindUntilNeeded(
     if (!upgrading && !unmounted) prefetch(sharedModuleFiles(FULL_LIST_SHARED_MODULES));
   }, { timeout: 3000 });
   // Opening the page with `?q=` is a submission, tracked once its answer is there: the server's is.
-  const openedParams = new URLSearchParams(window.location.search);
+  // Its query and filters are those of the address the server answered (its hit count is that
+  // answer's), not the window's now: on a slow page the window's may have moved on meanwhile.
+  const openedParams = new URLSearchParams(renderedAddress);
   const opened = openedParams.get('q')?.trim() ?? '';
   const answered = answer as { query?: unknown; nbHits?: unknown } | undefined;
   const hitCount = answered?.nbHits;
   openedQueryReported = opened !== '' && typeof hitCount === 'number' && String(answered?.query ?? '').trim() === opened;
   if (openedQueryReported) {
-    // The filters the page was opened with, as the address keeps them (one repeated key per facet;
+    // The filters the page was opened with, as its address keeps them (one repeated key per facet;
     // read here, not through the router's module, which would bring the autocomplete's code along).
     const { facets } = searchListOptions(context.config.search, props);
     const filters = Object.fromEntries(facets.map(({ attribute }) => [attribute, openedParams.getAll(attribute).filter((value) => value !== '')]));

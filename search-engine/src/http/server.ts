@@ -37,7 +37,7 @@ export interface SearchServerOptions {
   workers?: number;
   /** Searches that may wait for a worker before requests get 503. Default 200. */
   queueLimit?: number;
-  /** Longest one search may run before its slot gets a 408 error (and its worker is replaced). Default 2000 ms. */
+  /** CPU time (of its worker thread, not wall-clock time) one search may use before its slot gets a 408 error (and its worker is replaced). Default 2000 ms. */
   searchBudgetMs?: number;
   /** Bounds on one request (see `RequestLimits`); missing fields take the defaults. */
   limits?: Partial<RequestLimits>;

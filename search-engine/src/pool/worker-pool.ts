@@ -33,7 +33,7 @@ export interface WorkerPoolOptions {
   size: number;
   /** Searches that may wait for a worker; beyond it `search` throws 503. */
   queueLimit: number;
-  /** A search running longer ends with an error in its slot and its worker is replaced. */
+  /** CPU time of its worker thread a search may use (not wall-clock time); past it the search ends with an error in its slot and its worker is replaced. */
   searchBudgetMs: number;
   log: (message: string) => void;
   /** File of a worker module speaking `worker-protocol.ts`. Default the search worker (tests use stand-ins). */
@@ -462,14 +462,31 @@ export class WorkerPool {
     return new Promise((resolve, reject) => {
       const pending: Pending = { resolve, reject, wholeMessage };
       if (budgetMs !== undefined) {
-        pending.timer = setTimeout(() => {
-          // A busy event loop may run this timer late, after the answer already arrived: let
-          // waiting messages be delivered first (they are handled before setImmediate callbacks).
-          setImmediate(() => {
-            if (worker.pending.get(id) !== pending) return;
-            expire();
-          });
-        }, budgetMs);
+        // The budget counts the worker thread's CPU time, not the wall clock: on a busy machine a
+        // thread gets a fraction of a core, and a search of 100 ms can take seconds of wall-clock
+        // time without being a runaway (it answered 408 at load 40). The timer only says when to
+        // look: it is armed for the budget left, and a thread that used it all is a runaway.
+        const cpuAtStart = worker.thread.cpuUsage();
+        const lookAfter = (ms: number): void => {
+          pending.timer = setTimeout(() => {
+            // A busy event loop may run this timer late, after the answer already arrived: let
+            // waiting messages be delivered first (they are handled before setImmediate callbacks).
+            setImmediate(() => {
+              if (worker.pending.get(id) !== pending) return;
+              void Promise.all([cpuAtStart, worker.thread.cpuUsage()]).then(
+                ([start, now]) => {
+                  if (worker.pending.get(id) !== pending) return;
+                  const usedMs = (now.user + now.system - start.user - start.system) / 1000;
+                  if (usedMs >= budgetMs) expire();
+                  else lookAfter(budgetMs - usedMs);
+                },
+                // The thread is gone: its exit rejects what it had pending.
+                () => {},
+              );
+            });
+          }, ms);
+        };
+        lookAfter(budgetMs);
         const expire = (): void => {
           worker.pending.delete(id);
           this.counters.searchTimeouts++;

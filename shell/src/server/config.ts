@@ -20,6 +20,12 @@ export interface ShellConfig {
   host: string;
   /** `PORT`, default `4300` (`SHELL_DEFAULT_PORT`); `0` picks a free port. */
   port: number;
+  /**
+   * `LISTEN_FD`: an inherited listening socket to serve on instead of binding `HOST`/`PORT` (the
+   * stack starter holds the shell's port from the moment it names it: tooling/stack/heldPort.mjs).
+   * Default none.
+   */
+  listenFd: number | undefined;
   /** `SITE_NAME`, default `KHS Competence`. */
   siteName: string;
   /**
@@ -225,6 +231,7 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   const config: ShellConfig = {
     host,
     port: integer('PORT', SHELL_DEFAULT_PORT, 0, 65535),
+    listenFd: env.LISTEN_FD?.trim() ? integer('LISTEN_FD', 0, 3, 65535) : undefined,
     siteName: text('SITE_NAME', 'KHS Competence'),
     publicBaseUrl: publicBaseUrl?.url,
     allowedHosts: allowedHosts.hosts,

@@ -90,7 +90,9 @@ async function main(): Promise<void> {
       ...devLoopFeature(islands?.federation, config.remotes.map((remote) => remote.name)),
     ],
   });
-  await app.listen({ host: config.host, port: config.port });
+  // An inherited socket (LISTEN_FD): Fastify hands its options to Node's `server.listen`, which takes `fd`.
+  const listenOn = config.listenFd === undefined ? { host: config.host, port: config.port } : { fd: config.listenFd, host: config.host };
+  await app.listen(listenOn);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host}:${port}/`;

@@ -4,6 +4,7 @@ import { createFederationRuntime } from './createFederationRuntime.js';
 import { FailureLog } from './failureLog.js';
 import { ServerFederation } from './serverFederation.js';
 import { ServerIslands } from './serverIslands.js';
+import { warmUpRemotes } from './warmUp.js';
 
 /** Settings of server-rendered islands (environment variables, see README "Configuration"). */
 export interface ServerIslandSettings {
@@ -57,7 +58,7 @@ export function createServerIslands(
   });
   const report = (remote: string, error: unknown) => failures.report(remote, (error as { stage?: ServerIslandStage }).stage ?? 'manifest', error);
   federation.startRevalidation(settings.revalidateMs, report);
-  void federation.preload(report);
+  void warmUpRemotes(federation, report, settings.revalidateMs);
   return new ServerIslands({
     federation,
     budgetMs: settings.budgetMs,
