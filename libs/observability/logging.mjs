@@ -1,0 +1,35 @@
+// Log lines of every process: pino, one JSON object a line with the part, the level, the message
+// and (within a traced request) the trace and span ids; `LOG_FORMAT=pretty` prints them readably
+// (`npm start` in a terminal). `LOG_LEVEL` (default `info`) sets the least level written.
+import { createRequire } from 'node:module';
+import pino from 'pino';
+import { activeTraceIds } from './tracing.mjs';
+
+const require = createRequire(import.meta.url);
+const NO_IDS = Object.freeze({});
+
+/** Whether lines are printed for people (`LOG_FORMAT=pretty`) instead of JSON. */
+export function prettyLogs(env = process.env) {
+  return env.LOG_FORMAT?.trim() === 'pretty';
+}
+
+/**
+ * A pino logger of `part`. `destination`: where lines go (default stdout, written synchronously so
+ * nothing is lost when the process exits).
+ */
+export function createLogger({ part, level = process.env.LOG_LEVEL?.trim() || 'info', destination, env = process.env }) {
+  const options = {
+    level,
+    base: { part },
+    messageKey: 'msg',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin: () => activeTraceIds() ?? NO_IDS,
+  };
+  if (destination) return pino(options, destination);
+  if (prettyLogs(env)) {
+    const pretty = require('pino-pretty');
+    return pino(options, pretty({ sync: true, colorize: Boolean(process.stdout.isTTY), ignore: 'pid,hostname,part', messageFormat: '[{part}] {msg}', translateTime: 'HH:MM:ss' }));
+  }
+  return pino(options, pino.destination({ dest: 1, sync: true }));
+}
