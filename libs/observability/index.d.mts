@@ -63,6 +63,9 @@ export declare function prettyLogs(env?: Readonly<Record<string, string | undefi
 /** A pino logger of `part`: JSON lines with part, level, message and the trace ids. */
 export declare function createLogger(options: { part: string; level?: string; destination?: DestinationStream; env?: Readonly<Record<string, string | undefined>> }): Logger;
 
+/** Makes `console.*` write through `logger` (an `Error` argument in `err`); a `{"event":…}` status line is written as it is. */
+export declare function routeConsoleToLogger(logger: Logger): void;
+
 /** Path of every process's Prometheus metrics. */
 export declare const METRICS_PATH: string;
 /** Records every request of `app` and runs it in a server span with tracing on. */

@@ -2,6 +2,7 @@
 // and (within a traced request) the trace and span ids; `LOG_FORMAT=pretty` prints them readably
 // (`npm start` in a terminal). `LOG_LEVEL` (default `info`) sets the least level written.
 import { createRequire } from 'node:module';
+import { format } from 'node:util';
 import pino from 'pino';
 import { activeTraceIds } from './tracing.mjs';
 
@@ -32,4 +33,28 @@ export function createLogger({ part, level = process.env.LOG_LEVEL?.trim() || 'i
     return pino(options, pretty({ sync: true, colorize: Boolean(process.stdout.isTTY), ignore: 'pid,hostname,part', messageFormat: '[{part}] {msg}', translateTime: 'HH:MM:ss' }));
   }
   return pino(options, pino.destination({ dest: 1, sync: true }));
+}
+
+/**
+ * Makes `console.log/info/warn/error/debug` of this process write through `logger` (the lines
+ * the parts print today become JSON lines with the part, the level and the trace id). An `Error`
+ * among the arguments goes in `err` (with its stack). A status line for the stack starter
+ * (`{"event":…}`, e.g. `{"event":"listening"}`) is written as it is.
+ */
+export function routeConsoleToLogger(logger) {
+  const write = (level) => (...args) => {
+    if (args.length === 1 && typeof args[0] === 'string' && args[0].startsWith('{"event":')) {
+      process.stdout.write(`${args[0]}\n`);
+      return;
+    }
+    const error = args.find((arg) => arg instanceof Error);
+    const message = format(...args.filter((arg) => arg !== error));
+    if (error) logger[level]({ err: error }, message || error.message);
+    else logger[level](message);
+  };
+  console.log = write('info');
+  console.info = write('info');
+  console.warn = write('warn');
+  console.error = write('error');
+  console.debug = write('debug');
 }
