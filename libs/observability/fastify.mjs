@@ -1,7 +1,7 @@
 // The same observation for every Fastify server of the site (the shell, each team service).
-import { metricsText, recordHttpRequest, secondsSince, UNMATCHED_ROUTE } from './metrics.mjs';
+import { metricsEnabled, metricsText, recordHttpRequest, secondsSince, UNMATCHED_ROUTE } from './metrics.mjs';
 import { OPERATOR_CHALLENGE, tokenCheck } from './token.mjs';
-import { endServerSpan, runInSpan, startServerSpan, tracingEnabled } from './tracing.mjs';
+import { endServerSpan, runInSpan, startServerSpan, tracingEnabled, tracingRequested } from './tracing.mjs';
 
 /** Path of every process's Prometheus metrics. */
 export const METRICS_PATH = '/metrics';
@@ -13,6 +13,9 @@ export const METRICS_PATH = '/metrics';
  */
 export function observeFastify(app, { part, trustTraceparent = () => true }) {
   app.decorateRequest('khsObservation', null);
+  // Nothing to observe: no hook at all (KHS_METRICS=off and no OTLP endpoint).
+  const recording = metricsEnabled();
+  if (!recording && !tracingRequested()) return;
   app.addHook('onRequest', (request, _reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const span = tracingEnabled() ? startServerSpan(request.method, route, request.headers, trustTraceparent(request), part) : undefined;
@@ -22,7 +25,7 @@ export function observeFastify(app, { part, trustTraceparent = () => true }) {
   app.addHook('onResponse', (request, reply, done) => {
     const observation = request.khsObservation;
     if (observation) {
-      recordHttpRequest(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode, secondsSince(observation.started));
+      if (recording) recordHttpRequest(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode, secondsSince(observation.started));
       endServerSpan(observation.span, reply.statusCode);
     }
     done();

@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 
 /** The process's registry: every metric of this process, served by its `/metrics`. */
 export declare const metricsRegistry: Registry;
+/** Whether this process records metrics (unless `KHS_METRICS=off`). */
+export declare function metricsEnabled(env?: Readonly<Record<string, string | undefined>>): boolean;
 /** Labels every metric with `part` and starts the process's own metrics (memory, CPU, event-loop delay). Once per process. */
 export declare function startProcessMetrics(part: string): void;
 /** The counter `config.name` of this process (created on first use). */

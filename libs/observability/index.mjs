@@ -1,4 +1,4 @@
-export { boundedLabel, counter, DURATION_BUCKETS_SECONDS, gauge, histogram, metricsRegistry, metricsText, observeHttpRequest, recordHttpRequest, secondsSince, startProcessMetrics, UNMATCHED_ROUTE } from './metrics.mjs';
+export { boundedLabel, counter, metricsEnabled, DURATION_BUCKETS_SECONDS, gauge, histogram, metricsRegistry, metricsText, observeHttpRequest, recordHttpRequest, secondsSince, startProcessMetrics, UNMATCHED_ROUTE } from './metrics.mjs';
 export { OPERATOR_CHALLENGE, presentedToken, tokenCheck } from './token.mjs';
 export { activeTraceIds, endServerSpan, runInSpan, startServerSpan, startTracing, tracingEnabled, tracingRequested, withSpan } from './tracing.mjs';
 export { createLogger, prettyLogs, routeConsoleToLogger } from './logging.mjs';

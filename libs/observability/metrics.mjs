@@ -9,12 +9,20 @@ export const metricsRegistry = new client.Registry();
 let processMetricsStarted = false;
 
 /**
+ * Whether this process records metrics: yes unless `KHS_METRICS=off` (the overhead benchmark's
+ * baseline, or a deployment without Prometheus). Off, `/metrics` still answers, with nothing in it.
+ */
+export function metricsEnabled(env = process.env) {
+  return env.KHS_METRICS?.trim() !== 'off';
+}
+
+/**
  * Labels every metric with `part` (the shell, a team service, the search server, a remote's
  * origin) and starts the process's own metrics: resident memory, heap, CPU, open handles and the
  * event-loop delay (`nodejs_eventloop_lag_seconds` and its percentiles). Once per process.
  */
 export function startProcessMetrics(part) {
-  if (processMetricsStarted) return;
+  if (processMetricsStarted || !metricsEnabled()) return;
   processMetricsStarted = true;
   metricsRegistry.setDefaultLabels({ part });
   client.collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: 20 });
@@ -74,6 +82,7 @@ export function secondsSince(started) {
  * `routeOf()` is asked then, so a handler may name the route as it goes.
  */
 export function observeHttpRequest(req, res, routeOf) {
+  if (!metricsEnabled()) return;
   const started = performance.now();
   let recorded = false;
   const record = () => {

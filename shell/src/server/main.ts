@@ -17,7 +17,7 @@ import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
-import { createLogger, metricsText, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
+import { createLogger, metricsEnabled, metricsText, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
 import { islandRenderMetrics, withBrowserReportMetrics } from './observability/shellMetrics.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
@@ -53,7 +53,8 @@ async function main(): Promise<void> {
   });
   // Island failures from browsers' beacons and from server renders, and page views per remote
   // build, for /health/remotes: every instance's in PostgreSQL, else this process's memory.
-  const failureCounts = withBrowserReportMetrics(database.islandFailures ?? new IslandFailureCounts());
+  const counts = database.islandFailures ?? new IslandFailureCounts();
+  const failureCounts = metricsEnabled() ? withBrowserReportMetrics(counts) : counts;
   log(`island failure counts: ${database.islandFailures ? 'shared by every instance (PostgreSQL)' : "this process's memory"}`);
   // Page views are the browsers' page reports (a page served from a shared cache is a view too,
   // and one the shell's server never renders); a server render failure counts for the build the
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
     const version = currentRequestVersions()?.choices.get(remote)?.version ?? islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
     failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error), ...(version ? { version } : {}) });
   });
-  if (islands) {
+  if (islands && metricsEnabled()) {
     const federation = islands.federation;
     islands.onIslandRendered = islandRenderMetrics(
       (remote) => federation.pinnableLiveVersion(remote) ?? federation.pollStates().find((state) => state.remote === remote)?.buildVersion,
