@@ -53,6 +53,9 @@ test.afterAll(async () => {
   await receiver?.close();
 });
 
+// Under load a page, a service start or an export takes long: each test gets time beside the stack's.
+test.describe.configure({ timeout: 180_000 });
+
 test.describe('metrics', () => {
   test('every part answers 401 without the token (the search server without its admin key), a part with no token configured 404', async () => {
     const parts = [stack.url, stack.serviceUrl('watchlist'), stack.serviceUrl('survey'), stack.remotes['mf-watchlist'], stack.searchUrl];
@@ -102,7 +105,7 @@ test.describe('metrics', () => {
     const originRequests = (text: string) => sampleSum(text, 'http_requests_total', { part: 'origin:mf-watchlist' });
     expect(originRequests(after.origin)).toBeGreaterThan(originRequests(before.origin));
     // The page report (a beacon) counts the failure under the build the browser ran.
-    await expect.poll(async () => sampleSum(await scrape(stack.url), 'khs_island_browser_failures_total', failures)).toBeGreaterThan(sampleSum(before.shell, 'khs_island_browser_failures_total', failures));
+    await expect.poll(async () => sampleSum(await scrape(stack.url), 'khs_island_browser_failures_total', failures), { timeout: 60_000 }).toBeGreaterThan(sampleSum(before.shell, 'khs_island_browser_failures_total', failures));
     expect(sampleSum(await scrape(stack.url), 'khs_island_page_views_total', { remote: 'mf-watchlist', version: buildVersion })).toBeGreaterThan(0);
   });
 });
@@ -121,10 +124,13 @@ test('one page request with a traceparent from the trusted proxy is one trace: t
   expect((await fetch(new URL('/contact', stack.url), { headers: { traceparent } })).status).toBe(200);
 
   const inTrace = () => receiver.spans.filter((span) => span.traceId === traceId);
-  await receiver.waitFor(() => {
-    const spans = inTrace();
-    return ['search', 'contact'].every((service) => spans.some((span) => span.service === service)) && spans.filter((span) => span.name === 'island render').length >= islands.length;
-  });
+  await receiver.waitFor(
+    () => {
+      const spans = inTrace();
+      return ['search', 'contact'].every((service) => spans.some((span) => span.service === service)) && spans.filter((span) => span.name === 'island render').length >= islands.length;
+    },
+    120_000,
+  );
   const spans = inTrace();
   const shellPage = spans.find((span) => span.service === 'shell' && span.name === 'GET /search')!;
   expect(shellPage.parentSpanId).toBe(proxySpan);
