@@ -7,7 +7,6 @@ import pino from 'pino';
 import { activeTraceIds } from './tracing.mjs';
 
 const require = createRequire(import.meta.url);
-const NO_IDS = Object.freeze({});
 
 /** Whether lines are printed for people (`LOG_FORMAT=pretty`) instead of JSON. */
 export function prettyLogs(env = process.env) {
@@ -25,7 +24,8 @@ export function createLogger({ part, level = process.env.LOG_LEVEL?.trim() || 'i
     messageKey: 'msg',
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    mixin: () => activeTraceIds() ?? NO_IDS,
+    // A fresh object each time: pino writes the line's own fields into it.
+    mixin: () => activeTraceIds() ?? {},
   };
   if (destination) return pino(options, destination);
   if (prettyLogs(env)) {

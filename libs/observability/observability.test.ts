@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boundedLabel, createLogger, metricsText, observeFastify, registerMetricsRoute, startProcessMetrics, startTracing, tokenCheck, withSpan } from './index.mjs';
+import { boundedLabel, createLogger, metricsText, routeConsoleToLogger, observeFastify, registerMetricsRoute, startProcessMetrics, startTracing, tokenCheck, withSpan } from './index.mjs';
 import { startOtlpReceiver } from './otlpReceiver.mjs';
 
 startProcessMetrics('test-part');
@@ -97,6 +97,29 @@ describe('createLogger', () => {
     const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
     createLogger({ part: 'test-part', destination }).warn('something happened');
     expect(JSON.parse(lines[0]!)).toMatchObject({ part: 'test-part', level: 'warn', msg: 'something happened' });
+  });
+});
+
+describe('routeConsoleToLogger', () => {
+  it('turns console lines into JSON lines (an Error into err) and passes a status line through as it is', () => {
+    const lines: string[] = [];
+    const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+    const saved = { log: console.log, error: console.error, warn: console.warn, info: console.info, debug: console.debug };
+    const written: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => (written.push(chunk), true)) as typeof process.stdout.write;
+    try {
+      routeConsoleToLogger(createLogger({ part: 'test-part', destination }));
+      console.log('[x] hello %d', 2);
+      console.error('[x] failed:', new Error('boom'));
+      console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:1/' }));
+    } finally {
+      Object.assign(console, saved);
+      process.stdout.write = write;
+    }
+    expect(JSON.parse(lines[0]!)).toMatchObject({ part: 'test-part', level: 'info', msg: '[x] hello 2' });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'error', msg: '[x] failed:', err: { message: 'boom' } });
+    expect(written).toEqual(['{"event":"listening","url":"http://127.0.0.1:1/"}\n']);
   });
 });
 
