@@ -65,7 +65,18 @@ async function requestBatch(urls: string[]): Promise<void> {
 }
 
 const receiver = await startOtlpReceiver();
-const stack = await startStack();
+/** The stack, started again when a part missed its start deadline (a busy machine). */
+async function startStackPatiently(attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStack();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      console.log(`the stack did not start (${String(error).split('\n')[0]}); again (${attempt + 1}/${attempts})`);
+    }
+  }
+}
+const stack = await startStackPatiently();
 const base = environOf(stack.shellPid());
 const dataDirs: string[] = [];
 const shells = new Map<Variant, { child: ChildProcess; url: string }>();
