@@ -31,7 +31,8 @@ const stack = await startStack({
   portOffset: Number(process.env.STACK_PORT_OFFSET ?? 0),
   deployedOrigins: process.env.ORIGINS_DIR ? path.resolve(process.env.ORIGINS_DIR) : LOCAL_ORIGINS_DIR,
   dataDir: path.resolve(ROOT, process.env.DATA_DIR ?? '.data'),
-  env: { ...process.env },
+  // Every part logs JSON lines; in a terminal they are printed for people (LOG_FORMAT=json keeps JSON).
+  env: { ...(process.stdout.isTTY ? { LOG_FORMAT: 'pretty' } : {}), ...process.env },
   log: (line) => console.log(line),
 }).catch((error) => {
   console.error(error instanceof Error ? error.message : error);

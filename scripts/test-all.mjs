@@ -60,6 +60,12 @@ if (!existsSync(nginx)) {
   else console.error(`nginx is missing: the scale-out test will be skipped. Install it with "sudo apt-get install -y nginx", or set NGINX_PATH.`);
 }
 
+// promtool checks the operators' Prometheus configuration and alert rules (scripts/observability.test.ts).
+if ((await capture('promtool', ['--version'])).code !== 0) {
+  if (isRoot && hasApt) await step('promtool for the Prometheus files', async () => (await aptInstall(['--no-install-recommends', 'prometheus'])) && (await capture('promtool', ['--version'])).code === 0);
+  else console.error('promtool is missing: the Prometheus checks will fail. Install it with "sudo apt-get install -y prometheus", or set PROMTOOL_PATH.');
+}
+
 await step('remotes do not import each other', async () => (await run('node', ['scripts/check-remote-imports.mjs'])) === 0);
 await step('styles of the shell and the remotes stay isolated', async () => (await run('node', ['scripts/check-remote-styles.mjs'])) === 0);
 await step('lint (ESLint, cached)', async () => (await run('npm', ['run', 'lint', '--silent'])) === 0);

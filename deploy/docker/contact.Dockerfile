@@ -10,6 +10,7 @@ COPY package.json package-lock.json tsconfig.base.json ./
 COPY contact/ contact/
 COPY contracts/ contracts/
 COPY libs/env-integer/ libs/env-integer/
+COPY libs/observability/ libs/observability/
 COPY libs/team-service/ libs/team-service/
 COPY tooling/deploy/ tooling/deploy/
 COPY tooling/rspack-preset/ tooling/rspack-preset/

@@ -14,6 +14,7 @@ COPY content/ content/
 COPY libs/env-integer/ libs/env-integer/
 COPY libs/search-nodes/ libs/search-nodes/
 COPY libs/react-island/ libs/react-island/
+COPY libs/observability/ libs/observability/
 COPY libs/team-service/ libs/team-service/
 COPY mf-search/ mf-search/
 COPY search-engine/ search-engine/

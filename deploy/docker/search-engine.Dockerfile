@@ -9,6 +9,7 @@ FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json ./
 COPY libs/env-integer/ libs/env-integer/
+COPY libs/observability/ libs/observability/
 COPY search-engine/ search-engine/
 RUN npm ci --workspace search-engine --no-audit --no-fund && npm run build --workspace search-engine
 

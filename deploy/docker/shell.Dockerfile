@@ -12,6 +12,7 @@ COPY contracts/ contracts/
 COPY libs/env-integer/ libs/env-integer/
 COPY libs/search-nodes/ libs/search-nodes/
 COPY libs/react-island/ libs/react-island/
+COPY libs/observability/ libs/observability/
 COPY libs/team-service/ libs/team-service/
 COPY shell/ shell/
 COPY tooling/deploy/ tooling/deploy/
@@ -28,6 +29,7 @@ COPY contracts/ contracts/
 COPY libs/env-integer/ libs/env-integer/
 COPY libs/search-nodes/ libs/search-nodes/
 COPY libs/react-island/ libs/react-island/
+COPY libs/observability/ libs/observability/
 COPY libs/team-service/ libs/team-service/
 COPY shell/ shell/
 COPY tooling/deploy/ tooling/deploy/

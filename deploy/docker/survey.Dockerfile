@@ -11,6 +11,7 @@ COPY content/ content/
 COPY contracts/ contracts/
 COPY libs/env-integer/ libs/env-integer/
 COPY libs/react-island/ libs/react-island/
+COPY libs/observability/ libs/observability/
 COPY libs/team-service/ libs/team-service/
 COPY mf-survey/ mf-survey/
 COPY tooling/deploy/ tooling/deploy/

@@ -38,6 +38,9 @@ export async function buildSearchServer({ outdir = DEFAULT_OUTDIR } = {}) {
     write: false,
     logLevel: 'silent',
     legalComments: 'none',
+    // CommonJS packages in the bundle (prom-client, pino) require Node's own modules: an ESM bundle
+    // has no `require` of its own.
+    banner: { js: "import { createRequire as __khsCreateRequire } from 'node:module'; const require = __khsCreateRequire(import.meta.url);" },
   });
   mkdirSync(outdir, { recursive: true });
   const written = [];

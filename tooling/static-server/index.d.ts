@@ -18,7 +18,16 @@ export const ALLOWED_METHODS: string;
  * Serves `dir` with CORS as a remote's CDN would; port 0 (default) picks a free port, host defaults
  * to `127.0.0.1`. GET and HEAD only, single byte ranges per RFC 9110, no hidden or private files.
  */
-export function serveDirectory(options: { dir: string; host?: string; port?: number }): Promise<ServedDirectory>;
+export function serveDirectory(options: {
+  dir: string;
+  host?: string;
+  port?: number;
+  /** Opens `GET /metrics` (Prometheus) to this token. Default `OPERATOR_TOKEN`; none: `/metrics` is a 404. */
+  metricsToken?: string;
+}): Promise<ServedDirectory>;
+
+/** A request's route label for the metrics: the kind of file it asks for, never its name. */
+export function originRoute(url: string): string;
 
 /** Answers one request for the origin folder `root` (what `serveDirectory`'s server runs). */
 export function handleOriginRequest(root: string, req: IncomingMessage, res: ServerResponse): Promise<void>;

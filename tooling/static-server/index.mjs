@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
+import { observeHttpRequest, serveMetricsOver } from '@khs/observability';
 import path from 'node:path';
 
 /** Content-hashed build outputs (`[name].[contenthash:8].js|css`): they never change. */
@@ -60,14 +61,19 @@ const CONTENT_TYPES = {
  * request, so a deploy into the folder is served at once. GET and HEAD only (405 otherwise); single
  * byte ranges per RFC 9110 (206, or 416 with `Content-Range: bytes *\/len`; several ranges are
  * ignored: the whole file, 200).
- * @param {{ dir: string, host?: string, port?: number }} options host default `127.0.0.1`, port default 0
+ * `GET /metrics` answers Prometheus behind `metricsToken` (default `OPERATOR_TOKEN`; none: a 404 as any
+ * missing file); every request is counted by route (`originRoute`).
+ * @param {{ dir: string, host?: string, port?: number, metricsToken?: string }} options host default `127.0.0.1`, port default 0
  * @returns {Promise<{ url: string, port: number, serve(dir: string): void, close(): Promise<void> }>}
  */
-export async function serveDirectory({ dir, host = '127.0.0.1', port = 0 }) {
+export async function serveDirectory({ dir, host = '127.0.0.1', port = 0, metricsToken = process.env.OPERATOR_TOKEN?.trim() || undefined }) {
   // Swappable, so a test can redeploy the remote on the same origin.
   let root = dir;
+  const serveMetrics = serveMetricsOver(metricsToken);
   const server = http.createServer((req, res) => {
-    handleOriginRequest(root, req, res).catch((error) => failRequest(res, error));
+    observeHttpRequest(req, res, () => originRoute(req.url ?? '/'));
+    const answer = req.url === METRICS_PATH && req.method === 'GET' ? serveMetrics(req, res) : Promise.resolve(false);
+    answer.then((answered) => answered || handleOriginRequest(root, req, res)).catch((error) => failRequest(res, error));
   });
   // A malformed request line or header: a 400 for that connection, never an exception.
   server.on('clientError', (_error, socket) => {
@@ -95,6 +101,18 @@ export async function serveDirectory({ dir, host = '127.0.0.1', port = 0 }) {
         server.close(() => resolve());
       }),
   };
+}
+
+const METRICS_PATH = '/metrics';
+
+/** A request's route label: what kind of file it asks for, never its name (bounded). */
+export function originRoute(url) {
+  const path = url.split('?')[0];
+  if (path === METRICS_PATH) return METRICS_PATH;
+  if (/^\/mf-manifest\.json(\.br|\.gz)?$/.test(path)) return '/mf-manifest.json';
+  if (path.startsWith('/versions/')) return path.endsWith('/mf-manifest.json') ? '/versions/:version/mf-manifest.json' : '/versions/:version/*';
+  if (path.startsWith('/standalone/')) return '/standalone/*';
+  return '/*';
 }
 
 function failRequest(res, error) {

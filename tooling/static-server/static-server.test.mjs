@@ -122,3 +122,31 @@ describe('methods and what is served', () => {
     expect((await request('GET', '/standalone/')).body).toContain('standalone');
   });
 });
+
+describe('metrics', () => {
+  it('answer /metrics only to the operators token, with requests counted by the kind of file, never its name', async () => {
+    const guarded = await serveDirectory({ dir, metricsToken: 'origin-operator-token' });
+    try {
+      await fetch(`${guarded.url}/chunk.0123abcd.js`);
+      await fetch(`${guarded.url}/mf-manifest.json`);
+      expect((await fetch(`${guarded.url}/metrics`)).status).toBe(401);
+      const scraped = await fetch(`${guarded.url}/metrics`, { headers: { authorization: 'Bearer origin-operator-token' } });
+      expect(scraped.status).toBe(200);
+      const text = await scraped.text();
+      expect(text).toMatch(/http_requests_total\{route="\/\*",method="GET",status_code="200"/);
+      expect(text).toMatch(/http_requests_total\{route="\/mf-manifest.json",method="GET",status_code="200"/);
+      expect(text).not.toMatch(/chunk\.0123abcd/);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('has no /metrics without a token (a 404 as any missing file)', async () => {
+    const open = await serveDirectory({ dir, metricsToken: undefined });
+    try {
+      expect((await fetch(`${open.url}/metrics`)).status).toBe(404);
+    } finally {
+      await open.close();
+    }
+  });
+});

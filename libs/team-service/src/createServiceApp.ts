@@ -1,4 +1,5 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createLogger, observeFastify, registerMetricsRoute } from '@khs/observability';
 import { jsonClientErrorHandler, jsonFrameworkErrors, sendApiError, type ApiErrorBody } from './apiErrors.js';
 import { ACCEPTED_REQUEST_CODING, UnsupportedRequestCoding, hasCodedBody } from './requestCoding.js';
 
@@ -15,6 +16,8 @@ export interface ServiceAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Answers whether the service's storage is reachable; `/health` says 503 when it throws. */
   checkStorage?: () => Promise<void>;
+  /** The operators' token that opens `GET /metrics` (Prometheus). Default `OPERATOR_TOKEN`; none: no `/metrics` (404). */
+  operatorToken?: string | undefined;
 }
 
 /**
@@ -27,8 +30,10 @@ export interface ServiceAppOptions {
  * 415 before the body is read. The service adds its routes to the returned app.
  */
 export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
+  // A logger asked for (LOG_LEVEL) writes the site's JSON lines (part, level, message, trace id).
+  const level = typeof options.logger === 'object' && options.logger !== null && 'level' in options.logger ? options.logger.level : undefined;
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...(typeof level === 'string' ? { loggerInstance: createLogger({ part: options.name, level }) as FastifyBaseLogger } : { logger: options.logger ?? false }),
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     requestTimeout: 30_000,
     frameworkErrors: jsonFrameworkErrors,
@@ -39,6 +44,10 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     return sendApiError(reply, error);
   });
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, { statusCode: 404, message: 'Not found' }));
+  // Request metrics and, with tracing on, a span continuing the shell's `traceparent` (the edge
+  // drops a visitor's, so what comes here is the shell's).
+  observeFastify(app, { part: options.name });
+  registerMetricsRoute(app, 'operatorToken' in options ? options.operatorToken : process.env.OPERATOR_TOKEN?.trim() || undefined);
   app.addHook('onRequest', async (request, reply) => {
     if (!hasCodedBody(request.headers)) return;
     reply.header('accept-encoding', ACCEPTED_REQUEST_CODING).header('connection', 'close');

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createLogger, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
 
 /** What `runService` needs. */
 export interface RunServiceOptions {
@@ -16,6 +17,11 @@ export interface RunServiceOptions {
  * accepting, lets requests in flight finish, then runs `onClose` and exits 0.
  */
 export async function runService({ name, app, host, port, onClose }: RunServiceOptions): Promise<{ url: string; port: number }> {
+  // The process's lines as JSON (part, level, message, trace id), its metrics, and traces when an
+  // OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT).
+  routeConsoleToLogger(createLogger({ part: name }));
+  startProcessMetrics(name);
+  const tracing = await startTracing({ part: name });
   await app.listen({ host, port });
   const address = app.server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -30,6 +36,7 @@ export async function runService({ name, app, host, port, onClose }: RunServiceO
     try {
       await app.close();
       await onClose?.();
+      await tracing.shutdown();
     } finally {
       process.exit(0);
     }

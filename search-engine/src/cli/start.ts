@@ -4,8 +4,14 @@
  * package README. Prints one JSON line `{"event":"listening","url","pid"}`
  * once it serves (supervisors and test harnesses read it), then human lines.
  */
+import { createLogger, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
 import { startSearchServer } from '../http/server.js';
 import { checkKeysForInterface, serverOptionsFromEnv } from './env-config.js';
+
+// JSON log lines (part, level, message, trace id), metrics, and traces when an OTLP endpoint is set.
+routeConsoleToLogger(createLogger({ part: 'search' }));
+startProcessMetrics('search');
+const tracing = await startTracing({ part: 'search' });
 
 let options: ReturnType<typeof serverOptionsFromEnv>;
 let warnings: string[];
@@ -25,7 +31,7 @@ const stop = (): void => {
   if (stopping) return;
   stopping = true;
   server.close().then(
-    () => process.exit(0),
+    () => tracing.shutdown().finally(() => process.exit(0)),
     (error: unknown) => {
       console.error(`[search] error while closing: ${(error as Error)?.message ?? String(error)}`);
       process.exit(1);

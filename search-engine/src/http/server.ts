@@ -16,6 +16,8 @@ import { ACCEPTED_REQUEST_CODING, bodyDeadline, DEFAULT_BODY_TIMEOUT_MS, hasCode
 import { routeSetRequest, type SetOperations } from './set-routes.js';
 import { notedSearches, routeAnalyticsRequest } from './analytics-routes.js';
 import { AnalyticsFlusher, DEFAULT_ANALYTICS_FLUSH_INTERVAL_MS } from '../analytics/analytics-flusher.js';
+import { metricsText, presentedToken } from '@khs/observability';
+import { observeSearchRequest, recordSearchQueries, watchPool } from './metrics.js';
 
 /** Options of `startSearchServer`. */
 export interface SearchServerOptions {
@@ -308,10 +310,11 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     stats: () => ({ ...counters, responses: { ...counters.responses }, ...pool.counters, workers: pool.size, queued: pool.queueLength }),
     log,
   };
+  const unwatchPool = watchPool(pool);
   const server = createServer((req, res) => {
     countResponse(counters, res);
     startBodyDeadline(req, res, parts.bodyTimeoutMs);
-    handleRequest(parts, req, res).catch((error: unknown) => answerFailure(parts, counters, error, req, res));
+    observeSearchRequest(req, res, () => handleRequest(parts, req, res)).catch((error: unknown) => answerFailure(parts, counters, error, req, res));
   });
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (_error, socket) => {
@@ -335,6 +338,7 @@ export async function startSearchServer(options: SearchServerOptions): Promise<R
     server.closeAllConnections();
     await closed;
     await analyticsFlusher.close();
+    unwatchPool();
     await pool.close();
     if (temporaryDir) rmSync(temporaryDir, { recursive: true, force: true });
   };
@@ -476,11 +480,18 @@ function answerCors({ res, method, kind, corsOrigin }: ApiRequest): boolean {
   return true;
 }
 
-/** `GET /health` (anyone) and `GET /stats.json` (admin key). */
-const healthAndStatsRoute: Route = async (parts, { method, segments, res, access }) => {
+/** `GET /health` (anyone), `GET /stats.json` and `GET /metrics` (admin key; for Prometheus also as `Authorization: Bearer`). */
+const healthAndStatsRoute: Route = async (parts, { method, segments, req, res, access, foreignBrowser }) => {
   if (method !== 'GET' || segments.length !== 1) return false;
   if (segments[0] === 'health') {
     sendJson(res, 200, { ok: true });
+    return true;
+  }
+  if (segments[0] === 'metrics') {
+    const bearer = presentedToken(req.headers.authorization);
+    requireAdmin(bearer !== undefined && !foreignBrowser ? resolveKey(bearer, parts.keys) : access());
+    const { contentType, body } = await metricsText();
+    sendText(res, 200, body, contentType);
     return true;
   }
   if (segments[0] !== 'stats.json') return false;
@@ -644,7 +655,9 @@ async function respondWithSearches(parts: ServerParts, res: ServerResponse, sear
   };
   res.on('close', onClose);
   const planned: SearchTask[] = union ? [{ collection: undefined, params: unionPaging, maxResultBytes: limits.maxResponseBytes, union: { searches, removeDuplicates: union.removeDuplicates } }] : tasks;
+  const searchStarted = performance.now();
   const outcomes = planned.length > 0 ? await pool.search(planned, gone.signal) : [];
+  if (planned.length > 0) recordSearchQueries(union ? 'union' : single ? 'search' : 'multi_search', (performance.now() - searchStarted) / 1000);
   res.off('close', onClose);
   pool.noteSearches(notedSearches(outcomes, analyticsUser));
   if (gone.signal.aborted) return;

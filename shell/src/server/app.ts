@@ -2,7 +2,8 @@ import path from 'node:path';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import { observeFastify } from '@khs/observability';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { apiErrorOf, jsonClientErrorHandler, sendApiError, type ApiErrorBody } from '@khs/team-service/errors';
@@ -34,7 +35,7 @@ import { registerRateLimiting } from './security/rateLimit/rateLimiting.js';
 import { requestBodies } from './security/requestBodies.js';
 import { absoluteFormTargets, originFormRewrite } from './security/requestTarget.js';
 import { singleHostHeader } from './security/singleHostHeader.js';
-import { fastifyTrustProxy } from './security/trustProxy.js';
+import { fastifyTrustProxy, trustedProxyPeer } from './security/trustProxy.js';
 
 const SHELL_ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -61,6 +62,10 @@ export interface ShellDependencies {
   versionSelection?: VersionSelectionPlugin[];
   /** Fastify logger setting. Default off. */
   logger?: FastifyServerOptions['logger'];
+  /** A logger instance for Fastify (the process's pino logger), over `logger`. Default none. */
+  loggerInstance?: FastifyBaseLogger;
+  /** With `loggerInstance`: Fastify's own lines for each request. Default false. */
+  logRequests?: boolean;
   /**
    * Origin of the absolute links pages and listings hand out (canonical URLs, social cards,
    * sitemap, feed). Default: `PUBLIC_BASE_URL`, else the configured `HOST:PORT`, or an allowed host.
@@ -130,7 +135,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
   // Proxies are believed only when configured (TRUST_PROXY): else X-Forwarded-* is ignored.
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance, disableRequestLogging: deps.logRequests !== true } : { logger: deps.logger ?? false }),
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // The backstop behind the bodies' own deadlines (`requestBodies`): no request lasts longer to arrive.
@@ -156,6 +161,10 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     if (!(error.statusCode && error.statusCode < 500)) request.log.error(error);
     return sendApiError(reply, error);
   });
+  // Request metrics, and a span per request with tracing on: a `traceparent` is continued only
+  // from a proxy TRUST_PROXY names (anyone else's request starts its own trace).
+  const trustedPeer = trustedProxyPeer(config.trustProxy);
+  observeFastify(app, { part: 'shell', trustTraceparent: (request) => trustedPeer(request.socket.remoteAddress) });
 
   await app.register(singleHostHeader);
   await app.register(absoluteFormTargets);

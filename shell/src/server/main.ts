@@ -17,10 +17,18 @@ import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
+import { createLogger, metricsEnabled, metricsText, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
+import { islandRenderMetrics, withBrowserReportMetrics } from './observability/shellMetrics.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
 
 async function main(): Promise<void> {
+  // JSON lines (part, level, message, trace id) for every line this process prints; metrics; traces
+  // only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+  const logger = createLogger({ part: 'shell' });
+  routeConsoleToLogger(logger);
+  startProcessMetrics('shell');
+  const tracing = await startTracing({ part: 'shell' });
   // Remotes' server code runs in this process: a stray rejection in it (a render that outlived its
   // budget, say) is logged, and the site keeps answering.
   process.on('unhandledRejection', (reason) => console.error('[shell] unhandled rejection (the server keeps running):', reason));
@@ -45,7 +53,8 @@ async function main(): Promise<void> {
   });
   // Island failures from browsers' beacons and from server renders, and page views per remote
   // build, for /health/remotes: every instance's in PostgreSQL, else this process's memory.
-  const failureCounts = database.islandFailures ?? new IslandFailureCounts();
+  const counts = database.islandFailures ?? new IslandFailureCounts();
+  const failureCounts = metricsEnabled() ? withBrowserReportMetrics(counts) : counts;
   log(`island failure counts: ${database.islandFailures ? 'shared by every instance (PostgreSQL)' : "this process's memory"}`);
   // Page views are the browsers' page reports (a page served from a shared cache is a view too,
   // and one the shell's server never renders); a server render failure counts for the build the
@@ -55,6 +64,12 @@ async function main(): Promise<void> {
     const version = currentRequestVersions()?.choices.get(remote)?.version ?? islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
     failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error), ...(version ? { version } : {}) });
   });
+  if (islands && metricsEnabled()) {
+    const federation = islands.federation;
+    islands.onIslandRendered = islandRenderMetrics(
+      (remote) => federation.pinnableLiveVersion(remote) ?? federation.pollStates().find((state) => state.remote === remote)?.buildVersion,
+    );
+  }
   // Canaries: the origins' splits, the rule over the shared counts, ends shared like the counts.
   const canary = createShellCanary({
     remotes: config.remotes,
@@ -69,7 +84,9 @@ async function main(): Promise<void> {
     search: searchEndpoint,
     islands,
     linkOrigin,
-    logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false,
+    loggerInstance: logger,
+    // Fastify's own line per request only when asked for (LOG_LEVEL): two lines a request cost.
+    logRequests: Boolean(process.env.LOG_LEVEL),
     rateLimitCounters: database.rateLimitCounters,
     // Most general first: the canary side, then a preview (last) overrides it for its one browser.
     versionSelection: [canary.plugin, ...(config.remotePreviewSecret ? [previewSelectionPlugin(config.remotePreviewSecret)] : [])],
@@ -81,6 +98,7 @@ async function main(): Promise<void> {
           remotes: config.remotes,
           operatorToken: config.operatorToken,
           failureCounts,
+          metrics: metricsText,
           onReport: () => canary.monitor.notify(),
           canaryOf: (remote: string) => canary.facts(remote),
           ...(islands ? { pollStates: () => islands.federation.pollStates() } : {}),
@@ -119,6 +137,7 @@ async function main(): Promise<void> {
     content.close();
     await islands?.federation.close();
     await database.close();
+    await tracing.shutdown();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
 import { openServiceDatabase, type ServiceDatabase, type ServiceDatabaseOptions } from './openServiceDatabase.js';
+import { timedRepositories } from './timedRepositories.js';
 
 /** A service's open storage: its repositories, with the dialect, a health check and close. */
 export type ServiceStorage<Repositories extends object> = Repositories & {
@@ -18,7 +19,8 @@ export interface ServiceRepositories<Repositories extends object> {
 
 /**
  * Opens and migrates a service's database (`openServiceDatabase`) and builds its repositories on
- * it: the one way every team service opens its storage.
+ * it: the one way every team service opens its storage. Every repository call is timed
+ * (`khs_storage_call_duration_seconds`, served by the service's `/metrics`).
  */
 export async function openServiceStorage<Repositories extends object>(
   options: ServiceDatabaseOptions,
@@ -28,8 +30,8 @@ export async function openServiceStorage<Repositories extends object>(
   const close = () => database.close();
   if (database.dialect === 'sqlite') {
     const db = database.sqlite;
-    return { ...repositories.sqlite(db), dialect: 'sqlite', check: async () => void db.prepare('SELECT 1').get(), close };
+    return { ...timedRepositories(options.name, repositories.sqlite(db)), dialect: 'sqlite', check: async () => void db.prepare('SELECT 1').get(), close };
   }
   const { pool } = database;
-  return { ...repositories.postgres(pool), dialect: 'postgres', check: async () => void (await pool.query('SELECT 1')), close };
+  return { ...timedRepositories(options.name, repositories.postgres(pool)), dialect: 'postgres', check: async () => void (await pool.query('SELECT 1')), close };
 }

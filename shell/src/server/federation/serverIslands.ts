@@ -1,3 +1,4 @@
+import { withSpan } from '@khs/observability';
 import { parseIslandName, type IslandHydrateTrigger, type IslandRenderResult, type PageConfig } from 'contracts';
 import type { ServerIslandStage } from 'contracts';
 import { FailureLog } from './failureLog.js';
@@ -44,6 +45,8 @@ const RENDER_CACHE_ENTRIES = 2000;
 
 export class ServerIslands {
   readonly failures: FailureLog;
+  /** Told of each island's outcome with the build version the page chose for its remote (metrics). Default: none. */
+  onIslandRendered?: (remote: string, version: string | null | undefined, outcome: IslandOutcome) => void;
   /** Renders a module allowed to be reused (`cacheTtlMs`), by island, build, props and address. */
   private readonly renderCache = new Map<string, { until: number; result: IslandRenderResult }>();
 
@@ -131,7 +134,8 @@ export class ServerIslands {
     const parsed = parseIslandName(request.name);
     if (!parsed) return { ok: false, stage: 'load', ms: 0 };
     const started = performance.now();
-    const work = this.work(request, parsed.remote, parsed.module, page, signal);
+    // A span per island (with tracing on): the searches and calls its render makes are its children.
+    const work = withSpan('island render', { 'khs.island': request.name, 'khs.remote': parsed.remote }, () => this.work(request, parsed.remote, parsed.module, page, signal));
     // The budget may win; the work's later rejection must not become an unhandled one.
     work.catch(() => {});
     try {
@@ -139,12 +143,17 @@ export class ServerIslands {
       if (done === 'timeout') {
         throw new ServerIslandError(parsed.remote, 'timeout', `"${request.name}" did not render within ${this.options.budgetMs} ms`);
       }
-      return { ok: true, result: done.result, ms: performance.now() - started, ...(done.reused ? { reused: true } : {}) };
+      return this.observed(parsed.remote, page, { ok: true, result: done.result, ms: performance.now() - started, ...(done.reused ? { reused: true } : {}) });
     } catch (error) {
       const stage = error instanceof ServerIslandError ? error.stage : 'render';
       this.failures.report(parsed.remote, stage, error);
-      return { ok: false, stage, ms: performance.now() - started };
+      return this.observed(parsed.remote, page, { ok: false, stage, ms: performance.now() - started });
     }
+  }
+
+  private observed(remote: string, page: IslandPage, outcome: IslandOutcome): IslandOutcome {
+    this.onIslandRendered?.(remote, page.versions?.get(remote), outcome);
+    return outcome;
   }
 
   private async work(

@@ -31,7 +31,12 @@ export interface HealthRoutesOptions {
   /** The canary facts of a remote (split, recorded end, last verdict) for the view. Default: none. */
   canaryOf?: (remote: string) => CanaryFacts | undefined;
   now?: () => number;
+  /** This process's Prometheus metrics (`@khs/observability` `metricsText`), served at `/metrics` behind the token. Default: none. */
+  metrics?: () => Promise<{ contentType: string; body: string }>;
 }
+
+/** Path of the shell's Prometheus metrics (operators' token, as `/health/remotes`). */
+export const METRICS_PATH = '/metrics';
 
 function parseBody(body: unknown): unknown {
   // navigator.sendBeacon(url, string) sends text/plain: the JSON is in the text.
@@ -127,4 +132,12 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
   const limited = { config: rateLimitConfig(OPERATOR_LIMIT) };
   app.get(REMOTES_HEALTH_PATH, limited, view(false));
   app.get(REMOTES_HEALTH_JSON_PATH, limited, view(true));
+  const metrics = options.metrics;
+  if (metrics) {
+    app.get(METRICS_PATH, limited, async (request, reply) => {
+      if (!authorized(request, reply)) return reply;
+      const { contentType, body } = await metrics();
+      return reply.header('cache-control', 'no-store').type(contentType).send(body);
+    });
+  }
 }

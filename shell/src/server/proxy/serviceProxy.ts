@@ -103,6 +103,9 @@ const DROPPED_REQUEST_HEADERS = [
   'content-length',
   'content-encoding',
   'expect',
+  // The trace context is the edge's to send (its own span's, with tracing on), never a visitor's.
+  'traceparent',
+  'tracestate',
 ];
 
 /**

@@ -1,3 +1,4 @@
+import proxyAddr from '@fastify/proxy-addr';
 /**
  * Which proxies the shell believes about the client (`X-Forwarded-For`, `-Proto`, `-Host`).
  * `false` (the default): none — the socket's peer is the client and the `Host` header is the
@@ -38,4 +39,15 @@ export function parseTrustProxy(raw: string | undefined): { value: TrustProxySet
 export function fastifyTrustProxy(setting: TrustProxySetting): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof setting === 'number') return (_address, hop) => hop < setting;
   return setting;
+}
+
+/**
+ * Whether a connection's peer is one of the proxies the setting trusts (what Fastify asks of the
+ * nearest hop): never with `false`, always with a hop count, else when the address is in the list.
+ */
+export function trustedProxyPeer(setting: TrustProxySetting): (address: string | undefined) => boolean {
+  if (setting === false) return () => false;
+  if (typeof setting === 'number') return (address) => address !== undefined;
+  const trusted = proxyAddr.compile(setting);
+  return (address) => address !== undefined && trusted(address, 0);
 }

@@ -1,0 +1,128 @@
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { boundedLabel, createLogger, metricsText, routeConsoleToLogger, observeFastify, registerMetricsRoute, startProcessMetrics, startTracing, tokenCheck, withSpan } from './index.mjs';
+import { startOtlpReceiver } from './otlpReceiver.mjs';
+
+startProcessMetrics('test-part');
+
+describe('tokenCheck', () => {
+  it('takes the token as Bearer or as the Basic password, and tells a missing one from a wrong one', () => {
+    const check = tokenCheck('s3cret-token');
+    expect(check('Bearer s3cret-token')).toBe('ok');
+    expect(check(`Basic ${Buffer.from('operator:s3cret-token').toString('base64')}`)).toBe('ok');
+    expect(check(undefined)).toBe('missing');
+    expect(check('Bearer nope')).toBe('wrong');
+  });
+});
+
+describe('boundedLabel', () => {
+  it('keeps the first values per key and calls every later one "other"', () => {
+    const label = boundedLabel(2);
+    expect([label('r', 'a'), label('r', 'b'), label('r', 'c'), label('r', 'a'), label('s', 'c')]).toEqual(['a', 'b', 'other', 'a', 'c']);
+  });
+});
+
+describe('observeFastify and registerMetricsRoute', () => {
+  it('count requests by route pattern and status, and serve the metrics only with the token', async () => {
+    const app = Fastify();
+    observeFastify(app, { part: 'test-part' });
+    app.get('/things/:id', async () => ({ ok: true }));
+    registerMetricsRoute(app, 'operator-token');
+    await app.inject('/things/42');
+    await app.inject('/nowhere');
+    expect((await app.inject('/metrics')).statusCode).toBe(401);
+    expect((await app.inject({ url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode).toBe(401);
+    const scraped = await app.inject({ url: '/metrics', headers: { authorization: 'Bearer operator-token' } });
+    expect(scraped.statusCode).toBe(200);
+    expect(scraped.body).toMatch(/http_requests_total\{route="\/things\/:id",method="GET",status_code="200",part="test-part"\} 1/);
+    expect(scraped.body).toMatch(/http_requests_total\{route="unmatched",method="GET",status_code="404",part="test-part"\} 1/);
+    expect(scraped.body).toMatch(/nodejs_eventloop_lag_seconds/);
+    expect(scraped.body).not.toMatch(/things\/42/);
+  });
+
+  it('registers nothing without a token: /metrics is as unknown as any path', async () => {
+    const app = Fastify();
+    registerMetricsRoute(app, undefined);
+    expect((await app.inject('/metrics')).statusCode).toBe(404);
+  });
+});
+
+describe('traces', () => {
+  const receiver = startOtlpReceiver();
+  afterAll(async () => (await receiver).close());
+
+  it('continue a trusted traceparent, carry it into outgoing requests and export the spans over OTLP', { timeout: 60_000 }, async () => {
+    const otlp = await receiver;
+    const tracing = await startTracing({ part: 'test-part', env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' } });
+    expect(tracing.enabled).toBe(true);
+    const seen: IncomingHttpHeaders[] = [];
+    const downstream = createServer((req, res) => {
+      seen.push(req.headers);
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => downstream.listen(0, '127.0.0.1', resolve));
+    const downstreamUrl = `http://127.0.0.1:${(downstream.address() as AddressInfo).port}/`;
+    const app = Fastify();
+    observeFastify(app, { part: 'test-part', trustTraceparent: (request) => request.headers['x-trusted'] === 'yes' });
+    app.get('/page', async () => {
+      await withSpan('island render', { 'khs.remote': 'mf-x' }, async () => {
+        await new Promise<void>((resolve) => httpRequest(downstreamUrl, (res) => res.resume().on('end', resolve)).end());
+        await fetch(downstreamUrl).then((res) => res.text());
+      });
+      return 'page';
+    });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    await app.inject({ url: '/page', headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, 'x-trusted': 'yes' } });
+    await app.inject({ url: '/page', headers: { traceparent: `00-${'1'.repeat(32)}-00f067aa0ba902b7-01` } });
+    await tracing.shutdown();
+    downstream.close();
+    const spans = await otlp.waitFor((all) => all.length >= 4);
+    const trusted = spans.filter((span) => span.traceId === traceId);
+    expect(trusted.map((span) => span.name).sort()).toEqual(['GET /page', 'island render']);
+    expect(trusted.find((span) => span.name === 'GET /page')!.parentSpanId).toBe('00f067aa0ba902b7');
+    // The untrusted caller's trace id is not taken: its request starts a trace of its own.
+    expect(spans.some((span) => span.traceId === '1'.repeat(32))).toBe(false);
+    // Both clients (node:http and fetch) sent the island span's context downstream.
+    const island = trusted.find((span) => span.name === 'island render')!;
+    expect(seen.slice(0, 2).map((headers) => headers.traceparent)).toEqual([`00-${traceId}-${island.spanId}-01`, `00-${traceId}-${island.spanId}-01`]);
+  });
+});
+
+describe('createLogger', () => {
+  it('writes one JSON line with the part, the level label and the message', () => {
+    const lines: string[] = [];
+    const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+    createLogger({ part: 'test-part', destination }).warn('something happened');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ part: 'test-part', level: 'warn', msg: 'something happened' });
+  });
+});
+
+describe('routeConsoleToLogger', () => {
+  it('turns console lines into JSON lines (an Error into err) and passes a status line through as it is', () => {
+    const lines: string[] = [];
+    const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+    const saved = { log: console.log, error: console.error, warn: console.warn, info: console.info, debug: console.debug };
+    const written: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => (written.push(chunk), true)) as typeof process.stdout.write;
+    try {
+      routeConsoleToLogger(createLogger({ part: 'test-part', destination }));
+      console.log('[x] hello %d', 2);
+      console.error('[x] failed:', new Error('boom'));
+      console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:1/' }));
+    } finally {
+      Object.assign(console, saved);
+      process.stdout.write = write;
+    }
+    expect(JSON.parse(lines[0]!)).toMatchObject({ part: 'test-part', level: 'info', msg: '[x] hello 2' });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ level: 'error', msg: '[x] failed:', err: { message: 'boom' } });
+    expect(written).toEqual(['{"event":"listening","url":"http://127.0.0.1:1/"}\n']);
+  });
+});
+
+it('metricsText names the registry content type', async () => {
+  expect((await metricsText()).contentType).toMatch(/^text\/plain/);
+});
