@@ -24,6 +24,8 @@ export type Article = SearchHit & {
   bodyHtml?: string;
   /** `true` keeps the article off every public page, list and the index (preview links show it). */
   draft?: boolean;
-  /** When the article's file last changed (unix ms), for sitemaps and feeds. */
+  /** When the article's file last changed (unix ms). Differs per checkout: not for what pages show or tag. */
   lastModified?: number;
+  /** When the article was last changed, as its front matter's `updated` says (unix seconds, not before `date`). Absent: never changed. */
+  updated?: number;
 };

@@ -59,6 +59,7 @@ function validateGallery(value: unknown, subject: string): GalleryImage[] {
  * - `id` is URL-safe and `url` is `/articles/<id>`;
  * - `topic` holds 1-3 distinct topics of the fixed list ({@link TOPICS});
  * - `date` is a positive integer (unix seconds) and `readingTime` a positive integer (minutes);
+ * - `updated`, when present, is unix seconds not before `date`;
  * - `subline`, `surveyHandle` and `gallery` are optional, but when present must be well typed.
  *
  * @throws {ContentValidationError} naming the first bad field.
@@ -101,6 +102,11 @@ export function validateArticle(x: unknown): Article {
   if (fields.draft !== undefined) {
     if (typeof fields.draft !== 'boolean') throw new ContentValidationError(subject, 'draft', `must be true or false, got ${describe(fields.draft)}`);
     article.draft = fields.draft;
+  }
+  if (fields.updated !== undefined) {
+    const updated = requirePositiveInteger(fields, 'updated', subject);
+    if (updated < date) throw new ContentValidationError(subject, 'updated', `must not be before date (${date}), got ${updated}`);
+    article.updated = updated;
   }
   if (fields.lastModified !== undefined) {
     if (typeof fields.lastModified !== 'number' || !Number.isFinite(fields.lastModified)) throw new ContentValidationError(subject, 'lastModified', 'must be unix milliseconds');

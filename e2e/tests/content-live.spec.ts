@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import sharp from 'sharp';
 import { axeViolations } from '../harness/axe.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
 import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER } from '@khs/team-service/edge';
-import { SEARCH_API_KEY, serviceEdgeKey, startStack, type Stack } from '../harness/stack.js';
+import { REPO_ROOT, SEARCH_API_KEY, serviceEdgeKey, startStack, type Stack } from '../harness/stack.js';
 
 // Editors' Markdown files reach the running site without a restart: the shell's content store,
 // the search slice's indexer and the watchlist service all watch CONTENT_DIR (here a temporary copy of the seeded files,
@@ -64,13 +65,17 @@ test.describe('articles as files, live', () => {
   test.use({ bypassCSP: true });
   let stack: Stack;
   let dir: string;
+  /** Every output line of the stack's processes (the search service logs content problems). */
+  const logLines: string[] = [];
   test.beforeAll(async () => {
     // A stack of its own: its start takes longer than the default 45 s on a busy machine.
     test.setTimeout(120_000);
     dir = mkdtempSync(join(tmpdir(), 'khs-e2e-content-'));
     cpSync(defaultArticlesDir, dir, { recursive: true });
-    stack = await startStack({ env: { CONTENT_DIR: dir, PREVIEW_SECRET } });
+    stack = await startStack({ env: { CONTENT_DIR: dir, PREVIEW_SECRET }, log: (line) => logLines.push(line) });
   });
+  /** The content-problem lines logged so far that name `file`. */
+  const problemLines = (file: string) => logLines.filter((line) => line.includes('content problem') && line.includes(`${file}:`));
   test.afterAll(async () => {
     await stack?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -123,6 +128,78 @@ test.describe('articles as files, live', () => {
     }
     expect(answers.length).toBeGreaterThan(10);
     expect(answers.filter((found) => found === 0)).toEqual([]);
+  });
+
+  test('a broken edit keeps the old article live everywhere; the problem is logged once, by one process, with file, line and column', async ({ page }) => {
+    test.setTimeout(60_000);
+    const file = join(dir, 'steady-beacons.md');
+    writeFileSync(file, articleFile('Steady beacons', 'Teams keep their **steadybeacons** lit.'));
+    await expect.poll(async () => (await search(stack, 'steadybeacons')).headlines, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toEqual(['Steady beacons']);
+    await expect.poll(async () => (await fetch(new URL('/articles/steady-beacons', stack.url))).status, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toBe(200);
+
+    // Line 4 of the file: "intro: broken: twice" is no YAML.
+    const broken = articleFile('Steady beacons, broken', 'Teams keep their **steadybeacons** lit.').replace('intro: An article written during the test.', 'intro: broken: twice');
+    expect(broken.split('\n')[3]).toBe('intro: broken: twice');
+    writeFileSync(file, broken);
+    // A file written after the broken edit: once every reader serves it, each has read the edit too.
+    writeFileSync(join(dir, 'steady-marker.md'), articleFile('Steady marker', 'About steadymarker.'));
+    await expect.poll(async () => (await fetch(new URL('/articles/steady-marker', stack.url))).status, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toBe(200);
+    await expect.poll(async () => watchlistResolves(stack, ['steady-marker']), { timeout: LIVE_WITHIN_MS, intervals: [100] }).toEqual(['steady-marker']);
+    await expect.poll(async () => (await search(stack, 'steadymarker')).found, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toBe(1);
+
+    await page.goto(new URL('/articles/steady-beacons', stack.url).href);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Steady beacons');
+    expect((await search(stack, 'steadybeacons')).headlines).toEqual(['Steady beacons']);
+    expect(await watchlistResolves(stack, ['steady-beacons'])).toEqual(['steady-beacons']);
+    await expect.poll(() => problemLines('steady-beacons.md'), { timeout: LIVE_WITHIN_MS, intervals: [100] }).toEqual([
+      expect.stringMatching(/content problem \(its last good version stays live\): steady-beacons\.md:4:8: the front matter is not valid YAML/),
+    ]);
+    // Logged by the search service's indexer, the one process that logs content problems.
+    expect(problemLines('steady-beacons.md')[0]).toMatch(/\[search-indexer\] content problem/);
+
+    // Fixed: the new version is live.
+    writeFileSync(file, articleFile('Steady beacons, fixed', 'Teams keep their **steadybeacons** lit.'));
+    await expect.poll(async () => (await search(stack, 'steadybeacons')).headlines, { timeout: LIVE_WITHIN_MS, intervals: [100] }).toEqual(['Steady beacons, fixed']);
+    expect(problemLines('steady-beacons.md')).toHaveLength(1);
+  });
+
+  test('a second file with a live id is refused, naming both files, and the original stays, though the new file sorts first', async () => {
+    test.setTimeout(60_000);
+    const original = await (await fetch(new URL('/articles/change-fatigue', stack.url))).text();
+    expect(original).toContain('Pacing transformation to protect people');
+    mkdirSync(join(dir, '2026'), { recursive: true });
+    writeFileSync(join(dir, '2026', 'change-fatigue.md'), articleFile('Takeover of change fatigue', 'About takeoverfatigue.'));
+    await expect.poll(() => problemLines('2026/change-fatigue.md'), { timeout: LIVE_WITHIN_MS, intervals: [100] }).toEqual([
+      expect.stringMatching(/2026\/change-fatigue\.md:1: the id "change-fatigue" is already used by change-fatigue\.md, which stays live: this file is refused/),
+    ]);
+    const page = await (await fetch(new URL('/articles/change-fatigue', stack.url))).text();
+    expect(page).toContain('Pacing transformation to protect people');
+    expect(page).not.toContain('Takeover of change fatigue');
+    expect((await search(stack, 'takeoverfatigue')).found).toBe(0);
+    rmSync(join(dir, '2026', 'change-fatigue.md'));
+  });
+
+  test("an edited article's sitemap lastmod is the edit's date (its front matter's updated), not the publication date", async () => {
+    const edited = new Date(Date.now() - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // Published yesterday (among the feed's newest), edited an hour ago.
+    writeFileSync(join(dir, 'edited-lanterns.md'), articleFile('Edited lanterns', 'About editedlanterns.', `updated: ${edited}\n`));
+    const lastmod = async () => /<loc>[^<]*\/articles\/edited-lanterns<\/loc>\s*<lastmod>([^<]+)<\/lastmod>/.exec(await (await fetch(new URL('/sitemap.xml', stack.url))).text())?.[1];
+    await expect.poll(lastmod, { timeout: LIVE_WITHIN_MS, intervals: [200] }).toBe(new Date(edited).toISOString());
+    const feed = await (await fetch(new URL('/feed.xml', stack.url))).text();
+    expect(feed).toMatch(new RegExp(`/articles/edited-lanterns"/>\\s*<published>${new Date(`${YESTERDAY}T00:00:00Z`).toISOString()}</published>\\s*<updated>${new Date(edited).toISOString()}</updated>`));
+  });
+
+  test("the check names a YAML mistake's real line and column", () => {
+    const folder = mkdtempSync(join(tmpdir(), 'khs-e2e-check-'));
+    try {
+      // Line 6 of the file: "date: 2025-03-14: noon" is no YAML.
+      writeFileSync(join(folder, 'bad-yaml.md'), articleFile('Bad YAML', 'Body.').replace(/^date: .*$/m, 'date: 2025-03-14: noon'));
+      const run = spawnSync('npm', ['run', '--silent', 'check', '-w', '@khs/content'], { cwd: REPO_ROOT, env: { ...process.env, CONTENT_DIR: folder }, encoding: 'utf8' });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toMatch(/^bad-yaml\.md:6:7: the front matter is not valid YAML: /m);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test('a draft and a scheduled article are nowhere public, and visible through a valid preview link only', async ({ page }) => {

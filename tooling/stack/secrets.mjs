@@ -14,7 +14,9 @@ export const SECRETS_FILE_NAME = 'secrets.json';
  * server's admin and search-only keys, each team service's edge key (registry `edgeKeyEnv`), and
  * the editor token that opens the editors' pages (registry `readsEditorToken`), and the operators'
  * secret that signs remote preview links (`REMOTE_PREVIEW_SECRET`: the shell checks them,
- * `npm run deploy -- --preview` reads it from this file to sign).
+ * `npm run deploy -- --preview` reads it from this file to sign), and the editors' preview secret
+ * (`PREVIEW_SECRET`: the shell checks article preview links, `npm run preview-link -w @khs/content`
+ * reads it from this file to sign).
  */
 export const SECRET_NAMES = Object.freeze([
   'COOKIE_SECRET',
@@ -23,6 +25,7 @@ export const SECRET_NAMES = Object.freeze([
   ...TEAM_SERVICES.map((service) => service.edgeKeyEnv),
   'EDITOR_TOKEN',
   'REMOTE_PREVIEW_SECRET',
+  'PREVIEW_SECRET',
 ]);
 
 /** A fresh random secret: 32 bytes, base64url (43 characters). */

@@ -11,7 +11,9 @@ import { formatArticleDate } from './parse-article-file.js';
 export function articleFileText(article: Article): string {
   const frontMatter: Record<string, unknown> = { headline: article.headline, title: article.title };
   if (article.subline !== undefined) frontMatter.subline = article.subline;
-  Object.assign(frontMatter, { intro: article.intro, topic: article.topic, date: formatArticleDate(article.date), image: article.image, imageAlt: article.imageAlt, cta: article.cta });
+  Object.assign(frontMatter, { intro: article.intro, topic: article.topic, date: formatArticleDate(article.date) });
+  if (article.updated !== undefined) frontMatter.updated = formatArticleDate(article.updated);
+  Object.assign(frontMatter, { image: article.image, imageAlt: article.imageAlt, cta: article.cta });
   if (article.surveyHandle !== undefined) frontMatter.surveyHandle = article.surveyHandle;
   if (article.gallery !== undefined) frontMatter.gallery = article.gallery;
   if (article.draft) frontMatter.draft = true;

@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentImagesDir, formatArticleProblem } from '../index.js';
+import { contentImagesDir, formatArticleProblem, formatLiveArticleProblem } from '../index.js';
 import { ArticleFolderReader, isPublicArticle } from './article-folder.js';
 import { createLiveArticleStore, type LiveArticleStore } from './live-article-store.js';
 import { articleText } from './test-support.js';
@@ -24,6 +24,11 @@ afterEach(() => {
   dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true }));
 });
 const options = { surveyHandles: new Set<string>(), imagesDir: contentImagesDir };
+/** Sets a file's modification time `secondsAgo` in the past. */
+function setAge(file: string, secondsAgo: number): void {
+  const at = Date.now() / 1000 - secondsAgo;
+  utimesSync(file, at, at);
+}
 
 describe('ArticleFolderReader', () => {
   it('serves the good files when one is bad, and names the bad one', () => {
@@ -53,11 +58,15 @@ describe('ArticleFolderReader', () => {
     expect(snapshot.problems.map(formatArticleProblem)).toEqual([expect.stringMatching(/^a\.md:\d+: image: the image \.\/leak\.png is not there/)]);
   });
 
-  it('reports the same id in two folders, naming both files', () => {
-    const dir = folder({ '2024/same.md': articleText('Old'), '2025/same.md': articleText('New') });
+  it('reports the same id in two folders, naming both files; on a first read the older file keeps it, whichever sorts first', () => {
+    const dir = folder({ '2024/same.md': articleText('Newer'), 'same.md': articleText('Older') });
+    setAge(join(dir, 'same.md'), 3600);
     const snapshot = new ArticleFolderReader(dir, options).read();
-    expect(snapshot.articles.map((a) => a.headline)).toEqual(['Old']);
-    expect(snapshot.problems.map(formatArticleProblem)).toEqual(['2025/same.md:1: the id "same" is already used by 2024/same.md: ids are file names and must be unique across folders; rename or remove one']);
+    expect(snapshot.articles.map((a) => a.headline)).toEqual(['Older']);
+    expect(snapshot.filesById.get('same')).toBe('same.md');
+    expect(snapshot.problems.map(formatArticleProblem)).toEqual([
+      '2024/same.md:1: the id "same" is already used by same.md, which stays live: this file is refused; ids are file names and must be unique across folders, rename or remove one',
+    ]);
   });
 
   it('a missing folder is a problem, not an exception', () => {
@@ -83,6 +92,73 @@ describe('public articles', () => {
     expect(store.publicArticles().map((a) => a.id)).toEqual(['later', 'live']);
     expect(store.version()).not.toBe(before);
     expect(isPublicArticle(store.getArticle('draft')!, now)).toBe(false);
+  });
+});
+
+describe('no edit takes an article down', () => {
+  function liveStore(dir: string) {
+    const told: string[] = [];
+    const store = createLiveArticleStore({ dir, ...options, watch: false, onProblems: (problems) => told.push(...problems.map(formatLiveArticleProblem)) });
+    stores.push(store);
+    return { store, told };
+  }
+
+  it('a broken edit of a served article keeps its last good version live until the file is fixed; removing the file removes it', () => {
+    const dir = folder({ 'a.md': articleText('A'), 'b.md': articleText('B') });
+    const { store, told } = liveStore(dir);
+    const version = store.version();
+    writeFileSync(join(dir, 'a.md'), articleText('A broken').replace('Coaching', 'Cooking'));
+    store.refresh();
+    expect(store.getPublicArticle('a')?.headline).toBe('A');
+    expect(store.publicArticles().map((a) => a.id)).toEqual(['a', 'b']);
+    expect(store.version()).toBe(version);
+    expect(told).toEqual([expect.stringMatching(/^content problem \(its last good version stays live\): a\.md:5: topic\[0\]: unknown topic "Cooking"/)]);
+    // The same problem is told once, not at every read.
+    store.refresh();
+    expect(told).toHaveLength(1);
+
+    writeFileSync(join(dir, 'a.md'), articleText('A fixed'));
+    store.refresh();
+    expect(store.getPublicArticle('a')?.headline).toBe('A fixed');
+    expect(store.snapshot().problems).toEqual([]);
+    writeFileSync(join(dir, 'a.md'), '---\nheadline: [unclosed\n---\n\nBody.\n');
+    store.refresh();
+    expect(store.getPublicArticle('a')?.headline).toBe('A fixed');
+    expect(told[1]).toMatch(/^content problem \(its last good version stays live\): a\.md:\d+:\d+: the front matter is not valid YAML/);
+    rmSync(join(dir, 'a.md'));
+    store.refresh();
+    expect(store.getPublicArticle('a')).toBeUndefined();
+  });
+
+  it('a file that was never valid is left out, and its problem says so', () => {
+    const dir = folder({ 'a.md': articleText('A').replace('Coaching', 'Cooking') });
+    const { store, told } = liveStore(dir);
+    expect(store.publicArticles()).toEqual([]);
+    expect(told).toEqual([expect.stringMatching(/^content problem \(article left out\): a\.md:5: topic\[0\]/)]);
+  });
+
+  it('a second file with a served id is refused, naming both files, whichever sorts first and however old it is', () => {
+    const dir = folder({ 'change-fatigue.md': articleText('Original') });
+    const { store, told } = liveStore(dir);
+    const version = store.version();
+    // Sorts first ("2" before "c") and claims to be older: the served file keeps the id all the same.
+    mkdirSync(join(dir, '2026'));
+    writeFileSync(join(dir, '2026', 'change-fatigue.md'), articleText('Takeover'));
+    setAge(join(dir, '2026', 'change-fatigue.md'), 86_400);
+    store.refresh();
+    expect(store.getPublicArticle('change-fatigue')?.headline).toBe('Original');
+    expect(store.version()).toBe(version);
+    expect(told).toEqual([
+      'content problem (article left out): 2026/change-fatigue.md:1: the id "change-fatigue" is already used by change-fatigue.md, which stays live: this file is refused; ids are file names and must be unique across folders, rename or remove one',
+    ]);
+    // A broken edit of the holder does not hand its id over either.
+    writeFileSync(join(dir, 'change-fatigue.md'), articleText('Original broken').replace('Coaching', 'Cooking'));
+    store.refresh();
+    expect(store.getPublicArticle('change-fatigue')?.headline).toBe('Original');
+    // Once the holder is removed, the other file is the article.
+    rmSync(join(dir, 'change-fatigue.md'));
+    store.refresh();
+    expect(store.getPublicArticle('change-fatigue')?.headline).toBe('Takeover');
   });
 });
 

@@ -12,8 +12,76 @@ export interface ArticleFolderSnapshot {
   articlesById: Map<string, Article>;
   /** Content hash of each valid article's file, by id (what the search indexer compares). */
   hashesById: Map<string, string>;
-  /** What editors have to fix; a file with problems is left out, the others are served. */
+  /** The file each article was read from (relative to the folder), by id: who holds the id. */
+  filesById: Map<string, string>;
+  /** What editors have to fix; a file with problems is left out (or its last good version kept), the others are served. */
   problems: ArticleProblem[];
+}
+
+/** One article file as read. */
+export interface ArticleFileEntry {
+  /** The file's path relative to the folder (`2026/x.md`). */
+  file: string;
+  /** Content hash of the article's text. */
+  hash: string;
+  /** The file's modification time (unix ms): the older of two files with one id keeps it on a first read. */
+  mtimeMs: number;
+  /** The article served from this file: absent when the file has problems (unless a last good version is kept). */
+  article?: Article;
+  /** What is wrong with the file (empty when it is valid). */
+  problems: ArticleProblem[];
+}
+
+/** What one pass over the folder found, before ids are given out. */
+export interface ArticleFolderFiles {
+  /** Every article file, sorted by path. */
+  files: ArticleFileEntry[];
+  /** Set when the folder itself cannot be read. */
+  folderProblem?: ArticleProblem;
+}
+
+/**
+ * Gives out the ids and builds the snapshot. An id is a file name, so two files can claim one
+ * (`2026/x.md` beside `x.md`): the file that held the id before (`holders`, the previous
+ * snapshot's `filesById`) keeps it, so a new file never takes over a published article, whichever
+ * sorts first; with no holder (a first read) the older file keeps it (then the one that sorts
+ * first). The other files are refused, each with a problem naming both files.
+ */
+export function assembleArticleFolder(read: ArticleFolderFiles, holders: ReadonlyMap<string, string> = new Map()): ArticleFolderSnapshot {
+  if (read.folderProblem) return { articles: [], articlesById: new Map(), hashesById: new Map(), filesById: new Map(), problems: [read.folderProblem] };
+  const claims = new Map<string, ArticleFileEntry[]>();
+  for (const entry of read.files) {
+    if (!entry.article) continue;
+    const claimants = claims.get(entry.article.id);
+    if (claimants) claimants.push(entry);
+    else claims.set(entry.article.id, [entry]);
+  }
+  const holderOf = new Map<string, ArticleFileEntry>();
+  for (const [id, claimants] of claims) {
+    const previous = claimants.find((entry) => entry.file === holders.get(id));
+    holderOf.set(id, previous ?? claimants.reduce((oldest, entry) => (entry.mtimeMs < oldest.mtimeMs ? entry : oldest)));
+  }
+
+  const problems: ArticleProblem[] = [];
+  const articlesById = new Map<string, Article>();
+  const hashesById = new Map<string, string>();
+  const filesById = new Map<string, string>();
+  for (const entry of read.files) {
+    problems.push(...entry.problems);
+    if (!entry.article) continue;
+    const { id } = entry.article;
+    const holder = holderOf.get(id)!;
+    if (holder !== entry) {
+      problems.push({ file: entry.file, line: 1, message: `the id "${id}" is already used by ${holder.file}, which stays live: this file is refused; ids are file names and must be unique across folders, rename or remove one` });
+      continue;
+    }
+    articlesById.set(id, entry.article);
+    hashesById.set(id, entry.hash);
+    filesById.set(id, entry.file);
+  }
+  // Newest first; equal dates fall back to id for a stable order.
+  const articles = [...articlesById.values()].sort((a, b) => b.date - a.date || a.id.localeCompare(b.id));
+  return { articles, articlesById, hashesById, filesById, problems };
 }
 
 /**
@@ -78,41 +146,28 @@ export class ArticleFolderReader {
     };
   }
 
-  /** Reads the folder now. A missing folder is one problem, not an exception. */
+  /** Reads the folder now (no history: see {@link assembleArticleFolder}). A missing folder is one problem, not an exception. */
   read(): ArticleFolderSnapshot {
-    const problems: ArticleProblem[] = [];
+    return assembleArticleFolder(this.readFiles());
+  }
+
+  /** Reads every article file now, parsing only the changed ones; ids are not given out yet. */
+  readFiles(): ArticleFolderFiles {
     let files: string[];
     try {
       files = listMarkdownFiles(this.dir).sort();
     } catch (error) {
-      return { articles: [], articlesById: new Map(), hashesById: new Map(), problems: [{ file: this.dir, line: 1, message: `the content folder cannot be read: ${(error as Error).message}` }] };
+      return { files: [], folderProblem: { file: this.dir, line: 1, message: `the content folder cannot be read: ${(error as Error).message}` } };
     }
     const seen = new Set(files);
     for (const cached of this.cache.keys()) if (!seen.has(cached)) this.cache.delete(cached);
-
-    const articlesById = new Map<string, Article>();
-    const hashesById = new Map<string, string>();
-    const fileOfId = new Map<string, string>();
+    const entries: ArticleFileEntry[] = [];
     for (const file of files) {
       const entry = this.readFile(file);
       if (!entry) continue; // removed between the listing and the read
-      if (!entry.parsed.article) {
-        problems.push(...entry.parsed.problems);
-        continue;
-      }
-      const { article } = entry.parsed;
-      const earlier = fileOfId.get(article.id);
-      if (earlier !== undefined) {
-        problems.push({ file, line: 1, message: `the id "${article.id}" is already used by ${earlier}: ids are file names and must be unique across folders; rename or remove one` });
-        continue;
-      }
-      fileOfId.set(article.id, file);
-      articlesById.set(article.id, article);
-      hashesById.set(article.id, entry.hash);
+      entries.push({ file, hash: entry.hash, mtimeMs: entry.mtimeMs, ...(entry.parsed.article ? { article: entry.parsed.article } : {}), problems: entry.parsed.problems });
     }
-    // Newest first; equal dates fall back to id for a stable order.
-    const articles = [...articlesById.values()].sort((a, b) => b.date - a.date || a.id.localeCompare(b.id));
-    return { articles, articlesById, hashesById, problems };
+    return { files: entries };
   }
 
   private readFile(file: string): CachedFile | undefined {

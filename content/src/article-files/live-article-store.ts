@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import type { Article } from '../article.js';
-import { ArticleFolderReader, type ArticleFolderOptions, type ArticleFolderSnapshot, isPublicArticle } from './article-folder.js';
+import { type ArticleFileEntry, ArticleFolderReader, type ArticleFolderOptions, type ArticleFolderSnapshot, assembleArticleFolder, isPublicArticle } from './article-folder.js';
 import type { ArticleProblem } from './parse-article-file.js';
 
 /** Settings of {@link createLiveArticleStore}. */
@@ -16,7 +16,11 @@ export interface LiveArticleStoreOptions extends ArticleFolderOptions {
   watch?: boolean;
   /** The clock (unix ms). Default `Date.now`. */
   now?: () => number;
-  /** Told about the problems after each read that found any (once per distinct set). */
+  /**
+   * Told about the problems a read found that the read before did not (a problem still there is not
+   * told again; one fixed and made again is). One process of a site passes it, so each problem is
+   * logged once (see the README).
+   */
   onProblems?: (problems: ArticleProblem[]) => void;
 }
 
@@ -45,32 +49,60 @@ export interface LiveArticleStore {
  * the schedule every `scheduleCheckMs`, so a saved file reaches the store in well under a second and a
  * scheduled article within a minute of its date, without a restart. Where the platform cannot watch,
  * it polls every second instead. One bad file is reported and left out; the others are served.
+ *
+ * Nothing an editor saves takes a served article down: a file that was valid and is broken by an
+ * edit keeps its last good version live (its problems say so, `keptLastGood`) until it is fixed or
+ * removed, and a file that claims an id another file holds is refused while the holder stays
+ * ({@link assembleArticleFolder}). Both live in the store, so every reader of the folder (shell,
+ * search indexer, watchlist service) serves the same articles. The memory is the process's own: a
+ * store started while the file is broken has no good version of it and leaves the article out.
  */
 export function createLiveArticleStore(options: LiveArticleStoreOptions): LiveArticleStore {
   const now = options.now ?? Date.now;
   const reader = new ArticleFolderReader(options.dir, options);
   const listeners = new Set<(version: string) => void>();
-  let snapshot: ArticleFolderSnapshot;
+  /** The last valid read of each file, by its path: served while an edit breaks the file. */
+  const lastGood = new Map<string, ArticleFileEntry>();
+  let snapshot: ArticleFolderSnapshot | undefined;
   let publicList: Article[] = [];
   let publicById = new Map<string, Article>();
   let currentVersion = '';
-  let lastProblems = '';
+  let toldProblems = new Set<string>();
+
+  const readWithLastGood = (): ArticleFolderSnapshot => {
+    const read = reader.readFiles();
+    if (read.folderProblem) return assembleArticleFolder(read);
+    const present = new Set(read.files.map((entry) => entry.file));
+    for (const file of lastGood.keys()) if (!present.has(file)) lastGood.delete(file);
+    const files = read.files.map((entry): ArticleFileEntry => {
+      if (entry.article) {
+        lastGood.set(entry.file, entry);
+        return entry;
+      }
+      const kept = lastGood.get(entry.file);
+      if (!kept) return entry;
+      return { ...kept, problems: entry.problems.map((problem) => ({ ...problem, keptLastGood: true })) };
+    });
+    return assembleArticleFolder({ files }, snapshot?.filesById);
+  };
 
   const refresh = (): void => {
-    snapshot = reader.read();
+    const next = readWithLastGood();
+    snapshot = next;
     const at = now();
-    publicList = snapshot.articles.filter((article) => isPublicArticle(article, at));
+    publicList = next.articles.filter((article) => isPublicArticle(article, at));
     publicById = new Map(publicList.map((article) => [article.id, article]));
     const hash = createHash('sha256');
-    for (const article of publicList) hash.update(`${article.id}:${snapshot.hashesById.get(article.id)}\n`);
-    const next = hash.digest('base64url').slice(0, 16);
-    const problemsText = JSON.stringify(snapshot.problems);
-    if (snapshot.problems.length > 0 && problemsText !== lastProblems) options.onProblems?.(snapshot.problems);
-    lastProblems = problemsText;
-    if (next === currentVersion) return;
+    for (const article of publicList) hash.update(`${article.id}:${next.hashesById.get(article.id)}\n`);
+    const version = hash.digest('base64url').slice(0, 16);
+    const problemKeys = next.problems.map((problem) => JSON.stringify(problem));
+    const fresh = next.problems.filter((_, index) => !toldProblems.has(problemKeys[index]!));
+    toldProblems = new Set(problemKeys);
+    if (fresh.length > 0) options.onProblems?.(fresh);
+    if (version === currentVersion) return;
     const first = currentVersion === '';
-    currentVersion = next;
-    if (!first) for (const listener of listeners) listener(next);
+    currentVersion = version;
+    if (!first) for (const listener of listeners) listener(version);
   };
   refresh();
 
@@ -102,8 +134,8 @@ export function createLiveArticleStore(options: LiveArticleStoreOptions): LiveAr
   return {
     publicArticles: () => publicList.slice(),
     getPublicArticle: (id) => publicById.get(id),
-    getArticle: (id) => snapshot.articlesById.get(id),
-    snapshot: () => snapshot,
+    getArticle: (id) => snapshot!.articlesById.get(id),
+    snapshot: () => snapshot!,
     version: () => currentVersion,
     onChange(listener) {
       listeners.add(listener);

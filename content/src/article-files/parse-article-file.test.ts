@@ -115,9 +115,35 @@ describe('parseArticleFile', () => {
   it('names unknown fields, wrong types, YAML mistakes and a missing front matter', () => {
     expect(problemsOf(file((l) => l.splice(11, 0, 'headlnie: typo')))).toEqual([expect.stringMatching(/^team\/x\.md:12: headlnie: unknown field; expected one of headline, title/)]);
     expect(problemsOf(file((l) => l.splice(11, 0, 'draft: maybe')))).toEqual(['team/x.md:12: draft: expected true or false, got "maybe"']);
-    expect(problemsOf(file((l) => (l[3] = 'intro: [unclosed')))).toEqual([expect.stringMatching(/^team\/x\.md:\d+: the front matter is not valid YAML/)]);
+    expect(problemsOf(file((l) => (l[3] = 'intro: [unclosed')))).toEqual([expect.stringMatching(/^team\/x\.md:\d+:\d+: the front matter is not valid YAML/)]);
     expect(problemsOf('Just text.\n')).toEqual([expect.stringMatching(/^team\/x\.md:1: expected front matter first/)]);
     expect(problemsOf(file(undefined, ''))).toEqual([expect.stringMatching(/^team\/x\.md:13: the article has no body/)]);
+  });
+});
+
+describe('YAML mistakes', () => {
+  it('are named at their real line and column, wherever they are in the front matter', () => {
+    expect(problemsOf(file((l) => (l[3] = 'intro: a: b')))).toEqual(['team/x.md:4:8: the front matter is not valid YAML: Nested mappings are not allowed in compact mappings']);
+    expect(problemsOf(file((l) => (l[9] = 'imageAlt: grey: square')))).toEqual(['team/x.md:10:11: the front matter is not valid YAML: Nested mappings are not allowed in compact mappings']);
+    expect(problemsOf(file((l) => l.splice(9, 0, 'title: again')))).toEqual([expect.stringMatching(/^team\/x\.md:10:1: the front matter is not valid YAML: Map keys must be unique/)]);
+  });
+});
+
+describe('the updated date', () => {
+  it('is read like the date and kept on the article; without it the article has none', () => {
+    const parsed = parseArticleFile('x.md', 'x', file((l) => l.splice(8, 0, 'updated: 2025-06-01T10:00:00+02:00')), 0, context);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.article!.updated).toBe(Date.UTC(2025, 5, 1, 8) / 1000);
+    expect(parseArticleFile('x.md', 'x', file(), 0, context).article!.updated).toBeUndefined();
+  });
+
+  it('names its line when it is not a date or lies before the date', () => {
+    expect(problemsOf(file((l) => l.splice(8, 0, 'updated: last week')))).toEqual([
+      'team/x.md:9: updated: "last week" is not a date: expected YYYY-MM-DD or an ISO 8601 time with its zone, e.g. 2025-03-14 or 2025-03-14T09:30:00Z',
+    ]);
+    expect(problemsOf(file((l) => l.splice(8, 0, 'updated: 2025-03-13')))).toEqual([
+      'team/x.md:9: updated: "2025-03-13" is before the date (2025-03-14): an article cannot change before it is published',
+    ]);
   });
 });
 

@@ -11,14 +11,26 @@ export interface ArticleProblem {
   /** The file's path as the editor knows it (relative to the content folder). */
   file: string;
   line: number;
+  /** The column (1-based), where the check knows it (YAML syntax errors). */
+  column?: number;
   /** The front-matter field, when the problem is in one (`gallery[0].alt`). */
   field?: string;
   message: string;
+  /** True when the file was valid before this edit and its last good version stays live until it is fixed (the live store). */
+  keptLastGood?: boolean;
 }
 
-/** Formats a problem the way editors and compilers expect: `articles/x.md:7: topic[1]: …`. */
+/** Formats a problem the way editors and compilers expect: `articles/x.md:7: topic[1]: …` (`x.md:7:12: …` with a column). */
 export function formatArticleProblem(problem: ArticleProblem): string {
-  return `${problem.file}:${problem.line}: ${problem.field ? `${problem.field}: ` : ''}${problem.message}`;
+  return `${problem.file}:${problem.line}:${problem.column === undefined ? '' : `${problem.column}:`} ${problem.field ? `${problem.field}: ` : ''}${problem.message}`;
+}
+
+/**
+ * A log line of a running site for a problem: what visitors get (the article left out, or its last
+ * good version kept) and the problem as {@link formatArticleProblem} writes it.
+ */
+export function formatLiveArticleProblem(problem: ArticleProblem): string {
+  return `content problem (${problem.keptLastGood ? 'its last good version stays live' : 'article left out'}): ${formatArticleProblem(problem)}`;
 }
 
 /** What the checks of one file need to know about the rest of the content. */
@@ -30,7 +42,7 @@ export interface ArticleFileContext {
 }
 
 /** The front-matter keys, as named in the article data. */
-export const FRONT_MATTER_KEYS = ['headline', 'title', 'subline', 'intro', 'topic', 'date', 'image', 'imageAlt', 'cta', 'surveyHandle', 'gallery', 'draft'] as const;
+export const FRONT_MATTER_KEYS = ['headline', 'title', 'subline', 'intro', 'topic', 'date', 'updated', 'image', 'imageAlt', 'cta', 'surveyHandle', 'gallery', 'draft'] as const;
 
 /** Ids are used verbatim in URLs and as keys of watchlists and survey results. */
 export const ARTICLE_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -133,7 +145,7 @@ export type ParsedArticleFile = { article: Article; problems: [] } | { article?:
  */
 export function parseArticleFile(file: string, id: string, text: string, lastModified: number, context: ArticleFileContext): ParsedArticleFile {
   const problems: ArticleProblem[] = [];
-  const problem = (line: number, message: string, field?: string) => problems.push({ file, line, message, ...(field ? { field } : {}) });
+  const problem = (line: number, message: string, field?: string, column?: number) => problems.push({ file, line, ...(column === undefined ? {} : { column }), message, ...(field ? { field } : {}) });
   if (!ARTICLE_ID_PATTERN.test(id)) problem(1, `the file name is the article's id and must use only letters, digits, "-" and "_" (got "${id}")`);
   const split = splitFile(text);
   if (!split) {
@@ -141,10 +153,11 @@ export function parseArticleFile(file: string, id: string, text: string, lastMod
     return { problems };
   }
   const lineCounter = new LineCounter();
+  // Plain messages (no code frame); the position comes from the error's offset, which is always set.
   const document: Document = parseDocument(split.frontMatter, { lineCounter, uniqueKeys: true, prettyErrors: false });
   for (const error of document.errors) {
-    const line = error.linePos?.[0]?.line ?? 1;
-    problem(split.frontMatterLine + line - 1, `the front matter is not valid YAML: ${error.message.split('\n')[0]}`);
+    const { line, col } = lineCounter.linePos(error.pos[0]);
+    problem(split.frontMatterLine + line - 1, `the front matter is not valid YAML: ${error.message.split('\n')[0]}`, undefined, col);
   }
   if (document.errors.length > 0) return { problems };
   if (!isMap(document.contents)) {
@@ -196,15 +209,23 @@ export function parseArticleFile(file: string, id: string, text: string, lastMod
     topic = topicValue as string[];
   }
 
-  let date: number | undefined;
-  const dateValue = fields.date;
-  if (typeof dateValue === 'string' && parseArticleDate(dateValue) !== undefined) date = parseArticleDate(dateValue);
-  else {
-    problem(
-      lineOf(['date']),
-      `${dateValue === undefined ? 'missing' : `${describe(dateValue)} is not a date`}: expected YYYY-MM-DD or an ISO 8601 time with its zone, e.g. 2025-03-14 or 2025-03-14T09:30:00Z`,
-      'date',
-    );
+  const readDate = (key: 'date' | 'updated'): number | undefined => {
+    const value = fields[key];
+    const parsed = typeof value === 'string' ? parseArticleDate(value) : undefined;
+    if (parsed === undefined) {
+      problem(
+        lineOf([key]),
+        `${value === undefined ? 'missing' : `${describe(value)} is not a date`}: expected YYYY-MM-DD or an ISO 8601 time with its zone, e.g. 2025-03-14 or 2025-03-14T09:30:00Z`,
+        key,
+      );
+    }
+    return parsed;
+  };
+  const date = readDate('date');
+  // Optional: when the article last changed in a way worth telling readers and search engines.
+  const updated = fields.updated === undefined ? undefined : readDate('updated');
+  if (date !== undefined && updated !== undefined && updated < date) {
+    problem(lineOf(['updated']), `${describe(fields.updated)} is before the date (${String(fields.date)}): an article cannot change before it is published`, 'updated');
   }
 
   let surveyHandle: string | undefined;
@@ -301,6 +322,7 @@ export function parseArticleFile(file: string, id: string, text: string, lastMod
     lastModified,
   };
   if (subline !== undefined) article.subline = subline;
+  if (updated !== undefined) article.updated = updated;
   if (surveyHandle !== undefined) article.surveyHandle = surveyHandle;
   if (gallery !== undefined) article.gallery = gallery;
   return { article, problems: [] };

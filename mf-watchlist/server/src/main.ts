@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   if (settings.usesDevelopmentEdgeKey) console.log(`[${WATCHLIST_SERVICE_NAME}] ${teamService(WATCHLIST_SERVICE_NAME).edgeKeyEnv} is not set: using the public development edge key (loopback only).`);
   const storage = await openWatchlistStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
   // The article folder (CONTENT_DIR) watched: a new article is resolved without a restart.
-  const content = createLiveWatchlistContent(articlesDirFromEnv(), (message) => console.log(`[${WATCHLIST_SERVICE_NAME}] ${message}`));
+  const content = createLiveWatchlistContent(articlesDirFromEnv());
   const app = await buildWatchlistService({
     storage,
     content,

@@ -1,6 +1,7 @@
 import { containerName, getPageBus, type IslandContext, type IslandModule } from 'contracts';
 import { loadRemote, registerPlugins, registerRemotes } from '@module-federation/enhanced/runtime';
-import { readConsent, startConsentPanel } from './consent.js';
+import { readConsent, startConsentPanel, startCookieSettingsLinks } from './consent.js';
+import { startConsentBanner } from './consentBanner.js';
 import { createPageReporter } from './failureBeacon.js';
 import { contractsCompatibilityPlugin, failureReportPlugin, loadTimeoutPlugin, retryPlugin } from './federationPlugins/index.js';
 import { readPageConfig } from './readPageConfig.js';
@@ -11,7 +12,11 @@ const config = readPageConfig(document);
 if (config) {
   const bus = getPageBus();
   const context: IslandContext = { bus, config, getConsent: readConsent };
+  // Consent first, before any island: the banner shows (or stays hidden) and the "Cookie settings"
+  // links work from the runtime's start, not at the widgets' idle enhancement.
+  startConsentBanner(document, bus);
   startConsentPanel(document, bus);
+  startCookieSettingsLinks(document, bus);
   startSiteSearchTracking(bus, readConsent);
   // One beacon per page: the builds it ran (its views, for failure rates per build) and its failures.
   const reporter = createPageReporter();

@@ -1,9 +1,7 @@
 import type { ConsentState, PageBus } from 'contracts';
+import { CONSENT_PANEL_ID, CONSENT_STORAGE_KEY } from '../shared/consentMarkup.js';
 
-/** Where the shell keeps the visitor's consent (the shell alone reads and writes it). */
-export const CONSENT_STORAGE_KEY = 'khs:consent';
-/** Id of the server-rendered consent panel; links to `#cookie-banner` open it. */
-export const CONSENT_PANEL_ID = 'cookie-banner';
+export { CONSENT_PANEL_ID, CONSENT_STORAGE_KEY };
 
 const NO_CONSENT: ConsentState = { insights: false, tracking: false };
 
@@ -17,7 +15,19 @@ export function readConsent(): ConsentState {
   }
 }
 
-function saveConsent(consent: ConsentState): void {
+/** True when the visitor answered (allowed, refused or chose) in this browser: no banner then. */
+export function hasConsentAnswer(): boolean {
+  try {
+    const value = JSON.parse(localStorage.getItem(CONSENT_STORAGE_KEY) ?? 'null') as unknown;
+    return typeof value === 'object' && value !== null;
+  } catch {
+    // Unreadable storage (blocked, or garbage in it): ask, the answer is saved over it.
+    return false;
+  }
+}
+
+/** Keeps the visitor's answer in this browser (for this page only when storage refuses it). */
+export function saveConsent(consent: ConsentState): void {
   try {
     localStorage.setItem(CONSENT_STORAGE_KEY, JSON.stringify(consent));
   } catch (error) {
@@ -56,4 +66,27 @@ export function startConsentPanel(doc: Document, bus: PageBus): () => void {
     off();
     form?.removeEventListener('submit', onSubmit);
   };
+}
+
+/** True for a plain left click (no modifier) that nothing handled yet. */
+function isPlainClick(event: MouseEvent): boolean {
+  return !event.defaultPrevented && event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
+/**
+ * Links to the panel (`a[href="#cookie-banner"]`, the footer's "Cookie settings", one in a page's
+ * text) open it as soon as this runtime runs: one listener on the document, not each link's
+ * enhancement at idle. A click before the runtime ran left `#cookie-banner` in the address: the
+ * panel opens at start then.
+ */
+export function startCookieSettingsLinks(doc: Document, bus: PageBus): () => void {
+  const onClick = (event: MouseEvent) => {
+    const link = event.target instanceof Element ? event.target.closest(`a[href="#${CONSENT_PANEL_ID}"]`) : null;
+    if (!link || !isPlainClick(event)) return;
+    event.preventDefault();
+    bus.emit('consent-panel-requested', { source: 'shell/cookie-settings-link' });
+  };
+  doc.addEventListener('click', onClick);
+  if (doc.defaultView?.location.hash === `#${CONSENT_PANEL_ID}`) bus.emit('consent-panel-requested', { source: 'shell/address' });
+  return () => doc.removeEventListener('click', onClick);
 }

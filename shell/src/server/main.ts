@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const searchEndpoint = browserSearchEndpoint(config);
   const searchNotice = unconfiguredSearchNotice(config);
   if (searchNotice) log(searchNotice);
-  const content = createLiveContentStore(config.contentDir, log);
+  const content = createLiveContentStore(config.contentDir);
   log(`articles from ${config.contentDir} (watched)`);
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   log(`database: ${database.dialect}`);

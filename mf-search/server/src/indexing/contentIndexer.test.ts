@@ -52,7 +52,7 @@ describe('startContentIndexer: the content folder watched, the index following i
 
   it('indexes the public articles at start and names a bad file with its line instead of failing', async () => {
     expect((await found('*')).length).toBe(62);
-    expect(log).toContainEqual(expect.stringMatching(/^content problem \(left out of the index\): broken\.md:5: topic\[0\]: unknown topic "Cooking"/));
+    expect(log).toContainEqual(expect.stringMatching(/^content problem \(article left out\): broken\.md:5: topic\[0\]: unknown topic "Cooking"/));
   });
 
   it('follows an added, a changed, a draft and a removed file', async () => {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { contentImagesDir, createLiveArticleStore, formatArticleProblem, type LiveArticleStore, listSurveys } from '@khs/content';
+import { contentImagesDir, createLiveArticleStore, formatLiveArticleProblem, type LiveArticleStore, listSurveys } from '@khs/content';
 import { DEV_ADMIN_KEY } from '@khs/search-engine';
 import { searchNodeSettingsFromEnv } from '@khs/search-nodes';
 import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
@@ -62,8 +62,10 @@ export function startContentIndexer(options: ContentIndexerOptions): ContentInde
     dir: options.contentDir,
     surveyHandles: new Set(listSurveys().map((survey) => survey.formHandle)),
     imagesDir: contentImagesDir,
+    // The one process that logs content problems (each once, when it appears): every reader of the
+    // folder serves alike (the live store), and shells and the watchlist service stay quiet.
     onProblems: (problems) => {
-      for (const problem of problems) options.log(`content problem (left out of the index): ${formatArticleProblem(problem)}`);
+      for (const problem of problems) options.log(formatLiveArticleProblem(problem));
     },
   });
   let running: Promise<void> = Promise.resolve();

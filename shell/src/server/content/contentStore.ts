@@ -22,16 +22,14 @@ export interface ContentStore {
 /**
  * The content store of a running site: the article folder (`CONTENT_DIR`) read and watched, so a saved,
  * added or removed file and a scheduled article that comes due reach the pages without a restart.
- * Bad files are logged with file and line and left out; the others are served.
+ * Bad files are left out (a broken edit keeps the last good version); the others are served. The
+ * search service logs the problems, once for the site (`content/README.md`), not every shell.
  */
-export function createLiveContentStore(contentDir: string, log: (message: string) => void): ContentStore & { close(): void; onChange(listener: (version: string) => void): () => void } {
+export function createLiveContentStore(contentDir: string): ContentStore & { close(): void; onChange(listener: (version: string) => void): () => void } {
   const store = content.createLiveArticleStore({
     dir: contentDir,
     surveyHandles: new Set(content.listSurveys().map((survey) => survey.formHandle)),
     imagesDir: content.contentImagesDir,
-    onProblems: (problems) => {
-      for (const problem of problems) log(`content problem (article left out): ${content.formatArticleProblem(problem)}`);
-    },
   });
   return {
     listArticles: () => store.publicArticles(),

@@ -29,7 +29,7 @@ describe('content version: two shells on one content folder', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'khs-shell-content-version-'));
     cpSync(defaultArticlesDir, dir, { recursive: true });
     for (let instance = 0; instance < 2; instance++) {
-      const store = createLiveContentStore(dir, () => undefined);
+      const store = createLiveContentStore(dir);
       stores.push(store);
       shells.push(await buildTestApp({ content: store }));
     }

@@ -1,7 +1,9 @@
+import { CONSENT_PANEL_ID } from '../../shared/consentMarkup.js';
+
 /** The consent control panel; the shell runtime opens it for links to `#cookie-banner`. */
 export function ConsentPanel() {
   return (
-    <dialog id="cookie-banner" className="consent-panel" aria-labelledby="consent-title">
+    <dialog id={CONSENT_PANEL_ID} className="consent-panel" aria-labelledby="consent-title">
       <form method="dialog">
         <h2 id="consent-title">Privacy settings</h2>
         <p>We only measure what you allow. You can change this at any time.</p>

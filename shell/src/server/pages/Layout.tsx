@@ -1,5 +1,6 @@
 import { useContext, type ReactNode } from 'react';
 import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, parseIslandName, type PageConfig } from 'contracts';
+import { ConsentBanner } from './ConsentBanner.js';
 import { ConsentPanel } from './ConsentPanel.js';
 import { Island } from './Island.js';
 import { PreviewMarker } from './PreviewMarker.js';
@@ -133,6 +134,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
         <Island name="mf-widgets/PageWidgets" className="page-widgets" hydrate="idle" />
         {/* No markup: hears a watchlist save on any page (a search's conversion) once the browser is idle. */}
         <Island name="mf-search/SearchConversions" hydrate="idle" />
+        <ConsentBanner />
       </body>
     </html>
   );

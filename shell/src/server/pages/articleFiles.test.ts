@@ -26,7 +26,7 @@ describe('articles from Markdown files: body, drafts, schedules, previews', () =
     writeFileSync(join(dir, 'rich-body.md'), articleFile('Rich body', '', '## Why\n\nA [link](https://example.org/) and *emphasis*.\n\n- first\n- second\n\n> A quote <script>alert(1)</script>'));
     writeFileSync(join(dir, 'secret-draft.md'), articleFile('Secret draft', 'draft: true\n', 'Draft text.'));
     writeFileSync(join(dir, 'future-piece.md'), articleFile('Future piece', '', 'Not yet.', '2099-01-01'));
-    store = createLiveContentStore(dir, () => {});
+    store = createLiveContentStore(dir);
     ({ app } = await buildTestApp({ content: store, env: { PREVIEW_SECRET: SECRET } }));
   });
   afterAll(async () => {

@@ -42,7 +42,7 @@ describe('images next to their article (temporary CONTENT_DIR)', () => {
       path.join(dir, 'team/own-images.md'),
       articleFile('Own images', './cover.png', 'Text.\n\n![A chart of the quarter](./chart.png)', 'gallery:\n  - src: ./board.jpg\n    alt: A board\n    caption: The board\n'),
     );
-    content = createLiveContentStore(dir, () => {});
+    content = createLiveContentStore(dir);
     ({ app, images } = await buildTestApp({ content, env: { PUBLIC_BASE_URL: BASE, CONTENT_DIR: dir } }));
   });
   afterAll(async () => {

@@ -20,9 +20,11 @@ const hostile: Article = {
   intro: 'An intro with </script> and \u2028 a separator.',
   topic: ['Leadership'],
 };
+/** An article edited a week after it was published (its front matter's `updated`). */
+const edited: Article = { ...listArticles()[4]!, id: 'edited', url: '/articles/edited', updated: listArticles()[4]!.date + 7 * 86_400 };
 const content: ContentStore = {
-  listArticles: () => [hostile, ...listArticles()],
-  getArticle: (id) => (id === hostile.id ? hostile : listArticles().find((article) => article.id === id)),
+  listArticles: () => [hostile, edited, ...listArticles()],
+  getArticle: (id) => (id === hostile.id ? hostile : id === edited.id ? edited : listArticles().find((article) => article.id === id)),
   getSurvey: () => undefined,
 };
 
@@ -92,6 +94,15 @@ describe('what search engines and social networks read on the pages', () => {
     // The Atom feed is linked.
     const feed = head.document.head.querySelector('link[rel="alternate"][type="application/atom+xml"]');
     expect(feed?.getAttribute('href')).toBe('/feed.xml');
+  });
+
+  it("an edited article's dateModified and article:modified_time are the edit's date, its published time stays", async () => {
+    const head = headOf((await app.inject(edited.url)).body);
+    const editedAt = new Date((edited.date + 7 * 86_400) * 1000).toISOString();
+    expect(head.meta('article:modified_time')).toBe(editedAt);
+    expect(head.jsonLd[0]!.dateModified).toBe(editedAt);
+    expect(head.meta('article:published_time')).toBe(new Date(edited.date * 1000).toISOString());
+    expect(head.jsonLd[0]!.datePublished).toBe(new Date(edited.date * 1000).toISOString());
   });
 
   it("an article's JSON-LD Article has Google's required and recommended properties, and a BreadcrumbList", async () => {

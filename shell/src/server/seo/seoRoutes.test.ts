@@ -17,8 +17,10 @@ const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@'
 
 /** An unpublished article the content store does not list (as a draft would be): it must appear nowhere. */
 const hidden: Article = { ...listArticles()[0]!, id: 'hidden-draft', url: '/articles/hidden-draft', title: 'Hidden draft & <unfinished>' };
-/** An article whose text needs escaping in XML. */
-const awkward: Article = { ...listArticles()[1]!, id: 'awkward', url: '/articles/awkward', title: 'Tom & Jerry <negotiate> "prices"', intro: 'Less < more & more > less' };
+/** An article whose text needs escaping in XML, edited three days after it was published (`updated`). */
+const awkward: Article = { ...listArticles()[1]!, id: 'awkward', url: '/articles/awkward', title: 'Tom & Jerry <negotiate> "prices"', intro: 'Less < more & more > less', updated: listArticles()[1]!.date + 3 * 86_400 };
+/** The edit's date as sitemaps and feeds write it. */
+const awkwardEdited = new Date((awkward.date + 3 * 86_400) * 1000).toISOString();
 const listed = () => [awkward, ...listArticles()];
 const content: ContentStore = {
   listArticles: listed,
@@ -53,7 +55,10 @@ describe('search-engine and feed routes', () => {
     }
     const newest = Math.max(...listed().map((article) => articleModifiedAt(article).getTime()));
     expect(urls[0]!.lastmod).toBe(new Date(newest).toISOString());
-    expect(urls.find((url) => url.loc === `${BASE}${awkward.url}`)!.lastmod).toBe(articleModifiedAt(awkward).toISOString());
+    // An edited article's lastmod is the edit's date; one never edited keeps its publication date.
+    expect(urls.find((url) => url.loc === `${BASE}${awkward.url}`)!.lastmod).toBe(awkwardEdited);
+    const unedited = listArticles().find((article) => article.updated === undefined)!;
+    expect(urls.find((url) => url.loc === `${BASE}${unedited.url}`)!.lastmod).toBe(new Date(unedited.date * 1000).toISOString());
     expect(response.body).not.toContain(hidden.id);
     // One file holds them all: no numbered parts.
     expect((await app.inject('/sitemap-1.xml')).statusCode).toBe(404);
@@ -97,6 +102,7 @@ describe('search-engine and feed routes', () => {
       expect(entry.category.map((category: any) => category['@term'])).toEqual(article.topic);
     });
     expect(entries[0].summary['#text']).toBe(awkward.intro);
+    expect(entries[0].updated).toBe(awkwardEdited);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(entries.length);
     expect(feed.updated).toBe(new Date(Math.max(...expected.map((article) => articleModifiedAt(article).getTime()))).toISOString());
   });

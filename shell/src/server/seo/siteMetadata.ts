@@ -22,11 +22,12 @@ export function articlePublishedAt(article: Article): Date {
 
 /**
  * When an article last changed: the one place that decides it (sitemap `lastmod`, feed `updated`,
- * JSON-LD `dateModified`, `article:modified_time`). The content store has no date of change yet,
- * so it is the publication date; when articles carry one, read it here.
+ * JSON-LD `dateModified`, `article:modified_time`). Its front matter's `updated` date, else the
+ * publication date: never the file's modification time, which differs per checkout and would give
+ * instances different bytes under one `ETag`.
  */
 export function articleModifiedAt(article: Article): Date {
-  return articlePublishedAt(article);
+  return article.updated === undefined ? articlePublishedAt(article) : new Date(article.updated * 1000);
 }
 
 /** A description of at most `max` characters, cut at a word boundary with an ellipsis. */
