@@ -262,7 +262,7 @@ test.describe('npm start itself', () => {
       started.push(first);
       const { url, pids } = await first.listening;
       expect(url).toBe(`http://127.0.0.1:${SHELL_DEFAULT_PORT + offset}/`);
-      expect(Object.keys(pids).sort()).toEqual(['contact', 'insights', 'mf-search', 'mf-survey', 'mf-watchlist', 'mf-widgets', 'search', 'shell', 'survey', 'watchlist']);
+      expect(Object.keys(pids).sort()).toEqual(['contact', 'mf-search', 'mf-survey', 'mf-watchlist', 'mf-widgets', 'search', 'search-team', 'shell', 'survey', 'watchlist']);
       // Secrets: generated into the data folder, readable by its owner only; the log names the file.
       const secretsFile = path.join(dataDir, 'secrets.json');
       expect(first.output.some((line) => line.includes(`secrets in ${secretsFile}`) && line.includes('generated now: COOKIE_SECRET'))).toBe(true);

@@ -2,7 +2,7 @@ import { defaultArticlesDir, PREVIEW_SECRET_MIN_LENGTH } from '@khs/content';
 import { PREVIEW_SECRET_ENV, PREVIEW_SECRET_MIN_LENGTH as REMOTE_PREVIEW_SECRET_MIN_LENGTH } from '@khs/deploy/preview-link';
 import { readEnvInteger } from '@khs/env-integer';
 import path from 'node:path';
-import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, type TeamServiceName } from '@khs/stack/registry';
+import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, withDeprecatedEnv, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
 import { DEFAULT_SEARCH_INDEX_NAME, popularitySwitchFromEnv, POPULARITY_SWITCH_ENV, type RemoteDefinition, type SearchNode } from 'contracts';
 import { parseSearchNodes, searchNodeUrl } from '@khs/search-nodes';
@@ -117,7 +117,7 @@ function readServiceEdgePolicy(service: (typeof TEAM_SERVICES)[number], problems
   try {
     return parseEdgePolicy(readEdgePolicy(service), service.name);
   } catch (error) {
-    problems.push(error instanceof EdgePolicyError ? error.message : `The ${service.name} service's edge policy (${service.slice}/${service.edgePolicy}) cannot be read: ${(error as Error).message}`);
+    problems.push(error instanceof EdgePolicyError ? error.message : `The ${service.name} service's edge policy (${service.slice}/slice.json) cannot be read: ${(error as Error).message}`);
     return { routes: [] };
   }
 }
@@ -134,7 +134,8 @@ export class ShellConfigError extends Error {
 const DEV_COOKIE_SECRET = DEVELOPMENT_COOKIE_SECRET;
 
 /** Reads and validates the configuration; throws `ShellConfigError` naming each bad variable. */
-export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
+export function readShellConfig(givenEnv: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
+  const env = withDeprecatedEnv(givenEnv);
   const problems: string[] = [];
   const text = (name: string, fallback: string) => {
     const value = env[name]?.trim();

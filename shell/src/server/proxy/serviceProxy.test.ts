@@ -15,7 +15,7 @@ import { SERVICE_TIMEOUT_CODE, SERVICE_UNAVAILABLE_CODE } from './serviceProxy.j
 import type { EdgeRouteDeclaration } from './edgePolicy.js';
 import { teamServiceProxies } from './teamServiceProxies.js';
 
-/** What a service declares for one of its calls (its `server/edge-policy.json`, as the shell reads it). */
+/** What a service declares for one of its calls (its `slice.json`'s `service.edgePolicy`, as the shell reads it). */
 function declared(service: keyof ShellConfig['services'], call: EdgeRouteDeclaration['call']): EdgeRouteDeclaration {
   const route = readShellConfig({}).services[service].edgePolicy.routes.find((entry) => entry.call === call);
   if (!route) throw new Error(`the ${service} service declares no ${call} call`);
@@ -23,7 +23,7 @@ function declared(service: keyof ShellConfig['services'], call: EdgeRouteDeclara
 }
 const SURVEY_SUBMIT = declared('survey', 'surveySubmit');
 const SURVEY_VOTE_LIMIT = SURVEY_SUBMIT.rateLimit!;
-const INSIGHTS_LIMIT = declared('insights', 'insights').rateLimit!;
+const INSIGHTS_LIMIT = declared('search-team', 'insights').rateLimit!;
 const WATCHLIST_LIMIT = declared('watchlist', 'watchlist').rateLimit!;
 const WATCHLIST_PDF_LIMIT = declared('watchlist', 'download').rateLimit!;
 
@@ -170,7 +170,7 @@ describe('the insights collector behind the proxy: no CSRF token (beacons), limi
   it(`forwards a beacon without a token, and refuses the (${INSIGHTS_LIMIT.max} + 1)th request of an address with 429 JSON, forwarding nothing more`, async () => {
     const seen: Seen[] = [];
     const upstream = await startUpstream('insights', seen);
-    const app = await shellWithSurveyAt(upstream.url, { INSIGHTS_SERVICE_URL: upstream.url });
+    const app = await shellWithSurveyAt(upstream.url, { SEARCH_TEAM_SERVICE_URL: upstream.url });
     try {
       const address = uniqueClientAddress();
       const send = () => app.inject({ method: 'POST', url: '/api/insights/events', remoteAddress: address, headers: { 'content-type': 'text/plain;charset=UTF-8' }, payload: '{"events":[]}' });
