@@ -8,7 +8,13 @@ export interface SliceManifest {
   readonly name: string;
   readonly team: string;
   readonly description: string;
-  readonly remote?: { readonly port: number; readonly manifestEnv: string; readonly islands: readonly string[] };
+  readonly remote?: {
+    readonly port: number;
+    readonly manifestEnv: string;
+    readonly islands: readonly string[];
+    /** Its islands in the shell's slots (checked by the shell against contracts' slots at start). */
+    readonly slots?: readonly { readonly slot: string; readonly island: string; readonly order: number; readonly props?: Readonly<Record<string, string>>; readonly hydrate?: 'immediate' | 'idle' | 'visible' | 'interaction'; readonly className?: string }[];
+  };
   readonly service?: {
     readonly name: string;
     readonly entry: string;

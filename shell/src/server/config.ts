@@ -2,11 +2,12 @@ import { defaultArticlesDir, PREVIEW_SECRET_MIN_LENGTH } from '@khs/content';
 import { PREVIEW_SECRET_ENV, PREVIEW_SECRET_MIN_LENGTH as REMOTE_PREVIEW_SECRET_MIN_LENGTH } from '@khs/deploy/preview-link';
 import { readEnvInteger } from '@khs/env-integer';
 import path from 'node:path';
-import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, withDeprecatedEnv, type TeamServiceName } from '@khs/stack/registry';
+import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, SLICES, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, withDeprecatedEnv, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
 import { DEFAULT_SEARCH_INDEX_NAME, popularitySwitchFromEnv, POPULARITY_SWITCH_ENV, type RemoteDefinition, type SearchNode } from 'contracts';
 import { parseSearchNodes, searchNodeUrl } from '@khs/search-nodes';
 import { EdgePolicyError, parseEdgePolicy, type EdgePolicy } from './proxy/edgePolicy.js';
+import { readSlotFills } from './slots/slotFills.js';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
 
@@ -136,7 +137,8 @@ const DEV_COOKIE_SECRET = DEVELOPMENT_COOKIE_SECRET;
 /** Reads and validates the configuration; throws `ShellConfigError` naming each bad variable. */
 export function readShellConfig(givenEnv: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
   const env = withDeprecatedEnv(givenEnv);
-  const problems: string[] = [];
+  // A manifest placing an island in an unknown slot, or naming an unknown island or context field.
+  const problems: string[] = [...readSlotFills(SLICES).problems];
   const text = (name: string, fallback: string) => {
     const value = env[name]?.trim();
     return value ? value : fallback;
