@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { createRemoteConfig } from '@khs/rspack-preset';
+
+// Its port is declared once, in the slice's manifest.
+const slice = JSON.parse(readFileSync(new URL('./slice.json', import.meta.url), 'utf8'));
 
 export default createRemoteConfig({
   dir: import.meta.dirname,
   name: 'mf_survey',
-  devPort: 4312,
+  devPort: slice.remote.port,
   exposes: {
     './Survey': './src/islands/Survey.tsx',
   },

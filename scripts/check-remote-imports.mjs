@@ -5,7 +5,9 @@
 // contracts and the bus, and the shell reaches them only at run time (their manifests, its proxy to
 // their services), never through their source. Inside each part, the folders of its `server/src`,
 // `src/server` and `src/` must not import each other in a cycle (test files aside) (a folder is one
-// unit of ownership: a cycle means neither can move or ship without the other). The search engine
+// unit of ownership: a cycle means neither can move or ship without the other), and no file may
+// import itself back through other files, anywhere (test files aside; type-only imports count: a
+// cycle of types still ties the files together). The search engine
 // is a generic Typesense-protocol server: it imports neither the site's content nor contracts, and
 // the shell does not import it (browsers search it; `tooling/stack` starts it). A package import is
 // read by its whole name (`@khs/search-engine`, `@khs/content`) and mapped to its workspace folder.
@@ -79,6 +81,85 @@ function forbidden(from, target) {
 
 const importPattern = /(?:from\s*|import\s*\(\s*|require\s*\(\s*|import\s+)['"]([^'"]+)['"]/g;
 const violations = [];
+/** Every non-test source file → the source files it imports relatively (resolved to files). */
+const fileEdges = new Map();
+const isTestFile = (file) => /\.test\.[cm]?[jt]sx?$/.test(file);
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+/** The source file a relative import names (`./x.js` may be `x.ts` or `x.tsx`; a folder its index), or undefined. */
+function resolveSourceFile(from, specifier) {
+  const target = path.resolve(path.dirname(from), specifier);
+  const stem = target.replace(/\.(m?[jt]sx?|cjs|cts)$/, '');
+  const candidates = [target, ...SOURCE_EXTENSIONS.map((extension) => stem + extension), ...SOURCE_EXTENSIONS.map((extension) => path.join(target, `index${extension}`))];
+  return candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isFile() && /\.(m?[jt]sx?|cjs|cts)$/.test(candidate));
+}
+
+function recordFileEdge(file, specifier) {
+  if (isTestFile(file)) return;
+  const resolved = resolveSourceFile(file, specifier);
+  if (!resolved || isTestFile(resolved)) return;
+  if (!fileEdges.has(file)) fileEdges.set(file, new Set());
+  fileEdges.get(file).add(resolved);
+}
+
+/**
+ * One cycle of each strongly connected group of files (Tarjan's algorithm), as
+ * `a → b → … → a` from the group's first file by name: each group is one problem to untie.
+ */
+function fileCycles(edges) {
+  let counter = 0;
+  const index = new Map();
+  const low = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const groups = [];
+  const connect = (file) => {
+    index.set(file, counter);
+    low.set(file, counter);
+    counter += 1;
+    stack.push(file);
+    onStack.add(file);
+    for (const next of edges.get(file) ?? []) {
+      if (!index.has(next)) {
+        connect(next);
+        low.set(file, Math.min(low.get(file), low.get(next)));
+      } else if (onStack.has(next)) low.set(file, Math.min(low.get(file), index.get(next)));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const group = [];
+    let member;
+    do {
+      member = stack.pop();
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== file);
+    if (group.length > 1 || edges.get(file)?.has(file)) groups.push(group);
+  };
+  for (const file of [...edges.keys()].sort()) if (!index.has(file)) connect(file);
+  return groups.map((group) => {
+    const members = new Set(group);
+    const start = [...group].sort()[0];
+    // The shortest way back to `start` inside the group (breadth first).
+    const previous = new Map([[start, undefined]]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const file = queue.shift();
+      for (const next of [...(edges.get(file) ?? [])].sort()) {
+        if (!members.has(next)) continue;
+        if (next === start) {
+          const trail = [];
+          for (let at = file; at !== undefined; at = previous.get(at)) trail.unshift(at);
+          return [...trail, start];
+        }
+        if (!previous.has(next)) {
+          previous.set(next, file);
+          queue.push(next);
+        }
+      }
+    }
+    return [start, start];
+  });
+}
 /** `dir` (e.g. `shell/src/server`) → edges between its top-level folders: `from` → Set of `to`. */
 const folderEdges = new Map();
 
@@ -129,6 +210,7 @@ for (const part of [...remotes, ...services, ...sharedParts, ...(hasShell ? [SHE
       const specifier = match[1];
       // A test file is a leaf nobody imports: its imports cannot tie two folders' code together.
       if (specifier.startsWith('.') && !/\.test\.[jt]sx?$/.test(file)) recordFolderEdge(part, file, path.resolve(path.dirname(file), specifier));
+      if (specifier.startsWith('.')) recordFileEdge(file, specifier);
       const target = specifier.startsWith('.')
         ? path.relative(root, path.resolve(path.dirname(file), specifier)).split(path.sep)[0]
         : partOfPackage(specifier);
@@ -143,11 +225,22 @@ for (const part of [...remotes, ...services, ...sharedParts, ...(hasShell ? [SHE
   }
 }
 
+// The folders that are no part (the end-to-end tests, the scripts) count for file cycles too.
+for (const folder of ['e2e', 'scripts'].filter((name) => existsSync(path.join(root, name)))) {
+  for (const file of sourceFiles(path.join(root, folder))) {
+    for (const match of readFileSync(file, 'utf8').matchAll(importPattern)) if (match[1].startsWith('.')) recordFileEdge(file, match[1]);
+  }
+}
+
 for (const [base, edges] of folderEdges) {
   for (const cycle of folderCycles(edges)) {
     const [first, second] = cycle.split(' → ');
     violations.push(`import cycle between folders of ${path.relative(root, base)}: ${cycle} (e.g. ${edges.get(first).get(second)})`);
   }
+}
+
+for (const cycle of fileCycles(fileEdges)) {
+  violations.push(`import cycle between files: ${cycle.map((file) => path.relative(root, file)).join(' → ')}`);
 }
 
 if (violations.length > 0) {
@@ -157,5 +250,5 @@ if (violations.length > 0) {
   process.exit(1);
 }
 console.log(
-  `remote independence: ${remotes.length} remotes${services.length ? `, ${services.length} services` : ''}${sharedParts.length ? `, ${sharedParts.length} shared packages` : ''}${hasShell ? ' and the shell' : ''} checked, no imports across them and no import cycles between folders`,
+  `remote independence: ${remotes.length} remotes${services.length ? `, ${services.length} services` : ''}${sharedParts.length ? `, ${sharedParts.length} shared packages` : ''}${hasShell ? ' and the shell' : ''} checked, no imports across them, no import cycles between folders or files`,
 );

@@ -119,12 +119,36 @@ describe('check-remote-imports', () => {
     expect(run(cyclic).output).toContain('import cycle between folders of mf-a/src: a → b → c → a');
     const oneWay = tree({
       'shell/package.json': pkg('shell'),
-      'shell/src/server/contact/routes.ts': "import { Layout } from '../pages/Layout.js';\nimport { app } from '../app.js';",
+      'shell/src/server/contact/routes.ts': "import { Layout } from '../pages/Layout.js';\nimport type { Options } from '../options.js';",
+      'shell/src/server/options.ts': 'export type Options = {};',
       'shell/src/server/pages/Layout.ts': "import { format } from './format.js';",
       'shell/src/server/pages/format.ts': 'export const format = 1;',
       'shell/src/server/app.ts': "import { routes } from './contact/routes.js';",
     });
     expect(run(oneWay).code).toBe(0);
+  });
+
+  it('fails on each import cycle between files, anywhere, type-only imports and files at a folder root included; test files aside', () => {
+    const result = run(
+      tree({
+        'shell/package.json': pkg('shell'),
+        'shell/src/server/app.ts': "import { readConfig } from './config.js';",
+        'shell/src/server/config.ts': "import type { Policy } from './proxy/policy.js';",
+        'shell/src/server/proxy/policy.ts': "import type { Route } from './proxy.js';",
+        'shell/src/server/proxy/proxy.ts': "import type { ApiError } from '../app.js';",
+        'mf-a/package.json': pkg('mf-a'),
+        'mf-a/src/islands/List.ts': "import { load } from './loadList.js';",
+        'mf-a/src/islands/loadList.ts': "import type { ListModule } from './List.js';",
+        'mf-a/src/islands/List.test.ts': "import { load } from './loadList.js';",
+        'e2e/harness/a.ts': "import { b } from './b.js';",
+        'e2e/harness/b.ts': "import { a } from './a.js';",
+      }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('import cycle between files: shell/src/server/app.ts → shell/src/server/config.ts → shell/src/server/proxy/policy.ts → shell/src/server/proxy/proxy.ts → shell/src/server/app.ts');
+    expect(result.output).toContain('import cycle between files: mf-a/src/islands/List.ts → mf-a/src/islands/loadList.ts → mf-a/src/islands/List.ts');
+    expect(result.output).toContain('import cycle between files: e2e/harness/a.ts → e2e/harness/b.ts → e2e/harness/a.ts');
+    expect(result.output.match(/import cycle between files/g)).toHaveLength(3);
   });
 
   it.each([

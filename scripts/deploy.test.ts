@@ -8,7 +8,7 @@
 // (vendored, deploy/vendor/compose-spec) and wires what the shell reads.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { REMOTES, TEAM_SERVICES } from '@khs/stack/registry';
+import { REMOTES, SLICES, TEAM_SERVICES } from '@khs/stack/registry';
 import { Ajv } from 'ajv';
 import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
@@ -86,11 +86,14 @@ export function readDockerfile(text: string): DockerfileFacts {
   return { workspace, contextSources, stages };
 }
 
-/** Sources a Dockerfile of `workspace` may not copy (anything but its closure, the root files and deploy/). */
+/** A slice's manifest (`<slice>/slice.json`): data any image may copy (the registry discovers the slices from them). */
+const isSliceManifest = (source: string) => /^[a-z][a-z0-9-]*\/slice\.json$/.test(source);
+
+/** Sources a Dockerfile of `workspace` may not copy (anything but its closure, the root files, deploy/ and slice manifests). */
 export function foreignSources(facts: DockerfileFacts, workspace: string): string[] {
   const allowed = new Set(workspaceClosure(workspace, true));
   return facts.contextSources.filter(
-    (source) => !ROOT_FILES.includes(source) && !source.startsWith('deploy/') && !allowed.has(source),
+    (source) => !ROOT_FILES.includes(source) && !source.startsWith('deploy/') && !allowed.has(source) && !isSliceManifest(source),
   );
 }
 
@@ -108,6 +111,11 @@ describe('the Dockerfiles (deploy/docker)', () => {
     );
     for (const service of TEAM_SERVICES) expect(facts.get(`${service.name}.Dockerfile`)!.workspace).toBe(service.slice);
     for (const remote of REMOTES) expect(facts.get(`${remote.name}-origin.Dockerfile`)!.workspace).toBe(remote.name);
+  });
+
+  it("the shell's image holds every slice's manifest (the registry discovers the slices from them), and nothing else of a slice", () => {
+    const manifests = facts.get('shell.Dockerfile')!.contextSources.filter(isSliceManifest);
+    expect(manifests.sort()).toEqual(SLICES.map((slice) => `${slice.name}/slice.json`));
   });
 
   it.each(dockerfiles)('%s passes the Dockerfile linter (dockerfile-utils)', (file) => {
@@ -232,6 +240,6 @@ describe('the compose file (deploy/compose.yaml)', () => {
         expect(environment.TYPESENSE_API_KEY).toBeUndefined();
       }
     }
-    expect(TEAM_SERVICES.filter((service) => service.writesSearchIndex).map((service) => service.name)).toEqual(['insights']);
+    expect(TEAM_SERVICES.filter((service) => service.writesSearchIndex).map((service) => service.name)).toEqual(['search-team']);
   });
 });

@@ -5,6 +5,7 @@ export * from './config.js';
 export * from './events.js';
 export * from './bus.js';
 export * from './island.js';
+export * from './slots.js';
 export * from './guards.js';
 export * from './example-config.js';
 export * from './islandErrorCodes.js';

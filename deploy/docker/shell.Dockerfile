@@ -37,6 +37,13 @@ COPY tooling/rspack-preset/ tooling/rspack-preset/
 COPY tooling/stack/ tooling/stack/
 COPY tooling/static-server/ tooling/static-server/
 RUN npm ci --workspace shell --omit=dev --no-audit --no-fund
+# Every slice's manifest (nothing else of the slices): the registry discovers the slices, their
+# remotes, services and edge policies from them (scripts/deploy.test.ts holds this list to the slices).
+COPY contact/slice.json contact/slice.json
+COPY mf-search/slice.json mf-search/slice.json
+COPY mf-survey/slice.json mf-survey/slice.json
+COPY mf-watchlist/slice.json mf-watchlist/slice.json
+COPY mf-widgets/slice.json mf-widgets/slice.json
 
 FROM node:24.21-bookworm-slim
 LABEL org.opencontainers.image.title="khs-shell" khs.workspace="shell"

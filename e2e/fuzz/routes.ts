@@ -6,7 +6,7 @@ import { CONTACT_SERVICE_PATHS, DEFAULT_CALL_URLS, DEFAULT_SEARCH_INDEX_NAME, SE
 import type { TeamServiceName } from '@khs/stack/registry';
 
 /** A part of the stack with its own listening socket. */
-export type FuzzPart = 'shell' | 'survey' | 'watchlist' | 'insights' | 'contact' | 'search' | `origin:${string}`;
+export type FuzzPart = 'shell' | 'survey' | 'watchlist' | 'search-team' | 'contact' | 'search' | `origin:${string}`;
 
 /** What a route's body is, when it takes one. */
 export type BodyKind = 'json' | 'multipart' | 'ndjson';
@@ -142,7 +142,7 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     { part: 'shell', method: 'GET', path: '/no/such/page', sample: SAMPLED, baseline: [404] },
 
     // libs/team-service/src/createServiceApp.ts: every service's /health
-    ...(['survey', 'watchlist', 'insights', 'contact'] as const).map((part): FuzzRoute => ({ part, method: 'GET', path: '/health' })),
+    ...(['survey', 'watchlist', 'search-team', 'contact'] as const).map((part): FuzzRoute => ({ part, method: 'GET', path: '/health' })),
     // mf-survey/server/src/surveyRoutes.ts
     { part: 'survey', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), headers: edge('survey'), baseline: [201, 200] },
     { part: 'survey', method: 'GET', path: surveyPaths.results, headers: edge('survey') },
@@ -152,7 +152,7 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, headers: edge('watchlist') },
     { part: 'watchlist', method: 'GET', path: SERVICE_PAGE_PATHS.sharedWatchlist.replace('{shareId}', 'aaaaaaaaaaaaaaaaaaaaaa'), headers: edge('watchlist'), baseline: [404] },
     // mf-search/server/src/insightsRoutes.ts
-    { part: 'insights', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024), headers: edge('insights') },
+    { part: 'search-team', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024), headers: edge('search-team') },
     // contact/server/src/contactRoutes.tsx
     { part: 'contact', method: 'GET', path: `${CONTACT_SERVICE_PATHS.pageFragment}?sent=1`, headers: edge('contact') },
     { part: 'contact', method: 'GET', path: CONTACT_SERVICE_PATHS.problemFragment.replace('{status}', '413'), headers: edge('contact'), baseline: [413] },

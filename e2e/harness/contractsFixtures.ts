@@ -36,7 +36,7 @@ export function contractsCopy(version: string, change: (dir: string) => void = (
  */
 export function buildRemoteAgainst(remote: string, contractsDir: string, change: (dir: string) => void = () => {}): string {
   const dir = mkdtempSync(path.join(VARIANTS_DIR, `${remote}-${path.basename(contractsDir)}-`));
-  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json']) cpSync(path.join(REPO_ROOT, remote, entry), path.join(dir, entry), { recursive: true });
+  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json', 'slice.json']) cpSync(path.join(REPO_ROOT, remote, entry), path.join(dir, entry), { recursive: true });
   replaceInFile(path.join(dir, 'rspack.config.mjs'), 'createRemoteConfig({', `createRemoteConfig({\n  contractsDir: ${JSON.stringify(contractsDir)},`);
   change(dir);
   execFileSync(path.join(REPO_ROOT, 'node_modules/.bin/rspack'), ['build', '--mode', 'production'], { cwd: dir, stdio: 'pipe' });

@@ -60,7 +60,7 @@ export async function buildRemoteFromChangedSource(
   mkdirSync(VARIANTS_DIR, { recursive: true });
   const work = mkdtempSync(path.join(VARIANTS_DIR, `${remote}-source-`));
   const source = path.join(work, remote);
-  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json']) {
+  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json', 'slice.json']) {
     cpSync(path.join(REPO_ROOT, remote, entry), path.join(source, entry), { recursive: true });
   }
   for (const edit of edits) {

@@ -112,7 +112,7 @@ test.beforeAll(async () => {
   // hydrates (and when it mounts: a page whose server render of the new build missed its budget
   // holds a placeholder, and must fail too).
   const source = path.join(work, 'mf-watchlist-broken');
-  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json']) cpSync(path.join(REPO_ROOT, REMOTE, entry), path.join(source, entry), { recursive: true });
+  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json', 'slice.json']) cpSync(path.join(REPO_ROOT, REMOTE, entry), path.join(source, entry), { recursive: true });
   const island = path.join(source, 'src/islands/WatchlistLink.ts');
   const original = readFileSync(island, 'utf8');
   const changed = original.replace(

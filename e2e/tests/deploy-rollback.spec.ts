@@ -98,7 +98,7 @@ test.beforeAll(async () => {
   work = mkdtempSync(path.join(VARIANTS_DIR, 'deploy-'));
   // v2: mf-watchlist built from a copy of its source whose header link shows "v2".
   const source = path.join(work, 'mf-watchlist-v2');
-  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json']) {
+  for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json', 'slice.json']) {
     cpSync(path.join(REPO_ROOT, REMOTE, entry), path.join(source, entry), { recursive: true });
   }
   const component = path.join(source, 'src/components/WatchlistLink.tsx');

@@ -75,7 +75,7 @@ test.describe('fuzz corpus against the whole stack', () => {
 
   test('no hostile request gets a 5xx or no answer, and every process is still up', async ({}, testInfo) => {
     test.setTimeout(240_000);
-    const services = ['survey', 'watchlist', 'insights', 'contact'] as const;
+    const services = ['survey', 'watchlist', 'search-team', 'contact'] as const;
     const pidsBefore = { search: stack.searchPid(), ...Object.fromEntries(services.map((name) => [name, stack.servicePid(name)])) };
 
     const tokenResponse = await fetch(new URL('/actions/blitz/csrf/token', stack.url));

@@ -207,7 +207,7 @@ test.describe('server-rendered islands', () => {
     const article = articleWithSurvey();
     // A changed variant of mf-survey, built from a copy of its source.
     const source = mkdtempSync(path.join(VARIANTS_DIR, 'mf-survey-src-'));
-    for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json']) {
+    for (const entry of ['src', 'package.json', 'rspack.config.mjs', 'tsconfig.json', 'slice.json']) {
       cpSync(path.join(REPO_ROOT, 'mf-survey', entry), path.join(source, entry), { recursive: true });
     }
     const widget = path.join(source, 'src/components/SurveyWidget.tsx');

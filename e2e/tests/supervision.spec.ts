@@ -297,7 +297,7 @@ test.describe('npm start itself', () => {
       heldOpen.destroy();
       if (early.status !== 200) expect({ status: early.status, retryAfter: early.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '1' });
       expect(url).toBe(`http://127.0.0.1:${shellPort}/`);
-      expect(Object.keys(pids).sort()).toEqual(['contact', 'insights', 'mf-search', 'mf-survey', 'mf-watchlist', 'mf-widgets', 'search', 'shell', 'survey', 'watchlist']);
+      expect(Object.keys(pids).sort()).toEqual(['contact', 'mf-search', 'mf-survey', 'mf-watchlist', 'mf-widgets', 'search', 'search-team', 'shell', 'survey', 'watchlist']);
       // Secrets: generated into the data folder, readable by its owner only; the log names the file.
       const secretsFile = path.join(dataDir, 'secrets.json');
       expect(first.output.some((line) => line.includes(`secrets in ${secretsFile}`) && line.includes('generated now: COOKIE_SECRET'))).toBe(true);

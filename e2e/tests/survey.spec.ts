@@ -23,7 +23,10 @@ const limitedSurvey = getSurvey(limitedArticle.surveyHandle!)!;
 
 /** The most votes one address may send at once on a survey: the shortest sliding window the survey service declares. */
 function voteBurst(): number {
-  const policy = JSON.parse(readFileSync(path.join(REPO_ROOT, 'mf-survey/server/edge-policy.json'), 'utf8')) as { routes: Array<{ call: string; rateLimit?: { windows?: Array<{ max: number; windowMs: number }> } }> };
+  const manifest = JSON.parse(readFileSync(path.join(REPO_ROOT, 'mf-survey/slice.json'), 'utf8')) as {
+    service: { edgePolicy: { routes: Array<{ call: string; rateLimit?: { windows?: Array<{ max: number; windowMs: number }> } }> } };
+  };
+  const policy = manifest.service.edgePolicy;
   const windows = policy.routes.find((route) => route.call === 'surveySubmit')!.rateLimit!.windows!;
   return [...windows].sort((a, b) => a.windowMs - b.windowMs)[0]!.max;
 }

@@ -65,6 +65,41 @@ export default tseslint.config(
     },
   },
   {
+    // Issue 33: no function of the shell or tooling over 80 lines, no module of the shell over 300
+    // (tests, test helpers and benches aside): a longer one does several things. The files still over
+    // are listed below, each until it is split; any other file over fails the lint.
+    files: ['shell/**/*.{ts,tsx,mts,mjs,js}', 'tooling/**/*.{ts,tsx,mts,mjs,js}'],
+    ignores: ['**/*.test.*', '**/test/**', '**/testing/**', '**/bench/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 80 }] },
+  },
+  {
+    files: ['shell/**/*.{ts,tsx,mts,mjs,js}'],
+    ignores: ['**/*.test.*', '**/test/**', '**/testing/**', '**/bench/**'],
+    rules: { 'max-lines': ['error', { max: 300 }] },
+  },
+  {
+    files: [
+      'shell/src/client/islandRuntime.ts',
+      'shell/src/server/app.ts',
+      'shell/src/server/config.ts',
+      'shell/src/server/fragmentPages/formTokenGate.ts',
+      'shell/src/server/health/RemotesHealthPage.tsx',
+      'shell/src/server/main.ts',
+      'shell/src/server/pages/Layout.tsx',
+      'shell/src/server/pages/routes.tsx',
+      'shell/src/server/proxy/serviceProxy.ts',
+      'shell/src/server/seo/seoRoutes.ts',
+      'tooling/stack/devSite.mjs',
+      'tooling/stack/supervisor.mjs',
+    ],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
+    // Being split into modules of one concern each (the loader, the live build, the store of extra builds).
+    files: ['shell/src/server/federation/serverFederation.ts'],
+    rules: { 'max-lines': 'off' },
+  },
+  {
     files: ['**/*.{ts,tsx,mts,cts}'],
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -1,4 +1,32 @@
+// The two name unions repeat the manifests' names for the type checker (a JSON import has no literal
+// types); scripts/stackRegistry.test.ts holds them to the manifests.
+/** Every slice with a remote (`remote` in its `slice.json`). */
 export type RemoteName = 'mf-search' | 'mf-watchlist' | 'mf-survey' | 'mf-widgets';
+
+/** What the registry checks the slices' manifests with (tooling/stack/slice.schema.json, the fields in full). */
+export interface SliceManifest {
+  readonly name: string;
+  readonly team: string;
+  readonly description: string;
+  readonly remote?: {
+    readonly port: number;
+    readonly manifestEnv: string;
+    readonly islands: readonly string[];
+    /** Its islands in the shell's slots (checked by the shell against contracts' slots at start). */
+    readonly slots?: readonly { readonly slot: string; readonly island: string; readonly order: number; readonly props?: Readonly<Record<string, string>>; readonly hydrate?: 'immediate' | 'idle' | 'visible' | 'interaction'; readonly className?: string }[];
+  };
+  readonly service?: {
+    readonly name: string;
+    readonly entry: string;
+    readonly port: number;
+    readonly urlEnv: string;
+    readonly edgeKeyEnv: string;
+    readonly deprecatedEnv?: Readonly<Record<string, string>>;
+    readonly reads: readonly ('searchAdminKey' | 'editorToken')[];
+    readonly edgePolicy: { readonly description?: string; readonly routes: readonly unknown[]; readonly pages?: readonly unknown[]; readonly formPages?: readonly unknown[] };
+  };
+  readonly env: readonly string[];
+}
 
 export interface RemoteEntry {
   /** Workspace folder and federation name. */
@@ -7,6 +35,8 @@ export interface RemoteEntry {
   readonly manifestEnv: string;
   /** Port its static server uses by default (`npm start`, the shell's default manifest URL). */
   readonly defaultPort: number;
+  /** The islands it exposes (its manifest's `remote.islands`). */
+  readonly islands: readonly string[];
 }
 
 export interface ServiceEntry {
@@ -18,7 +48,8 @@ export interface ServiceEntry {
   readonly defaultPort: number;
 }
 
-export type TeamServiceName = 'survey' | 'watchlist' | 'insights' | 'contact';
+/** Every slice's service (`service.name` in its `slice.json`). */
+export type TeamServiceName = 'survey' | 'watchlist' | 'search-team' | 'contact';
 
 export interface TeamServiceEntry {
   readonly name: TeamServiceName;
@@ -34,15 +65,21 @@ export interface TeamServiceEntry {
    * to send it along (`npm start` generates each, see the tooling/stack README, "Secrets").
    */
   readonly edgeKeyEnv: string;
-  /** Its edge policy file, relative to the slice folder (`readEdgePolicy`). */
-  readonly edgePolicy: string;
+  /** Its edge policy, as its manifest declares it (`readEdgePolicy`). */
+  readonly edgePolicy: NonNullable<SliceManifest['service']>['edgePolicy'];
+  /** Former variable names still read for one version: old name to new name (`withDeprecatedEnv`). */
+  readonly deprecatedEnv: Readonly<Record<string, string>>;
   /** It writes the search index: the stack gives it the search server's address and admin key (no other part gets the key). Default false. */
-  readonly writesSearchIndex?: boolean;
+  readonly writesSearchIndex: boolean;
   /** It serves an editors' page: the stack gives it `EDITOR_TOKEN` (no other part gets it). Default false. */
-  readonly readsEditorToken?: boolean;
+  readonly readsEditorToken: boolean;
 }
 
-/** Every federated remote, in a fixed order. */
+/** Every slice's manifest, checked, sorted by folder name. */
+export const SLICES: readonly SliceManifest[];
+/** `env` with the deprecated variable names a manifest still accepts copied to their new names; one `warn` line per old name in use. */
+export function withDeprecatedEnv<T extends Record<string, string | undefined>>(env: T, warn?: (line: string) => void): T & Record<string, string | undefined>;
+/** Every federated remote, by port. */
 export const REMOTES: readonly RemoteEntry[];
 /** Every server-side service the shell reaches. */
 export const SERVICES: readonly ServiceEntry[];
@@ -54,7 +91,7 @@ export const SHELL_DEFAULT_PORT: number;
 export function defaultManifestUrl(remote: RemoteEntry, origin?: string): string;
 /** `http://127.0.0.1:<defaultPort>`. */
 export function defaultServiceUrl(service: TeamServiceEntry): string;
-/** The edge policy `service` declares (its `edgePolicy` file, parsed JSON; the shell validates it). */
+/** The edge policy `service` declares (its manifest's `service.edgePolicy`; the shell validates it). */
 export function readEdgePolicy(service: TeamServiceEntry): unknown;
 /** The team service `name`; throws for a name the registry does not list. */
 export function teamService(name: TeamServiceName): TeamServiceEntry;

@@ -1,18 +1,23 @@
-// The one list of the site's deployable parts. The shell's configuration (`shell/src/server/config.ts`),
-// `npm start` (scripts/start.mjs) and the e2e harness (e2e/harness/stack.ts) all read it, so a remote
-// or service is added, renamed or moved to another port here and nowhere else.
-import { readFileSync } from 'node:fs';
+// The site's deployable parts, discovered from the slices' manifests (`<slice>/slice.json`, checked
+// against `slice.schema.json` by sliceManifests.mjs): the shell's configuration
+// (`shell/src/server/config.ts`), `npm start` (scripts/start.mjs) and the e2e harness
+// (e2e/harness/stack.ts) all read it, so a slice joins, is renamed or moves to another port in its
+// own manifest and nowhere else. A malformed manifest stops whatever imports this module, naming the
+// file and the field.
 import path from 'node:path';
+import { readSliceManifests } from './sliceManifests.mjs';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Each federated remote: its workspace folder, the variable holding its manifest URL, its default port. */
-export const REMOTES = Object.freeze([
-  Object.freeze({ name: 'mf-search', manifestEnv: 'REMOTE_MF_SEARCH_URL', defaultPort: 4310 }),
-  Object.freeze({ name: 'mf-watchlist', manifestEnv: 'REMOTE_MF_WATCHLIST_URL', defaultPort: 4311 }),
-  Object.freeze({ name: 'mf-survey', manifestEnv: 'REMOTE_MF_SURVEY_URL', defaultPort: 4312 }),
-  Object.freeze({ name: 'mf-widgets', manifestEnv: 'REMOTE_MF_WIDGETS_URL', defaultPort: 4313 }),
-]);
+/** Every slice's manifest, sorted by folder name. */
+export const SLICES = deepFreeze(readSliceManifests(REPO_ROOT));
+
+/** Each federated remote: its workspace folder, the variable holding its manifest URL, its default port, its islands. */
+export const REMOTES = Object.freeze(
+  SLICES.filter((slice) => slice.remote)
+    .map((slice) => Object.freeze({ name: slice.name, manifestEnv: slice.remote.manifestEnv, defaultPort: slice.remote.port, islands: slice.remote.islands }))
+    .sort((a, b) => a.defaultPort - b.defaultPort),
+);
 
 /**
  * Each server-side service the shell reaches: its name, the variables that point the shell at it
@@ -25,24 +30,60 @@ export const SERVICES = Object.freeze([
 ]);
 
 /**
- * Each team's own service (its slice's server): the service's name, its slice folder, the entry its
- * `npm start` runs (relative to the slice), the variable holding its URL in the shell's configuration
- * (a comma-separated list balances over several instances), its default port and the variable holding
- * its edge key (the secret the shell sends with every forwarded request and the service checks: one
- * per service, so no service holds another's key or the shell's cookie secret), and its edge policy:
- * the file (relative to the slice) in which the service declares what the shell's edge does with its
- * calls (`readEdgePolicy`). The shell reaches it through its reverse proxy; the stack starter runs it
- * as its own supervised process.
+ * Each team's own service (its slice manifest's `service`): the service's name, its slice folder,
+ * the entry its `npm start` runs (relative to the slice), the variable holding its URL in the
+ * shell's configuration (a comma-separated list balances over several instances), its default port,
+ * the variable holding its edge key (the secret the shell sends with every forwarded request and the
+ * service checks: one per service, so no service holds another's key or the shell's cookie secret),
+ * its edge policy (what the shell's edge does with its calls, `readEdgePolicy`), and what else it
+ * may read (`writesSearchIndex`: the search server's admin key; `readsEditorToken`). The shell
+ * reaches it through its reverse proxy; the stack starter runs it as its own supervised process.
  */
-export const TEAM_SERVICES = Object.freeze([
-  Object.freeze({ name: 'survey', slice: 'mf-survey', entry: 'server/src/main.ts', urlEnv: 'SURVEY_SERVICE_URL', defaultPort: 4320, edgeKeyEnv: 'SURVEY_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
-  Object.freeze({ name: 'watchlist', slice: 'mf-watchlist', entry: 'server/src/main.ts', urlEnv: 'WATCHLIST_SERVICE_URL', defaultPort: 4321, edgeKeyEnv: 'WATCHLIST_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
-  // The search team's service: the insights collector and the indexer that fills the articles
-  // collection (so it alone gets the search server's admin key; the search server is SERVICES' `search`),
-  // and the editors' search report (so it alone gets the editor token).
-  Object.freeze({ name: 'insights', slice: 'mf-search', entry: 'server/src/main.ts', urlEnv: 'INSIGHTS_SERVICE_URL', defaultPort: 4322, edgeKeyEnv: 'INSIGHTS_EDGE_KEY', edgePolicy: 'server/edge-policy.json', writesSearchIndex: true, readsEditorToken: true }),
-  Object.freeze({ name: 'contact', slice: 'contact', entry: 'server/src/main.ts', urlEnv: 'CONTACT_SERVICE_URL', defaultPort: 4323, edgeKeyEnv: 'CONTACT_EDGE_KEY', edgePolicy: 'server/edge-policy.json' }),
-]);
+export const TEAM_SERVICES = Object.freeze(
+  SLICES.filter((slice) => slice.service)
+    .map(({ name: slice, service }) =>
+      Object.freeze({
+        name: service.name,
+        slice,
+        entry: service.entry,
+        urlEnv: service.urlEnv,
+        defaultPort: service.port,
+        edgeKeyEnv: service.edgeKeyEnv,
+        edgePolicy: service.edgePolicy,
+        deprecatedEnv: service.deprecatedEnv ?? {},
+        writesSearchIndex: service.reads.includes('searchAdminKey'),
+        readsEditorToken: service.reads.includes('editorToken'),
+      }),
+    )
+    .sort((a, b) => a.defaultPort - b.defaultPort),
+);
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * `env` with each former variable name a manifest still accepts (`service.deprecatedEnv`, for one
+ * version) copied to its new name when only the old one is set; `warn` gets one deprecation line
+ * per old name in use. The caller's object is not changed.
+ * @param {Record<string, string | undefined>} env
+ * @param {(line: string) => void} [warn]
+ */
+export function withDeprecatedEnv(env, warn = (line) => console.warn(line)) {
+  const result = { ...env };
+  for (const service of TEAM_SERVICES) {
+    for (const [oldName, newName] of Object.entries(service.deprecatedEnv)) {
+      if (!env[oldName]?.trim()) continue;
+      warn(`[deprecated] ${oldName} is read for one more version: set ${newName} instead (the ${service.name} service, ${service.slice}/slice.json)`);
+      if (!env[newName]?.trim()) result[newName] = env[oldName];
+    }
+  }
+  return result;
+}
 
 /** The shell's own default port (`PORT`). */
 export const SHELL_DEFAULT_PORT = 4300;
@@ -58,13 +99,13 @@ export function defaultServiceUrl(service) {
 }
 
 /**
- * The edge policy `service` declares (its slice's `edgePolicy` file, parsed JSON, not yet checked:
- * the shell validates it at start and refuses to start on a malformed one). A file, not a call to
- * the running service: the edge's routes, limits and checks are set before the shell listens, so a
- * service that is down at that moment still has its calls answered (503), not unknown (404).
+ * The edge policy `service` declares (its slice manifest's `service.edgePolicy`, checked in detail by
+ * the shell at start, which refuses to start on a malformed one). A file, not a call to the running
+ * service: the edge's routes, limits and checks are set before the shell listens, so a service that
+ * is down at that moment still has its calls answered (503), not unknown (404).
  */
 export function readEdgePolicy(service) {
-  return JSON.parse(readFileSync(path.join(REPO_ROOT, service.slice, service.edgePolicy), 'utf8'));
+  return service.edgePolicy;
 }
 
 /** The team service `name`; throws for a name the registry does not list. */

@@ -94,7 +94,7 @@ describe("a team service's environment", () => {
     const { teamServiceEnvironment } = await import('./startStack.mjs');
     const secrets = loadStackSecrets(dataDir, {}).values;
     expect(secrets.EDITOR_TOKEN).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(TEAM_SERVICES.filter((service) => service.readsEditorToken).map((service) => service.name)).toEqual(['insights']);
+    expect(TEAM_SERVICES.filter((service) => service.readsEditorToken).map((service) => service.name)).toEqual(['search-team']);
     for (const service of TEAM_SERVICES) {
       const env = teamServiceEnvironment(service, { env: { PATH: '/usr/bin', EDITOR_TOKEN: 'from-the-callers-env-0123456789' }, secrets, port: 4320, dataDir });
       if (service.readsEditorToken) expect(env.EDITOR_TOKEN).toBe(secrets.EDITOR_TOKEN);

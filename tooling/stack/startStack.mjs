@@ -18,7 +18,7 @@ import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { deploy } from '@khs/deploy';
 import { SERVER_HEALTH_PATH, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS, SERVER_STOP_TIMEOUT_MS } from '../../search-engine/server-process.mjs';
-import { defaultManifestUrl, REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService } from './registry.mjs';
+import { defaultManifestUrl, REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService, withDeprecatedEnv } from './registry.mjs';
 import { lockDataDir } from './dataDirLock.mjs';
 import { holdPort, PortInUseError } from './heldPort.mjs';
 
@@ -583,7 +583,8 @@ export async function startStack(options = {}) {
   };
 
   try {
-    const given = { ...process.env, ...options.env };
+    // Former variable names a slice manifest still accepts (for one version) count under their new names.
+    const given = withDeprecatedEnv({ ...process.env, ...options.env });
     const embeddedSearch = !given[SEARCH.hostEnv];
     const ownServices = TEAM_SERVICES.filter((service) => !given[service.urlEnv]); // others run elsewhere
     // Remotes served elsewhere (a dev origin, a shared staging site): no origin of ours, no build needed.

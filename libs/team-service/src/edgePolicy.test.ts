@@ -25,6 +25,6 @@ describe('readEdgePolicy', () => {
     expect(() => policy.bodyLimit('results')).toThrow('mf-x/server/edge-policy.json declares no body limit for the results call');
     expect(() => policy.rateLimitScopeMaxLength('results')).toThrow('mf-x/server/edge-policy.json declares no rate-limit scope length for the results call');
     expect(() => policy.formPageMaxBodyBytes('other')).toThrow('mf-x/server/edge-policy.json declares no other form page with maxBodyBytes');
-    expect(() => readEdgePolicy({}).formPageMaxBodyBytes('contact')).toThrow('server/edge-policy.json declares no contact form page with maxBodyBytes');
+    expect(() => readEdgePolicy({}).formPageMaxBodyBytes('contact')).toThrow('slice.json declares no contact form page with maxBodyBytes');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Reading the numbers a team service enforces itself from its own edge policy
- * (`server/edge-policy.json`, which the shell's edge applies): each is declared once, there, and a
+ * (its slice manifest's `service.edgePolicy`, which the shell's edge applies): each is declared once, there, and a
  * service whose policy lacks one stops at its start, naming what is missing.
  */
 
@@ -36,11 +36,11 @@ export interface EdgePolicyReader {
 }
 
 /**
- * Reads `policy`, a service's imported `edge-policy.json`.
+ * Reads `policy`, a service's edge policy (its imported `slice.json`'s `service.edgePolicy`).
  * @param policy the declared policy
- * @param file how errors name the file; default `server/edge-policy.json`
+ * @param file how errors name the file; default `slice.json`
  */
-export function readEdgePolicy(policy: DeclaredEdgePolicy, file = 'server/edge-policy.json'): EdgePolicyReader {
+export function readEdgePolicy(policy: DeclaredEdgePolicy, file = 'slice.json'): EdgePolicyReader {
   const route = (call: string): DeclaredEdgeRoute => {
     const declared = policy.routes?.find((entry) => entry.call === call);
     if (!declared) throw new Error(`${file} declares no ${call} call`);

@@ -2,20 +2,24 @@
 // (PORT, default from the stack registry), its own storage (`$DATA_DIR/insights.sqlite`, or the
 // `insights` schema with DATABASE_URL), reached by browsers only through the shell's proxy.
 import { articlesDirFromEnv } from '@khs/content';
-import { teamService } from '@khs/stack/registry';
+import { teamService, withDeprecatedEnv } from '@khs/stack/registry';
 import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
 import { buildInsightsService } from './buildInsightsService.js';
 import { editorTokensFromEnv } from './report/editorAccess.js';
 import { readIndexerSettings, startContentIndexer } from './indexing/contentIndexer.js';
 import { readPopularitySettings, PopularitySettingsError } from './popularity/popularitySettings.js';
 import { startPopularityUpdater } from './popularity/popularityUpdater.js';
-import { INSIGHTS_SERVICE_NAME, openInsightsStorage } from './storage/openInsightsStorage.js';
+import { openInsightsStorage } from './storage/openInsightsStorage.js';
+
+/** The service's name in its manifest (`slice.json`'s `service.name`). */
+const SEARCH_TEAM_SERVICE_NAME = 'search-team';
 
 /** Longest wait for the first index sync before the service starts answering. */
 const FIRST_SYNC_WAIT_MS = 20_000;
 
 async function main(): Promise<void> {
-  const settings = readServiceSettings(teamService(INSIGHTS_SERVICE_NAME));
+  // The search team's service (registry name `search-team`; its storage keeps the name `insights`).
+  const settings = readServiceSettings(teamService(SEARCH_TEAM_SERVICE_NAME), withDeprecatedEnv(process.env));
   const popularity = readPopularitySettings();
   const storage = await openInsightsStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });
   // The search slice owns its index: synced at start and after every change of the content folder.
@@ -32,13 +36,13 @@ async function main(): Promise<void> {
     ? startPopularityUpdater({ target: indexerSettings.target, events: storage.events, settings: popularity, refreshMs: popularity.refreshMs, log: (message) => console.log(`[search-popularity] ${message}`) })
     : undefined;
   const app = await buildInsightsService({ storage, editorTokens, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
-  await runService({ name: INSIGHTS_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: async () => {
+  await runService({ name: SEARCH_TEAM_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: async () => {
       await popularityUpdater?.close();
       await indexer.close();
       await storage.close();
     },
   });
-  console.log(`[${INSIGHTS_SERVICE_NAME}] storage: ${storage.dialect}; editors' search report ${editorTokens.length > 0 ? 'on (editor token)' : 'off: set EDITOR_TOKEN to open it'}`);
+  console.log(`[${SEARCH_TEAM_SERVICE_NAME}] storage: ${storage.dialect}; editors' search report ${editorTokens.length > 0 ? 'on (editor token)' : 'off: set EDITOR_TOKEN to open it'}`);
 }
 
 main().catch((error: unknown) => {

@@ -6,8 +6,7 @@ import { createEarlyAnswers, fetchEarlyAnswer, recordedSearches, searchesForQuer
 import { logConfigurationError } from '../config/logConfigurationError.js';
 import { readSearchServerSettings } from '../config/searchServerSettings.js';
 import { connectServerHitsInsights } from '../insights/serverHitsInsights.js';
-import type { FullSearchListOptions } from './fullSearchList.js';
-import { loadFullSearchList } from './loadFullSearchList.js';
+import { loadFullSearchList, type FullSearchListModule } from './loadFullSearchList.js';
 import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
 import { listAddress } from '../routing/listAddress.js';
@@ -18,10 +17,7 @@ import { reportSiteSearch } from '../tracking/siteSearchReport.js';
 /** Island props the server renders into `data-props`. */
 export type SearchListIslandProps = SearchListOptionProps;
 
-/** The full island's module (React, InstantSearch, the search client). */
-export type FullSearchListModule = {
-  mountFullSearchList(element: HTMLElement, props: SearchListIslandProps | undefined, context: IslandContext, options?: FullSearchListOptions): Promise<Unmount>;
-};
+export type { FullSearchListModule } from './loadFullSearchList.js';
 
 /**
  * Where the island is, on its element (`data-search-list`): `bound` (server markup bound without

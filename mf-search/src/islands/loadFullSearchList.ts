@@ -1,4 +1,11 @@
-import type { FullSearchListModule } from './SearchList.js';
+import type { IslandContext, Unmount } from 'contracts';
+import type { FullSearchListOptions } from './fullSearchList.js';
+import type { SearchListOptionProps } from './searchListOptions.js';
+
+/** The full island's module (React, InstantSearch, the search client): what `loadFullSearchList` resolves to. */
+export type FullSearchListModule = {
+  mountFullSearchList(element: HTMLElement, props: SearchListOptionProps | undefined, context: IslandContext, options?: FullSearchListOptions): Promise<Unmount>;
+};
 
 /**
  * The parts of the full island, evaluated one per task before the island's own module, in the

@@ -1,8 +1,8 @@
 import { readEdgePolicy } from '@khs/team-service/edge-policy';
-import declaredPolicy from '../edge-policy.json';
+import slice from '../../slice.json';
 
-/** The part of the service's edge policy (`server/edge-policy.json`) the service enforces itself too. */
-const policy = readEdgePolicy(declaredPolicy);
+/** The part of the service's edge policy (its `slice.json`'s `service.edgePolicy`) the service enforces itself too. */
+const policy = readEdgePolicy(slice.service.edgePolicy, 'mf-survey/slice.json (service.edgePolicy)');
 
 /**
  * Largest submission body (bytes): `{ "answerPosition": n }` is a few dozen. Declared once, in the

@@ -69,7 +69,7 @@ export interface WatchlistRoutesOptions {
  *   (none once its creator added `SHARE_BOUND` new shares in the window);
  * - `POST /api/watchlist/pdf` answers the same list as a PDF;
  * - `GET /watchlist/shared/:shareId` the shared list's page content (`PageFragment`, declared as a
- *   page in `server/edge-policy.json`), 404 JSON for an unknown or malformed share id.
+ *   page in `slice.json`'s `service.edgePolicy`), 404 JSON for an unknown or malformed share id.
  * Bodies are limited as the edge policy declares (`edgePolicy.ts`); bad bodies get 400/422 JSON, nothing stored.
  */
 export async function watchlistRoutes(app: FastifyInstance, options: WatchlistRoutesOptions): Promise<void> {

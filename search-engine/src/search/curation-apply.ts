@@ -5,7 +5,10 @@ import type { FieldValueLookup } from '../sets/dynamic-curation.js';
 import { tokenize } from '../text/tokenize.js';
 import type { CompiledSynonym } from '../sets/synonym-set.js';
 import { validateDiversity } from './diversity.js';
+import type { PinnedSeq } from './prepared-search.js';
 import type { SearchParams } from './search-params.js';
+
+export type { PinnedSeq } from './prepared-search.js';
 
 /** The curation outcome for this search, or undefined when curation does not apply. */
 export function curationFor(collection: Collection, params: SearchParams): CurationOutcome | undefined {
@@ -71,11 +74,6 @@ export function combineFilters(filters: string[]): string {
   return present.length <= 1 ? (present[0] ?? '') : present.map((f) => `(${f})`).join(' && ');
 }
 
-/** A pinned document and its 1-based position. */
-export interface PinnedSeq {
-  seq: number;
-  position: number;
-}
 
 /**
  * Pinned documents: curation `includes`, then `pinned_hits`; hidden ones, unknown ids and

@@ -23,11 +23,8 @@ export function validateDiversity(collection: Collection, params: SearchParams, 
   if (params.groupBy.length > 0) throw new ApiError(400, 'Diversity is not supported along with group_by.');
 }
 
-/** `diversity_lambda`: a number in [0, 1], else the default 0.5 (Typesense ignores other values). */
-export function diversityLambda(raw: string | undefined): number {
-  const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
-  return Math.fround(value >= 0 && value <= 1 ? value : 0.5);
-}
+// `diversityLambda` is read with the other parameters (search-params.ts), which this module's types need.
+export { diversityLambda } from './search-params.js';
 
 /** A document's values of a facet field as a set of keys (undefined when it has none). */
 function facetKeys(collection: Collection, field: string, seq: number): Set<string> | undefined {

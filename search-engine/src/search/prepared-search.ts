@@ -1,6 +1,5 @@
 import type { Collection } from '../index/collection.js';
 import type { CurationOutcome } from '../sets/curation-set.js';
-import type { PinnedSeq } from './curation-apply.js';
 import type { HighlightOptions } from './highlight.js';
 import type { SearchParams } from './search-params.js';
 import type { SortKey } from './sort.js';
@@ -26,4 +25,10 @@ export interface PreparedSearch {
   facetFields: { name: string; wildcard: boolean }[];
   highlightOptions: HighlightOptions | undefined;
   started: number;
+}
+
+/** A pinned document and its 1-based position. */
+export interface PinnedSeq {
+  seq: number;
+  position: number;
 }

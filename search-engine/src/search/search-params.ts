@@ -1,5 +1,4 @@
 import { ApiError } from '../api-error.js';
-import { diversityLambda } from './diversity.js';
 import { splitSortBy } from './sort.js';
 
 /** Maximum hits per page, as in Typesense. */
@@ -193,4 +192,10 @@ export function parseSearchParams(params: Record<string, string>): SearchParams 
     groupLimit,
     groupMissingValues: bool(params.group_missing_values, true),
   };
+}
+
+/** `diversity_lambda`: a number in [0, 1], else the default 0.5 (Typesense ignores other values). */
+export function diversityLambda(raw: string | undefined): number {
+  const value = raw === undefined || raw.trim() === '' ? Number.NaN : Number(raw);
+  return Math.fround(value >= 0 && value <= 1 ? value : 0.5);
 }

@@ -2,11 +2,12 @@ import { defaultArticlesDir, PREVIEW_SECRET_MIN_LENGTH } from '@khs/content';
 import { PREVIEW_SECRET_ENV, PREVIEW_SECRET_MIN_LENGTH as REMOTE_PREVIEW_SECRET_MIN_LENGTH } from '@khs/deploy/preview-link';
 import { readEnvInteger } from '@khs/env-integer';
 import path from 'node:path';
-import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, type TeamServiceName } from '@khs/stack/registry';
+import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, SLICES, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, withDeprecatedEnv, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
-import { DEFAULT_SEARCH_INDEX_NAME, popularitySwitchFromEnv, POPULARITY_SWITCH_ENV, type RemoteDefinition, type SearchNode } from 'contracts';
-import { parseSearchNodes, searchNodeUrl } from '@khs/search-nodes';
+import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition, type SearchNode } from 'contracts';
 import { EdgePolicyError, parseEdgePolicy, type EdgePolicy } from './proxy/edgePolicy.js';
+import { readPopularitySwitch, readSearchCluster } from './searchConfig.js';
+import { readSlotFills } from './slots/slotFills.js';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
 
@@ -123,7 +124,7 @@ function readServiceEdgePolicy(service: (typeof TEAM_SERVICES)[number], problems
   try {
     return parseEdgePolicy(readEdgePolicy(service), service.name);
   } catch (error) {
-    problems.push(error instanceof EdgePolicyError ? error.message : `The ${service.name} service's edge policy (${service.slice}/${service.edgePolicy}) cannot be read: ${(error as Error).message}`);
+    problems.push(error instanceof EdgePolicyError ? error.message : `The ${service.name} service's edge policy (${service.slice}/slice.json) cannot be read: ${(error as Error).message}`);
     return { routes: [] };
   }
 }
@@ -140,8 +141,10 @@ export class ShellConfigError extends Error {
 const DEV_COOKIE_SECRET = DEVELOPMENT_COOKIE_SECRET;
 
 /** Reads and validates the configuration; throws `ShellConfigError` naming each bad variable. */
-export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
-  const problems: string[] = [];
+export function readShellConfig(givenEnv: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
+  const env = withDeprecatedEnv(givenEnv);
+  // A manifest placing an island in an unknown slot, or naming an unknown island or context field.
+  const problems: string[] = [...readSlotFills(SLICES).problems];
   const text = (name: string, fallback: string) => {
     const value = env[name]?.trim();
     return value ? value : fallback;
@@ -264,52 +267,4 @@ export function readShellConfig(env: NodeJS.ProcessEnv = process.env, cwd = proc
   };
   if (problems.length > 0) throw new ShellConfigError(problems);
   return config;
-}
-
-/** `SEARCH_POPULARITY` (contracts' reader), a problem when it is neither `on` nor `off`. */
-function readPopularitySwitch(env: NodeJS.ProcessEnv, problems: string[]): boolean {
-  try {
-    return popularitySwitchFromEnv(env);
-  } catch (error) {
-    problems.push((error as Error).message || `${POPULARITY_SWITCH_ENV} must be on or off`);
-    return false;
-  }
-}
-
-/**
- * The search cluster settings (`TYPESENSE_NODES`, `TYPESENSE_NEAREST_NODE` and their browser
- * variants), checked against the single-node ones: `TYPESENSE_HOST`/`TYPESENSE_PORT` may be set
- * next to `TYPESENSE_NODES` only when they name one of its nodes (the stack starter sets them),
- * `SEARCH_BROWSER_HOST` is for one node only, and a browser list needs the server list.
- */
-function readSearchCluster(env: NodeJS.ProcessEnv, problems: string[]): Pick<ShellConfig['search'], 'nodes' | 'nearestNode' | 'browserNodes' | 'browserNearestNode'> {
-  const list = (name: string) => {
-    const parsed = parseSearchNodes(name, env[name]);
-    if (parsed.problem) problems.push(parsed.problem);
-    return parsed.nodes.length > 0 ? parsed.nodes : undefined;
-  };
-  const single = (name: string) => {
-    const nodes = list(name);
-    if (nodes && nodes.length > 1) problems.push(`${name} must be one URL, got ${nodes.length}`);
-    return nodes?.[0];
-  };
-  const nodes = list('TYPESENSE_NODES');
-  const nearestNode = single('TYPESENSE_NEAREST_NODE');
-  const browserNodes = list('SEARCH_BROWSER_NODES');
-  const browserNearestNode = single('SEARCH_BROWSER_NEAREST_NODE');
-  const host = env.TYPESENSE_HOST?.trim();
-  if (nodes && host) {
-    const port = Number(env.TYPESENSE_PORT?.trim() || 8108);
-    if (!nodes.some((node) => node.host === host && node.port === port)) {
-      problems.push(
-        `TYPESENSE_HOST/TYPESENSE_PORT (${host}:${port}) is not one of TYPESENSE_NODES (${nodes.map(searchNodeUrl).join(', ')}): ` +
-          'set them to one of the nodes (npm start needs that, else it starts its own search server) or leave them unset',
-      );
-    }
-  }
-  if (nodes && env.SEARCH_BROWSER_HOST?.trim()) problems.push('SEARCH_BROWSER_HOST is for one node; with TYPESENSE_NODES set SEARCH_BROWSER_NODES');
-  if (browserNodes && !nodes) problems.push('SEARCH_BROWSER_NODES needs TYPESENSE_NODES (the nodes as the shell reaches them)');
-  if (browserNearestNode && !nearestNode) problems.push('SEARCH_BROWSER_NEAREST_NODE needs TYPESENSE_NEAREST_NODE');
-  if (nearestNode && !nodes && !host) problems.push('TYPESENSE_NEAREST_NODE needs TYPESENSE_NODES (or TYPESENSE_HOST): the nodes to fall back to');
-  return { nodes, nearestNode, browserNodes, browserNearestNode };
 }

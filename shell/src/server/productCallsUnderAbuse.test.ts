@@ -280,7 +280,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     const postgresUrl = db.dialect === 'postgres' ? testDatabaseUrl() : undefined;
     surveyService = await startSurveyServiceForTest({ dataDir, postgresUrl });
     watchlistService = await startTeamServiceForTest('watchlist', { dataDir, postgresUrl });
-    insightsService = await startTeamServiceForTest('insights', { dataDir, postgresUrl });
+    insightsService = await startTeamServiceForTest('search-team', { dataDir, postgresUrl });
     contactService = await startTeamServiceForTest('contact', { dataDir, postgresUrl });
     const config = readShellConfig({
       PUBLIC_BASE_URL,
@@ -288,7 +288,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
       DATA_DIR: dataDir,
       SURVEY_SERVICE_URL: surveyService.urls.join(','),
       WATCHLIST_SERVICE_URL: watchlistService.urls.join(','),
-      INSIGHTS_SERVICE_URL: insightsService.urls.join(','),
+      SEARCH_TEAM_SERVICE_URL: insightsService.urls.join(','),
       CONTACT_SERVICE_URL: contactService.urls.join(','),
     });
     const linkOrigin = createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl!, allowedHosts: config.allowedHosts });

@@ -2,9 +2,11 @@ import type { Survey } from 'contracts';
 import type { Article } from '../content/contentStore.js';
 import { ArticleMeta } from './ArticleMeta.js';
 import { Island } from './Island.js';
+import { Slot } from './Slot.js';
 import { TopicTags } from './TopicTags.js';
 import { articleWidgetsProps } from './articleWidgetsProps.js';
 import { ARTICLE_IMAGE_SIZES, type PageImage, withCatalogueImages } from './pageImage.js';
+import { articleSlotContext } from '../slots/articleSlotContext.js';
 
 export interface ArticlePageProps {
   article: Article;
@@ -35,9 +37,7 @@ export function ArticlePage({ article, survey, image = { src: article.image, wid
           <h1 className="article__title">{article.headline || article.title}</h1>
           <ArticleMeta className="article__meta" date={article.date} readingTime={article.readingTime} />
           <TopicTags topics={article.topic} />
-          {/* Server markup only (its browser mount does nothing; PageWidgets enhances it): nothing to load for it up front. */}
-          <Island name="mf-widgets/ArticleContentsTrigger" className="article__contents" hydrate="interaction" />
-          <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="article__watchlist" />
+          <Slot name="article.header.actions" context={articleSlotContext(article)} />
         </header>
         <figure className="article__figure">
           <img
@@ -69,6 +69,7 @@ export function ArticlePage({ article, survey, image = { src: article.image, wid
             />
           </section>
         ) : null}
+        <Slot name="article.after-body" context={articleSlotContext(article)} />
       </article>
     </>
   );

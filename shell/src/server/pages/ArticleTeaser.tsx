@@ -1,8 +1,9 @@
 import type { Article } from '../content/contentStore.js';
 import { ArticleMeta } from './ArticleMeta.js';
-import { Island } from './Island.js';
+import { Slot } from './Slot.js';
 import { TopicTags } from './TopicTags.js';
 import { TEASER_IMAGE_SIZES, type PageImage } from './pageImage.js';
+import { articleSlotContext } from '../slots/articleSlotContext.js';
 
 export interface ArticleTeaserProps {
   article: Article;
@@ -34,7 +35,7 @@ export function ArticleTeaser({ article, headingLevel = 2, image = { src: articl
         <p className="teaser__intro">{article.intro}</p>
         <TopicTags topics={article.topic} />
         <ArticleMeta className="teaser__meta" date={article.date} readingTime={article.readingTime} />
-        <Island name="mf-watchlist/WatchlistButton" props={{ id: article.id, title: article.title }} className="teaser__watchlist" hydrate="visible" />
+        <Slot name="teaser.actions" context={articleSlotContext(article)} />
       </div>
     </article>
   );

@@ -4,6 +4,7 @@ import { ConsentBanner } from './ConsentBanner.js';
 import { ConsentPanel } from './ConsentPanel.js';
 import { Island } from './Island.js';
 import { PreviewMarker } from './PreviewMarker.js';
+import { Slot } from './Slot.js';
 import { IslandCollectorContext } from '../federation/islandCollector.js';
 import { serializeJsonForHtml } from '../federation/serializeJsonForHtml.js';
 import { PageMetadata, type PageMetadataProps } from '../seo/PageMetadata.js';
@@ -131,9 +132,7 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
           </p>
         </footer>
         <ConsentPanel />
-        <Island name="mf-widgets/PageWidgets" className="page-widgets" hydrate="idle" />
-        {/* No markup: hears a watchlist save on any page (a search's conversion) once the browser is idle. */}
-        <Island name="mf-search/SearchConversions" hydrate="idle" />
+        <Slot name="page.end" context={{}} />
         <ConsentBanner />
       </body>
     </html>

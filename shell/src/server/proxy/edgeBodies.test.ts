@@ -97,7 +97,7 @@ describe('request bodies at the edge', () => {
 
   beforeAll(async () => {
     upstream = await startUpstream(seen);
-    const env = { SURVEY_SERVICE_URL: upstream.url, WATCHLIST_SERVICE_URL: upstream.url, INSIGHTS_SERVICE_URL: upstream.url };
+    const env = { SURVEY_SERVICE_URL: upstream.url, WATCHLIST_SERVICE_URL: upstream.url, SEARCH_TEAM_SERVICE_URL: upstream.url };
     const config = readShellConfig(env);
     ({ app } = await buildTestApp({ env, features: teamServiceProxies({ config, linkOrigin: () => 'http://localhost' }) }));
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -147,7 +147,7 @@ describe('request bodies at the edge', () => {
       { path: SURVEY_SUBMIT, limit: limitOf('survey', 'surveySubmit') },
       { path: DEFAULT_CALL_URLS.watchlist, limit: limitOf('watchlist', 'watchlist') },
       { path: DEFAULT_CALL_URLS.download, limit: limitOf('watchlist', 'download') },
-      { path: DEFAULT_CALL_URLS.insights, limit: limitOf('insights', 'insights') },
+      { path: DEFAULT_CALL_URLS.insights, limit: limitOf('search-team', 'insights') },
     ];
     expect(calls.map(({ limit }) => limit)).toEqual([1024, 256 * 1024, 256 * 1024, 128 * 1024]);
     for (const { path, limit } of calls) {

@@ -91,7 +91,7 @@ describe('parseEdgePolicy', () => {
   });
 
   it("reads the search service's report page as behind a token, and refuses a page both behind a token and shared-cacheable", () => {
-    expect(readShellConfig({}).services.insights.edgePolicy.pages).toEqual([
+    expect(readShellConfig({}).services['search-team'].edgePolicy.pages).toEqual([
       { page: 'searchReport', robots: 'noindex', forwardsAuthorization: true, unavailable: { title: 'Search report', text: expect.stringContaining('cannot be shown right now') } },
     ]);
     const page = (extra: Record<string, unknown>) => parseEdgePolicy({ routes: [], pages: [{ page: 'searchReport', unavailable: { title: 'T', text: 'x' }, ...extra }] }, 'made-up');

@@ -5,7 +5,7 @@ import type { RateWindow } from '../security/rateLimit/slidingWindows.js';
 
 /**
  * A team service's declaration of what the edge does with its calls (its slice's
- * `server/edge-policy.json`, named by the stack registry and read at start). The edge applies it
+ * `slice.json`'s `service.edgePolicy`, named by the stack registry and read at start). The edge applies it
  * without knowing the service: no team's name, limit or identity purpose is written in the shell.
  */
 export interface EdgePolicy {

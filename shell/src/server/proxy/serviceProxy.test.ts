@@ -23,7 +23,7 @@ import { SQLITE_MIGRATIONS } from '../database/migrations.js';
 import { sqliteRateLimitLogRepository } from '../database/sqlite/sqliteRateLimitLogRepository.js';
 import type { RateLimitLogRepository } from '../security/rateLimit/slidingWindows.js';
 
-/** What a service declares for one of its calls (its `server/edge-policy.json`, as the shell reads it). */
+/** What a service declares for one of its calls (its `slice.json`'s `service.edgePolicy`, as the shell reads it). */
 function declared(service: keyof ShellConfig['services'], call: EdgeRouteDeclaration['call']): EdgeRouteDeclaration {
   const route = readShellConfig({}).services[service].edgePolicy.routes.find((entry) => entry.call === call);
   if (!route) throw new Error(`the ${service} service declares no ${call} call`);
@@ -40,7 +40,7 @@ const fixedLimit = (service: keyof ShellConfig['services'], call: EdgeRouteDecla
   const { max, windowMs } = declared(service, call).rateLimit!;
   return { max: max!, windowMs: windowMs! };
 };
-const INSIGHTS_LIMIT = fixedLimit('insights', 'insights');
+const INSIGHTS_LIMIT = fixedLimit('search-team', 'insights');
 const WATCHLIST_LIMIT = fixedLimit('watchlist', 'watchlist');
 const WATCHLIST_PDF_LIMIT = fixedLimit('watchlist', 'download');
 
@@ -258,7 +258,7 @@ describe('the insights collector behind the proxy: no CSRF token (beacons), limi
   it(`forwards a beacon without a token, and refuses the (${INSIGHTS_LIMIT.max} + 1)th request of an address with 429 JSON, forwarding nothing more`, async () => {
     const seen: Seen[] = [];
     const upstream = await startUpstream('insights', seen);
-    const app = await shellWithSurveyAt(upstream.url, { INSIGHTS_SERVICE_URL: upstream.url });
+    const app = await shellWithSurveyAt(upstream.url, { SEARCH_TEAM_SERVICE_URL: upstream.url });
     try {
       const address = uniqueClientAddress();
       const send = () => app.inject({ method: 'POST', url: '/api/insights/events', remoteAddress: address, headers: { 'content-type': 'text/plain;charset=UTF-8' }, payload: '{"events":[]}' });

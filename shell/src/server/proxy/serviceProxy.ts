@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
 import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
-import type { ApiError } from '../app.js';
+import type { ApiErrorBody as ApiError } from '@khs/team-service/errors';
 import { PROXY_CONNECTIONS_PER_UPSTREAM, PROXY_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
 import { inFlightPerAddress } from '../security/inFlightPerAddress.js';
 import type { RateLimitPolicy } from '../security/rateLimit/rateLimitPolicies.js';

@@ -1,6 +1,6 @@
 /**
  * How many requests one client address may make per window on the shell's own calls (failure
- * beacons, the operators' view). Server policy, documented in the root README ("Abuse limits");
+ * beacons, the operators' view). Server policy, documented in shell/README.md ("Abuse limits");
  * one place so tests and docs read the same numbers.
  */
 export interface RateLimitPolicy {

@@ -1,0 +1,61 @@
+// Extension slots: the named places of the shell's pages that a slice's islands fill. The shell
+// declares each slot and the small context it offers; a slice's manifest (`slice.json`,
+// `remote.slots`) says which of its islands fills which slot, in what order, with which context
+// fields as props and how it hydrates. Adding a slot or a context field is a minor version; removing
+// or renaming one is a major.
+import type { IslandHydrateTrigger } from './island.js';
+
+/** An article as a slot offers it. */
+export interface ArticleSlotContext {
+  /** The article's id (its address is `/articles/<id>`). */
+  articleId: string;
+  title: string;
+  /** Its topics, in the article's order. */
+  topics: readonly string[];
+}
+
+/** Every slot of the shell's pages and the context it offers its islands. */
+export interface SlotContexts {
+  /** The article page's header, after the meta line (actions on the article). */
+  'article.header.actions': ArticleSlotContext;
+  /** The article page, after the article's body. */
+  'article.after-body': ArticleSlotContext;
+  /** An article teaser (home page, lists), after its meta line. */
+  'teaser.actions': ArticleSlotContext;
+  /** The end of every page's body, after the footer: page-wide enhancements with no place of their own. */
+  'page.end': Record<string, never>;
+}
+
+/** A slot's name. */
+export type SlotName = keyof SlotContexts;
+
+/** The context fields each slot offers (what a manifest may map to an island's props). */
+export const SLOT_CONTEXT_FIELDS: { readonly [Slot in SlotName]: readonly (keyof SlotContexts[Slot])[] } = {
+  'article.header.actions': ['articleId', 'title', 'topics'],
+  'article.after-body': ['articleId', 'title', 'topics'],
+  'teaser.actions': ['articleId', 'title', 'topics'],
+  'page.end': [],
+};
+
+/** Every slot's name. */
+export const SLOT_NAMES = Object.keys(SLOT_CONTEXT_FIELDS) as SlotName[];
+
+/** Whether `value` names a slot of the shell. */
+export function isSlotName(value: unknown): value is SlotName {
+  return typeof value === 'string' && Object.hasOwn(SLOT_CONTEXT_FIELDS, value);
+}
+
+/** One island placed in a slot, as a slice's manifest declares it. */
+export interface SlotFill {
+  slot: SlotName;
+  /** The island, `remote/Module` (a module the slice's remote exposes). */
+  island: string;
+  /** Place among the slot's islands, smallest first (ties: by island name). */
+  order: number;
+  /** The island's props: prop name → the slot context field it takes its value from. Default none. */
+  props?: Readonly<Record<string, string>>;
+  /** When the browser hydrates it. Default `immediate`. */
+  hydrate?: IslandHydrateTrigger;
+  /** Class of the island's element (the slot's layout places it by it). Default none. */
+  className?: string;
+}
