@@ -66,7 +66,7 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
     },
   });
   hookRequestStep(adapter, (response) => withSnippetOnlyFields(response, SNIPPET_ONLY_FIELDS));
-  const indexVersion = indexVersionReaderOf(adapter, settings.indexName);
+  const indexVersion = transport.indexVersion ?? indexVersionReaderOf(adapter, settings.indexName);
   hookMultiSearch(adapter, transport, indexVersion);
   const client = adapter.searchClient as unknown as { searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown> };
   const searchForFacetValues = client.searchForFacetValues.bind(client);
@@ -102,7 +102,7 @@ export function createSuggestionClient(settings: SearchServerSettings, transport
     },
   });
   hookRequestStep(adapter, (response) => response);
-  hookMultiSearch(adapter, {}, indexVersion ?? indexVersionReaderOf(adapter, settings.indexName));
+  hookMultiSearch(adapter, {}, indexVersion ?? transport.indexVersion ?? indexVersionReaderOf(adapter, settings.indexName));
   return adapter.searchClient as unknown as SearchClient;
 }
 
@@ -124,6 +124,11 @@ export interface SearchTransport {
   recordSearches?: boolean;
   /** Browser: answers the bound list fetched before the full island; a list search identical to one takes it. Default none. */
   earlyAnswers?: EarlyAnswers;
+  /**
+   * Where the clients read the index version their cached answers are keyed on. Default: the
+   * version collection, read through this client's own nodes (`indexVersion.ts`).
+   */
+  indexVersion?: IndexVersionReader;
 }
 
 /**
@@ -150,7 +155,7 @@ export function searchRetriesFor(settings: Pick<SearchServerSettings, 'nodes' | 
   return settings.nodes.length + (settings.nearestNode ? 1 : 0);
 }
 
-function serverOptions(settings: SearchServerSettings, { recordSearches: _record, earlyAnswers: _early, ...transport }: SearchTransport = {}) {
+function serverOptions(settings: SearchServerSettings, { recordSearches: _record, earlyAnswers: _early, indexVersion: _version, ...transport }: SearchTransport = {}) {
   return {
     apiKey: settings.apiKey,
     nodes: settings.nodes.map((node) => ({ ...node })),

@@ -46,7 +46,7 @@ describe('the search list server render follows the index version', () => {
     expect((await renderFor('zanzibarquill')).html).toBe(before.html);
 
     await recordIndexVersion(target, 'after-publish');
-    await expect.poll(async () => (await renderFor('zanzibarquill')).html, { timeout: 10_000, intervals: [200] }).toContain('data-object-id="zanzibar-quill"');
+    await expect.poll(async () => (await renderFor('zanzibarquill')).html, { timeout: 10_000, interval: 200 }).toContain('data-object-id="zanzibar-quill"');
     expect(dataVersion()).toBe('after-publish');
   });
 });

@@ -34,7 +34,7 @@ describe('startContentIndexer: the content folder watched, the index following i
       log: (message) => log.push(message),
     });
     await indexer.idle();
-  });
+  }, 30_000);
   afterAll(async () => {
     await indexer.close();
     await server.close();
