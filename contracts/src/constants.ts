@@ -17,7 +17,7 @@ export const AUTOCOMPLETE_ITEMS_VIEW_DEBOUNCE_MS = 400;
 export const SEARCH_INPUT_MAX_LENGTH = 512;
 /** Suggestion tags shown at most. */
 export const SUGGESTIONS_SHOWN = 5;
-/** How long search results are cached on the client (seconds). */
+/** How long search results are cached on the client (seconds), while the search index's version (what its indexer last synced) stays the same. */
 export const SEARCH_CACHE_SECONDS = 120;
 /** Hits per page assumed for an empty result. */
 export const DEFAULT_HITS_PER_PAGE = 20;

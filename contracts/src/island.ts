@@ -91,6 +91,13 @@ export interface IslandServerModule<Props = Record<string, unknown>> {
    * shell may reuse a result for the same island, props and address within it. Default: never.
    */
   cacheTtlMs?: number;
+  /**
+   * Version of the data the render reads besides its props and page (for example what a search
+   * index held at its last update), answered from memory. The shell makes it part of every shared
+   * page's version (its `ETag`) and of the key of reused renders, so no cache keeps a page from
+   * before the data changed. Default: none (the render depends on nothing else).
+   */
+  dataVersion?: () => string | undefined;
 }
 
 /**

@@ -76,6 +76,8 @@ test.describe('popularity from behaviour (SEARCH_POPULARITY=on)', () => {
     const stack = await startStack({ env: { SEARCH_POPULARITY: 'on', SEARCH_POPULARITY_REFRESH_SECONDS: '1' } });
     try {
       const { query, pair } = await equallyMatching(stack);
+      // A first render on a busy machine may miss the island budget (the shell's placeholder, no hits): wait for a whole one.
+      await expect.poll(async () => (await pageOrder(browser, stack, query)).length, { timeout: 60_000 }).toBeGreaterThan(0);
       const before = await pageOrder(browser, stack, query);
       // Which of the two the page shows first (ties end with the newer document first).
       const [upper, lower] = [...pair].sort((a, b) => before.indexOf(a) - before.indexOf(b)) as [string, string];

@@ -4,7 +4,11 @@ import { FACET_SEARCH_CAP, HIGHLIGHT_AFFIX_TOKENS, SEARCH_CACHE_SECONDS, type Se
 import { answerRefusedSearches, type InstantSearchRequestLike } from './refusedSearches.js';
 import { withSnippetOnlyFields, type TypesenseMultiSearchResponse } from './snippetOnlyFields.js';
 import { readSearchServerSettings, type SearchServerSettings } from './searchServerSettings.js';
-import { RECORDED_SEARCH_KEY, type EarlyAnswers, type TypesenseSearch } from './earlySearch.js';
+import { canonicalJson, RECORDED_SEARCH_KEY, type EarlyAnswers, type TypesenseSearch } from './earlySearch.js';
+import { createIndexVersionReader, createVersionedAnswerCache, INDEX_VERSION_MAX_AGE_MS, indexVersionSearch, type IndexVersionReader, versionOfResult } from './indexVersion.js';
+
+/** Answers one client keeps at most (the `typesense` client's own cache capacity). */
+const ANSWER_CACHE_ENTRIES = 100;
 
 // CommonJS interop: bundlers hand over the class, Node's ESM loader (benchmark) the module object.
 const TypesenseInstantSearchAdapter =
@@ -29,12 +33,15 @@ export interface SearchSetup {
   indexName: string;
   /** Hits per page (`limit` of the configuration; default `DEFAULT_HITS_PER_PAGE`). */
   hitsPerPage: number;
+  /** The index version both clients key their cached answers on (`indexVersion.ts`). */
+  indexVersion: IndexVersionReader;
 }
 
 /**
  * Builds the browser's search client: typesense-instantsearch-adapter talking to the configured
  * Typesense-protocol server with the search-only key. Results are cached on the client for
- * `SEARCH_CACHE_SECONDS`, snippets keep `HIGHLIGHT_AFFIX_TOKENS` tokens each side of a match,
+ * `SEARCH_CACHE_SECONDS` while the index version stays the same (read at most once a second,
+ * `indexVersion.ts`: a change of the index is in every answer within about a second), snippets keep `HIGHLIGHT_AFFIX_TOKENS` tokens each side of a match,
  * facet-value searches ask for at most `FACET_SEARCH_CAP` values, and every search is one
  * `multi_search` request (the adapter batches the widgets' queries). Answers carry no `content`
  * (about 45 KB per answer otherwise), only its snippet, which still reaches `_snippetResult.content`.
@@ -59,7 +66,8 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
     },
   });
   hookRequestStep(adapter, (response) => withSnippetOnlyFields(response, SNIPPET_ONLY_FIELDS));
-  hookMultiSearch(adapter, transport);
+  const indexVersion = transport.indexVersion ?? indexVersionReaderOf(adapter, settings.indexName);
+  hookMultiSearch(adapter, transport, indexVersion);
   const client = adapter.searchClient as unknown as { searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown> };
   const searchForFacetValues = client.searchForFacetValues.bind(client);
   // The adapter ignores InstantSearch's `maxFacetHits`; `maxValuesPerFacet` becomes Typesense's
@@ -71,9 +79,10 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
 
   return {
     searchClient: client as unknown as SearchClient,
-    suggestionClient: createSuggestionClient(settings, transport),
+    suggestionClient: createSuggestionClient(settings, transport, indexVersion),
     indexName: settings.indexName,
     hitsPerPage: settings.hitsPerPage,
+    indexVersion,
   };
 }
 
@@ -81,7 +90,7 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
  * The client for autocomplete suggestions alone (what the header search needs): answers carry
  * only the fields a suggestion needs (id, title), so suggestion requests stay small.
  */
-export function createSuggestionClient(settings: SearchServerSettings, transport: SearchTransport = {}): SearchClient {
+export function createSuggestionClient(settings: SearchServerSettings, transport: SearchTransport = {}, indexVersion?: IndexVersionReader): SearchClient {
   const adapter = new TypesenseInstantSearchAdapter({
     server: serverOptions(settings, transport),
     additionalSearchParameters: {
@@ -93,6 +102,7 @@ export function createSuggestionClient(settings: SearchServerSettings, transport
     },
   });
   hookRequestStep(adapter, (response) => response);
+  hookMultiSearch(adapter, {}, indexVersion ?? transport.indexVersion ?? indexVersionReaderOf(adapter, settings.indexName));
   return adapter.searchClient as unknown as SearchClient;
 }
 
@@ -114,6 +124,11 @@ export interface SearchTransport {
   recordSearches?: boolean;
   /** Browser: answers the bound list fetched before the full island; a list search identical to one takes it. Default none. */
   earlyAnswers?: EarlyAnswers;
+  /**
+   * Where the clients read the index version their cached answers are keyed on. Default: the
+   * version collection, read through this client's own nodes (`indexVersion.ts`).
+   */
+  indexVersion?: IndexVersionReader;
 }
 
 /**
@@ -140,14 +155,15 @@ export function searchRetriesFor(settings: Pick<SearchServerSettings, 'nodes' | 
   return settings.nodes.length + (settings.nearestNode ? 1 : 0);
 }
 
-function serverOptions(settings: SearchServerSettings, { recordSearches: _record, earlyAnswers: _early, ...transport }: SearchTransport = {}) {
+function serverOptions(settings: SearchServerSettings, { recordSearches: _record, earlyAnswers: _early, indexVersion: _version, ...transport }: SearchTransport = {}) {
   return {
     apiKey: settings.apiKey,
     nodes: settings.nodes.map((node) => ({ ...node })),
     ...(settings.nearestNode ? { nearestNode: { ...settings.nearestNode } } : {}),
     numRetries: searchRetriesFor(settings),
     ...SEARCH_NODE_FAILOVER,
-    cacheSearchResultsForSeconds: SEARCH_CACHE_SECONDS,
+    // The client's own cache knows no index version: answers are cached by `hookMultiSearch` instead.
+    cacheSearchResultsForSeconds: 0,
     ...transport,
   };
 }
@@ -161,19 +177,31 @@ interface AdapterTypesenseClient {
   };
 }
 
-/**
- * Where the list's client meets `multi_search` (the body the adapter built): records each search
- * in its answer (server), or answers from the bound list's early answer for exactly these
- * searches (browser). Hooks the pinned adapter's `typesenseClient` (2.9.0), as `hookRequestStep`.
- */
-function hookMultiSearch(adapter: object, { recordSearches = false, earlyAnswers }: SearchTransport): void {
-  if (!recordSearches && !earlyAnswers) return;
+/** A reader of the index version through the adapter's own `typesense` client (same nodes, same failover). */
+function indexVersionReaderOf(adapter: object, indexName: string): IndexVersionReader {
   const multiSearch = (adapter as AdapterTypesenseClient).typesenseClient.multiSearch;
   const perform = multiSearch.perform.bind(multiSearch);
+  return createIndexVersionReader({
+    maxAgeMs: INDEX_VERSION_MAX_AGE_MS,
+    read: async () => versionOfResult((await perform({ searches: [indexVersionSearch(indexName)] }, {})).results[0]),
+  });
+}
+
+/**
+ * Where a client meets `multi_search` (the body the adapter built): answers are cached for
+ * `SEARCH_CACHE_SECONDS` under the index version read before the request (the `typesense`
+ * client's own cache could not be told that the index changed); the list's client also records
+ * each search in its answer (server), or answers from the bound list's early answer for exactly
+ * these searches (browser). Hooks the pinned adapter's `typesenseClient`, as `hookRequestStep`.
+ */
+function hookMultiSearch(adapter: object, { recordSearches = false, earlyAnswers }: SearchTransport, indexVersion: IndexVersionReader): void {
+  const multiSearch = (adapter as AdapterTypesenseClient).typesenseClient.multiSearch;
+  const perform = multiSearch.perform.bind(multiSearch);
+  const cached = createVersionedAnswerCache<TypesenseMultiSearchResponse>(indexVersion, { ttlMs: SEARCH_CACHE_SECONDS * 1000, maxEntries: ANSWER_CACHE_ENTRIES });
   multiSearch.perform = async (body, commonParams, ...rest) => {
     const plain = !commonParams || Object.keys(commonParams).length === 0;
     const early = earlyAnswers && plain ? await earlyAnswers.take(body.searches) : undefined;
-    const response = early ?? (await perform(body, commonParams, ...rest));
+    const response = early ?? (await cached(canonicalJson({ body, commonParams: commonParams ?? {} }), () => perform(body, commonParams, ...rest)));
     if (!recordSearches) return response;
     return {
       ...response,

@@ -7,6 +7,10 @@ import type { SearchConfiguration, SearchNode } from 'contracts';
 import { startSeededSearchServer, type SeededSearchServer } from '../testing/seededSearchServer.js';
 import { serverSearchTransport } from '../islands/serverSearchTransport.js';
 import { createSearchClient, type SearchTransport } from './createSearchClient.js';
+import { createIndexVersionReader } from './indexVersion.js';
+
+/** A fixed index version: the nodes count only the searches below, not the clients' version reads. */
+const fixedVersion = createIndexVersionReader({ read: async () => 'fixed' });
 
 const ARTICLE_COUNT = listArticles().length;
 
@@ -31,8 +35,8 @@ let requestNumber = 0;
  * `count` searches for everything, each a distinct request (another page) so the client's result
  * cache answers none of them; resolves with each answer's total.
  */
-async function searchAll(search: SearchConfiguration, count: number, transport?: SearchTransport): Promise<number[]> {
-  const setup = createSearchClient(search, transport);
+async function searchAll(search: SearchConfiguration, count: number, transport: SearchTransport = {}): Promise<number[]> {
+  const setup = createSearchClient(search, { ...transport, indexVersion: fixedVersion });
   const totals: number[] = [];
   for (let i = 0; i < count; i += 1) {
     requestNumber += 1;

@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server';
 import { getServerState, InstantSearchSSRProvider } from 'react-instantsearch';
-import { ISLAND_API_VERSION, type IslandRender, type SearchConfiguration } from 'contracts';
+import { ISLAND_API_VERSION, type IslandRender, type IslandServerContext, type SearchConfiguration } from 'contracts';
 import { renderReactIsland } from '@khs/react-island/server';
 import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
 import { SearchList } from '../components/SearchList.js';
@@ -13,9 +13,27 @@ import type { SearchListIslandProps } from './SearchList.js';
 import { serverIslandContext } from './serverIslandContext.js';
 import { searchListOptions } from './searchListOptions.js';
 import { listAddress } from '../routing/listAddress.js';
+import { INDEX_VERSION_MAX_AGE_MS } from '../config/indexVersion.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
-export const dispose = disposeServerSearchTransport;
+
+/** The setup of the last render: its index version is what `dataVersion` reports and the poll keeps fresh. */
+let lastSetup: SearchSetup | undefined;
+/** Keeps the known index version at most about a second old, so the shell tags pages with it without waiting. */
+let versionPoll: NodeJS.Timeout | undefined;
+
+/**
+ * The index version this island's answers are of (`config/indexVersion.ts`), for the shell's page
+ * version: a shared-cacheable page is re-tagged once the index changed, so no proxy or browser
+ * keeps hits from before a publish through 304s. Undefined before the first render.
+ */
+export const dataVersion = (): string | undefined => lastSetup?.indexVersion.known();
+
+export function dispose(): void {
+  clearInterval(versionPoll);
+  versionPoll = undefined;
+  disposeServerSearchTransport();
+}
 
 /** Pages a server render fills at most (`?page=40` renders 1…5 and offers more): bounded work per request. */
 export const MAX_SERVER_PAGES = 5;
@@ -53,12 +71,17 @@ function withPage(address: URL, page: number): string {
  * shows pages 1…N (their searches go in one `multi_search` with page N's; one `getServerState`). The browser hydrates with the answers
  * and pages in `state`, so it searches nothing for them.
  */
-export const render: IslandRender<SearchListIslandProps> = (props, context) =>
-  renders.render(`${context.url}\n${JSON.stringify(props ?? {})}`, () => renderList(props, context));
+export const render: IslandRender<SearchListIslandProps> = async (props, context) => {
+  const setup = setupFor(context.config.search);
+  lastSetup = setup;
+  versionPoll ??= setInterval(() => void lastSetup?.indexVersion.current(), INDEX_VERSION_MAX_AGE_MS / 2).unref();
+  // Renders (and the answers under them) are shared only within one index version.
+  const indexVersion = await setup.indexVersion.current();
+  return renders.render(`${indexVersion}\n${context.url}\n${JSON.stringify(props ?? {})}`, () => renderList(props, context, setup, indexVersion));
+};
 
-const renderList: IslandRender<SearchListIslandProps> = async (props, { config, url }) => {
+async function renderList(props: SearchListIslandProps, { config, url }: IslandServerContext, setup: SearchSetup, indexVersion: string) {
   const search = config.search;
-  const setup = setupFor(search);
   const options = searchListOptions(search, props);
   const address = new URL(url, 'http://shell.invalid/');
   const lastPage = requestedPage(address);
@@ -87,13 +110,14 @@ const renderList: IslandRender<SearchListIslandProps> = async (props, { config, 
     hitsCache: lastPage > 1 ? cache.entry() : null,
     tags,
     address: listAddress(address.href, options.facets.map((facet) => facet.attribute)),
+    indexVersion,
   };
   return renderReactIsland(
     'mf-search/SearchList',
     <InstantSearchSSRProvider {...serverState}>{app(tags)}</InstantSearchSSRProvider>,
     state,
   );
-};
+}
 
 /** The empty box's suggestion tags, fetched beside the list's search. */
 function suggestionTags(setup: SearchSetup, tagAttribute: string | undefined): Promise<string[]> {

@@ -47,7 +47,16 @@ export function mountFullSearchList(
     // them, not even when InstantSearch asks for the same state again).
     const server = isSearchListServerState(context.hydration?.state) ? context.hydration.state : undefined;
     const client = createSearchClient(search, earlyAnswers ? { earlyAnswers } : {});
-    const setup = server ? { ...client, searchClient: withServerAnswers(client.searchClient, server.serverState.initialResults) } : client;
+    const setup = server
+      ? {
+          ...client,
+          searchClient: withServerAnswers(
+            client.searchClient,
+            server.serverState.initialResults,
+            Date.now,
+            server.indexVersion === undefined ? undefined : { rendered: server.indexVersion, reader: client.indexVersion },
+          ),
+        } : client;
     const list = (
       <SearchList
         setup={setup}

@@ -14,6 +14,8 @@ export interface SearchListServerState {
    * window's, which back/forward may have moved before the list's script ran. Absent from older renders.
    */
   address?: string;
+  /** The index version the answers are of (`config/indexVersion.ts`): hydration reuses them only while it is current. Absent from older renders. */
+  indexVersion?: string;
 }
 
 export function isSearchListServerState(value: unknown): value is SearchListServerState {

@@ -179,7 +179,7 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   const contentVersion = deps.contentVersion ?? (deps.content.version ? () => deps.content.version!() : undefined);
   const pageVersion = new PageVersion({
     shellBuild: runtimeUrl,
-    ...(deps.islands ? { remoteBuilds: () => deps.islands!.federation.pollStates() } : {}),
+    ...(deps.islands ? { remoteBuilds: () => deps.islands!.federation.pollStates(), dataVersions: () => deps.islands!.dataVersions() } : {}),
     ...(contentVersion ? { contentVersion } : {}),
   });
   // A saved, added or removed article, or a schedule come due, re-tags every shared-cacheable page.

@@ -7,6 +7,7 @@ import { searchNodeFromUrl } from '@khs/search-nodes';
 import { startSearchServer, type RunningSearchServer } from '@khs/search-engine';
 import { type ContentIndexer, startContentIndexer } from './contentIndexer.js';
 import { memoryIndexState } from './indexState.js';
+import { indexVersionSearch, versionOfResult } from '../../../src/config/indexVersion.js';
 
 const ADMIN = 'content-indexer-test-admin';
 const COLLECTION = 'watched-articles';
@@ -33,7 +34,7 @@ describe('startContentIndexer: the content folder watched, the index following i
       log: (message) => log.push(message),
     });
     await indexer.idle();
-  });
+  }, 30_000);
   afterAll(async () => {
     await indexer.close();
     await server.close();
@@ -65,5 +66,29 @@ describe('startContentIndexer: the content folder watched, the index following i
     rmSync(path.join(dir, 'kestrel.md'));
     await eventually(async () => (await found('Kestrelwing')).length === 0);
     expect((await found('*')).length).toBe(62);
+  });
+
+  async function recordedVersion(): Promise<string> {
+    const response = await fetch(`${server.url}/multi_search`, {
+      method: 'POST',
+      headers: { 'x-typesense-api-key': ADMIN, 'content-type': 'application/json' },
+      body: JSON.stringify({ searches: [indexVersionSearch(COLLECTION)] }),
+    });
+    return versionOfResult(((await response.json()) as { results: unknown[] }).results[0]);
+  }
+
+  it('records the content version of each completed sync as the index version, once the articles are in', async () => {
+    const before = await recordedVersion();
+    expect(before).toMatch(/^[\w+/=-]{8,}$/);
+    writeFileSync(path.join(dir, 'merlin.md'), articleFile('Merlinquill'));
+    // The version moves only once the sync that brought the article in is done: never before it.
+    await eventually(async () => (await recordedVersion()) !== before);
+    expect(await found('Merlinquill')).toEqual(['merlin']);
+    const withMerlin = await recordedVersion();
+    rmSync(path.join(dir, 'merlin.md'));
+    await eventually(async () => (await recordedVersion()) !== withMerlin);
+    expect(await found('Merlinquill')).toEqual([]);
+    // The same content is the same version (every instance's indexer and every shell agree).
+    expect(await recordedVersion()).toBe(before);
   });
 });

@@ -4,6 +4,7 @@ import { DEV_ADMIN_KEY } from '@khs/search-engine';
 import { searchNodeSettingsFromEnv } from '@khs/search-nodes';
 import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import { fileIndexState, type IndexStateStore } from './indexState.js';
+import { recordIndexVersion } from './recordIndexVersion.js';
 import { type SearchTarget, syncArticleIndex, type SyncResult } from './syncArticleIndex.js';
 
 /** The indexer's settings, from the same environment variables as the shell's. */
@@ -72,12 +73,20 @@ export function startContentIndexer(options: ContentIndexerOptions): ContentInde
   let pending = false;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  /** The content version last recorded as the index version (`recordIndexVersion`). */
+  let recordedVersion: string | undefined;
 
   const syncOnce = async (): Promise<void> => {
     const snapshot = store.snapshot();
+    const version = store.version();
     const started = Date.now();
     try {
       const result: SyncResult = await syncArticleIndex({ target: options.target, articles: store.publicArticles(), hashes: snapshot.hashesById, state });
+      // Only now is the content of `version` in the index: caches keyed on the index version drop older answers.
+      if (version !== recordedVersion) {
+        await recordIndexVersion(options.target, version);
+        recordedVersion = version;
+      }
       for (const refusal of result.refused) options.log(`left out of the index: ${refusal.message}`);
       if (result.upserted + result.deleted + result.failed > 0 || result.created) {
         options.log(

@@ -137,6 +137,21 @@ describe('page version', () => {
     expect(one.current()).toBe(two.current());
   });
 
+  it("follows the islands' data versions: a page rendered before the index caught up with the content is re-tagged once it did", () => {
+    // The content changes first (the shell's store), the search index a moment later (the indexer's
+    // sync): a page rendered in between holds the old hits under a tag that must not outlive them.
+    let content = 'c1';
+    let index = 'c0';
+    const version = new PageVersion({ shellBuild: 'shell-1', contentVersion: () => content, dataVersions: () => [`search/List=${index}`] });
+    const beforePublish = version.current();
+    content = 'c2';
+    const betweenPublishAndIndex = version.current();
+    expect(betweenPublishAndIndex).not.toBe(beforePublish);
+    index = 'c2';
+    expect(version.current()).not.toBe(betweenPublishAndIndex);
+    expect(new PageVersion({ shellBuild: 'shell-1', contentVersion: () => content, dataVersions: () => [`search/List=${index}`] }).current()).toBe(version.current());
+  });
+
   it('compares If-None-Match weakly, in lists and with *', () => {
     expect(ifNoneMatchMatches('"abc"', 'W/"abc"')).toBe(true);
     expect(ifNoneMatchMatches('W/"x", W/"abc"', 'W/"abc"')).toBe(true);

@@ -65,6 +65,12 @@ export interface PageVersionSources {
    * Default: this process's `contentChanged()` count (instances then disagree).
    */
   contentVersion?: () => string;
+  /**
+   * Versions of the data the server-rendered islands read (`IslandServerModule.dataVersion`, for
+   * example what a search index held at its last update; `ServerIslands.dataVersions()`). Read for
+   * each page (it must be cheap). Default: none.
+   */
+  dataVersions?: () => readonly string[];
 }
 
 /**
@@ -86,12 +92,13 @@ export class PageVersion {
     this.contentGeneration += 1;
   }
 
-  /** Hash of the content version, the remotes' live builds and the shell build (cheap: no rendering). */
+  /** Hash of the content version, the remotes' live builds, their islands' data versions and the shell build (cheap: no rendering). */
   current(): string {
     const content = this.sources.contentVersion ? `content ${this.sources.contentVersion()}` : `generation ${this.contentGeneration}`;
     const builds = (this.sources.remoteBuilds?.() ?? []).map((build) => `${build.remote}@${build.buildVersion ?? '-'}`).sort();
+    const data = (this.sources.dataVersions?.() ?? []).map((version) => `data ${version}`);
     return createHash('sha256')
-      .update([this.sources.shellBuild, content, ...builds].join('\n'))
+      .update([this.sources.shellBuild, content, ...builds, ...data].join('\n'))
       .digest('base64url')
       .slice(0, 22);
   }

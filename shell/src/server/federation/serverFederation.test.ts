@@ -301,6 +301,24 @@ describe('ServerIslands', () => {
     expect(await html(1)).toBe('<i>1:4</i>');
   });
 
+  it("reports the data versions its live islands declare, and renders again once an island's data version moved", async () => {
+    const page = { config: examplePageConfig(), url: '/a' };
+    let data = 'index-1';
+    let renders = 0;
+    const render: IslandServerModule['render'] = async () => ({ html: `<i>${data}:${++renders}</i>` });
+    const islands = islandsWith(render, [], 100, { cacheTtlMs: 60_000, dataVersion: () => data });
+    expect(islands.dataVersions()).toEqual([]);
+    const html = async () => {
+      const [outcome] = await islands.renderAll([{ name: 'mf-a/X', props: {} }], page);
+      return outcome!.ok ? outcome!.result.html : 'failed';
+    };
+    expect([await html(), await html()]).toEqual(['<i>index-1:1</i>', '<i>index-1:1</i>']);
+    expect(islands.dataVersions()).toEqual(['mf-a/X=index-1']);
+    data = 'index-2';
+    expect(islands.dataVersions()).toEqual(['mf-a/X=index-2']);
+    expect(await html()).toBe('<i>index-2:2</i>');
+  });
+
   it('logs one line per remote per interval however many islands fail', async () => {
     const log: string[] = [];
     const islands = islandsWith(async () => {

@@ -49,6 +49,8 @@ export class ServerIslands {
   onIslandRendered?: (remote: string, version: string | null | undefined, outcome: IslandOutcome) => void;
   /** Renders a module allowed to be reused (`cacheTtlMs`), by island, build, props and address. */
   private readonly renderCache = new Map<string, { until: number; result: IslandRenderResult }>();
+  /** The live build's `dataVersion` of each island rendered so far (`IslandServerModule.dataVersion`). */
+  private readonly dataVersionOf = new Map<string, () => string | undefined>();
 
   constructor(private readonly options: ServerIslandsOptions) {
     this.failures = options.failures ?? new FailureLog();
@@ -88,6 +90,25 @@ export class ServerIslands {
         return outcomes;
       })
       .finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * The data versions the live islands rendered so far declare (`IslandServerModule.dataVersion`),
+   * as `island=version`, sorted: part of every shared page's version, so a page is re-tagged when
+   * the data an island renders from changed. Cheap (each module answers from memory).
+   */
+  dataVersions(): string[] {
+    const versions: string[] = [];
+    for (const [island, dataVersion] of this.dataVersionOf) {
+      let version: string | undefined;
+      try {
+        version = dataVersion();
+      } catch {
+        version = undefined;
+      }
+      if (version !== undefined) versions.push(`${island}=${version}`);
+    }
+    return versions.sort();
   }
 
   /** Stylesheets of the islands' browser builds (at the page's chosen `versions`, else live), in first-use order. */
@@ -165,8 +186,11 @@ export class ServerIslands {
   ): Promise<{ result: IslandRenderResult; reused: boolean }> {
     const version = page.versions?.get(remote);
     const module = await this.federation.load(remote, moduleName, version);
+    if (version == null && typeof module.dataVersion === 'function') this.dataVersionOf.set(request.name, module.dataVersion);
     const ttl = module.cacheTtlMs;
-    const key = ttl ? `${request.name}\n${this.federation.buildKey(remote, version)}\n${page.url}\n${JSON.stringify(request.props)}` : '';
+    const key = ttl
+      ? `${request.name}\n${this.federation.buildKey(remote, version)}\n${module.dataVersion?.() ?? ''}\n${page.url}\n${JSON.stringify(request.props)}`
+      : '';
     if (ttl) {
       const cached = this.renderCache.get(key);
       if (cached && cached.until > Date.now()) return { result: cached.result, reused: true };
