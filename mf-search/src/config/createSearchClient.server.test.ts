@@ -76,7 +76,12 @@ describe('createSearchClient on the embedded search server', () => {
     for (const hit of hits.values()) {
       // The full text never travels: at most the adapter's empty stand-in.
       expect(hit.content ?? '').toBe('');
-      expect((hit as unknown as { _rawTypesenseHit: { document: { content?: string } } })._rawTypesenseHit.document.content ?? '').toBe('');
+      // Nor does what the list never reads: the raw hit, match scores, highlights of other fields.
+      expect(hit).not.toHaveProperty('_rawTypesenseHit');
+      expect(hit).not.toHaveProperty('text_match_info');
+      expect(Object.keys(hit._highlightResult ?? {}).sort()).toEqual(['headline', 'intro', 'title']);
+      expect(['content']).toEqual(expect.arrayContaining(Object.keys(hit._snippetResult ?? {})));
+      expect(hit).toMatchObject({ id: hit.objectID, url: '/articles/bird', image: '/content-images/bird.svg', topic: ['Birds'], readingTime: 3, cta: 'Read' });
     }
     const text = (hit: ArticleHit | undefined) => teaserIntro(hit!).map((s) => (s.highlighted ? `[${s.text}]` : s.text)).join('');
 

@@ -2,6 +2,7 @@ import TypesenseInstantSearchAdapterExport from 'typesense-instantsearch-adapter
 import type { SearchClient } from 'instantsearch.js';
 import { FACET_SEARCH_CAP, HIGHLIGHT_AFFIX_TOKENS, SEARCH_CACHE_SECONDS, type SearchConfiguration } from 'contracts';
 import { answerRefusedSearches, type InstantSearchRequestLike } from './refusedSearches.js';
+import { withCompactListHits } from './compactListHits.js';
 import { withSnippetOnlyFields, type TypesenseMultiSearchResponse } from './snippetOnlyFields.js';
 import { readSearchServerSettings, type SearchServerSettings } from './searchServerSettings.js';
 import { canonicalJson, RECORDED_SEARCH_KEY, type EarlyAnswers, type TypesenseSearch } from './earlySearch.js';
@@ -44,7 +45,8 @@ export interface SearchSetup {
  * `indexVersion.ts`: a change of the index is in every answer within about a second), snippets keep `HIGHLIGHT_AFFIX_TOKENS` tokens each side of a match,
  * facet-value searches ask for at most `FACET_SEARCH_CAP` values, and every search is one
  * `multi_search` request (the adapter batches the widgets' queries). Answers carry no `content`
- * (about 45 KB per answer otherwise), only its snippet, which still reaches `_snippetResult.content`.
+ * (about 45 KB per answer otherwise), only its snippet, which still reaches `_snippetResult.content`;
+ * each hit keeps only what the list reads (`withCompactListHits`).
  * @throws SearchConfigurationError `missing-search-client` when the server part is unusable,
  *   `missing-index-name` when an index name is given but empty.
  */
@@ -68,7 +70,9 @@ export function createSearchClient(search: Partial<SearchConfiguration> | null |
   hookRequestStep(adapter, (response) => withSnippetOnlyFields(response, SNIPPET_ONLY_FIELDS));
   const indexVersion = transport.indexVersion ?? indexVersionReaderOf(adapter, settings.indexName);
   hookMultiSearch(adapter, transport, indexVersion);
-  const client = adapter.searchClient as unknown as { searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown> };
+  const client = withCompactListHits(adapter.searchClient as unknown as SearchClient) as unknown as {
+    searchForFacetValues: (requests: FacetValuesRequest[]) => Promise<unknown>;
+  };
   const searchForFacetValues = client.searchForFacetValues.bind(client);
   // The adapter ignores InstantSearch's `maxFacetHits`; `maxValuesPerFacet` becomes Typesense's
   // `max_facet_values`, which is what caps a facet-value search.

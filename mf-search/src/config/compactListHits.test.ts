@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { compactListHit, withCompactListHits } from './compactListHits.js';
+
+const highlight = (value: string) => ({ value, matchLevel: 'full', matchedWords: ['team'] });
+const adapterHit = {
+  id: 'a',
+  objectID: 'a',
+  title: 'Team',
+  headline: 'The team',
+  intro: 'Intro',
+  url: '/articles/a',
+  topic: ['Leadership'],
+  content: '',
+  text_match: 578730123365189800,
+  text_match_info: { score: '1' },
+  _rawTypesenseHit: { document: { id: 'a', title: 'Team' }, highlight: {} },
+  _highlightResult: { id: highlight('a'), url: highlight('/articles/a'), title: highlight('Team'), headline: highlight('The team'), intro: highlight('Intro') },
+  _snippetResult: { id: highlight('a'), title: highlight('Team'), content: highlight('… team …') },
+};
+
+describe('compactListHit', () => {
+  it('keeps the document fields and the teaser highlights, and drops the rest', () => {
+    expect(compactListHit(adapterHit)).toEqual({
+      id: 'a',
+      objectID: 'a',
+      title: 'Team',
+      headline: 'The team',
+      intro: 'Intro',
+      url: '/articles/a',
+      topic: ['Leadership'],
+      content: '',
+      _highlightResult: { title: highlight('Team'), headline: highlight('The team'), intro: highlight('Intro') },
+      _snippetResult: { content: highlight('… team …') },
+    });
+  });
+
+  it('leaves a hit without highlights without them', () => {
+    expect(compactListHit({ objectID: 'b', title: 'B' })).toEqual({ objectID: 'b', title: 'B' });
+  });
+});
+
+describe('withCompactListHits', () => {
+  it("compacts every answer's hits and keeps the rest of each answer", async () => {
+    const client = {
+      search: async () => ({ results: [{ hits: [adapterHit], nbHits: 1, page: 0 }, { facetHits: [] }] }),
+    };
+    const answer = (await withCompactListHits(client as never).search([] as never)) as unknown as { results: Array<Record<string, unknown>> };
+    expect(answer.results[0]).toMatchObject({ nbHits: 1, page: 0 });
+    expect(answer.results[0]!.hits).toEqual([compactListHit(adapterHit)]);
+    expect(answer.results[1]).toEqual({ facetHits: [] });
+  });
+});
