@@ -10,7 +10,8 @@ import type { EngineFixtureOptions } from './engines/fixtures.js';
 export default defineConfig<EngineFixtureOptions>({
   testDir: './engines',
   testMatch: '*.spec.ts',
-  timeout: 90_000,
+  // A bound, not a measure: a WebKit visitor starts its own driver and browser, slow on a loaded machine.
+  timeout: 180_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,

@@ -14,7 +14,17 @@ export async function launchFirefox(): Promise<Engine> {
       return {
         async newPage() {
           const page = await context.newPage();
-          if (!javaScript) await page.setJavaScriptEnabled(false);
+          // Firefox's BiDi has no switch for scripts (emulation.setScriptingEnabled is unknown to
+          // 153 ESR): every script file the page asks for is refused instead, so none runs (the
+          // CSP allows no inline script), and the driver's own `evaluate` still works.
+          if (!javaScript) {
+            await page.setRequestInterception(true);
+            page.on('request', (request) => {
+              if (request.isInterceptResolutionHandled()) return;
+              if (request.resourceType() === 'script' || new URL(request.url()).pathname.endsWith('.js')) void request.abort();
+              else void request.continue();
+            });
+          }
           await page.evaluateOnNewDocument(CSP_WATCH_SOURCE);
           return firefoxPage(page);
         },

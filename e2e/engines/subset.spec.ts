@@ -36,7 +36,11 @@ async function islandsSettled(tab: EnginePage): Promise<void> {
   await waitFor(tab, () => document.readyState === 'complete');
   await tab.evaluate(async () => {
     const waiting = [...document.querySelectorAll('[data-island-hydrate="visible"]')].filter((element) => !element.hasAttribute('data-island-state'));
-    const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    // Two frames, or 100 ms in a tab that gets no frames (a background tab).
+    const frames = () => new Promise((resolve) => {
+      setTimeout(resolve, 100);
+      requestAnimationFrame(() => requestAnimationFrame(resolve));
+    });
     for (const element of waiting) {
       element.scrollIntoView({ block: 'center' });
       await frames();
@@ -277,7 +281,8 @@ test.describe('cross-engine subset', () => {
     await tab.press('End');
     await focused('Next steps');
 
-    const trigger = await byText(tab, 'button', 'Cite this article');
+    // The trigger is a link to the dialog, a button once enhanced.
+    const trigger = '[data-dialog-open="article-cite"]';
     await tab.click(trigger);
     await waitForVisible(tab, '#article-cite');
     await attributeIs(tab, trigger, 'aria-expanded', 'true');

@@ -46,10 +46,13 @@ export async function launchWebKit(): Promise<Engine> {
       // The page's own scripts off, the driver's on (`--enable-javascript-markup`).
       const args = ['--automation', ...(javaScript ? [] : ['--enable-javascript-markup=false'])];
       const driver = await connect(`http://127.0.0.1:${port}`, args);
+      // axe-core's run takes its time on a loaded machine (the test's own timeout bounds it).
+      await driver.manage().setTimeouts({ script: 120_000 });
       const pages: EnginePage[] = [];
       return {
         async newPage() {
-          if (pages.length > 0) await driver.switchTo().newWindow('tab');
+          // A window, not a tab: MiniBrowser opens a tab in the background, where a page gets no frames.
+          if (pages.length > 0) await driver.switchTo().newWindow('window');
           const page = webkitPage(driver, await driver.getWindowHandle());
           pages.push(page);
           return page;
