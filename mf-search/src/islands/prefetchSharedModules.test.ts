@@ -56,7 +56,7 @@ describe('exposeAsyncFiles', () => {
 
 describe('prefetch', () => {
   it('fetches each file once, as the later script request is made (no-cors, with credentials), and swallows failures', async () => {
-    const fetchFile = vi.fn(async (input: RequestInfo | URL) => {
+    const fetchFile = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
       if (String(input).endsWith('b.js')) throw new TypeError('offline');
       return new Response('x');
     });
