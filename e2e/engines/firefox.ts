@@ -6,54 +6,76 @@ export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 
 /** Firefox ESR driven over WebDriver BiDi by puppeteer-core (no geckodriver: Debian does not package it). */
 export async function launchFirefox(): Promise<Engine> {
-  const browser: Browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true });
+  const launch = (prefs: Record<string, unknown> = {}) => puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true, extraPrefsFirefox: prefs });
+  const browser: Browser = await launch();
+  // Firefox's BiDi has no switch for a page's scripts (emulation.setScriptingEnabled is unknown to
+  // 153 ESR, request interception unsupported): a second browser with scripts off, when asked for.
+  let withoutScripts: Promise<Browser> | undefined;
   return {
     name: 'firefox',
     async newSession({ javaScript = true } = {}): Promise<EngineSession> {
-      const context = await browser.createBrowserContext();
+      const owner = javaScript ? browser : await (withoutScripts ??= launch({ 'javascript.enabled': false }));
+      const context = await owner.createBrowserContext();
+      // The page the driver acts on is the front one (a background tab gets no frames).
+      const front = { page: undefined as Page | undefined };
       return {
         async newPage() {
           const page = await context.newPage();
-          // Firefox's BiDi has no switch for scripts (emulation.setScriptingEnabled is unknown to
-          // 153 ESR): every script file the page asks for is refused instead, so none runs (the
-          // CSP allows no inline script), and the driver's own `evaluate` still works.
-          if (!javaScript) {
-            await page.setRequestInterception(true);
-            page.on('request', (request) => {
-              if (request.isInterceptResolutionHandled()) return;
-              if (request.resourceType() === 'script' || new URL(request.url()).pathname.endsWith('.js')) void request.abort();
-              else void request.continue();
-            });
-          }
           await page.evaluateOnNewDocument(CSP_WATCH_SOURCE);
-          return firefoxPage(page);
+          return firefoxPage(page, front);
         },
         close: () => context.close(),
       };
     },
-    close: () => browser.close(),
+    async close() {
+      await (await withoutScripts)?.close();
+      await browser.close();
+    },
   };
 }
 
-function firefoxPage(page: Page): EnginePage {
+function firefoxPage(page: Page, front: { page: Page | undefined }): EnginePage {
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   // Firefox reports a CSP violation as a page error too.
   page.on('pageerror', (error) => errors.push(String(error)));
+  front.page = page;
+  const here = async () => {
+    if (front.page === page) return;
+    await page.bringToFront();
+    front.page = page;
+  };
   return {
-    goto: async (url) => void (await page.goto(url)),
-    reload: async () => void (await page.reload()),
+    goto: async (url) => {
+      await here();
+      await page.goto(url);
+    },
+    reload: async () => {
+      await here();
+      await page.reload();
+    },
     url: async () => page.url(),
-    evaluate: (fn, arg) => page.evaluate(fn as never, arg as never),
-    addScript: async (source) => void (await page.evaluate(source)),
+    evaluate: async (fn, arg) => {
+      await here();
+      return page.evaluate(fn as never, arg as never);
+    },
+    addScript: async (source) => {
+      await here();
+      await page.evaluate(source);
+    },
     async click(selector) {
+      await here();
       await page.waitForSelector(selector, { visible: true });
       await page.click(selector);
     },
-    type: (text) => page.keyboard.type(text),
+    type: async (text) => {
+      await here();
+      await page.keyboard.type(text);
+    },
     async press(key: Key) {
+      await here();
       if (key === 'Shift+Tab') {
         await page.keyboard.down('Shift');
         await page.keyboard.press('Tab');
