@@ -44,7 +44,8 @@ export async function launchWebKit(): Promise<Engine> {
       const driverProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
       drivers.add(driverProcess);
       // The page's own scripts off, the driver's on (`--enable-javascript-markup`).
-      const args = ['--automation', ...(javaScript ? [] : ['--enable-javascript-markup=false'])];
+      // Tab reaches links as in the other engines (WebKit's default skips them, Safari's "Press Tab to highlight each item").
+      const args = ['--automation', '--enable-tabs-to-links=true', ...(javaScript ? [] : ['--enable-javascript-markup=false'])];
       const driver = await connect(`http://127.0.0.1:${port}`, args);
       // axe-core's run takes its time on a loaded machine (the test's own timeout bounds it).
       await driver.manage().setTimeouts({ script: 120_000 });
