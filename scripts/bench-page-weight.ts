@@ -104,8 +104,11 @@ async function firstView(browser: Browser, url: string) {
       (async () => {
         const sizes = await request.sizes().catch(() => undefined);
         const bytes = sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0;
-        // The browser's idle-priority prefetch of what an interaction will need is no part of the first view.
-        if ((await request.allHeaders())['sec-purpose']?.includes('prefetch')) prefetched += bytes;
+        // The idle-priority prefetch of what an interaction will need is no part of the first view:
+        // the browser's (`Sec-Purpose: prefetch`), or mf-search's of the full list (a fetch of a
+        // script file, `prefetchSharedModules.ts`; scripts the page runs are requests of type script).
+        const prefetch = (await request.allHeaders())['sec-purpose']?.includes('prefetch') || (request.resourceType() === 'fetch' && new URL(request.url()).pathname.endsWith('.js'));
+        if (prefetch) prefetched += bytes;
         else transferred += bytes;
         if (request.resourceType() !== 'script') return;
         const body = (await (await request.response())?.body().catch(() => undefined)) ?? Buffer.alloc(0);

@@ -7,7 +7,7 @@ import { logConfigurationError } from '../config/logConfigurationError.js';
 import { readSearchServerSettings } from '../config/searchServerSettings.js';
 import { connectServerHitsInsights } from '../insights/serverHitsInsights.js';
 import { loadFullSearchList, type FullSearchListModule } from './loadFullSearchList.js';
-import { FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
+import { exposeAsyncFiles, FULL_LIST_SHARED_MODULES, prefetch, sharedModuleFiles } from './prefetchSharedModules.js';
 import { isSearchListServerState, type SearchListServerState } from './searchListServerState.js';
 import { listAddress } from '../routing/listAddress.js';
 import { searchListOptions, type SearchListOptionProps } from './searchListOptions.js';
@@ -80,7 +80,7 @@ function replayNatively(actions: HeldAction[]): void {
 /**
  * Builds the `SearchList` mount.
  * @param loadFull  Loads the full island. The expose passes `loadFullSearchList`: its own chunks,
- *   which the browser prefetches at idle priority.
+ *   prefetched once the browser is idle.
  */
 export function createSearchListMount(loadFull: () => Promise<FullSearchListModule>): IslandMount<SearchListIslandProps> {
   return (element, props, context) => {
@@ -220,11 +220,11 @@ function bindUntilNeeded(
   }
   setStage('bound');
   insights.viewedHits(binding.hitIds());
-  // The full island's own chunks are prefetched with this one (the import's `webpackPrefetch`);
-  // React, shared, comes from whichever remote the page's runtime picks: prefetched once idle.
+  // Once the browser is idle: the full island's own chunks, and React, shared, from whichever remote
+  // the page's runtime picks (`prefetchSharedModules.ts`; WebKit has no requestIdleCallback).
   const whenIdle = window.requestIdleCallback ?? ((callback: () => void) => setTimeout(callback, 200));
   whenIdle(() => {
-    if (!upgrading && !unmounted) prefetch(sharedModuleFiles(FULL_LIST_SHARED_MODULES));
+    if (!upgrading && !unmounted) prefetch([...exposeAsyncFiles('SearchList'), ...sharedModuleFiles(FULL_LIST_SHARED_MODULES)]);
   }, { timeout: 3000 });
   // Opening the page with `?q=` is a submission, tracked once its answer is there: the server's is.
   // Its query and filters are those of the address the server answered (its hit count is that

@@ -40,14 +40,14 @@ export function yieldToBrowser(): Promise<void> {
  * Loads the full island (`fullSearchList`) with a yield to the browser after each of its
  * parts (`FULL_LIST_PARTS`), so no single task evaluates all of them. An import
  * evaluates its modules as soon as its chunks are there, so the steps are imported one after
- * the other; their chunks are usually in the cache already (prefetched at idle priority with the
- * binding's chunk), else each step fetches its own in parallel.
+ * the other; their chunks are usually in the cache already (prefetched once the browser is idle
+ * after the binding, `prefetchSharedModules.ts`), else each step fetches its own in parallel.
  * @param parts  Loaded one per task first. Default `FULL_LIST_PARTS`.
  * @param island  The island's own module. Default its dynamic import.
  */
 export async function loadFullSearchList(
   parts: ReadonlyArray<() => Promise<unknown>> = FULL_LIST_PARTS,
-  island: () => Promise<FullSearchListModule> = () => import(/* webpackChunkName: "search-list-full", webpackPrefetch: true */ './fullSearchList.js'),
+  island: () => Promise<FullSearchListModule> = () => import(/* webpackChunkName: "search-list-full" */ './fullSearchList.js'),
 ): Promise<FullSearchListModule> {
   for (const load of parts) {
     await load();

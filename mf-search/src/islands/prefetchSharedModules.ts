@@ -8,6 +8,7 @@ interface ShareEntry {
 }
 interface ModuleInfo {
   shared?: Array<{ sharedName?: string; assets?: { js?: { sync?: string[] } } }>;
+  modules?: Array<{ moduleName?: string; assets?: { js?: { async?: string[] } } }>;
 }
 interface FederationGlobal {
   __INSTANCES__?: Array<{ shareScopeMap?: Record<string, Record<string, Record<string, ShareEntry>>> }>;
@@ -54,13 +55,44 @@ export function sharedModuleFiles(names: readonly string[], federation: Federati
   return [...new Set(files)];
 }
 
-/** Asks the browser to fetch `files` at idle priority (`<link rel="prefetch">`: into the cache, nothing runs). */
-export function prefetch(files: readonly string[], doc: Document = document): void {
+/**
+ * Files of the chunks the expose named `expose` (`SearchList`) imports later (its manifest's async
+ * files): the full island the binding loads on the first interaction, as the runtime's snapshot
+ * of the manifest of the container that exposes it lists them. Other exposes' own entry files,
+ * which the manifest lists with them, are left out. Empty when the snapshot does not say.
+ */
+export function exposeAsyncFiles(expose: string, federation: FederationGlobal | undefined = (globalThis as { __FEDERATION__?: FederationGlobal }).__FEDERATION__): string[] {
+  try {
+    for (const [key, info] of Object.entries(federation?.moduleInfo ?? {})) {
+      const files = info.modules?.find((module) => module.moduleName === expose)?.assets?.js?.async;
+      if (!files) continue;
+      // The key is `<container>:<manifest URL>`; files sit next to the manifest (publicPath auto).
+      const base = new URL('./', key.slice(key.indexOf(':') + 1));
+      return files.filter((file) => !file.startsWith('__federation_expose_')).map((file) => new URL(file, base).href);
+    }
+  } catch {
+    return [];
+  }
+  return [];
+}
+
+const prefetched = new Set<string>();
+
+/**
+ * Fetches `files` into the browser's cache at low priority; nothing runs. A `fetch` falls under
+ * the CSP's `connect-src`, which names every remote origin: a `<link rel="prefetch">` has no
+ * destination and falls under `default-src 'self'` in Firefox (blocked there, one CSP violation per
+ * file). Made as the later `<script>` makes its request (`no-cors`, with credentials), so that
+ * request finds this response in the cache in every engine (Firefox keys its cache on credentials).
+ */
+export function prefetch(files: readonly string[], fetchFile: typeof fetch = (input, init) => fetch(input, init)): void {
   for (const href of files) {
-    if (doc.head.querySelector(`link[rel="prefetch"][href="${CSS.escape(href)}"]`)) continue;
-    const link = doc.createElement('link');
-    link.rel = 'prefetch';
-    link.href = href;
-    doc.head.append(link);
+    if (prefetched.has(href)) continue;
+    prefetched.add(href);
+    fetchFile(href, { mode: 'no-cors', credentials: 'include', priority: 'low' } as RequestInit).then(
+      // The body is read, so the whole file reaches the cache.
+      (response) => response.arrayBuffer(),
+      () => undefined,
+    ).catch(() => undefined);
   }
 }

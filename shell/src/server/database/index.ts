@@ -5,4 +5,4 @@ export type {
   RateLimitCounterRepository,
   RateLimitHit,
 } from './types.js';
-export type { RateLimitLogRepository } from '../security/rateLimit/slidingWindows.js';
+export type { RateLimitLogRepository } from '../slidingWindows/slidingWindows.js';

@@ -1,4 +1,4 @@
-import type { RateLimitLogRepository } from '../security/rateLimit/slidingWindows.js';
+import type { RateLimitLogRepository } from '../slidingWindows/slidingWindows.js';
 import type { CanaryEndStore } from '../canary/canaryEndStore.js';
 import type { IslandFailureStore } from '../islandFailures/islandFailureCounts.js';
 /** Hits counted in the current window of one rate-limit key. */

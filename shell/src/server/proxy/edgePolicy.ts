@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { callRoutePattern, DEFAULT_CALL_URLS, SERVICE_FORM_PAGE_PATHS, SERVICE_PAGE_PATHS, type CallUrls } from 'contracts';
 import type { ProxiedRoute } from './serviceProxy.js';
-import type { RateWindow } from '../security/rateLimit/slidingWindows.js';
+import type { RateWindow } from '../slidingWindows/slidingWindows.js';
 
 /**
  * A team service's declaration of what the edge does with its calls (its slice's

@@ -21,7 +21,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { migrateSqlite } from '@khs/team-service';
 import { SQLITE_MIGRATIONS } from '../database/migrations.js';
 import { sqliteRateLimitLogRepository } from '../database/sqlite/sqliteRateLimitLogRepository.js';
-import type { RateLimitLogRepository } from '../security/rateLimit/slidingWindows.js';
+import type { RateLimitLogRepository } from '../slidingWindows/slidingWindows.js';
 
 /** What a service declares for one of its calls (its `slice.json`'s `service.edgePolicy`, as the shell reads it). */
 function declared(service: keyof ShellConfig['services'], call: EdgeRouteDeclaration['call']): EdgeRouteDeclaration {

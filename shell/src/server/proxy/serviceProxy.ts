@@ -6,7 +6,7 @@ import { PROXY_CONNECTIONS_PER_UPSTREAM, PROXY_IN_FLIGHT_PER_ADDRESS } from '../
 import { inFlightPerAddress } from '../security/inFlightPerAddress.js';
 import type { RateLimitPolicy } from '../security/rateLimit/rateLimitPolicies.js';
 import { RateLimitedError, rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
-import { memoryRateLimitLog, type RateLimitLogRepository, type RateWindow } from '../security/rateLimit/slidingWindows.js';
+import { memoryRateLimitLog, type RateLimitLogRepository, type RateWindow } from '../slidingWindows/slidingWindows.js';
 import { visitorIdOf } from '../security/visitorIdentity.js';
 
 /** One call the shell forwards to a team service, at the same path. */

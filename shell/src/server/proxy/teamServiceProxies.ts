@@ -1,7 +1,7 @@
 import type { ShellFeature } from '../app.js';
 import type { ShellConfig } from '../config.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
-import type { RateLimitLogRepository } from '../security/rateLimit/slidingWindows.js';
+import type { RateLimitLogRepository } from '../slidingWindows/slidingWindows.js';
 import { proxiedRoutesOf } from './edgePolicy.js';
 import { serviceProxy, type ServiceProxyOptions } from './serviceProxy.js';
 

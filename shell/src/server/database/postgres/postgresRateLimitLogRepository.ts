@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { decideSlidingWindows, logExpiry, type RateLimitLogRepository } from '../../security/rateLimit/slidingWindows.js';
+import { decideSlidingWindows, logExpiry, type RateLimitLogRepository } from '../../slidingWindows/slidingWindows.js';
 
 /** How often expired logs are deleted by this instance, at most (ms). */
 const PURGE_INTERVAL_MS = 60_000;

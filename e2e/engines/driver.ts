@@ -1,0 +1,104 @@
+// The small engine-neutral driver the cross-engine subset is written against: one adapter per
+// engine (chromium.ts: Playwright; firefox.ts: puppeteer-core over WebDriver BiDi; webkit.ts:
+// selenium-webdriver over WebKitWebDriver). Everything else (waits, CSP watch, axe) is built on
+// `evaluate` here, once.
+
+export type EngineName = 'chromium' | 'firefox' | 'webkit';
+
+/** Keys the subset presses; `Shift+Tab` holds Shift. */
+export type Key = 'Enter' | 'Escape' | 'Tab' | 'Shift+Tab' | 'ArrowDown' | 'ArrowUp' | 'ArrowLeft' | 'ArrowRight' | 'Home' | 'End' | 'Space';
+
+/** One tab. */
+export interface EnginePage {
+  /** Opens `url` and resolves once its load event fired. */
+  goto(url: string): Promise<void>;
+  reload(): Promise<void>;
+  url(): Promise<string>;
+  /** Runs `fn(arg)` in the page (not bound by the page's CSP) and returns its JSON-able result. */
+  evaluate<R, A = undefined>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
+  /** Runs a script's source text in the page as is (axe), not bound by the page's CSP. */
+  addScript(source: string): Promise<void>;
+  /** A real pointer click in the middle of the first element matching `selector` (scrolled into view). */
+  click(selector: string): Promise<void>;
+  /** Types `text` key by key into the focused element. */
+  type(text: string): Promise<void>;
+  press(key: Key): Promise<void>;
+  /** Console errors and uncaught page errors, where the engine's driver tells them (not WebKitWebDriver). */
+  errors(): string[];
+  close(): Promise<void>;
+}
+
+/** A browsing session with its own cookies and storage (a fresh visitor). */
+export interface EngineSession {
+  newPage(): Promise<EnginePage>;
+  close(): Promise<void>;
+}
+
+export interface Engine {
+  readonly name: EngineName;
+  /** `javaScript: false`: pages run none of their scripts (the driver's own `evaluate` still works). */
+  newSession(options?: { javaScript?: boolean }): Promise<EngineSession>;
+  close(): Promise<void>;
+}
+
+/**
+ * Installed into every document before its scripts where the driver can (Chromium, Firefox), else
+ * at the driver's next call into the page (WebKitWebDriver has neither console nor init scripts):
+ * records each `securitypolicyviolation` in the tab's session storage, which survives the tab's
+ * navigations, so one read at the end of a test lists them all.
+ */
+export const CSP_WATCH_SOURCE = `(() => {
+  if (window.__khsCspWatch) return;
+  window.__khsCspWatch = true;
+  document.addEventListener('securitypolicyviolation', (event) => {
+    try {
+      const seen = JSON.parse(sessionStorage.getItem('khs:e2e-csp') || '[]');
+      seen.push(event.effectiveDirective + ' ' + event.blockedURI + ' on ' + location.pathname);
+      sessionStorage.setItem('khs:e2e-csp', JSON.stringify(seen));
+    } catch {}
+  }, true);
+})();`;
+
+/** The CSP violations the tab's documents recorded so far. */
+export function cspViolations(page: EnginePage): Promise<string[]> {
+  return page.evaluate(() => JSON.parse(sessionStorage.getItem('khs:e2e-csp') ?? '[]') as string[]);
+}
+
+/**
+ * Waits until `fn(arg)` in the page returns a truthy value and resolves with it; polls (every
+ * 100 ms) up to `timeout` ms, then fails with `message` and the last value. A navigation meanwhile
+ * is a miss, not a failure.
+ */
+export async function waitFor<R, A = undefined>(page: EnginePage, fn: (arg: A) => R, arg?: A, { timeout = 15_000, message = fn.toString() } = {}): Promise<NonNullable<R>> {
+  const until = Date.now() + timeout;
+  let last: unknown;
+  for (;;) {
+    try {
+      last = await page.evaluate(fn, arg as A);
+      if (last) return last as NonNullable<R>;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`timed out after ${timeout} ms waiting for ${message}; last: ${String(last instanceof Error ? last.message : JSON.stringify(last))}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Waits until an element matches `selector` and is rendered (has a box). */
+export function waitForVisible(page: EnginePage, selector: string, timeout?: number): Promise<boolean> {
+  return waitFor(
+    page,
+    (css) => {
+      const element = document.querySelector(css);
+      return !!element && element.getClientRects().length > 0;
+    },
+    selector,
+    { timeout, message: `${selector} visible` },
+  );
+}
+
+/** Focuses the first element matching `selector`. */
+export async function focus(page: EnginePage, selector: string): Promise<void> {
+  await waitForVisible(page, selector);
+  await page.evaluate((css) => (document.querySelector(css) as HTMLElement).focus(), selector);
+}

@@ -1,0 +1,149 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Builder, Key as SeleniumKey, until, By, type WebDriver } from 'selenium-webdriver';
+import { freePort } from '../harness/stack.js';
+import { CSP_WATCH_SOURCE, type Engine, type EnginePage, type EngineSession, type Key } from './driver.js';
+
+/** Debian's `webkit2gtk-driver`: the driver and the MiniBrowser it automates. */
+export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
+export const MINIBROWSER_PATH = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+const KEYS: Record<Exclude<Key, 'Shift+Tab'>, string> = {
+  Enter: SeleniumKey.ENTER,
+  Escape: SeleniumKey.ESCAPE,
+  Tab: SeleniumKey.TAB,
+  ArrowDown: SeleniumKey.ARROW_DOWN,
+  ArrowUp: SeleniumKey.ARROW_UP,
+  ArrowLeft: SeleniumKey.ARROW_LEFT,
+  ArrowRight: SeleniumKey.ARROW_RIGHT,
+  Home: SeleniumKey.HOME,
+  End: SeleniumKey.END,
+  Space: ' ',
+};
+
+/** An X server of its own (MiniBrowser needs a display and refuses `--headless`): Xvfb picks a free display number. */
+async function startXvfb(): Promise<{ display: string; process: ChildProcess }> {
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  xvfb.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  const display = await new Promise<string>((resolve, reject) => {
+    xvfb.stdio[3]!.once('data', (data) => resolve(`:${String(data).trim()}`));
+    xvfb.once('exit', (code) => reject(new Error(`Xvfb exited (${code}) before it had a display: ${stderr}`)));
+  });
+  return { display, process: xvfb };
+}
+
+/** WebKitGTK's MiniBrowser through WebKitWebDriver (W3C WebDriver, selenium-webdriver), on an X server of its own. */
+export async function launchWebKit(): Promise<Engine> {
+  const xvfb = await startXvfb();
+  const drivers = new Set<ChildProcess>();
+  return {
+    name: 'webkit',
+    // One WebKitWebDriver and MiniBrowser per session: a fresh visitor each.
+    async newSession({ javaScript = true } = {}): Promise<EngineSession> {
+      const port = await freePort();
+      const driverProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
+      drivers.add(driverProcess);
+      // The page's own scripts off, the driver's on (`--enable-javascript-markup`).
+      // Tab reaches links as in the other engines (WebKit's default skips them, Safari's "Press Tab to highlight each item").
+      const args = ['--automation', '--enable-tabs-to-links=true', ...(javaScript ? [] : ['--enable-javascript-markup=false'])];
+      const driver = await connect(`http://127.0.0.1:${port}`, args);
+      // axe-core's run takes its time on a loaded machine (the test's own timeout bounds it).
+      await driver.manage().setTimeouts({ script: 120_000 });
+      const pages: EnginePage[] = [];
+      return {
+        async newPage() {
+          // A window, not a tab: MiniBrowser opens a tab in the background, where a page gets no frames.
+          if (pages.length > 0) await driver.switchTo().newWindow('window');
+          const page = webkitPage(driver, await driver.getWindowHandle());
+          pages.push(page);
+          return page;
+        },
+        async close() {
+          await driver.quit().catch(() => undefined);
+          driverProcess.kill();
+          drivers.delete(driverProcess);
+        },
+      };
+    },
+    async close() {
+      for (const driverProcess of drivers) driverProcess.kill();
+      xvfb.process.kill();
+    },
+  };
+}
+
+/** A session, once the driver listens (it takes a moment to start). */
+async function connect(server: string, args: string[]): Promise<WebDriver> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await new Builder()
+        .usingServer(server)
+        .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER_PATH, args } })
+        .build();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+function webkitPage(driver: WebDriver, handle: string): EnginePage {
+  // Commands go to this tab: the session may have several.
+  const here = async () => {
+    if ((await driver.getWindowHandle()) !== handle) await driver.switchTo().window(handle);
+  };
+  const evaluate = async <R, A>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> => {
+    await here();
+    const answer = (await driver.executeAsyncScript(
+      `${CSP_WATCH_SOURCE}
+      const done = arguments[arguments.length - 1];
+      Promise.resolve().then(() => (${fn.toString()})(arguments[0])).then((value) => done({ value }), (error) => done({ error: String(error && error.stack || error) }));`,
+      arg ?? null,
+    )) as { value?: R; error?: string };
+    if (answer.error !== undefined) throw new Error(answer.error);
+    return answer.value as R;
+  };
+  return {
+    async goto(url) {
+      await here();
+      await driver.get(url);
+      await evaluate(() => undefined);
+    },
+    async reload() {
+      await here();
+      await driver.navigate().refresh();
+      await evaluate(() => undefined);
+    },
+    url: async () => {
+      await here();
+      return driver.getCurrentUrl();
+    },
+    evaluate,
+    async addScript(source) {
+      await here();
+      await driver.executeScript(source);
+    },
+    async click(selector) {
+      await here();
+      const element = await driver.wait(until.elementLocated(By.css(selector)), 15_000);
+      await driver.wait(until.elementIsVisible(element), 15_000);
+      await element.click();
+    },
+    async type(text) {
+      await here();
+      await driver.actions().sendKeys(text).perform();
+    },
+    async press(key) {
+      await here();
+      if (key === 'Shift+Tab') await driver.actions().keyDown(SeleniumKey.SHIFT).sendKeys(SeleniumKey.TAB).keyUp(SeleniumKey.SHIFT).perform();
+      else await driver.actions().sendKeys(KEYS[key]).perform();
+    },
+    // WebKitWebDriver tells no console messages.
+    errors: () => [],
+    async close() {
+      await here();
+      await driver.close();
+    },
+  };
+}
