@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SearchClient } from 'instantsearch.js';
 import { compactListHit, withCompactListHits } from './compactListHits.js';
 
 const highlight = (value: string) => ({ value, matchLevel: 'full', matchedWords: ['team'] });
@@ -44,7 +45,8 @@ describe('withCompactListHits', () => {
     const client = {
       search: async () => ({ results: [{ hits: [adapterHit], nbHits: 1, page: 0 }, { facetHits: [] }] }),
     };
-    const answer = (await withCompactListHits(client as never).search([] as never)) as unknown as { results: Array<Record<string, unknown>> };
+    const compacted = withCompactListHits(client as unknown as Pick<SearchClient, 'search'>);
+    const answer = (await compacted.search([] as never)) as unknown as { results: Array<Record<string, unknown>> };
     expect(answer.results[0]).toMatchObject({ nbHits: 1, page: 0 });
     expect(answer.results[0]!.hits).toEqual([compactListHit(adapterHit)]);
     expect(answer.results[1]).toEqual({ facetHits: [] });
