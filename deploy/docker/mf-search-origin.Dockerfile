@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The static origin of the mf-search remote: its build (browser and server containers, mf-manifest.json,
 # precompressed copies) served by nginx as its CDN would. Or upload the build to a CDN instead:
-# `npm run deploy -w mf-search -- --to <the CDN's folder>` (root README, "Deploy and rollback").
+# `npm run deploy -w mf-search -- --to <the CDN's folder>` (tooling/deploy/README.md, "Deploy and rollback").
 # Build from the repository root:  docker build -f deploy/docker/mf-search-origin.Dockerfile -t khs-mf-search-origin .
 # Reads ORIGIN_PORT (default 8080; compose sets 4310, the port browsers and the shell both use).
 

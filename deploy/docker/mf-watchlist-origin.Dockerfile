@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The static origin of the mf-watchlist remote: its build (browser and server containers, mf-manifest.json,
 # precompressed copies) served by nginx as its CDN would. Or upload the build to a CDN instead:
-# `npm run deploy -w mf-watchlist -- --to <the CDN's folder>` (root README, "Deploy and rollback").
+# `npm run deploy -w mf-watchlist -- --to <the CDN's folder>` (tooling/deploy/README.md, "Deploy and rollback").
 # Build from the repository root:  docker build -f deploy/docker/mf-watchlist-origin.Dockerfile -t khs-mf-watchlist-origin .
 # Reads ORIGIN_PORT (default 8080; compose sets 4311, the port browsers and the shell both use).
 

@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The static origin of the mf-widgets remote: its build (browser and server containers, mf-manifest.json,
 # precompressed copies) served by nginx as its CDN would. Or upload the build to a CDN instead:
-# `npm run deploy -w mf-widgets -- --to <the CDN's folder>` (root README, "Deploy and rollback").
+# `npm run deploy -w mf-widgets -- --to <the CDN's folder>` (tooling/deploy/README.md, "Deploy and rollback").
 # Build from the repository root:  docker build -f deploy/docker/mf-widgets-origin.Dockerfile -t khs-mf-widgets-origin .
 # Reads ORIGIN_PORT (default 8080; compose sets 4313, the port browsers and the shell both use).
 

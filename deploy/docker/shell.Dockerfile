@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The shell: renders every page, embeds the remotes' islands, proxies the team services.
 # Build from the repository root:  docker build -f deploy/docker/shell.Dockerfile -t khs-shell .
-# Reads the variables of the root README's "Configuration" (deploy/README.md lists what compose sets).
+# Reads the variables of shell/README.md's "Configuration" (deploy/README.md lists what compose sets).
 
 # The client runtime (rspack): the shell's workspace and its workspace dependencies only.
 FROM node:24.21-bookworm-slim AS build
