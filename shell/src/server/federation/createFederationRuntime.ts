@@ -5,7 +5,7 @@ import * as React from 'react';
 import * as ReactDOM from 'react-dom';
 import * as ReactDOMServer from 'react-dom/server';
 import { createInstance, registerGlobalPlugins } from '@module-federation/enhanced/runtime';
-import type { FederationRuntime } from './serverFederation.js';
+import type { FederationRuntime } from './buildLoader.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
 import { BuildFolders } from './plugins/buildFolders.js';
 import { serverFetchPlugin } from './plugins/serverFetchPlugin.js';
