@@ -3,10 +3,11 @@
 // loaded from `versions/<version>/mf-manifest.json` at the remote's origin and registered beside
 // the live build under a name of its own; a bounded number kept, least recently used released first.
 import { createHash } from 'node:crypto';
-import { containerName, type RemoteDefinition } from 'contracts';
+import { containerName, type IslandServerModule, type RemoteDefinition } from 'contracts';
 import { fetchManifest } from './manifest.js';
 import { newBuild, type Build, type BuildLoader } from './buildLoader.js';
-import { versionManifestUrl } from './versionSelection.js';
+import { ServerIslandError } from './serverIslandError.js';
+import { isBuildVersion, versionManifestUrl } from './versionSelection.js';
 
 export interface ExtraBuildsOptions {
   loader: BuildLoader;
@@ -17,6 +18,8 @@ export interface ExtraBuildsOptions {
   maxBuilds: number;
   /** Versions never released (the remote's stable and canary builds). */
   protectedVersions: () => readonly string[];
+  /** Runs before a build's container first starts (the live build is started first: its chunks resolve through it). */
+  beforeFirstStart: () => Promise<void>;
 }
 
 export class ExtraBuilds {
@@ -30,8 +33,25 @@ export class ExtraBuilds {
     private readonly options: ExtraBuildsOptions,
   ) {}
 
+  /** The module `module` of the build `version`, loading the build when needed. */
+  async load(version: string, module: string): Promise<IslandServerModule> {
+    const build = await this.get(version);
+    this.options.loader.checkBeforeLoad(this.definition.name, module, build.manifest);
+    if (!build.started) await this.options.beforeFirstStart();
+    try {
+      return await this.options.loader.moduleOf(build, module);
+    } catch (error) {
+      // A container that failed to start is not reused: the next request loads the build afresh,
+      // registered again (which drops the runtime's caches of it).
+      if (!build.started) this.drop(version, build);
+      throw error;
+    }
+  }
+
   /** The build `version` (its manifest read and registered), loading it when needed. */
   get(version: string): Promise<Build> {
+    const name = this.definition.name;
+    if (!isBuildVersion(version)) return Promise.reject(new ServerIslandError(name, 'manifest', `"${name}": not a build version`));
     let loading = this.builds.get(version);
     if (loading) {
       // Most recently used last.
@@ -39,7 +59,6 @@ export class ExtraBuilds {
       this.builds.set(version, loading);
       return loading;
     }
-    const name = this.definition.name;
     const entry = versionManifestUrl(this.definition.entry, version);
     loading = fetchManifest(this.options.fetch, name, entry, this.options.hopTimeoutMs).then((manifest) => {
       // Its own name in the runtime: the live build keeps the container's name, each other build is registered beside it.
@@ -56,6 +75,12 @@ export class ExtraBuilds {
     });
     this.evict();
     return loading;
+  }
+
+  /** Forgets `build` of `version` when it is the one kept. */
+  private drop(version: string, build: Build): void {
+    const loading = this.builds.get(version);
+    if (loading && this.settled.get(loading) === build) this.builds.delete(version);
   }
 
   /** The build `version` when it is loaded already; undefined otherwise. */

@@ -1,9 +1,9 @@
 // The live build of one remote: the build its live manifest names, fetched on first use, polled
 // for a new one (a deploy, a rollback, a dev rebuild) and swapped in place, with what the
 // operators' view shows of it (its polls, its version, when it changed).
-import { containerName, type RemoteDefinition } from 'contracts';
+import { containerName, type IslandServerModule, type RemoteDefinition } from 'contracts';
 import { browserEntryUrl } from './manifestAssets.js';
-import { buildVersionOf, fetchManifest, type ParsedManifest } from './manifest.js';
+import { buildVersionOf, fetchManifest, serverExposesOf, type ParsedManifest } from './manifest.js';
 import { newBuild, type Build, type BuildLoader } from './buildLoader.js';
 import { ServerIslandError } from './serverIslandError.js';
 
@@ -63,20 +63,41 @@ export class LiveBuild {
 
   /** The live build, its manifest fetched when it is not yet (throttled after a failure). */
   async current(): Promise<Build> {
-    if (!this.build) await this.firstManifest();
+    if (!this.build) await this.firstManifest({ throttled: true });
     return this.build!;
   }
 
-  /** Registers the live build under the remote's name when it is not yet. */
-  ensureRegistered(build: Build): void {
+  /** The module `module` of the live build (registered under the remote's name on first use). */
+  async load(module: string): Promise<IslandServerModule> {
+    const build = await this.current();
+    this.options.loader.checkBeforeLoad(this.definition.name, module, build.manifest);
     if (!this.registered) this.register(build);
+    return this.options.loader.moduleOf(build, module);
   }
 
   /**
-   * Fetches the live manifest once; a changed one replaces the loaded build. Resolves true when it
-   * did (the caller warms the new build up). Rejects when the fetch failed (the build is kept).
+   * Registers the live build and starts its container when it has not started, before another
+   * build of the remote starts its own: a container resolves its chunks through the build loaded
+   * under its name (the live one); with none the node runtime installs empty chunks and that
+   * container stays broken ("has no server render"). Rejects when the live manifest cannot be read.
+   */
+  async start(): Promise<void> {
+    const build = await this.current();
+    if (!this.registered) this.register(build);
+    if (!build.started) await Promise.allSettled(serverExposesOf(build.manifest).map((expose) => this.load(expose)));
+  }
+
+  /**
+   * One poll of the live manifest, whatever happened before: the first successful one loads the
+   * manifest (a remote unreachable at the start, or never asked for by a page, comes back by
+   * itself); after that a changed manifest replaces the loaded build. Resolves true when there is
+   * a new build to warm up. Rejects when the fetch failed (a loaded build is kept).
    */
   async revalidate(): Promise<boolean> {
+    if (!this.build) {
+      await this.firstManifest({ throttled: false });
+      return true;
+    }
     const fresh = await this.fetchManifest();
     if (fresh.hash === this.build?.manifest.hash) return false;
     this.swap(fresh);
@@ -120,9 +141,10 @@ export class LiveBuild {
     return newBuild(name, manifest, containerName(name), entry);
   }
 
-  private async firstManifest(): Promise<void> {
+  /** `throttled`: a page's first use, not retried within `retryMs` of a failure (a poll keeps its own pace). */
+  private async firstManifest({ throttled }: { throttled: boolean }): Promise<void> {
     const { retryMs, now } = this.options;
-    if (this.failedAt !== undefined && now() - this.failedAt < retryMs) {
+    if (throttled && this.failedAt !== undefined && now() - this.failedAt < retryMs) {
       throw new ServerIslandError(this.definition.name, 'manifest', `manifest of "${this.definition.name}" failed less than ${retryMs} ms ago`);
     }
     this.loading ??= this.fetchManifest().finally(() => (this.loading = undefined));

@@ -2,13 +2,13 @@ import type { IslandServerModule, RemoteDefinition } from 'contracts';
 import { BuildLoader, type Build, type FederationRuntime } from './buildLoader.js';
 import { ExtraBuilds } from './extraBuilds.js';
 import { LiveBuild, type RemotePollState } from './liveBuild.js';
-import { buildVersionOf, type ParsedManifest } from './manifest.js';
+import { buildVersionOf, serverExposesOf } from './manifest.js';
 import { browserEntryUrl, needsRenderer, scriptsOf, stylesheetsOf } from './manifestAssets.js';
 import { defaultServerFederationPlugins } from './plugins/defaultPlugins.js';
 import { startRevalidationTimer } from './revalidationTimer.js';
 import type { ServerFederationPlugin } from './serverFederationPlugin.js';
 import { ServerIslandError } from './serverIslandError.js';
-import { isBuildVersion, versionManifestUrl } from './versionSelection.js';
+import { versionManifestUrl } from './versionSelection.js';
 
 export { ServerIslandError } from './serverIslandError.js';
 export type { FederationRuntime } from './buildLoader.js';
@@ -84,6 +84,7 @@ export class ServerFederation {
         hopTimeoutMs: options.hopTimeoutMs,
         maxBuilds: options.maxPinnedVersions ?? 4,
         protectedVersions: () => options.protectedVersions?.(definition.name) ?? [],
+        beforeFirstStart: () => live.start(),
       });
       this.remotes.set(definition.name, { live, extra });
     }
@@ -118,27 +119,11 @@ export class ServerFederation {
    */
   load(remote: string, module: string, version?: string | null): Promise<IslandServerModule> {
     const entry = this.remotes.get(remote);
-    if (version && entry && version !== entry.live.version) return this.loadPinned(entry, module, version);
+    if (version && entry && version !== entry.live.version) return entry.extra.load(version, module);
     // Hot path (every island of every page): the cached module, without another async step.
     const cached = entry?.live.build?.modules.get(module);
-    return cached ?? this.loadLive(remote, module);
-  }
-
-  private async loadLive(remote: string, module: string): Promise<IslandServerModule> {
-    const entry = this.remotes.get(remote);
-    if (!entry) throw new ServerIslandError(remote, 'manifest', `no remote "${remote}" is configured`);
-    const build = await entry.live.current();
-    this.loader.checkBeforeLoad(remote, module, build.manifest);
-    entry.live.ensureRegistered(build);
-    return this.loader.moduleOf(build, module);
-  }
-
-  private async loadPinned(entry: Remote, module: string, version: string): Promise<IslandServerModule> {
-    const name = entry.live.definition.name;
-    if (!isBuildVersion(version)) throw new ServerIslandError(name, 'manifest', `"${name}": not a build version`);
-    const build = await entry.extra.get(version);
-    this.loader.checkBeforeLoad(name, module, build.manifest);
-    return this.loader.moduleOf(build, module);
+    if (cached) return cached;
+    return entry ? entry.live.load(module) : Promise.reject(new ServerIslandError(remote, 'manifest', `no remote "${remote}" is configured`));
   }
 
   /**
@@ -168,7 +153,6 @@ export class ServerFederation {
   async preloadVersion(remote: string, version: string): Promise<void> {
     const entry = this.remotes.get(remote);
     if (!entry) throw new ServerIslandError(remote, 'manifest', `no remote "${remote}" is configured`);
-    if (!isBuildVersion(version)) throw new ServerIslandError(remote, 'manifest', `"${remote}": not a build version`);
     const build = version === entry.live.version ? entry.live.build! : await entry.extra.get(version);
     await Promise.all(serverExposesOf(build.manifest).map((expose) => this.load(remote, expose, version)));
   }
@@ -268,31 +252,23 @@ export class ServerFederation {
   }
 
   /**
-   * Fetches every used remote's manifest once; a changed one replaces the loaded build
-   * (`registerRemotes(…, { force: true })` clears the runtime's caches for it). A failed fetch
-   * keeps the loaded build.
+   * Fetches every configured remote's manifest once, whether its first fetch succeeded or not and
+   * whatever build pages pin: a first or changed one becomes the live build (`LiveBuild.revalidate`)
+   * and is warmed up. A failed fetch keeps the loaded build.
    */
   async revalidate(onError?: (remote: string, error: unknown) => void): Promise<void> {
     await Promise.all(
-      [...this.remotes.values()]
-        .filter(({ live }) => live.registered)
-        .map(async ({ live }) => {
-          let changed: boolean;
-          try {
-            changed = await live.revalidate();
-          } catch (error) {
-            onError?.(live.definition.name, error);
-            return;
-          }
-          // Warm the new build up before pages need it (not awaited: polling never waits on a load).
-          if (changed) void this.preload(onError, live.definition.name);
-        }),
+      [...this.remotes.values()].map(async ({ live }) => {
+        let changed: boolean;
+        try {
+          changed = await live.revalidate();
+        } catch (error) {
+          onError?.(live.definition.name, error);
+          return;
+        }
+        // Warm the new build up before pages need it (not awaited: polling never waits on a load).
+        if (changed) void this.preload(onError, live.definition.name);
+      }),
     );
   }
-}
-
-/** Only what the server build exposes (the browser build has more, e.g. its standalone page). */
-function serverExposesOf(manifest: ParsedManifest): string[] {
-  const json = manifest.json;
-  return json.metaData?.serverExposes ?? (json.exposes ?? []).map((expose) => expose.name);
 }
