@@ -43,7 +43,7 @@ export class LiveBuild {
   /** How many times a new build replaced the loaded one. */
   generation = 0;
   /** The build is registered with the runtime under the remote's name. */
-  registered = false;
+  private registered = false;
   private loading: Promise<ParsedManifest> | undefined;
   private failedAt: number | undefined;
   /** The last manifest fetch (first load or revalidation), for the health view. */
