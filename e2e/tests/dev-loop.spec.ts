@@ -28,7 +28,9 @@ test.setTimeout(300_000);
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   checkout = throwawayCheckout(REPO_ROOT, 'khs-dev-loop-');
-  site = await startDevSite(checkout.root, REMOTE, { REMOTE_REVALIDATE_MS: '600000' });
+  // Hops and renders not cut short by a busy machine: with the poll 10 minutes away, a manifest
+  // fetch that timed out at the start would otherwise leave the first page without its survey.
+  site = await startDevSite(checkout.root, REMOTE, { REMOTE_REVALIDATE_MS: '600000', REMOTE_SERVER_TIMEOUT_MS: '10000', ISLAND_RENDER_BUDGET_MS: '20000' });
 });
 
 test.afterAll(async () => {
@@ -73,6 +75,8 @@ test('a saved component shows in the open page without a reload; saved server co
 
   await page.goto(articleUrl);
   const survey = page.locator('.article__survey form.khs-survey');
+  // The island hydrates when seen: scroll to it (a placeholder has no form yet).
+  await page.locator(`[data-island="${REMOTE}/Survey"]`).scrollIntoViewIfNeeded();
   await survey.scrollIntoViewIfNeeded();
   await expect(survey).toHaveAttribute('data-phase', /answering|results/);
   const button = survey.locator('.khs-survey__submit');
