@@ -12,7 +12,8 @@
 // Each remote's origin is its deploy target in .origins/<remote> (tooling/deploy): the fresh build is
 // deployed there first, and `npm run deploy -w <remote>` / `npm run rollback -w <remote>` switch
 // what the running site loads, without a restart.
-// `npm start -- --no-build` skips the build. STACK_PORT_OFFSET shifts every default port (a second
+// `npm start -- --no-build` skips the build and serves what is live in each deploy target (it never
+// deploys dist/ over it; README "Run it"). STACK_PORT_OFFSET shifts every default port (a second
 // site beside the first, with its own DATA_DIR and ORIGINS_DIR, the folder of its deploy targets).
 // First: on a Node too old it stops here, with the command to run, before anything is loaded.
 import './requireSupportedNode.mjs';
@@ -21,7 +22,8 @@ import { LOCAL_ORIGINS_DIR } from '@khs/deploy';
 import { startStack } from '@khs/stack';
 import { ROOT, run } from './lib.mjs';
 
-if (!process.argv.includes('--no-build')) {
+const noBuild = process.argv.includes('--no-build');
+if (!noBuild) {
   const code = await run('npm', ['run', 'build']);
   if (code !== 0) process.exit(code);
 }
@@ -30,6 +32,7 @@ const stack = await startStack({
   preferDefaultPorts: true,
   portOffset: Number(process.env.STACK_PORT_OFFSET ?? 0),
   deployedOrigins: process.env.ORIGINS_DIR ? path.resolve(process.env.ORIGINS_DIR) : LOCAL_ORIGINS_DIR,
+  keepLive: noBuild,
   dataDir: path.resolve(ROOT, process.env.DATA_DIR ?? '.data'),
   // Every part logs JSON lines; in a terminal they are printed for people (LOG_FORMAT=json keeps JSON).
   env: { ...(process.stdout.isTTY ? { LOG_FORMAT: 'pretty' } : {}), ...process.env },

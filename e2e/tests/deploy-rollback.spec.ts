@@ -38,6 +38,8 @@ let target: string;
 let variantDist: string;
 let v1: string;
 let v2: string;
+/** Every line the site's processes printed. */
+const logs: string[] = [];
 
 const articleUrl = () => new URL(listArticles()[0]!.url, stack.url).href;
 const serverHtml = async () => (await fetch(articleUrl())).text();
@@ -111,7 +113,7 @@ test.beforeAll(async () => {
   expect(existsSync(path.join(variantDist, 'mf-manifest.json'))).toBe(true);
 
   target = path.join(work, 'origins', REMOTE);
-  stack = await startStack({ deployedOrigins: path.join(work, 'origins'), env: { OPERATOR_TOKEN } });
+  stack = await startStack({ deployedOrigins: path.join(work, 'origins'), env: { OPERATOR_TOKEN }, log: (line) => logs.push(line) });
   browser = await chromium.launch(chromiumLaunchOptions());
   v1 = liveVersion();
   v2 = JSON.parse(readFileSync(path.join(variantDist, 'mf-manifest.json'), 'utf8')).metaData.buildVersion;
@@ -157,6 +159,9 @@ test('deploy v2 of a remote: the running site shows it on the server and in the 
   // The operators' view says when the live build went live: the rollback's switch.
   expect((await health()).deployedAt).toBe(record.history.at(-1)!.at);
   expect(await Promise.race([stack.shellExit.then(() => 'exited'), new Promise((resolve) => setTimeout(() => resolve('running'), 10))])).toBe('running');
+  // Each switch replaced the remote's registration the runtime's supported way, without its warning (issue 35).
+  expect(logs.filter((line) => /is already registered/.test(line))).toEqual([]);
+  expect(logs.filter((line) => line.includes(`remote "${REMOTE}" has a new build`))).toHaveLength(2);
 });
 
 test('deploying a different build under a published version is refused, and the live version stays', async () => {

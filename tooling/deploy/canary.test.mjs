@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { serveDirectory } from '@khs/static-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { abortCanary, deploy, liveStack, promoteCanary, readDeployments, readRollout, rollback, startCanary } from './index.mjs';
+import { abortCanary, deploy, keepLive, liveStack, promoteCanary, readDeployments, readRollout, rollback, startCanary } from './index.mjs';
 import { fetchSiteHealth, formatRemoteStatus } from './siteStatus.mjs';
 
 const CLI = path.join(import.meta.dirname, 'cli.mjs');
@@ -60,6 +60,31 @@ describe('startCanary', () => {
     expect(await refused(startCanary({ from: fakeBuild('1.2.0+cccc'), target, percent: 20 }))).toBe('canary-active');
     expect((await readRollout(target)).canary.version).toBe('1.1.0+bbbb');
     expect(liveVersion()).toBe('1.0.0+aaaa');
+  });
+});
+
+describe('keepLive (npm start -- --no-build)', () => {
+  it('deploys the build only when nothing is live yet, then serves what is live whatever the build folder holds', async () => {
+    expect(await keepLive({ from: fakeBuild('1.0.0+aaaa'), target })).toMatchObject({ version: '1.0.0+aaaa', changed: true });
+    // A leftover candidate in the build folder is not made live; the live build is served.
+    expect(await keepLive({ from: fakeBuild('1.1.0+bbbb'), target })).toEqual({ version: '1.0.0+aaaa', changed: false, skipped: '1.1.0+bbbb' });
+    expect(liveVersion()).toBe('1.0.0+aaaa');
+    expect(await keepLive({ from: path.join(work, 'no-such-dist'), target })).toEqual({ version: '1.0.0+aaaa', changed: false });
+    expect((await readDeployments(target)).history).toHaveLength(1);
+  });
+
+  it('refuses, naming the folder, a build of another version while a canary runs, and leaves the canary running', async () => {
+    await deploy({ from: fakeBuild('1.0.0+aaaa'), target });
+    await startCanary({ from: fakeBuild('1.1.0+bbbb'), target, percent: 50 });
+    const leftover = fakeBuild('1.2.0+cccc');
+    const refused = await keepLive({ from: leftover, target }).then(() => undefined, (error) => error);
+    expect(refused).toMatchObject({ code: 'canary-active' });
+    expect(refused.message).toContain(leftover);
+    expect(refused.message).toContain('canary 1.1.0+bbbb');
+    expect(await readRollout(target)).toMatchObject({ canary: { version: '1.1.0+bbbb' } });
+    expect(liveVersion()).toBe('1.0.0+aaaa');
+    // The live build in the folder (or none there) starts as before.
+    expect(await keepLive({ from: fakeBuild('1.0.0+aaaa'), target })).toEqual({ version: '1.0.0+aaaa', changed: false });
   });
 });
 

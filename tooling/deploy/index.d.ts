@@ -61,6 +61,16 @@ export function deploy(options: {
   now?: () => Date;
 }): Promise<{ version: string; previous: string | null; changed: boolean; alreadyPublished: boolean }>;
 export function rollback(options: { target: string; now?: () => Date }): Promise<{ version: string; previous: string }>;
+/**
+ * What `npm start -- --no-build` serves: the version live in `target`, never the build in `from`
+ * (deployed only when nothing is live yet). While a canary runs, a `from` of another version is
+ * refused (`canary-active`, naming the folder); without one, `skipped` is the version it holds.
+ */
+export function keepLive(options: {
+  from: string;
+  target: string;
+  now?: () => Date;
+}): Promise<{ version: string; changed: boolean; skipped?: string }>;
 
 /** `<target>/rollout.json`: the canary split every shell reads beside the live manifest. */
 export interface Rollout {

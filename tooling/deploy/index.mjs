@@ -256,6 +256,30 @@ export async function deploy({ from, target, now }) {
 }
 
 /**
+ * What `npm start -- --no-build` serves: the version live in `target`, never the build in `from`
+ * (a leftover candidate there must not become live, nor end a running canary). Only a target with
+ * nothing live yet gets `from` deployed. While a canary runs, a `from` whose version is not the live
+ * one is refused (`canary-active`, naming the folder): the start would otherwise look like it
+ * serves that build. Without a canary it is left aside, and `skipped` says which version it holds.
+ * @returns {Promise<{ version: string, changed: boolean, skipped?: string }>}
+ */
+export async function keepLive({ from, target, now }) {
+  const live = (await readDeployments(target)).current;
+  if (!live) return deploy({ from, target, now });
+  const built = await buildVersionOf(from).catch(() => undefined);
+  if (built === undefined || built === live) return { version: live, changed: false };
+  const canary = (await readRollout(target))?.canary;
+  if (canary) {
+    throw new DeployError(
+      'canary-active',
+      `${from} holds ${built}, not the live ${live}, while canary ${canary.version} runs in ${target}: ` +
+        'start without --no-build to build and deploy the sources (that ends the canary), or put the live build back in that folder',
+    );
+  }
+  return { version: live, changed: false, skipped: built };
+}
+
+/**
  * Switches `target` back to the version that was live before the current one.
  * @returns {Promise<{ version: string, previous: string }>}
  */

@@ -133,7 +133,12 @@ describe('hotIslandMount (browser)', () => {
       target.textContent = 'new';
       return newUnmount;
     });
-    const registerRemotes = vi.fn();
+    // Like the runtime: every forced registration of a known name warns.
+    const registerRemotes = vi.fn((remotes) =>
+      console.warn(`[ Federation Runtime ]: The remote "${remotes[0].name}" is already registered. Please note that overriding it may cause unexpected errors.`),
+    );
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    element.style.minHeight = '1px';
     const loadRemote = vi.fn(async () => ({ default: hotIslandMount(newMount, { remote: 'mf-survey', expose: 'Survey' }) }));
     globalThis.__FEDERATION__ = {
       __INSTANCES__: [{ options: { remotes: [{ name: 'mf_survey', alias: 'mf-survey', entry: 'http://origin/mf-manifest.json' }] }, registerRemotes, loadRemote }],
@@ -153,6 +158,11 @@ describe('hotIslandMount (browser)', () => {
     expect(oldUnmount).toHaveBeenCalledTimes(1);
     expect(element.textContent).toBe('new');
     expect(newMount).toHaveBeenCalledWith(element, { formHandle: 'f' }, { bus: {}, config: {} });
+    // The replacement is the swap's purpose: the runtime's warning about it is left out; the
+    // island's own height hold (kept while it was empty) is given back.
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+    expect(element.style.minHeight).toBe('1px');
 
     // The shell's unmount (it holds the first build's) unmounts what is mounted now.
     unmountFromShell();

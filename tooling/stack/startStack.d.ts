@@ -41,6 +41,13 @@ export interface StackOptions {
    */
   deployedOrigins?: string;
   /**
+   * With `deployedOrigins`: serve what is live in each deploy target instead of deploying the
+   * current `dist` there (`npm start -- --no-build`, tooling/deploy `keepLive`): `dist` is deployed
+   * only to a target with nothing live, and one of another version during a canary stops the start,
+   * naming the folder. Default false.
+   */
+  keepLive?: boolean;
+  /**
    * Remotes the stack does not serve: their manifest URL (a remote in watch mode on its dev origin,
    * `npm run dev`, or a shared staging environment). No origin is started and no build is needed for
    * them; `remotes`/`originDirs` of the handle leave them out. Default: none (every remote from its origin).

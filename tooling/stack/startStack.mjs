@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { deploy } from '@khs/deploy';
+import { deploy, keepLive } from '@khs/deploy';
 import { SERVER_HEALTH_PATH, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS, SERVER_STOP_TIMEOUT_MS } from '../../search-engine/server-process.mjs';
 import { defaultManifestUrl, REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService, withDeprecatedEnv } from './registry.mjs';
 import { lockDataDir } from './dataDirLock.mjs';
@@ -313,12 +313,13 @@ async function resolveOriginDirs({ servedRemotes, options, log }) {
       continue;
     }
     const dist = path.join(REPO_ROOT, remote.name, 'dist');
-    if (!existsSync(dist)) throw new Error(`${remote.name} is not built (${dist}): run npm run build`);
+    if (!existsSync(dist) && !(options.deployedOrigins && options.keepLive)) throw new Error(`${remote.name} is not built (${dist}): run npm run build`);
     let dir = dist;
     if (options.deployedOrigins) {
       dir = path.join(options.deployedOrigins, remote.name);
-      const deployed = await deploy({ from: dist, target: dir });
+      const deployed = await (options.keepLive ? keepLive : deploy)({ from: dist, target: dir });
       log?.(`[stack] ${remote.name} ${deployed.version} ${deployed.changed ? `deployed to ${dir}` : `already live in ${dir}`}`);
+      if (deployed.skipped) log?.(`[stack] ${remote.name}: ${dist} holds ${deployed.skipped}, not deployed (--no-build serves what is live; npm run deploy -w ${remote.name} deploys it)`);
     }
     originDirs.set(remote.name, dir);
   }

@@ -70,20 +70,55 @@ async function swapRemote(remote, buildVersion, manifestUrl) {
   if (!instance) throw new Error(`no federation runtime on this page has "${remote}" registered`);
   const definition = instance.options.remotes.find((candidate) => candidate.alias === remote);
   // `force` drops the old container and its module cache; the manifest is fetched again (no-cache).
-  instance.registerRemotes([{ name: definition.name, alias: definition.alias, entry: typeof manifestUrl === 'string' ? manifestUrl : definition.entry }], { force: true });
+  // The runtime warns on every forced registration by design; the swap means it (see the shell's
+  // federation/replacementWarning.ts), so that one line is left out of the console.
+  replaceRegistration(instance, { name: definition.name, alias: definition.alias, entry: typeof manifestUrl === 'string' ? manifestUrl : definition.entry });
   // The new container's chunk loader would take the old build's chunks from this global (same ids).
   delete globalThis[__KHS_DEV_CHUNK_GLOBAL__];
   const { islands } = registry();
   const mounted = [...islands].filter(([, island]) => island.remote === remote);
+  const scroll = { x: window.scrollX, y: window.scrollY };
   for (const [element, island] of mounted) {
     const module = await instance.loadRemote(`${remote}/${island.expose}`);
     if (typeof module?.default !== 'function') throw new Error(`"${remote}/${island.expose}" has no default mount export`);
+    // The island keeps its height while it is empty between the two builds: an island near the
+    // page's end would otherwise shorten the page and the browser would pull the view up.
+    const held = element.style.minHeight;
+    element.style.minHeight = `${element.getBoundingClientRect().height}px`;
     islands.delete(element);
     island.unmount?.();
     // The server's hydration state belongs to the HTML the page came with: the new build renders afresh.
     const { hydration: _hydration, ...context } = island.context;
     await module.default(element, island.props, context);
+    await renderedIn(element);
+    element.style.minHeight = held;
   }
+  if (window.scrollX !== scroll.x || window.scrollY !== scroll.y) window.scrollTo(scroll.x, scroll.y);
   document.documentElement.setAttribute('data-khs-dev-build', `${remote}@${buildVersion}`);
   console.info(`[dev] ${remote} ${buildVersion}: ${mounted.length} island(s) swapped in without a reload`);
+}
+
+/** Registers `remote` again with `force`, without the runtime's warning about that one replacement. */
+function replaceRegistration(instance, remote) {
+  const warn = console.warn;
+  console.warn = (...args) => {
+    if (typeof args[0] === 'string' && args[0].includes(`The remote "${remote.name}" is already registered.`)) return;
+    warn.apply(console, args);
+  };
+  try {
+    instance.registerRemotes([remote], { force: true });
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/** The next frame (a timer where there are no frames). */
+function nextFrame() {
+  return new Promise((resolve) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => resolve()) : setTimeout(resolve, 16)));
+}
+
+/** Resolves once `element` has content again (the new build's first render committed), at most ~20 frames. */
+async function renderedIn(element) {
+  for (let frame = 0; frame < 20 && element.childNodes.length === 0; frame++) await nextFrame();
+  await nextFrame();
 }

@@ -5,10 +5,11 @@ import * as React from 'react';
 import * as ReactDOM from 'react-dom';
 import * as ReactDOMServer from 'react-dom/server';
 import { createInstance, registerGlobalPlugins } from '@module-federation/enhanced/runtime';
-import type { FederationRuntime } from './serverFederation.js';
+import type { FederationRuntime } from './buildLoader.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
 import { BuildFolders } from './plugins/buildFolders.js';
 import { serverFetchPlugin } from './plugins/serverFetchPlugin.js';
+import { withoutReplacementWarning } from './replacementWarning.js';
 
 const REACT_VERSION = React.version;
 const SINGLETON = { singleton: true, requiredVersion: `^${REACT_VERSION}` };
@@ -92,8 +93,11 @@ export function createFederationRuntime(options: { hopTimeoutMs: number; fetch?:
   });
   created = {
     registerRemotes: (remotes, registerOptions) => {
-      instance.registerRemotes(remotes, registerOptions);
-      if (registerOptions?.force) forgetRemoteInstances(remotes.map((remote) => remote.name));
+      if (!registerOptions?.force) return instance.registerRemotes(remotes, registerOptions);
+      // A build replaced on purpose (deploy, rollback, rebuild): see withoutReplacementWarning.
+      const names = remotes.map((remote) => remote.name);
+      withoutReplacementWarning(names, () => instance.registerRemotes(remotes, registerOptions));
+      forgetRemoteInstances(names);
     },
     loadRemote: (id) => instance.loadRemote(id),
   };

@@ -61,3 +61,9 @@ export async function fetchManifest(fetchImpl: typeof fetch, remote: string, url
     throw new ServerIslandError(remote, 'manifest', `manifest of "${remote}": ${(error as Error)?.message ?? error}`, { cause: error });
   }
 }
+
+/** The modules a build's server side exposes (the browser build has more, e.g. its standalone page). */
+export function serverExposesOf(manifest: ParsedManifest): string[] {
+  const json = manifest.json;
+  return json.metaData?.serverExposes ?? (json.exposes ?? []).map((expose) => expose.name);
+}
