@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { callRoutePattern, DEFAULT_CALL_URLS, SERVICE_FORM_PAGE_PATHS, SERVICE_PAGE_PATHS, type CallUrls } from 'contracts';
 import type { ProxiedRoute } from './serviceProxy.js';
-import type { RateWindow } from '../slidingWindows/slidingWindows.js';
+import { isPositiveInteger, isRecord, parseRateLimitDeclaration, unknownKeys, WEEK_MS, type EdgeRateLimitDeclaration } from './edgeRateLimitDeclaration.js';
+
+export type { EdgeRateLimitDeclaration } from './edgeRateLimitDeclaration.js';
 
 /**
  * A team service's declaration of what the edge does with its calls (its slice's
@@ -90,22 +92,6 @@ export interface EdgeRouteDeclaration {
   rateLimit?: EdgeRateLimitDeclaration;
 }
 
-/**
- * A per-address rate limit, shared by every shell instance: `max` requests per fixed window of
- * `windowMs`, or `windows`, sliding windows (at most `max` accepted in any `windowMs`, each at once).
- */
-export interface EdgeRateLimitDeclaration {
-  /** Requests per fixed window (with `windowMs`; not with `windows`). */
-  max?: number;
-  windowMs?: number;
-  /** Sliding windows, e.g. `[{ max: 10, windowMs: 60000 }, { max: 200, windowMs: 3600000 }]` (not with `max`/`windowMs`). */
-  windows?: RateWindow[];
-  /** Counted per value of this path parameter too; a value longer than `maxLength` counts with every other such value. */
-  scope?: { pathParameter: string; maxLength: number };
-  /** Why this number, for people. */
-  why?: string;
-}
-
 /** A malformed edge policy: the shell refuses to start with it, naming the service and the problem. */
 export class EdgePolicyError extends Error {
   constructor(service: string, problem: string) {
@@ -117,22 +103,8 @@ export class EdgePolicyError extends Error {
 /** Largest body limit a declaration may ask for: proxied bodies are read whole at the edge. */
 export const MAX_DECLARED_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const ROUTE_KEYS = new Set(['call', 'method', 'bodyLimitBytes', 'csrf', 'csrfExemptBecause', 'visitorIdPurpose', 'linkOrigin', 'rateLimit']);
-const RATE_LIMIT_KEYS = new Set(['max', 'windowMs', 'windows', 'scope', 'why']);
-const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
-const SCOPE_KEYS = new Set(['pathParameter', 'maxLength']);
 const PAGE_KEYS = new Set(['page', 'robots', 'sharedCache', 'unavailable', 'forwardsAuthorization']);
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isPositiveInteger = (value: unknown, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
-
-function unknownKeys(value: Record<string, unknown>, known: Set<string>): string[] {
-  return Object.keys(value).filter((key) => !known.has(key));
-}
-
-/** The `{name}` parameters of a call template. */
-function pathParameters(template: string): string[] {
-  return [...template.matchAll(/\{([A-Za-z][A-Za-z0-9]*)\}/g)].map((match) => match[1]!);
-}
 
 function parseRoute(value: unknown, index: number, service: string): EdgeRouteDeclaration {
   const fail = (problem: string) => new EdgePolicyError(service, `route ${index}: ${problem}`);
@@ -150,35 +122,7 @@ function parseRoute(value: unknown, index: number, service: string): EdgeRouteDe
   if (bodyLimitBytes !== undefined) route.bodyLimitBytes = bodyLimitBytes;
   if (visitorIdPurpose !== undefined) route.visitorIdPurpose = visitorIdPurpose as string;
   if (linkOrigin) route.linkOrigin = true;
-  if (rateLimit !== undefined) {
-    if (!isRecord(rateLimit)) throw fail('rateLimit is not an object');
-    const extraLimit = unknownKeys(rateLimit, RATE_LIMIT_KEYS);
-    if (extraLimit.length > 0) throw fail(`rateLimit has unknown keys ${extraLimit.join(', ')}`);
-    const isWindow = (window: Record<string, unknown>): window is Record<string, unknown> & RateWindow =>
-      isPositiveInteger(window.max, 1_000_000) && isPositiveInteger(window.windowMs, WEEK_MS) && window.windowMs >= 1000;
-    if (rateLimit.windows !== undefined) {
-      const windows = rateLimit.windows;
-      if (rateLimit.max !== undefined || rateLimit.windowMs !== undefined) throw fail('rateLimit has either max and windowMs (a fixed window) or windows (sliding ones), not both');
-      if (!Array.isArray(windows) || windows.length === 0 || windows.length > 4 || !windows.every((window) => isRecord(window) && Object.keys(window).length === 2 && isWindow(window))) {
-        throw fail('rateLimit.windows must be 1 to 4 sliding windows { max (a positive integer), windowMs (1000 to a week) }');
-      }
-      route.rateLimit = { windows: (windows as RateWindow[]).map(({ max, windowMs }) => ({ max, windowMs })) };
-    } else {
-      if (!isPositiveInteger(rateLimit.max, 1_000_000)) throw fail('rateLimit.max must be a positive integer');
-      if (!isPositiveInteger(rateLimit.windowMs, WEEK_MS) || rateLimit.windowMs < 1000) throw fail('rateLimit.windowMs must be an integer from 1000 (1 s) to a week');
-      route.rateLimit = { max: rateLimit.max, windowMs: rateLimit.windowMs };
-    }
-    if (typeof rateLimit.why === 'string') route.rateLimit.why = rateLimit.why;
-    if (rateLimit.scope !== undefined) {
-      const scope = rateLimit.scope;
-      if (!isRecord(scope) || unknownKeys(scope, SCOPE_KEYS).length > 0) throw fail('rateLimit.scope must be { pathParameter, maxLength }');
-      if (typeof scope.pathParameter !== 'string' || !pathParameters(DEFAULT_CALL_URLS[route.call]).includes(scope.pathParameter)) {
-        throw fail(`rateLimit.scope.pathParameter must be a parameter of ${DEFAULT_CALL_URLS[route.call]}`);
-      }
-      if (!isPositiveInteger(scope.maxLength, 1000)) throw fail('rateLimit.scope.maxLength must be an integer from 1 to 1000');
-      route.rateLimit.scope = { pathParameter: scope.pathParameter, maxLength: scope.maxLength };
-    }
-  }
+  if (rateLimit !== undefined) route.rateLimit = parseRateLimitDeclaration(rateLimit, DEFAULT_CALL_URLS[route.call], fail);
   if (csrf === false) {
     if (method !== 'POST') throw fail('csrf: false only means something for a POST');
     if (typeof csrfExemptBecause !== 'string' || csrfExemptBecause.trim().length < 10) throw fail('csrf: false needs csrfExemptBecause saying why');
@@ -232,7 +176,7 @@ function parseFormPage(value: unknown, index: number, service: string): EdgeForm
   if (!isPositiveInteger(uploadTimeoutMs, 10 * 60 * 1000) || uploadTimeoutMs < 1000) throw fail('uploadTimeoutMs must be an integer from 1000 to 600000');
   if (!isPositiveInteger(inFlightPerAddress, 64)) throw fail('inFlightPerAddress must be an integer from 1 to 64');
   if (!isPositiveInteger(connectionsPerUpstream, 1024)) throw fail('connectionsPerUpstream must be an integer from 1 to 1024');
-  if (!isRecord(rateLimit) || !isPositiveInteger(rateLimit.max, 1_000_000) || !isPositiveInteger(rateLimit.windowMs, 7 * 24 * 60 * 60 * 1000) || rateLimit.windowMs < 1000) {
+  if (!isRecord(rateLimit) || !isPositiveInteger(rateLimit.max, 1_000_000) || !isPositiveInteger(rateLimit.windowMs, WEEK_MS) || rateLimit.windowMs < 1000) {
     throw fail('needs rateLimit: { max, windowMs (at least 1000) }');
   }
   if (!isRecord(unavailable) || !nonEmpty(unavailable.title) || !nonEmpty(unavailable.heading) || !nonEmpty(unavailable.text) || (unavailable.pageClass !== undefined && !nonEmpty(unavailable.pageClass))) {
