@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { OPERATOR_CHALLENGE, tokenCheck } from '@khs/observability';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { RemoteDefinition } from 'contracts';
@@ -54,25 +54,6 @@ function wantsJson(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/i.test(accept) && !/\btext\/html\b/i.test(accept);
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/**
- * The token a request presents: `Authorization: Bearer <token>` (scripts, monitoring), or HTTP
- * Basic with the token as the password (a person's browser asks for it after a 401).
- */
-function presentedToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const [scheme, value = ''] = header.split(/\s+/, 2);
-  if (/^bearer$/i.test(scheme ?? '')) return value;
-  if (/^basic$/i.test(scheme ?? '')) {
-    const decoded = Buffer.from(value, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
-  }
-  return undefined;
-}
-
 /**
  * The page-report beacon (`POST /api/island-failures`: views per remote build, failures per remote, code and build) and the operators'
  * view of the remotes (`GET /health/remotes`, `/health/remotes.json`), see shell README.
@@ -80,7 +61,7 @@ function presentedToken(request: FastifyRequest): string | undefined {
 export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
   const knownRemotes = new Set(options.remotes.map((remote) => remote.name));
   const now = options.now ?? Date.now;
-  const expected = options.operatorToken === undefined ? undefined : digest(options.operatorToken);
+  const checkToken = options.operatorToken === undefined ? undefined : tokenCheck(options.operatorToken);
 
   app.post(
     ISLAND_FAILURE_REPORT_PATH,
@@ -108,16 +89,16 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
 
   // Off unless configured: the paths are not registered, so they answer the site's own 404, as
   // any unknown URL does (nothing tells a scanner that an operators' view exists).
-  if (!expected) return;
+  if (!checkToken) return;
 
   const authorized = (request: FastifyRequest, reply: FastifyReply): boolean => {
-    const token = presentedToken(request);
-    if (token !== undefined && timingSafeEqual(digest(token), expected)) return true;
+    const checked = checkToken(request.headers.authorization);
+    if (checked === 'ok') return true;
     void reply
       .code(401)
       .header('cache-control', 'no-store')
-      .header('www-authenticate', ['Bearer realm="khs-operator"', 'Basic realm="khs-operator", charset="UTF-8"'])
-      .send({ error: token === undefined ? 'An operator token is required' : 'The operator token is wrong', code: 'operator-token-required' });
+      .header('www-authenticate', OPERATOR_CHALLENGE)
+      .send({ error: checked === 'missing' ? 'An operator token is required' : 'The operator token is wrong', code: 'operator-token-required' });
     return false;
   };
 
