@@ -31,9 +31,14 @@ export interface ServiceAppOptions {
  */
 export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   // A logger asked for (LOG_LEVEL) writes the site's JSON lines (part, level, message, trace id).
-  const level = typeof options.logger === 'object' && options.logger !== null && 'level' in options.logger ? options.logger.level : undefined;
+  // A logger given a stream (tests) keeps writing its lines there.
+  const logger = typeof options.logger === 'object' && options.logger !== null ? options.logger : undefined;
+  const level = logger && 'level' in logger ? logger.level : undefined;
+  const destination = logger && 'stream' in logger ? (logger.stream as Parameters<typeof createLogger>[0]['destination']) : undefined;
   const app = Fastify({
-    ...(typeof level === 'string' ? { loggerInstance: createLogger({ part: options.name, level }) as FastifyBaseLogger } : { logger: options.logger ?? false }),
+    ...(typeof level === 'string'
+      ? { loggerInstance: createLogger({ part: options.name, level, ...(destination ? { destination } : {}) }) as FastifyBaseLogger }
+      : { logger: options.logger ?? false }),
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     requestTimeout: 30_000,
     frameworkErrors: jsonFrameworkErrors,

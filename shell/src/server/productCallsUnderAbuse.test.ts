@@ -280,7 +280,7 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     const postgresUrl = db.dialect === 'postgres' ? testDatabaseUrl() : undefined;
     surveyService = await startSurveyServiceForTest({ dataDir, postgresUrl });
     watchlistService = await startTeamServiceForTest('watchlist', { dataDir, postgresUrl });
-    insightsService = await startTeamServiceForTest('search-team', { dataDir, postgresUrl });
+    insightsService = await startTeamServiceForTest('search-team', { dataDir, postgresUrl, storageName: 'insights' });
     contactService = await startTeamServiceForTest('contact', { dataDir, postgresUrl });
     const config = readShellConfig({
       PUBLIC_BASE_URL,

@@ -46,6 +46,12 @@ export interface TeamServiceTestOptions {
   instances?: number;
   /** Further environment (e.g. `SITE_NAME`). */
   env?: Record<string, string>;
+  /**
+   * The name the service's storage goes by (its SQLite file `<storageName>.sqlite`), when it is not
+   * the service's: the search team's service kept `insights` for its data when it was renamed.
+   * Default: `name`.
+   */
+  storageName?: string;
 }
 
 /**
@@ -54,7 +60,8 @@ export interface TeamServiceTestOptions {
  * `postgresUrl` a fresh schema there.
  */
 export async function startTeamServiceForTest(name: TeamServiceName, options: TeamServiceTestOptions): Promise<TeamServiceUnderTest> {
-  const schema = options.postgresUrl ? `test_${name}_${randomBytes(5).toString('hex')}` : undefined;
+  // A schema name is a word: the service's name without its hyphens.
+  const schema = options.postgresUrl ? `test_${name.replaceAll('-', '_')}_${randomBytes(5).toString('hex')}` : undefined;
   const env = {
     DATA_DIR: options.dataDir,
     DATABASE_URL: options.postgresUrl ?? '',
@@ -83,7 +90,7 @@ export async function startTeamServiceForTest(name: TeamServiceName, options: Te
           await client.end();
         }
       }
-      const raw = new BetterSqlite3(path.join(options.dataDir, `${name}.sqlite`), { readonly: true });
+      const raw = new BetterSqlite3(path.join(options.dataDir, `${options.storageName ?? name}.sqlite`), { readonly: true });
       try {
         return (raw.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
       } finally {
