@@ -47,3 +47,19 @@ export function serviceEdgeKey(stack: Stack, name: TeamServiceName): string {
   if (!key) throw new Error(`no ${variable} in ${stack.secretsFile}`);
   return key;
 }
+
+/**
+ * The text of a part's log line as a person reads it: a JSON log line's message, followed by its
+ * error's stack on lines of their own when it carries one; any other line as it is. Every part
+ * logs JSON lines (`@khs/observability`); specs match what the lines say.
+ */
+export function logText(line: string): string {
+  if (!line.startsWith('{')) return line;
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown; err?: { stack?: unknown } };
+    if (typeof entry.msg !== 'string') return line;
+    return typeof entry.err?.stack === 'string' ? `${entry.msg}\n${entry.err.stack}` : entry.msg;
+  } catch {
+    return line;
+  }
+}

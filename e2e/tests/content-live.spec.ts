@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { axeViolations } from '../harness/axe.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
 import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER } from '@khs/team-service/edge';
-import { REPO_ROOT, SEARCH_API_KEY, serviceEdgeKey, startStack, type Stack } from '../harness/stack.js';
+import { logText, REPO_ROOT, SEARCH_API_KEY, serviceEdgeKey, startStack, type Stack } from '../harness/stack.js';
 
 // Editors' Markdown files reach the running site without a restart: the shell's content store,
 // the search slice's indexer and the watchlist service all watch CONTENT_DIR (here a temporary copy of the seeded files,
@@ -72,7 +72,7 @@ test.describe('articles as files, live', () => {
     test.setTimeout(120_000);
     dir = mkdtempSync(join(tmpdir(), 'khs-e2e-content-'));
     cpSync(defaultArticlesDir, dir, { recursive: true });
-    stack = await startStack({ env: { CONTENT_DIR: dir, PREVIEW_SECRET }, log: (line) => logLines.push(line) });
+    stack = await startStack({ env: { CONTENT_DIR: dir, PREVIEW_SECRET }, log: (line) => logLines.push(logText(line)) });
   });
   /** The content-problem lines logged so far that name `file`. */
   const problemLines = (file: string) => logLines.filter((line) => line.includes('content problem') && line.includes(`${file}:`));

@@ -8,7 +8,7 @@ import { listArticles } from '@khs/content';
 import { CONTRACTS_VERSION, examplePageConfig } from 'contracts';
 import type { Page } from '@playwright/test';
 import { expect, islandFailuresIn, islandsSettled, test, wakeInteractionIslands } from '../harness/fixtures.js';
-import { startStack, type Stack } from '../harness/stack.js';
+import { logText, startStack, type Stack } from '../harness/stack.js';
 import { buildRemoteAgainst, contractsCopy, replaceInFile } from '../harness/contractsFixtures.js';
 import { ISLAND_FAILURE_REPORT_PATH } from '../../shell/src/shared/islandFailureReport.js';
 
@@ -76,7 +76,7 @@ test.beforeAll(async () => {
   fixtures.nextMajor = fixture(buildRemoteAgainst('mf-watchlist', nextMajor));
   for (const entry of Object.values(fixtures)) cleanup.push(path.dirname(entry.dist));
   // Every server failure line is written (no once-a-minute limit), so each scenario sees its own.
-  stack = await startStack({ log: (line) => shellLog.push(line), env: { REMOTE_FAILURE_LOG_INTERVAL_MS: '1', OPERATOR_TOKEN } });
+  stack = await startStack({ log: (line) => shellLog.push(logText(line)), env: { REMOTE_FAILURE_LOG_INTERVAL_MS: '1', OPERATOR_TOKEN } });
 });
 
 test.afterAll(async () => {

@@ -12,7 +12,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { axeViolations } from '../harness/axe.js';
 import { chromiumLaunchOptions } from '../harness/chromium.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { REPO_ROOT, startStack, type Stack } from '../harness/stack.js';
+import { logText, REPO_ROOT, startStack, type Stack } from '../harness/stack.js';
 import { VARIANTS_DIR } from '../harness/remoteVariant.js';
 
 const run = promisify(execFile);
@@ -113,7 +113,7 @@ test.beforeAll(async () => {
   expect(existsSync(path.join(variantDist, 'mf-manifest.json'))).toBe(true);
 
   target = path.join(work, 'origins', REMOTE);
-  stack = await startStack({ deployedOrigins: path.join(work, 'origins'), env: { OPERATOR_TOKEN }, log: (line) => logs.push(line) });
+  stack = await startStack({ deployedOrigins: path.join(work, 'origins'), env: { OPERATOR_TOKEN }, log: (line) => logs.push(logText(line)) });
   browser = await chromium.launch(chromiumLaunchOptions());
   v1 = liveVersion();
   v2 = JSON.parse(readFileSync(path.join(variantDist, 'mf-manifest.json'), 'utf8')).metaData.buildVersion;

@@ -9,7 +9,7 @@ import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import type { Page } from '@playwright/test';
 import { axeViolations } from '../harness/axe.js';
 import { expect, islandsSettled, test } from '../harness/fixtures.js';
-import { ADMIN_API_KEY, SEARCH_API_KEY, STACK_START_TIMEOUT_MS, startStack, type Stack } from '../harness/stack.js';
+import { ADMIN_API_KEY, logText, SEARCH_API_KEY, STACK_START_TIMEOUT_MS, startStack, type Stack } from '../harness/stack.js';
 
 const OPERATOR_TOKEN = 'search-abuse-operator-token-0123456789';
 const COLLECTION = DEFAULT_SEARCH_INDEX_NAME;
@@ -26,7 +26,7 @@ let elsewhereOrigin: string;
 
 test.beforeAll(async () => {
   test.setTimeout(STACK_START_TIMEOUT_MS);
-  stack = await startStack({ log: (line) => shellLog.push(line), env: { OPERATOR_TOKEN } });
+  stack = await startStack({ log: (line) => shellLog.push(logText(line)), env: { OPERATOR_TOKEN } });
   // Another site: a page on its own loopback origin, not one the search server allows.
   elsewhere = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -211,7 +211,7 @@ test('a query the search server refuses renders the search island, logs no stack
   else await expect(list).not.toHaveAttribute('data-refused', /.*/);
 
   const logged = shellLog.slice(logMark);
-  expect(logged.filter((line) => /^\s+at /.test(line))).toEqual([]);
+  expect(logged.filter((line) => /^\s+at /m.test(line))).toEqual([]);
   expect(logged.filter((line) => /KHS-ISLAND-\d+ remote "mf-search"/.test(line))).toEqual([]);
   expect(await remoteFailures('mf-search')).toEqual(failuresBefore);
   expect(problems.errors).toEqual([]);
