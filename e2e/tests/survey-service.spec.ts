@@ -29,6 +29,8 @@ function changedSurveyService(change: (serverDir: string) => void): string {
   cpSync(path.join(REPO_ROOT, 'mf-survey/server'), path.join(sliceDir, 'server'), { recursive: true, filter: (source) => !source.endsWith('.test.ts') });
   // The service imports the slice's percentage rule from its remote's sources (one rule, one place).
   cpSync(path.join(REPO_ROOT, 'mf-survey/src/results'), path.join(sliceDir, 'src/results'), { recursive: true, filter: (source) => !source.endsWith('.test.ts') });
+  // And its edge policy from the slice's manifest.
+  cpSync(path.join(REPO_ROOT, 'mf-survey/slice.json'), path.join(sliceDir, 'slice.json'));
   change(path.join(sliceDir, 'server'));
   return sliceDir;
 }
