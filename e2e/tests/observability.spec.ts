@@ -127,7 +127,13 @@ test('one page request with a traceparent from the trusted proxy is one trace: t
   await receiver.waitFor(
     () => {
       const spans = inTrace();
-      return ['search', 'contact'].every((service) => spans.some((span) => span.service === service)) && spans.filter((span) => span.name === 'island render').length >= islands.length;
+      // Every part's spans: each process exports its own batch when its span ends (the shell's
+      // page spans end after their answers went out), so all of them, not only the first ones.
+      return (
+        ['search', 'contact'].every((service) => spans.some((span) => span.service === service)) &&
+        ['GET /search', 'GET /contact'].every((name) => spans.some((span) => span.service === 'shell' && span.name === name)) &&
+        spans.filter((span) => span.name === 'island render').length >= islands.length
+      );
     },
     120_000,
   );
