@@ -37,9 +37,14 @@ function rawCall(origin: string, call: RawCall): { answer: Promise<Answer>; abor
   const request = http.request(new URL(call.path, origin), { method: call.method ?? 'POST', headers: call.headers, agent: false, localAddress: call.localAddress });
   let bytesSent = 0;
   let answered = false;
+  let aborted = false;
   const answer = new Promise<Answer>((resolve, reject) => {
     // The shell may answer and close before the whole body went out: that is what is tested.
     request.on('error', (error: NodeJS.ErrnoException) => (['EPIPE', 'ECONNRESET'].includes(error.code ?? '') || request.destroyed ? undefined : reject(error)));
+    // A connection closed with no answer at all is a failure to name, not a wait until the test's timeout.
+    request.on('close', () => {
+      if (!answered && !aborted) reject(new Error(`${call.method ?? 'POST'} ${call.path}: the connection closed after ${bytesSent} body bytes with no answer`));
+    });
     request.on('response', (response) => {
       answered = true;
       const bytesSentBeforeAnswer = bytesSent;
@@ -61,7 +66,13 @@ function rawCall(origin: string, call: RawCall): { answer: Promise<Answer>; abor
     setTimeout(writeNext, call.gapMs ?? 0);
   };
   writeNext();
-  return { answer, abort: () => request.destroy() };
+  return {
+    answer,
+    abort: () => {
+      aborted = true;
+      request.destroy();
+    },
+  };
 }
 
 async function csrfOf(origin: string): Promise<{ cookie: string; token: string }> {
@@ -100,74 +111,86 @@ test.describe('request bodies at the edge', () => {
     const withToken = (headers: Record<string, string>) => ({ cookie, 'x-csrf-token': token, ...headers });
 
     // A valid gzip body to the watchlist call, with its CSRF token: 415, not a 503.
-    const gzipped = gzipSync(JSON.stringify({ storedWatchlist: { articles: { [listArticles()[0]!.id]: { title: 'x' } } } }));
-    const watchlist = await rawCall(origin, {
-      path: DEFAULT_CALL_URLS.watchlist,
-      headers: withToken({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(gzipped.length) }),
-      chunks: [gzipped],
-    }).answer;
-    expect(watchlist.status).toBe(415);
-    expect(JSON.parse(watchlist.body)).toEqual({ error: expect.any(String), code: 'unsupported-content-encoding' });
-    expect(watchlist.headers['accept-encoding']).toBe('identity');
-    expect(watchlist.elapsedMs).toBeLessThan(PROMPT_MS);
+    await test.step('a gzip watchlist call: 415', async () => {
+      const gzipped = gzipSync(JSON.stringify({ storedWatchlist: { articles: { [listArticles()[0]!.id]: { title: 'x' } } } }));
+      const watchlist = await rawCall(origin, {
+        path: DEFAULT_CALL_URLS.watchlist,
+        headers: withToken({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(gzipped.length) }),
+        chunks: [gzipped],
+      }).answer;
+      expect(watchlist.status).toBe(415);
+      expect(JSON.parse(watchlist.body)).toEqual({ error: expect.any(String), code: 'unsupported-content-encoding' });
+      expect(watchlist.headers['accept-encoding']).toBe('identity');
+      expect(watchlist.elapsedMs).toBeLessThan(PROMPT_MS);
+    });
 
     // Undecodable br and deflate bodies to insights (no token needed): 415 at once, not 58 s of silence.
-    for (const coding of ['br', 'deflate']) {
-      const insights = await rawCall(origin, { path: DEFAULT_CALL_URLS.insights, headers: { 'content-type': 'application/json', 'content-encoding': coding }, chunks: [Buffer.from('junk')] }).answer;
-      expect({ coding, status: insights.status, code: JSON.parse(insights.body).code }).toEqual({ coding, status: 415, code: 'unsupported-content-encoding' });
-      expect(insights.elapsedMs).toBeLessThan(PROMPT_MS);
-    }
+    await test.step('br and deflate insights calls: 415', async () => {
+      for (const coding of ['br', 'deflate']) {
+        const insights = await rawCall(origin, { path: DEFAULT_CALL_URLS.insights, headers: { 'content-type': 'application/json', 'content-encoding': coding }, chunks: [Buffer.from('junk')] }).answer;
+        expect({ coding, status: insights.status, code: JSON.parse(insights.body).code }).toEqual({ coding, status: 415, code: 'unsupported-content-encoding' });
+        expect(insights.elapsedMs).toBeLessThan(PROMPT_MS);
+      }
+    });
 
     // A gzip contact post: the contact form's own 415 page, at once.
-    const form = contactForm(token);
-    const contactBody = gzipSync(form.body);
-    const contact = await rawCall(origin, {
-      path: '/contact',
-      headers: { cookie, 'content-type': form.contentType, 'content-encoding': 'gzip', 'content-length': String(contactBody.length) },
-      chunks: [contactBody],
-    }).answer;
-    expect(contact.status).toBe(415);
-    expect(contact.headers['content-type']).toMatch(/^text\/html/);
-    expect(contact.body).toContain('Your request could not be read');
-    expect(contact.elapsedMs).toBeLessThan(PROMPT_MS);
+    await test.step('a gzip contact post: the form 415 page', async () => {
+      const form = contactForm(token);
+      const contactBody = gzipSync(form.body);
+      const contact = await rawCall(origin, {
+        path: '/contact',
+        headers: { cookie, 'content-type': form.contentType, 'content-encoding': 'gzip', 'content-length': String(contactBody.length) },
+        chunks: [contactBody],
+      }).answer;
+      expect(contact.status).toBe(415);
+      expect(contact.headers['content-type']).toMatch(/^text\/html/);
+      expect(contact.body).toContain('Your request could not be read');
+      expect(contact.elapsedMs).toBeLessThan(PROMPT_MS);
+    });
 
     // Chunked bodies (no Content-Length) over the edge limit of each proxied call: 413 JSON, not 503.
-    const survey = DEFAULT_CALL_URLS.surveySubmit.replace('{formHandle}', voteSurvey.formHandle);
-    for (const path of [survey, DEFAULT_CALL_URLS.watchlist, DEFAULT_CALL_URLS.download, DEFAULT_CALL_URLS.insights]) {
-      const chunks = Array.from({ length: 20 }, () => Buffer.alloc(16 * 1024, 'x')); // 320 KiB: over every call's limit (≤ 256 KiB)
-      const oversized = await rawCall(origin, { path, headers: withToken({ 'content-type': 'application/json' }), chunks }).answer;
-      expect({ path, status: oversized.status, body: JSON.parse(oversized.body) }).toEqual({ path, status: 413, body: { error: expect.any(String), code: 'FST_ERR_CTP_BODY_TOO_LARGE' } });
-      expect(oversized.elapsedMs).toBeLessThan(PROMPT_MS);
-    }
+    await test.step('oversized chunked bodies: 413', async () => {
+      const survey = DEFAULT_CALL_URLS.surveySubmit.replace('{formHandle}', voteSurvey.formHandle);
+      for (const path of [survey, DEFAULT_CALL_URLS.watchlist, DEFAULT_CALL_URLS.download, DEFAULT_CALL_URLS.insights]) {
+        const chunks = Array.from({ length: 20 }, () => Buffer.alloc(16 * 1024, 'x')); // 320 KiB: over every call's limit (≤ 256 KiB)
+        const oversized = await rawCall(origin, { path, headers: withToken({ 'content-type': 'application/json' }), chunks }).answer;
+        expect({ path, status: oversized.status, body: JSON.parse(oversized.body) }).toEqual({ path, status: 413, body: { error: expect.any(String), code: 'FST_ERR_CTP_BODY_TOO_LARGE' } });
+        expect(oversized.elapsedMs).toBeLessThan(PROMPT_MS);
+      }
+    });
 
     // A body that trickles (1 byte every 400 ms of a declared 100: 40 s) is cut off at the edge's
     // body deadline (REQUEST_BODY_TIMEOUT_MS, 10 s) with 408 JSON, long before it would have ended.
-    const trickle = await rawCall(origin, {
-      path: DEFAULT_CALL_URLS.insights,
-      headers: { 'content-type': 'application/json', 'content-length': '100' },
-      chunks: Array.from({ length: 100 }, () => Buffer.from(' ')),
-      gapMs: 400,
-    }).answer;
-    expect(trickle.status).toBe(408);
-    expect(JSON.parse(trickle.body)).toEqual({ error: expect.any(String), code: 'request-timeout' });
-    expect(trickle.bytesSentBeforeAnswer).toBeLessThan(100);
+    await test.step('a trickling body: 408 at the body deadline', async () => {
+      const trickle = await rawCall(origin, {
+        path: DEFAULT_CALL_URLS.insights,
+        headers: { 'content-type': 'application/json', 'content-length': '100' },
+        chunks: Array.from({ length: 100 }, () => Buffer.from(' ')),
+        gapMs: 400,
+      }).answer;
+      expect(trickle.status).toBe(408);
+      expect(JSON.parse(trickle.body)).toEqual({ error: expect.any(String), code: 'request-timeout' });
+      expect(trickle.bytesSentBeforeAnswer).toBeLessThan(100);
+    });
 
     // The site goes on: the article page with its islands, a vote, a search.
-    await page.goto(new URL(voteArticle.url, origin).href);
-    await islandsSettled(page);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(voteArticle.headline || voteArticle.title);
-    const surveyForm = page.locator('.article__survey form.khs-survey');
-    const [answer] = voteSurvey.answers as [(typeof voteSurvey.answers)[0]];
-    await surveyForm.getByRole('radio', { name: answer.label, exact: true }).check();
-    await surveyForm.getByRole('button', { name: 'Vote' }).click();
-    await expect(surveyForm).toHaveAttribute('data-phase', 'results');
-    await expect(surveyForm.getByRole('meter', { name: answer.label, exact: true })).toHaveAttribute('aria-valuenow', /^\d+$/);
+    await test.step('the site goes on: an article, a vote, a search', async () => {
+      await page.goto(new URL(voteArticle.url, origin).href);
+      await islandsSettled(page);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(voteArticle.headline || voteArticle.title);
+      const surveyForm = page.locator('.article__survey form.khs-survey');
+      const [answer] = voteSurvey.answers as [(typeof voteSurvey.answers)[0]];
+      await surveyForm.getByRole('radio', { name: answer.label, exact: true }).check();
+      await surveyForm.getByRole('button', { name: 'Vote' }).click();
+      await expect(surveyForm).toHaveAttribute('data-phase', 'results');
+      await expect(surveyForm.getByRole('meter', { name: answer.label, exact: true })).toHaveAttribute('aria-valuenow', /^\d+$/);
 
-    await page.goto(new URL('/search?q=negotaiting', origin).href);
-    await islandsSettled(page);
-    const list = page.locator('.khs-search-list');
-    await expect(list).toHaveAttribute('data-status', 'idle');
-    await expect(list.locator('a[href="/articles/negotiating-with-suppliers"]').first()).toBeVisible();
+      await page.goto(new URL('/search?q=negotaiting', origin).href);
+      await islandsSettled(page);
+      const list = page.locator('.khs-search-list');
+      await expect(list).toHaveAttribute('data-status', 'idle');
+      await expect(list.locator('a[href="/articles/negotiating-with-suppliers"]').first()).toBeVisible();
+    });
   });
 
   test('bad requests to insights from two addresses cannot hold its connections: a visitor at a third is answered in under 1 s', async ({ stack }) => {
