@@ -79,25 +79,12 @@ export default tseslint.config(
   },
   {
     files: [
-      'shell/src/client/islandRuntime.ts',
-      'shell/src/server/app.ts',
       'shell/src/server/config.ts',
-      'shell/src/server/fragmentPages/formTokenGate.ts',
-      'shell/src/server/health/RemotesHealthPage.tsx',
       'shell/src/server/main.ts',
       'shell/src/server/pages/Layout.tsx',
       'shell/src/server/pages/routes.tsx',
-      'shell/src/server/proxy/serviceProxy.ts',
-      'shell/src/server/seo/seoRoutes.ts',
-      'tooling/stack/devSite.mjs',
-      'tooling/stack/supervisor.mjs',
     ],
     rules: { 'max-lines-per-function': 'off' },
-  },
-  {
-    // Being split into modules of one concern each (the loader, the live build, the store of extra builds).
-    files: ['shell/src/server/federation/serverFederation.ts'],
-    rules: { 'max-lines': 'off' },
   },
   {
     files: ['**/*.{ts,tsx,mts,cts}'],

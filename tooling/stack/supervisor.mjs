@@ -88,180 +88,233 @@ export function startTimeSpentMs(pid, elapsedMs, readSchedstat = (id) => readFil
  * @returns {Promise<import('./supervisor.d.mts').Supervised>}
  */
 export function supervise(options) {
-  const timings = { ...SUPERVISION_TIMINGS, ...options.timings };
-  const log = options.log ?? (() => {});
-  const name = options.name;
-  let spec = { nodeArgs: options.nodeArgs ?? [], args: options.args, env: options.env ?? process.env, cwd: options.cwd };
-  let child;
-  let status;
-  let restarts = 0;
-  let backoff = timings.initialBackoffMs;
-  let closing = false;
-  let restartTimer;
-  let healthTimer;
-  let startTimer;
-  let waiters = [];
-  let firstStart;
-  let output = '';
+  return new Supervision(options).firstStart();
+}
 
-  const keep = (line) => {
-    output = (output + line + '\n').slice(-8_000);
-    log(line);
-  };
+/** One supervised part across its (re)starts: the running child, its status, its timers, its output. */
+class Supervision {
+  /** @param {import('./supervisor.d.mts').SuperviseOptions} options */
+  constructor(options) {
+    this.options = options;
+    this.timings = { ...SUPERVISION_TIMINGS, ...options.timings };
+    this.log = options.log ?? (() => {});
+    this.name = options.name;
+    // A held port (heldPort.mjs): every start inherits its listening socket (fd LISTEN_FD), so the
+    // port is never free between starts; while no child listens, the holder answers 503.
+    this.heldPort = options.heldPort;
+    this.spec = { nodeArgs: options.nodeArgs ?? [], args: options.args, env: options.env ?? process.env, cwd: options.cwd };
+    this.child = undefined;
+    this.status = undefined;
+    this.restarts = 0;
+    this.backoff = this.timings.initialBackoffMs;
+    this.closing = false;
+    this.restartTimer = undefined;
+    this.healthTimer = undefined;
+    this.startTimer = undefined;
+    /** Who waits for the next child to listen (`nextStart`, the first start). */
+    this.waiters = [];
+    /** Set until the first child listens: its failure rejects `supervise`. */
+    this.pendingFirstStart = undefined;
+    this.output = '';
+  }
 
-  const stopHealthChecks = () => {
-    clearTimeout(healthTimer);
-    healthTimer = undefined;
-  };
+  /** Launches the first child; resolves with the handle once it listens, rejects when it fails. */
+  firstStart() {
+    return new Promise((resolve, reject) => {
+      this.pendingFirstStart = { reject };
+      this.waiters.push(() => {
+        this.pendingFirstStart = undefined;
+        resolve(this.handle());
+      });
+      this.launch();
+    });
+  }
 
-  const startHealthChecks = (running) => {
-    const url = typeof options.healthUrl === 'function' ? options.healthUrl(status) : options.healthUrl;
-    if (!url) return;
-    let misses = 0;
-    const check = () => {
-      healthTimer = setTimeout(() => {
-        if (child !== running || closing) return;
-        probe(url, timings.healthTimeoutMs).then((alive) => {
-          if (child !== running || closing) return;
-          misses = alive ? 0 : misses + 1;
-          if (misses >= timings.healthFailures) {
-            log(`[supervisor] ${name} (pid ${running.pid}) did not answer ${url} ${misses} times in a row: replacing it`);
-            running.kill('SIGKILL');
-            return;
-          }
-          check();
-        });
-      }, timings.healthIntervalMs);
-    };
-    check();
-  };
+  /** Keeps a line of the child's output (its last 8 KB) and logs it. */
+  keep(line) {
+    this.output = (this.output + line + '\n').slice(-8_000);
+    this.log(line);
+  }
 
-  // A held port (heldPort.mjs): every start inherits its listening socket (fd LISTEN_FD), so the
-  // port is never free between starts; while no child listens, the holder answers 503.
-  const heldPort = options.heldPort;
-  const launch = () => {
+  /** Spawns one child (on the held port when there is one) and follows its output and its exit. */
+  launch() {
     const startedAt = Date.now();
     // Undefined when it could not be held again: the child then binds its port itself (PORT).
-    const heldFd = heldPort?.fd();
+    const heldFd = this.heldPort?.fd();
+    const { spec } = this;
     const running = spawn(process.execPath, [...spec.nodeArgs, '--import', EXIT_WITH_PARENT, ...spec.args], {
       cwd: spec.cwd,
       env: heldFd === undefined ? spec.env : { ...spec.env, LISTEN_FD: String(LISTEN_FD) },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc', ...(heldFd === undefined ? [] : [heldFd])],
     });
-    child = running;
-    running.on('error', (error) => keep(`[supervisor] ${name}: ${error.message}`));
+    this.child = running;
+    running.on('error', (error) => this.keep(`[supervisor] ${this.name}: ${error.message}`));
     // The channel is the child's signal that this process lives; nothing to read on it here.
     running.channel?.unref();
-    // The start limit counts the child's own time: when it runs out on the wall clock, the time the
-    // child waited for a CPU is given again (a slow start on a busy machine is not a hang).
-    const armStartLimit = (delayMs) => {
-      startTimer = setTimeout(() => {
-        if (child !== running) return;
-        const { spentMs, waitedMs } = startTimeSpentMs(running.pid, Date.now() - startedAt);
-        if (spentMs < timings.startTimeoutMs) {
-          armStartLimit(Math.max(timings.startTimeoutMs - spentMs, 250));
-          return;
-        }
-        const waited = waitedMs >= 1000 ? ` (not counting ${Math.round(waitedMs / 1000)} s it waited for a CPU)` : '';
-        keep(`[supervisor] ${name} (pid ${running.pid}) did not listen within ${timings.startTimeoutMs / 1000} s${waited}`);
-        running.kill('SIGKILL');
-      }, delayMs);
-    };
-    armStartLimit(timings.startTimeoutMs);
-    readline.createInterface({ input: running.stdout }).on('line', (line) => {
-      if (line.startsWith('{')) {
-        let parsed;
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          // An ordinary line that starts with a brace.
-        }
-        if (parsed && typeof parsed.event === 'string') {
-          if (parsed.event === 'listening' && child === running) {
-            clearTimeout(startTimer);
-            heldPort?.handedOver();
-            status = { ...parsed, pid: running.pid, restarts };
-            const current = waiters;
-            waiters = [];
-            for (const resolve of current) resolve(status);
-            startHealthChecks(running);
-          }
-          options.onStatus?.(parsed);
-          return;
-        }
-      }
-      keep(line);
-    });
-    readline.createInterface({ input: running.stderr }).on('line', keep);
-    running.once('exit', (code, signal) => {
-      clearTimeout(startTimer);
-      stopHealthChecks();
-      if (child === running) {
-        child = undefined;
-        status = undefined;
-      }
-      if (closing) return;
-      // The child's copy of a held port closed with it: hold it again at once (503 until the next start).
-      const held = heldPort ? heldPort.reopen().catch((error) => keep(`[supervisor] ${name}: port ${heldPort.port} could not be held again: ${error.message}`)) : Promise.resolve();
-      if (firstStart) {
-        const fail = firstStart.reject;
-        firstStart = undefined;
-        fail(new Error(`${name} exited with ${signal ?? `code ${code}`} before it listened:\n${output}`));
+    this.armStartLimit(running, startedAt, this.timings.startTimeoutMs);
+    readline.createInterface({ input: running.stdout }).on('line', (line) => this.readStdoutLine(running, line));
+    readline.createInterface({ input: running.stderr }).on('line', (line) => this.keep(line));
+    running.once('exit', (code, signal) => this.exited(running, startedAt, signal ?? `code ${code}`));
+  }
+
+  /**
+   * Kills a child that has not listened after `startTimeoutMs` of its own time: when the limit runs
+   * out on the wall clock, the time the child waited for a CPU is given again (a slow start on a
+   * busy machine is not a hang).
+   */
+  armStartLimit(running, startedAt, delayMs) {
+    this.startTimer = setTimeout(() => {
+      if (this.child !== running) return;
+      const { spentMs, waitedMs } = startTimeSpentMs(running.pid, Date.now() - startedAt);
+      const limitMs = this.timings.startTimeoutMs;
+      if (spentMs < limitMs) {
+        this.armStartLimit(running, startedAt, Math.max(limitMs - spentMs, 250));
         return;
       }
-      if (Date.now() - startedAt >= timings.healthyAfterMs) backoff = timings.initialBackoffMs;
-      log(`[supervisor] ${name} exited with ${signal ?? `code ${code}`}; restarting in ${backoff} ms`);
-      restartTimer = setTimeout(() => {
-        restartTimer = undefined;
-        void held.then(() => {
-          if (closing) return;
-          restarts++;
-          launch();
-        });
-      }, backoff);
-      backoff = Math.min(backoff * 2, timings.maxBackoffMs);
-    });
-  };
+      const waited = waitedMs >= 1000 ? ` (not counting ${Math.round(waitedMs / 1000)} s it waited for a CPU)` : '';
+      this.keep(`[supervisor] ${this.name} (pid ${running.pid}) did not listen within ${limitMs / 1000} s${waited}`);
+      running.kill('SIGKILL');
+    }, delayMs);
+  }
 
-  const handle = {
-    name,
-    pid: () => status?.pid,
-    status: () => status,
-    restarts: () => restarts,
-    output: () => output,
-    nextStart: () => new Promise((resolve) => waiters.push(resolve)),
-    send(message) {
-      if (child?.connected) child.send(message);
-    },
-    update(next) {
-      spec = { ...spec, ...next, env: next.env ? { ...spec.env, ...next.env } : spec.env };
-    },
-    async close() {
-      closing = true;
-      clearTimeout(restartTimer);
-      stopHealthChecks();
-      const running = child;
-      if (!running || running.exitCode !== null || running.signalCode !== null) return heldPort?.close();
-      await new Promise((done) => {
-        const kill = setTimeout(() => running.kill('SIGKILL'), timings.stopTimeoutMs);
-        running.once('exit', () => {
-          clearTimeout(kill);
-          done();
+  /** A JSON status line goes to `onStatus` (`listening` also marks the child ready); any other line is kept. */
+  readStdoutLine(running, line) {
+    const parsed = parseStatusLine(line);
+    if (!parsed) {
+      this.keep(line);
+      return;
+    }
+    if (parsed.event === 'listening' && this.child === running) this.listening(running, parsed);
+    this.options.onStatus?.(parsed);
+  }
+
+  /** The child serves: its start limit ends, the held port is its own, waiters learn its status, health checks begin. */
+  listening(running, parsed) {
+    clearTimeout(this.startTimer);
+    this.heldPort?.handedOver();
+    this.status = { ...parsed, pid: running.pid, restarts: this.restarts };
+    const current = this.waiters;
+    this.waiters = [];
+    for (const resolve of current) resolve(this.status);
+    this.startHealthChecks(running);
+  }
+
+  /** Requests the health URL every `healthIntervalMs`; `healthFailures` misses in a row kill the child. */
+  startHealthChecks(running) {
+    const { healthUrl } = this.options;
+    const url = typeof healthUrl === 'function' ? healthUrl(this.status) : healthUrl;
+    if (!url) return;
+    let misses = 0;
+    const check = () => {
+      this.healthTimer = setTimeout(() => {
+        if (this.child !== running || this.closing) return;
+        probe(url, this.timings.healthTimeoutMs).then((alive) => {
+          if (this.child !== running || this.closing) return;
+          misses = alive ? 0 : misses + 1;
+          if (misses >= this.timings.healthFailures) {
+            this.log(`[supervisor] ${this.name} (pid ${running.pid}) did not answer ${url} ${misses} times in a row: replacing it`);
+            running.kill('SIGKILL');
+            return;
+          }
+          check();
         });
-        running.kill('SIGTERM');
+      }, this.timings.healthIntervalMs);
+    };
+    check();
+  }
+
+  stopHealthChecks() {
+    clearTimeout(this.healthTimer);
+    this.healthTimer = undefined;
+  }
+
+  /** A child ended: the first start fails with its output; a later one is started again after the back-off. */
+  exited(running, startedAt, how) {
+    clearTimeout(this.startTimer);
+    this.stopHealthChecks();
+    if (this.child === running) {
+      this.child = undefined;
+      this.status = undefined;
+    }
+    if (this.closing) return;
+    // The child's copy of a held port closed with it: hold it again at once (503 until the next start).
+    const { heldPort } = this;
+    const held = heldPort
+      ? heldPort.reopen().catch((error) => this.keep(`[supervisor] ${this.name}: port ${heldPort.port} could not be held again: ${error.message}`))
+      : Promise.resolve();
+    if (this.pendingFirstStart) {
+      const fail = this.pendingFirstStart.reject;
+      this.pendingFirstStart = undefined;
+      fail(new Error(`${this.name} exited with ${how} before it listened:\n${this.output}`));
+      return;
+    }
+    if (Date.now() - startedAt >= this.timings.healthyAfterMs) this.backoff = this.timings.initialBackoffMs;
+    this.log(`[supervisor] ${this.name} exited with ${how}; restarting in ${this.backoff} ms`);
+    this.scheduleRestart(held);
+  }
+
+  /** Starts the next child after the back-off (and once the port is held again), then doubles the back-off. */
+  scheduleRestart(held) {
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      void held.then(() => {
+        if (this.closing) return;
+        this.restarts++;
+        this.launch();
       });
-      await heldPort?.close();
-    },
-  };
+    }, this.backoff);
+    this.backoff = Math.min(this.backoff * 2, this.timings.maxBackoffMs);
+  }
 
-  return new Promise((resolve, reject) => {
-    firstStart = { reject };
-    waiters.push(() => {
-      firstStart = undefined;
-      resolve(handle);
+  /** Stops supervising: SIGTERM to the child, SIGKILL after `stopTimeoutMs`; then frees the held port. */
+  async close() {
+    this.closing = true;
+    clearTimeout(this.restartTimer);
+    this.stopHealthChecks();
+    const running = this.child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return this.heldPort?.close();
+    await new Promise((done) => {
+      const kill = setTimeout(() => running.kill('SIGKILL'), this.timings.stopTimeoutMs);
+      running.once('exit', () => {
+        clearTimeout(kill);
+        done();
+      });
+      running.kill('SIGTERM');
     });
-    launch();
-  });
+    await this.heldPort?.close();
+  }
+
+  /** @returns {import('./supervisor.d.mts').Supervised} */
+  handle() {
+    return {
+      name: this.name,
+      pid: () => this.status?.pid,
+      status: () => this.status,
+      restarts: () => this.restarts,
+      output: () => this.output,
+      nextStart: () => new Promise((resolve) => this.waiters.push(resolve)),
+      send: (message) => {
+        if (this.child?.connected) this.child.send(message);
+      },
+      update: (next) => {
+        const { spec } = this;
+        this.spec = { ...spec, ...next, env: next.env ? { ...spec.env, ...next.env } : spec.env };
+      },
+      close: () => this.close(),
+    };
+  }
+}
+
+/** The JSON status line `{"event": …}` a child printed, or undefined for any other line. */
+function parseStatusLine(line) {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const parsed = JSON.parse(line);
+    return parsed && typeof parsed.event === 'string' ? parsed : undefined;
+  } catch {
+    // An ordinary line that starts with a brace.
+    return undefined;
+  }
 }
 
 /** Whether `url` gives any HTTP answer within `timeoutMs` (a status is an answer: the process works). */

@@ -88,13 +88,7 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
     log.error(`[shell] ${kind.code} remote "${island.remote}" failed (stage: ${kind.stage}); its islands keep their server markup`, error);
   };
 
-  const used = new Map<string, RemoteDefinition>();
-  for (const element of elements) {
-    const parsed = parseIslandName(element.getAttribute(ISLAND_ATTRIBUTE) ?? '');
-    const remote = parsed && known.get(parsed.remote);
-    if (remote) used.set(remote.name, remote);
-  }
-  options.registerRemotes([...used.values()]);
+  options.registerRemotes(usedRemotes(elements, known));
 
   // React already recovered (the island is rendered in the browser); only the report is ours.
   const onMismatch = (event: Event) => {
@@ -106,49 +100,14 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
   const events = root as Partial<EventTarget>;
   events.addEventListener?.(ISLAND_HYDRATION_MISMATCH_EVENT, onMismatch);
 
-  const mountOne = async (element: HTMLElement) => {
-    const name = element.getAttribute(ISLAND_ATTRIBUTE) ?? '';
-    const parsed = parseIslandName(name);
-    const fallbackHtml = element.innerHTML;
-    if (!parsed || !known.has(parsed.remote)) {
-      fail(element, { remote: parsed?.remote ?? name }, PAGE_MARKUP_FAILURE, new Error(`no remote configured for island "${name}"`), fallbackHtml, true);
-      return;
-    }
-    let props: Record<string, unknown>;
-    try {
-      props = JSON.parse(element.getAttribute(ISLAND_PROPS_ATTRIBUTE) || '{}') as Record<string, unknown>;
-    } catch (error) {
-      fail(element, parsed, PAGE_MARKUP_FAILURE, error, fallbackHtml, true);
-      return;
-    }
-    let module: IslandModule | null | undefined;
-    try {
-      module = await options.loadModule(`${parsed.remote}/${parsed.module}`);
-    } catch (error) {
-      fail(element, parsed, islandLoadFailure(error), error, fallbackHtml, false);
-      return;
-    }
-    if (typeof module?.default !== 'function') {
-      fail(element, parsed, { code: 'KHS-ISLAND-006', stage: 'expose' }, new Error(`"${name}" has no default mount export`), fallbackHtml, true);
-      return;
-    }
-    // Server-rendered islands are hydrated by their mount (same props, the server's state).
-    const hydration = readIslandHydration(element);
-    try {
-      const unmount = await module.default(element, props, hydration ? { ...context, hydration } : context);
-      unmounts.push(unmount);
-      element.setAttribute(ISLAND_STATE_ATTRIBUTE, 'mounted');
-    } catch (error) {
-      fail(element, parsed, { code: 'KHS-ISLAND-007', stage: hydration ? 'hydrate' : 'mount' }, error, fallbackHtml, true);
-    }
-  };
+  const mounting: IslandMounting = { known, context, loadModule: options.loadModule, fail, unmounts };
 
   const cancels: Array<() => void> = [];
   const ready = Promise.all(
     elements.map(
       (element) =>
         new Promise<void>((resolve) => {
-          cancels.push(whenTriggered(element, parseHydrateTrigger(element.getAttribute(ISLAND_HYDRATE_ATTRIBUTE)), () => mountOne(element).then(resolve)));
+          cancels.push(whenTriggered(element, parseHydrateTrigger(element.getAttribute(ISLAND_HYDRATE_ATTRIBUTE)), () => mountIsland(element, mounting).then(resolve)));
         }),
     ),
   ).then(() => undefined);
@@ -166,4 +125,67 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
       }
     },
   };
+}
+
+/** The remotes the page's islands name (of those configured): the only ones registered. */
+function usedRemotes(elements: HTMLElement[], known: Map<string, RemoteDefinition>): RemoteDefinition[] {
+  const used = new Map<string, RemoteDefinition>();
+  for (const element of elements) {
+    const parsed = parseIslandName(element.getAttribute(ISLAND_ATTRIBUTE) ?? '');
+    const remote = parsed && known.get(parsed.remote);
+    if (remote) used.set(remote.name, remote);
+  }
+  return [...used.values()];
+}
+
+/** What mounting an island needs of the page's runtime. */
+interface IslandMounting {
+  known: Map<string, RemoteDefinition>;
+  context: IslandContext;
+  loadModule: ModuleLoader;
+  /** Restores the island's fallback and logs (and reports) its failure. */
+  fail: (element: HTMLElement, island: { remote: string; module?: string }, kind: IslandFailureKind, error: unknown, fallbackHtml: string, report: boolean) => void;
+  /** Where a mounted island's unmount goes. */
+  unmounts: Unmount[];
+}
+
+/**
+ * Mounts (or hydrates) one island: reads its name and props, loads its module, calls its mount with
+ * the server's state when it has one. Any failure keeps the island's fallback.
+ */
+async function mountIsland(element: HTMLElement, mounting: IslandMounting): Promise<void> {
+  const name = element.getAttribute(ISLAND_ATTRIBUTE) ?? '';
+  const parsed = parseIslandName(name);
+  const fallbackHtml = element.innerHTML;
+  if (!parsed || !mounting.known.has(parsed.remote)) {
+    mounting.fail(element, { remote: parsed?.remote ?? name }, PAGE_MARKUP_FAILURE, new Error(`no remote configured for island "${name}"`), fallbackHtml, true);
+    return;
+  }
+  let props: Record<string, unknown>;
+  try {
+    props = JSON.parse(element.getAttribute(ISLAND_PROPS_ATTRIBUTE) || '{}') as Record<string, unknown>;
+  } catch (error) {
+    mounting.fail(element, parsed, PAGE_MARKUP_FAILURE, error, fallbackHtml, true);
+    return;
+  }
+  let module: IslandModule | null | undefined;
+  try {
+    module = await mounting.loadModule(`${parsed.remote}/${parsed.module}`);
+  } catch (error) {
+    mounting.fail(element, parsed, islandLoadFailure(error), error, fallbackHtml, false);
+    return;
+  }
+  if (typeof module?.default !== 'function') {
+    mounting.fail(element, parsed, { code: 'KHS-ISLAND-006', stage: 'expose' }, new Error(`"${name}" has no default mount export`), fallbackHtml, true);
+    return;
+  }
+  // Server-rendered islands are hydrated by their mount (same props, the server's state).
+  const hydration = readIslandHydration(element);
+  try {
+    const unmount = await module.default(element, props, hydration ? { ...mounting.context, hydration } : mounting.context);
+    mounting.unmounts.push(unmount);
+    element.setAttribute(ISLAND_STATE_ATTRIBUTE, 'mounted');
+  } catch (error) {
+    mounting.fail(element, parsed, { code: 'KHS-ISLAND-007', stage: hydration ? 'hydrate' : 'mount' }, error, fallbackHtml, true);
+  }
 }

@@ -133,6 +133,48 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   const clientAssetsDir = deps.clientAssetsDir ?? path.join(SHELL_ROOT, 'dist/client');
   const pageConfig = buildPageConfig(config, deps.search);
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
+  const app = createShellFastify(deps, pageConfig, runtimeUrl);
+  await registerRequestGuards(app, deps);
+  const pageVersion = await registerPageVersioning(app, deps, runtimeUrl);
+  await registerStaticFiles(app, clientAssetsDir);
+
+  // Liveness for load balancers and container health checks: the process answers (nothing downstream is asked).
+  app.get('/health', async () => ({ ok: true }));
+  const linkOrigin =
+    deps.linkOrigin ??
+    createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, allowedHosts: config.allowedHosts });
+  const images = await registerContentImages(app, deps);
+  await app.register(seoRoutes, {
+    content,
+    images,
+    linkOrigin,
+    siteName: config.siteName,
+    faviconSvgPath: path.join(SHELL_ROOT, 'public/favicon.svg'),
+  });
+  if (config.remotePreviewSecret && deps.islands) {
+    const federation = deps.islands.federation;
+    await app.register(previewRoutes, {
+      secret: config.remotePreviewSecret,
+      remotes: config.remotes.map((remote) => remote.name),
+      warm: (remote, version) => federation.preloadVersion(remote, version),
+    });
+  }
+  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images, ...(config.previewSecret ? { previewSecret: config.previewSecret } : {}) });
+  const islands = deps.islands;
+  const renderIslandPage = async (page: ReactElement, url: string, onDegraded?: () => void) =>
+    islands
+      ? renderPageWithIslands(page, islands, { config: pageConfig, url }, (timings) => timings.some((timing) => !timing.ok) && onDegraded?.())
+      : renderPage(page);
+  for (const registration of deps.features ?? []) {
+    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images }) : registration;
+    await app.register(feature.plugin, feature.options as never);
+  }
+  return { app, pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images, pageVersion };
+}
+
+/** The Fastify instance: its limits, its proxy trust, its error answers (JSON for calls, the site's page for pages), its metrics. */
+function createShellFastify(deps: ShellDependencies, pageConfig: PageConfig, runtimeUrl: string): FastifyInstance {
+  const { config } = deps;
   // Proxies are believed only when configured (TRUST_PROXY): else X-Forwarded-* is ignored.
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance, disableRequestLogging: deps.logRequests !== true } : { logger: deps.logger ?? false }),
@@ -165,7 +207,12 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   // from a proxy TRUST_PROXY names (anyone else's request starts its own trace).
   const trustedPeer = trustedProxyPeer(config.trustProxy);
   observeFastify(app, { part: 'shell', trustTraceparent: (request) => trustedPeer(request.socket.remoteAddress) });
+  return app;
+}
 
+/** What every request passes first: one Host, origin-form targets, bounded bodies, security headers, cookies, CSRF, rate limits. */
+async function registerRequestGuards(app: FastifyInstance, deps: ShellDependencies): Promise<void> {
+  const { config } = deps;
   await app.register(singleHostHeader);
   await app.register(absoluteFormTargets);
   await app.register(requestBodies);
@@ -176,6 +223,14 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);
   await registerRateLimiting(app, deps.rateLimitCounters && databaseRateLimitStore(deps.rateLimitCounters));
+}
+
+/**
+ * The version shared-cacheable pages are tagged with (shell build, remote builds, data, content),
+ * the version selection of each request, the page cache and compression.
+ */
+async function registerPageVersioning(app: FastifyInstance, deps: ShellDependencies, runtimeUrl: string): Promise<PageVersion> {
+  const { config } = deps;
   const contentVersion = deps.contentVersion ?? (deps.content.version ? () => deps.content.version!() : undefined);
   const pageVersion = new PageVersion({
     shellBuild: runtimeUrl,
@@ -190,7 +245,11 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   }
   await app.register(pageCache, { version: pageVersion, personalCacheControl: (request) => requestVersionsOf(request)?.cacheControl });
   await registerCompression(app);
+  return pageVersion;
+}
 
+/** The client runtime (immutable, precompressed), the shell's public files, the content's images and media. */
+async function registerStaticFiles(app: FastifyInstance, clientAssetsDir: string): Promise<void> {
   await app.register(fastifyStatic, {
     root: clientAssetsDir,
     prefix: '/assets/',
@@ -202,16 +261,14 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   await app.register(fastifyStatic, { root: path.join(SHELL_ROOT, 'public'), prefix: '/static/', decorateReply: false });
   await app.register(fastifyStatic, { root: contentImagesDir, prefix: '/content-images/', maxAge: '1d', decorateReply: false });
   await app.register(fastifyStatic, { root: contentMediaDir, prefix: '/content-media/', maxAge: '1d', decorateReply: false });
+}
 
-  // Liveness for load balancers and container health checks: the process answers (nothing downstream is asked).
-  app.get('/health', async () => ({ ok: true }));
-  const linkOrigin =
-    deps.linkOrigin ??
-    createLinkOriginResolver({ publicBaseUrl: config.publicBaseUrl ?? `http://${config.host}:${config.port}`, allowedHosts: config.allowedHosts });
-  const images = deps.images ?? (await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL, articlesDir: config.contentDir }));
+/** The catalogue of content images (kept current as articles change) and the route serving them by their plain URL. */
+async function registerContentImages(app: FastifyInstance, deps: ShellDependencies): Promise<ImageCatalogue> {
+  const images = deps.images ?? (await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL, articlesDir: deps.config.contentDir }));
   // An image added with a new article is indexed before that article's first page render: the
   // store tells its listeners synchronously, and the catalogue's refresh is synchronous.
-  const stopFollowingImages = content.onChange?.(() => images.refreshArticleImages?.());
+  const stopFollowingImages = deps.content.onChange?.(() => images.refreshArticleImages?.());
   if (stopFollowingImages) app.addHook('onClose', async () => void stopFollowingImages());
   // The images next to the articles by their plain URL (what search hits and feeds of other
   // sites may carry): only files the catalogue indexed, so never an article's Markdown.
@@ -221,30 +278,5 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
     if (!file) return reply.callNotFound();
     return reply.type(file.type).header('cache-control', 'public, max-age=86400').send(await readFile(file.file));
   });
-  await app.register(seoRoutes, {
-    content,
-    images,
-    linkOrigin,
-    siteName: config.siteName,
-    faviconSvgPath: path.join(SHELL_ROOT, 'public/favicon.svg'),
-  });
-  if (config.remotePreviewSecret && deps.islands) {
-    const federation = deps.islands.federation;
-    await app.register(previewRoutes, {
-      secret: config.remotePreviewSecret,
-      remotes: config.remotes.map((remote) => remote.name),
-      warm: (remote, version) => federation.preloadVersion(remote, version),
-    });
-  }
-  await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images, ...(config.previewSecret ? { previewSecret: config.previewSecret } : {}) });
-  const islands = deps.islands;
-  const renderIslandPage = async (page: ReactElement, url: string, onDegraded?: () => void) =>
-    islands
-      ? renderPageWithIslands(page, islands, { config: pageConfig, url }, (timings) => timings.some((timing) => !timing.ok) && onDegraded?.())
-      : renderPage(page);
-  for (const registration of deps.features ?? []) {
-    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images }) : registration;
-    await app.register(feature.plugin, feature.options as never);
-  }
-  return { app, pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images, pageVersion };
+  return images;
 }

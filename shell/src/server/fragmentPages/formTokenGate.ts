@@ -85,23 +85,7 @@ export function gateFormPost(payload: Readable, options: TokenGateOptions): Prom
       if (decided) return;
       decided = true;
       stopReading();
-      payload.pause();
-      const body = new PassThrough();
-      // A failed forward destroys the body it was given: the visitor's connection must survive it.
-      body.on('error', () => {
-        payload.unpipe(body);
-        payload.resume();
-      });
-      for (const chunk of buffered) body.write(chunk);
-      let received = bufferedBytes;
-      // A body cut off at the edge (its deadline passed) must fail the forward, not leave it waiting.
-      payload.on('error', (error) => body.destroy(error));
-      payload.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > options.bodyLimit) body.destroy(new Error('body over the limit'));
-      });
-      payload.pipe(body);
-      resolve(body);
+      resolve(continuedBody(payload, buffered, bufferedBytes, options.bodyLimit));
     };
 
     try {
@@ -132,4 +116,28 @@ export function gateFormPost(payload: Readable, options: TokenGateOptions): Prom
       refuse(error.statusCode === 408 ? new FormPostRefusedAtEdge(408, error.message) : new FormPostRefusedAtEdge(400, 'The form data could not be read')),
     );
   });
+}
+
+/**
+ * The body to forward once the token let the post through: the bytes read so far, then the rest of
+ * the payload as it streams in; it fails when the payload does or grows past `bodyLimit`.
+ */
+function continuedBody(payload: Readable, buffered: Buffer[], bufferedBytes: number, bodyLimit: number): PassThrough {
+  payload.pause();
+  const body = new PassThrough();
+  // A failed forward destroys the body it was given: the visitor's connection must survive it.
+  body.on('error', () => {
+    payload.unpipe(body);
+    payload.resume();
+  });
+  for (const chunk of buffered) body.write(chunk);
+  let received = bufferedBytes;
+  // A body cut off at the edge (its deadline passed) must fail the forward, not leave it waiting.
+  payload.on('error', (error) => body.destroy(error));
+  payload.on('data', (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > bodyLimit) body.destroy(new Error('body over the limit'));
+  });
+  payload.pipe(body);
+  return body;
 }

@@ -83,65 +83,81 @@ export function RemotesHealthPage({ health }: { health: RemotesHealth }) {
             </thead>
             <tbody>
               {health.remotes.map((remote) => (
-                <tr key={remote.name}>
-                  <th scope="row">{remote.name}</th>
-                  <td>
-                    <code>{remote.manifestUrl}</code>
-                  </td>
-                  <td>
-                    <Reachability remote={remote} />
-                    <br />
-                    {when(remote.lastPollAt)}
-                  </td>
-                  <td className="version">{remote.buildVersion ? <code>{remote.buildVersion}</code> : '—'}</td>
-                  <td>{remote.contractsVersion ? <code>{remote.contractsVersion}</code> : 'not stated'}</td>
-                  <td>
-                    {remote.deployedAt ? `deployed ${when(remote.deployedAt)}; ` : ''}
-                    {remote.changedAt ? `seen by this server ${when(remote.changedAt)}` : '—'}
-                    {remote.buildChanges > 0 ? ` (build ${remote.buildChanges + 1} since it started)` : ''}
-                  </td>
-                  <td>
-                    <Failures counts={remote.failures.browser} />
-                    {Object.keys(remote.failures.browserVersions).length > 0 ? (
-                      <p>
-                        Reported by browsers running:{' '}
-                        {Object.entries(remote.failures.browserVersions)
-                          .map(([version, count]) => `${version} (${count})`)
-                          .join(', ')}
-                      </p>
-                    ) : null}
-                  </td>
-                  <td>
-                    <Failures counts={remote.failures.server} />
-                    {Object.keys(remote.failures.views).length > 0 ? (
-                      <p>
-                        Page views (browsers' reports) per build:{' '}
-                        {Object.entries(remote.failures.views)
-                          .map(([version, count]) => `${version} (${count})`)
-                          .join(', ')}
-                      </p>
-                    ) : null}
-                  </td>
-                </tr>
+                <RemoteRow key={remote.name} remote={remote} />
               ))}
             </tbody>
           </table>
           <Canaries remotes={health.remotes} />
-          <h2>Failure codes</h2>
-          <dl>
-            {Object.entries(ISLAND_ERROR_CODES).map(([code, meaning]) => (
-              <div key={code} style={{ display: 'contents' }}>
-                <dt>{code}</dt>
-                <dd>{meaning}</dd>
-              </div>
-            ))}
-          </dl>
+          <FailureCodes />
           <p>
             For machines: <code>GET /health/remotes.json</code> (or <code>Accept: application/json</code>) with the same token.
           </p>
         </main>
       </body>
     </html>
+  );
+}
+
+/** One deployed remote: its manifest, last poll, build, when it went live, its failures in the window. */
+function RemoteRow({ remote }: { remote: RemoteHealth }) {
+  return (
+    <tr>
+      <th scope="row">{remote.name}</th>
+      <td>
+        <code>{remote.manifestUrl}</code>
+      </td>
+      <td>
+        <Reachability remote={remote} />
+        <br />
+        {when(remote.lastPollAt)}
+      </td>
+      <td className="version">{remote.buildVersion ? <code>{remote.buildVersion}</code> : '—'}</td>
+      <td>{remote.contractsVersion ? <code>{remote.contractsVersion}</code> : 'not stated'}</td>
+      <td>
+        {remote.deployedAt ? `deployed ${when(remote.deployedAt)}; ` : ''}
+        {remote.changedAt ? `seen by this server ${when(remote.changedAt)}` : '—'}
+        {remote.buildChanges > 0 ? ` (build ${remote.buildChanges + 1} since it started)` : ''}
+      </td>
+      <td>
+        <Failures counts={remote.failures.browser} />
+        {Object.keys(remote.failures.browserVersions).length > 0 ? (
+          <p>
+            Reported by browsers running:{' '}
+            {Object.entries(remote.failures.browserVersions)
+              .map(([version, count]) => `${version} (${count})`)
+              .join(', ')}
+          </p>
+        ) : null}
+      </td>
+      <td>
+        <Failures counts={remote.failures.server} />
+        {Object.keys(remote.failures.views).length > 0 ? (
+          <p>
+            Page views (browsers' reports) per build:{' '}
+            {Object.entries(remote.failures.views)
+              .map(([version, count]) => `${version} (${count})`)
+              .join(', ')}
+          </p>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+/** What each island failure code means. */
+function FailureCodes() {
+  return (
+    <>
+      <h2>Failure codes</h2>
+      <dl>
+        {Object.entries(ISLAND_ERROR_CODES).map(([code, meaning]) => (
+          <div key={code} style={{ display: 'contents' }}>
+            <dt>{code}</dt>
+            <dd>{meaning}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
   );
 }
 

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
-import { EDGE_KEY_HEADER, LINK_ORIGIN_HEADER, VISITOR_ID_HEADER } from '@khs/team-service/edge';
 import type { ApiErrorBody as ApiError } from '@khs/team-service/errors';
+import { endToEndHeaders, forwardedHeaders } from './forwardedHeaders.js';
 import { PROXY_CONNECTIONS_PER_UPSTREAM, PROXY_IN_FLIGHT_PER_ADDRESS } from '../security/edgeLimits.js';
 import { inFlightPerAddress } from '../security/inFlightPerAddress.js';
 import type { RateLimitPolicy } from '../security/rateLimit/rateLimitPolicies.js';
 import { RateLimitedError, rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import { memoryRateLimitLog, type RateLimitLogRepository, type RateWindow } from '../slidingWindows/slidingWindows.js';
-import { visitorIdOf } from '../security/visitorIdentity.js';
 
 /** One call the shell forwards to a team service, at the same path. */
 export interface ProxiedRoute {
@@ -83,46 +82,6 @@ function isDecodableTarget(target: string): boolean {
   }
 }
 
-/**
- * Client headers never forwarded: the visitor's cookies and token stay at the edge; edge headers
- * are the edge's to set; the body's framing is the edge's own (it forwards the body it read, with
- * its length). `Expect: 100-continue` was met here (the shell's server answered `100 Continue` and
- * read the whole body): nothing is left to expect of the service (undici refuses the header).
- */
-const DROPPED_REQUEST_HEADERS = [
-  'cookie',
-  'x-csrf-token',
-  EDGE_KEY_HEADER,
-  VISITOR_ID_HEADER,
-  LINK_ORIGIN_HEADER,
-  'forwarded',
-  'x-forwarded-for',
-  'x-forwarded-host',
-  'x-forwarded-proto',
-  'transfer-encoding',
-  'content-length',
-  'content-encoding',
-  'expect',
-  // The trace context is the edge's to send (its own span's, with tracing on), never a visitor's.
-  'traceparent',
-  'tracestate',
-];
-
-/**
- * Hop-by-hop headers of the service's answer (RFC 9110 7.6.1): they describe the proxy's connection
- * to the service, not the visitor's. Passed on, a service's `Connection: keep-alive` would override
- * the visitor's own `Connection: close` (Node then keeps the socket open).
- */
-const HOP_BY_HOP_RESPONSE_HEADERS = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer'];
-
-/** The service's answer headers without the hop-by-hop ones (and those its `Connection` header names). */
-export function endToEndHeaders<T extends Record<string, unknown>>(headers: T): T {
-  const named = typeof headers.connection === 'string' ? headers.connection.split(',').map((name) => name.trim().toLowerCase()) : [];
-  const kept = { ...headers };
-  for (const name of [...HOP_BY_HOP_RESPONSE_HEADERS, ...named]) delete kept[name];
-  return kept;
-}
-
 /** Logs a service's failures at most once a minute (a dead service must not flood the log). */
 function failureLogger(service: string): (error: Error) => void {
   let lastLoggedAt = 0;
@@ -158,11 +117,28 @@ function failureLogger(service: string): (error: Error) => void {
  * is honoured).
  */
 export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOptions): Promise<void> {
-  const { service, upstreams, cookieSecret, edgeKey } = options;
+  const { service, upstreams } = options;
   if (upstreams.length === 0) throw new Error(`No upstream for the ${service} service`);
   if (options.routes.some((route) => route.forwardLinkOrigin) && !options.linkOrigin) throw new Error(`The ${service} service's routes need a link origin resolver`);
-  const logFailure = failureLogger(service);
+  await registerForwarding(app, options);
+  const forwarding: RouteForwarding = {
+    onError: unavailableAnswer(service),
+    inFlight: inFlightPerAddress(options.inFlightPerAddress ?? PROXY_IN_FLIGHT_PER_ADDRESS),
+    rateLimitLogs: options.rateLimitLogs ?? memoryRateLimitLog(),
+  };
+  for (const route of options.routes) proxyRoute(app, route, options, forwarding);
+}
 
+/** What every proxied route of one service shares: its failure answer, its in-flight limit, its rate-limit logs. */
+interface RouteForwarding {
+  onError: NonNullable<FastifyReplyFromHooks['onError']>;
+  inFlight: ReturnType<typeof inFlightPerAddress>;
+  rateLimitLogs: RateLimitLogRepository;
+}
+
+/** The forwarding client (undici, kept-alive connections, timeouts) and bodies read whole, unparsed. */
+async function registerForwarding(app: FastifyInstance, options: ServiceProxyOptions): Promise<void> {
+  const { upstreams } = options;
   await app.register(fastifyReplyFrom, {
     base: upstreams.length === 1 ? upstreams[0]! : upstreams,
     undici: {
@@ -179,10 +155,12 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
   // forwarded as the bytes that came: a connection to the service is only taken for a complete body.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-  const inFlight = inFlightPerAddress(options.inFlightPerAddress ?? PROXY_IN_FLIGHT_PER_ADDRESS);
-  const rateLimitLogs = options.rateLimitLogs ?? memoryRateLimitLog();
+}
 
-  const onError: NonNullable<FastifyReplyFromHooks['onError']> = (reply, { error }) => {
+/** The answer to a failed forward: JSON 504 when the service was too slow, else 503 (logged at most once a minute). */
+function unavailableAnswer(service: string): NonNullable<FastifyReplyFromHooks['onError']> {
+  const logFailure = failureLogger(service);
+  return (reply, { error }) => {
     logFailure(error);
     const timedOut = (error as Error & { statusCode?: number }).statusCode === 504;
     const body: ApiError = {
@@ -196,65 +174,65 @@ export async function serviceProxy(app: FastifyInstance, options: ServiceProxyOp
       .type('application/json; charset=utf-8')
       .send(body);
   };
+}
 
-  for (const route of options.routes) {
-    const rewriteRequestHeaders: NonNullable<FastifyReplyFromHooks['rewriteRequestHeaders']> = (request, headers) => {
-      const forwarded = { ...headers };
-      for (const name of DROPPED_REQUEST_HEADERS) delete forwarded[name];
-      forwarded['x-forwarded-for'] = request.ip;
-      forwarded[EDGE_KEY_HEADER] = edgeKey;
-      if (route.visitorIdPurpose) {
-        const visitorId = visitorIdOf(request as FastifyRequest, route.visitorIdPurpose, cookieSecret);
-        if (visitorId) forwarded[VISITOR_ID_HEADER] = visitorId;
-      }
-      if (route.forwardLinkOrigin && options.linkOrigin) forwarded[LINK_ORIGIN_HEADER] = options.linkOrigin(request as FastifyRequest);
-      return forwarded;
-    };
-    const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
-    const limit = route.rateLimit;
-    const fixedLimit = limit && !('windows' in limit.policy) ? { policy: limit.policy, scope: limit.scope } : undefined;
-    const slidingWindows = limit && 'windows' in limit.policy ? limit.policy.windows : undefined;
-    app.route({
-      method: route.method,
-      url: route.url,
-      bodyLimit,
-      // Before the rate limit (which runs after the route's own onRequest hooks): cheap refusals first.
-      onRequest: [
-        (request, reply, done) => {
-          // A query like `?q=%E0%A4%A` or `?q=%ff`: the forwarding library would throw on it (a 500).
-          if (!isDecodableTarget(request.url)) {
-            const body: ApiError = { error: 'The request URL has an invalid percent-encoding or is not UTF-8', code: INVALID_TARGET_CODE };
-            void reply.code(400).header('cache-control', 'no-store').send(body);
-            return;
-          }
-          const declared = Number(request.headers['content-length'] ?? 0);
-          if (declared > bodyLimit) {
-            const body: ApiError = { error: `The request body is larger than ${bodyLimit} bytes`, code: BODY_TOO_LARGE_CODE };
-            void reply.code(413).header('cache-control', 'no-store').send(body);
-            return;
-          }
-          done();
-        },
-        inFlight.onRequest,
-        ...(slidingWindows ? [slidingWindowLimit(rateLimitLogs, `sw:${route.method}${route.url}|`, slidingWindows, limit?.scope)] : []),
-      ],
-      config: {
-        ...(route.csrfExempt ? { csrfExempt: true } : {}),
-        ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
-        ...(fixedLimit ? rateLimitConfig(fixedLimit.policy, fixedLimit.scope) : {}),
-      },
-      handler: (request, reply) => {
-        const body = request.body as Buffer | undefined;
-        return reply.from(request.url, {
-          rewriteRequestHeaders,
-          rewriteHeaders: endToEndHeaders,
-          onError,
-          // The bytes read at the edge, with their length and the type they came with.
-          ...(body !== undefined ? { body, contentType: request.headers['content-type'] ?? 'application/octet-stream' } : {}),
-        });
-      },
-    });
-  }
+/** One route, forwarded at the same path once its refusals (target, size, in-flight, rate limits) let it through. */
+function proxyRoute(app: FastifyInstance, route: ProxiedRoute, options: ServiceProxyOptions, forwarding: RouteForwarding): void {
+  const rewriteRequestHeaders = forwardedHeaders({
+    edgeKey: options.edgeKey,
+    cookieSecret: options.cookieSecret,
+    ...(route.visitorIdPurpose ? { visitorIdPurpose: route.visitorIdPurpose } : {}),
+    ...(route.forwardLinkOrigin && options.linkOrigin ? { linkOrigin: options.linkOrigin } : {}),
+  });
+  const bodyLimit = route.bodyLimit ?? app.initialConfig.bodyLimit ?? 1024 * 1024;
+  const limit = route.rateLimit;
+  const fixedLimit = limit && !('windows' in limit.policy) ? { policy: limit.policy, scope: limit.scope } : undefined;
+  const slidingWindows = limit && 'windows' in limit.policy ? limit.policy.windows : undefined;
+  app.route({
+    method: route.method,
+    url: route.url,
+    bodyLimit,
+    // Before the rate limit (which runs after the route's own onRequest hooks): cheap refusals first.
+    onRequest: [
+      refuseUnforwardable(bodyLimit),
+      forwarding.inFlight.onRequest,
+      ...(slidingWindows ? [slidingWindowLimit(forwarding.rateLimitLogs, `sw:${route.method}${route.url}|`, slidingWindows, limit?.scope)] : []),
+    ],
+    config: {
+      ...(route.csrfExempt ? { csrfExempt: true } : {}),
+      ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+      ...(fixedLimit ? rateLimitConfig(fixedLimit.policy, fixedLimit.scope) : {}),
+    },
+    handler: (request, reply) => {
+      const body = request.body as Buffer | undefined;
+      return reply.from(request.url, {
+        rewriteRequestHeaders,
+        rewriteHeaders: endToEndHeaders,
+        onError: forwarding.onError,
+        // The bytes read at the edge, with their length and the type they came with.
+        ...(body !== undefined ? { body, contentType: request.headers['content-type'] ?? 'application/octet-stream' } : {}),
+      });
+    },
+  });
+}
+
+/** Refuses what cannot be forwarded, before anything is read: a target that does not decode (400), a declared body over the limit (413). */
+function refuseUnforwardable(bodyLimit: number) {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+    // A query like `?q=%E0%A4%A` or `?q=%ff`: the forwarding library would throw on it (a 500).
+    if (!isDecodableTarget(request.url)) {
+      const body: ApiError = { error: 'The request URL has an invalid percent-encoding or is not UTF-8', code: INVALID_TARGET_CODE };
+      void reply.code(400).header('cache-control', 'no-store').send(body);
+      return;
+    }
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (declared > bodyLimit) {
+      const body: ApiError = { error: `The request body is larger than ${bodyLimit} bytes`, code: BODY_TOO_LARGE_CODE };
+      void reply.code(413).header('cache-control', 'no-store').send(body);
+      return;
+    }
+    done();
+  };
 }
 
 /**

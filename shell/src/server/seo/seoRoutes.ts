@@ -64,8 +64,17 @@ function urlset(entries: ReadonlyArray<{ loc: string; lastmod?: Date }>): string
  * renditions, rendered on their first request and kept: their number is bounded by the catalogue).
  */
 export async function seoRoutes(app: FastifyInstance, options: SeoRouteOptions): Promise<void> {
-  const { content, images, linkOrigin, siteName, sitemapUrlLimit = SITEMAP_URL_LIMIT } = options;
+  const { content, linkOrigin, siteName } = options;
+  imageRoutes(app, options);
+  sitemapRoutes(app, options);
+  app.get(FEED_PATH, async (request, reply) => {
+    const body = atomFeed(content.listArticles().slice(0, FEED_ARTICLE_COUNT), linkOrigin(request), siteName);
+    return reply.type('application/atom+xml; charset=utf-8').header('cache-control', LISTING_CACHE_CONTROL).send(body);
+  });
+}
 
+/** The content-hashed images and their renditions (rendered on first request, then kept), and `/favicon.ico` from the SVG. */
+function imageRoutes(app: FastifyInstance, { images, faviconSvgPath }: SeoRouteOptions): void {
   const render = memoise(async (hashedName) => {
     const file = images.fileOf(hashedName)!;
     return renderRendition(await readFile(file.file), file.width, file.height, file.type === 'image/png' ? 'png' : 'webp');
@@ -77,11 +86,14 @@ export async function seoRoutes(app: FastifyInstance, options: SeoRouteOptions):
     return reply.type(file.type).header('cache-control', IMMUTABLE_CACHE_CONTROL).send(body);
   });
 
-  const favicon = memoise(async () => faviconIcoFromSvg(await readFile(options.faviconSvgPath)));
+  const favicon = memoise(async () => faviconIcoFromSvg(await readFile(faviconSvgPath)));
   app.get('/favicon.ico', async (_request, reply) =>
     reply.type('image/x-icon').header('cache-control', FAVICON_CACHE_CONTROL).send(await favicon('favicon')),
   );
+}
 
+/** `/robots.txt` (naming the sitemap), `/sitemap.xml` and, past the limit, its numbered parts. */
+function sitemapRoutes(app: FastifyInstance, { content, linkOrigin, sitemapUrlLimit = SITEMAP_URL_LIMIT }: SeoRouteOptions): void {
   app.get('/robots.txt', async (request, reply) => {
     const origin = linkOrigin(request);
     // Nothing is disallowed but the calls: pages that must stay out of results say `noindex`,
@@ -90,23 +102,11 @@ export async function seoRoutes(app: FastifyInstance, options: SeoRouteOptions):
     return reply.type('text/plain; charset=utf-8').header('cache-control', LISTING_CACHE_CONTROL).send(body);
   });
 
-  /** Every address of the sitemap: home (changed with its newest article), then each public article. */
-  const sitemapEntries = (origin: string) => {
-    const articles = content.listArticles();
-    const newest = articles.reduce<Date | undefined>((latest, article) => {
-      const modified = articleModifiedAt(article);
-      return !latest || modified > latest ? modified : latest;
-    }, undefined);
-    return [
-      { loc: `${origin}/`, ...(newest ? { lastmod: newest } : {}) },
-      ...articles.map((article) => ({ loc: `${origin}${article.url}`, lastmod: articleModifiedAt(article) })),
-    ];
-  };
   const xml = 'application/xml; charset=utf-8';
 
   app.get(SITEMAP_PATH, async (request, reply) => {
     const origin = linkOrigin(request);
-    const entries = sitemapEntries(origin);
+    const entries = sitemapEntries(content, origin);
     reply.type(xml).header('cache-control', LISTING_CACHE_CONTROL);
     if (entries.length <= sitemapUrlLimit) return urlset(entries);
     const parts = Math.ceil(entries.length / sitemapUrlLimit);
@@ -116,50 +116,61 @@ export async function seoRoutes(app: FastifyInstance, options: SeoRouteOptions):
 
   app.get<{ Params: { part: string } }>('/sitemap-:part.xml', async (request, reply) => {
     const part = /^[1-9]\d{0,5}$/.test(request.params.part) ? Number(request.params.part) : 0;
-    const entries = sitemapEntries(linkOrigin(request));
+    const entries = sitemapEntries(content, linkOrigin(request));
     const slice = entries.slice((part - 1) * sitemapUrlLimit, part * sitemapUrlLimit);
     // One file holds them all: the numbered parts exist only past the limit.
     if (part === 0 || entries.length <= sitemapUrlLimit || slice.length === 0) return reply.callNotFound();
     return reply.type(xml).header('cache-control', LISTING_CACHE_CONTROL).send(urlset(slice));
   });
+}
 
-  app.get(FEED_PATH, async (request, reply) => {
-    const origin = linkOrigin(request);
-    const articles = content.listArticles().slice(0, FEED_ARTICLE_COUNT);
-    const updated = articles.reduce((latest, article) => Math.max(latest, articleModifiedAt(article).getTime()), 0);
-    const entries = articles.map((article) => {
-      const url = `${origin}${article.url}`;
-      const categories = article.topic.map((topic) => `    <category term="${escapeXml(topic)}"/>`).join('\n');
-      return [
-        '  <entry>',
-        `    <id>${escapeXml(url)}</id>`,
-        `    <title>${escapeXml(article.title)}</title>`,
-        `    <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>`,
-        `    <published>${articlePublishedAt(article).toISOString()}</published>`,
-        `    <updated>${articleModifiedAt(article).toISOString()}</updated>`,
-        `    <summary type="text">${escapeXml(clampDescription(article.intro, 500))}</summary>`,
-        categories,
-        '  </entry>',
-      ]
-        .filter(Boolean)
-        .join('\n');
-    });
-    const body = [
-      '<?xml version="1.0" encoding="UTF-8"?>',
-      '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
-      `  <id>${escapeXml(`${origin}/`)}</id>`,
-      `  <title>${escapeXml(`${siteName}: latest articles`)}</title>`,
-      `  <subtitle>${escapeXml(SITE_DESCRIPTION)}</subtitle>`,
-      // An empty store still has a valid feed: its `updated` is the epoch.
-      `  <updated>${new Date(updated).toISOString()}</updated>`,
-      `  <link rel="self" type="application/atom+xml" href="${escapeXml(`${origin}${FEED_PATH}`)}"/>`,
-      `  <link rel="alternate" type="text/html" href="${escapeXml(`${origin}/`)}"/>`,
-      `  <author><name>${escapeXml(siteName)}</name><uri>${escapeXml(`${origin}/`)}</uri></author>`,
-      `  <icon>${escapeXml(`${origin}/favicon.ico`)}</icon>`,
-      ...entries,
-      '</feed>',
-      '',
-    ].join('\n');
-    return reply.type('application/atom+xml; charset=utf-8').header('cache-control', LISTING_CACHE_CONTROL).send(body);
+/** Every address of the sitemap: home (changed with its newest article), then each public article. */
+function sitemapEntries(content: ContentStore, origin: string) {
+  const articles = content.listArticles();
+  const newest = articles.reduce<Date | undefined>((latest, article) => {
+    const modified = articleModifiedAt(article);
+    return !latest || modified > latest ? modified : latest;
+  }, undefined);
+  return [
+    { loc: `${origin}/`, ...(newest ? { lastmod: newest } : {}) },
+    ...articles.map((article) => ({ loc: `${origin}${article.url}`, lastmod: articleModifiedAt(article) })),
+  ];
+}
+
+/** The Atom feed of `articles` (the newest first), its links on `origin`. */
+function atomFeed(articles: ReturnType<ContentStore['listArticles']>, origin: string, siteName: string): string {
+  const updated = articles.reduce((latest, article) => Math.max(latest, articleModifiedAt(article).getTime()), 0);
+  const entries = articles.map((article) => {
+    const url = `${origin}${article.url}`;
+    const categories = article.topic.map((topic) => `    <category term="${escapeXml(topic)}"/>`).join('\n');
+    return [
+      '  <entry>',
+      `    <id>${escapeXml(url)}</id>`,
+      `    <title>${escapeXml(article.title)}</title>`,
+      `    <link rel="alternate" type="text/html" href="${escapeXml(url)}"/>`,
+      `    <published>${articlePublishedAt(article).toISOString()}</published>`,
+      `    <updated>${articleModifiedAt(article).toISOString()}</updated>`,
+      `    <summary type="text">${escapeXml(clampDescription(article.intro, 500))}</summary>`,
+      categories,
+      '  </entry>',
+    ]
+      .filter(Boolean)
+      .join('\n');
   });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="en">',
+    `  <id>${escapeXml(`${origin}/`)}</id>`,
+    `  <title>${escapeXml(`${siteName}: latest articles`)}</title>`,
+    `  <subtitle>${escapeXml(SITE_DESCRIPTION)}</subtitle>`,
+    // An empty store still has a valid feed: its `updated` is the epoch.
+    `  <updated>${new Date(updated).toISOString()}</updated>`,
+    `  <link rel="self" type="application/atom+xml" href="${escapeXml(`${origin}${FEED_PATH}`)}"/>`,
+    `  <link rel="alternate" type="text/html" href="${escapeXml(`${origin}/`)}"/>`,
+    `  <author><name>${escapeXml(siteName)}</name><uri>${escapeXml(`${origin}/`)}</uri></author>`,
+    `  <icon>${escapeXml(`${origin}/favicon.ico`)}</icon>`,
+    ...entries,
+    '</feed>',
+    '',
+  ].join('\n');
 }
