@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryPick } from '../storage/rerankRepository.js';
-import { createRerankLearner, learnReranking, RERANK_WINDOW_MS, tallyPicks, type LearnedReranking } from './rerankLearner.js';
+import { createRerankLearner, learnReranking, RERANK_WINDOW_MS, startRerankLearner, tallyPicks, type LearnedReranking } from './rerankLearner.js';
 
 /** The query's results by text match: r1 … r30. */
 const ORGANIC = Array.from({ length: 30 }, (_, i) => `r${i + 1}`);
@@ -117,5 +117,50 @@ describe('createRerankLearner', () => {
     expect(applied).toEqual([[]]);
     expect(outcome.switchedOff.map((reranking) => reranking.query)).toEqual(['team']);
     expect(outcome.applied).toEqual([]);
+  });
+});
+
+describe('startRerankLearner', () => {
+  it('learns at start; a switch asks for a learn after the one under way (one at most waits); a failed learn is logged and the next runs', async () => {
+    const log: string[] = [];
+    let learns = 0;
+    let fail = false;
+    let release: () => void = () => {};
+    let started: () => void = () => {};
+    const firstStarted = new Promise<void>((resolve) => (started = resolve));
+    const running = startRerankLearner({
+      index: 'articles',
+      store: { picks: async () => visitorsPick('team', 'r8', 3), switchedOff: async () => new Map() },
+      organicResults: async () => {
+        learns++;
+        if (learns === 1) {
+          started();
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+        if (fail) throw new Error('search server unreachable');
+        return ORGANIC;
+      },
+      apply: async () => {},
+      minVisitors: 3,
+      // Only the start and the asked learns run within the test.
+      refreshMs: 3_600_000,
+      log: (message) => log.push(message),
+      now: () => 1_000,
+    });
+    // The first learn is under way (an ask before it read anything would simply join it); two asks meanwhile join one learn after it.
+    await firstStarted;
+    const asked = [running.learnSoon(), running.learnSoon()];
+    expect(learns).toBe(1);
+    release();
+    await Promise.all(asked);
+    expect(learns).toBe(2);
+    expect(running.last()?.applied.map((reranking) => reranking.query)).toEqual(['team']);
+    expect(log).toEqual(['re-ranked 1 queries (0 switched off by editors) from 3 picks', 're-ranked 1 queries (0 switched off by editors) from 3 picks']);
+    fail = true;
+    await running.learnSoon();
+    expect(log[2]).toMatch(/^re-ranking learn failed \(next in 3600000 ms\): search server unreachable$/);
+    // The last good outcome stays.
+    expect(running.last()?.applied).toHaveLength(1);
+    await running.close();
   });
 });
