@@ -77,14 +77,20 @@ try {
     return { ids: body.hits.map((hit) => hit.document.id), found: body.found };
   }
 
-  // Queries: title words and word pairs with more than 30 results, so that page 2 exists.
+  // Queries: title words and pairs of two different ones with at least 30 results, so that page 2
+  // exists. `text`: the first 20 by text match as the site's first page asks them (20 a page: the
+  // embedded server refines word proximity within the page's cut, so a search of 30 may order the
+  // 20th and 21st otherwise), then results 21–30 (those of a search of 30 not among them).
   const words = [...new Set(articles.flatMap((article) => article.title.toLowerCase().match(/[a-z]{4,}/g) ?? []))];
   const queries: { q: string; text: string[] }[] = [];
   for (let attempt = 0; attempt < QUERIES * 20 && queries.length < QUERIES; attempt++) {
-    const q = rand() < 0.7 ? words[between(0, words.length - 1)]! : `${words[between(0, words.length - 1)]} ${words[between(0, words.length - 1)]}`;
+    const [first, second] = [words[between(0, words.length - 1)]!, words[between(0, words.length - 1)]!];
+    const q = rand() < 0.7 || first === second ? first : `${first} ${second}`;
     if (queries.some((query) => query.q === q)) continue;
-    const text = await search(q, 30, false);
-    if (text.ids.length === 30) queries.push({ q, text: text.ids });
+    const thirty = await search(q, 30, false);
+    if (thirty.ids.length < 30) continue;
+    const firstPage = (await search(q, RERANK_CANDIDATES, false)).ids;
+    queries.push({ q, text: [...firstPage, ...thirty.ids.filter((id) => !firstPage.includes(id))].slice(0, 30) });
   }
 
   // The simulated visitors, stored as the collector and site-search tracking store them.
@@ -158,7 +164,9 @@ try {
       if (inTop) eligibleTop++;
     }
     if (!textFirst20.includes(best)) beyondMostPicked++;
-    movedIn += after.filter((id) => !textFirst20.includes(id)).length;
+    const moved = after.filter((id) => !textFirst20.includes(id));
+    movedIn += moved.length;
+    if (moved.length > 0 && process.env.BENCH_DEBUG) console.log(JSON.stringify({ q: query.q, moved, pins: outcome.applied.find((r) => r.query === query.q)?.pins, text: query.text, after }));
     // A lifted result must have more consenting distinct visitors than every result it passed.
     for (const pin of outcome.applied.find((reranking) => reranking.query === query.q)?.pins ?? []) {
       const passed = textFirst20.slice(0, pin.from - 1).filter((id) => after.indexOf(id) > after.indexOf(pin.id));
