@@ -1,7 +1,12 @@
 import type { LearnedReranking, RerankOutcome } from '../reranking/rerankLearner.js';
 import { RERANK_CANDIDATES, RERANK_POSITIONS } from '../reranking/rerankLearner.js';
 import { rerankSwitchSignature, type RerankSwitchAction } from './rerankSwitch.js';
-import type { ReportDays } from './SearchReportPage.js';
+
+/** The report's range (the switch keeps it): first and last day, both included. */
+interface ReportDays {
+  from: string;
+  to: string;
+}
 
 /** What the report shows of the learned re-ranking. */
 export interface RerankingView {
