@@ -9,6 +9,8 @@ import { editorTokensFromEnv } from './report/editorAccess.js';
 import { readIndexerSettings, startContentIndexer } from './indexing/contentIndexer.js';
 import { readPopularitySettings, PopularitySettingsError } from './popularity/popularitySettings.js';
 import { startPopularityUpdater } from './popularity/popularityUpdater.js';
+import { createLearnedCurationWriter } from './reranking/learnedCurationSet.js';
+import { startRerankLearner } from './reranking/rerankLearner.js';
 import { openInsightsStorage } from './storage/openInsightsStorage.js';
 
 /** The service's name in its manifest (`slice.json`'s `service.name`). */
@@ -35,9 +37,25 @@ async function main(): Promise<void> {
   const popularityUpdater = popularity.enabled
     ? startPopularityUpdater({ target: indexerSettings.target, events: storage.events, settings: popularity, refreshMs: popularity.refreshMs, log: (message) => console.log(`[search-popularity] ${message}`) })
     : undefined;
-  const app = await buildInsightsService({ storage, editorTokens, logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
+  // With popularity on, the same visitors' picks also re-rank each query's top results (learned
+  // curations of the service's own, `reranking/`), as often as popularity refreshes.
+  const curationWriter = popularity.enabled ? createLearnedCurationWriter(indexerSettings.target) : undefined;
+  const rerankLearner = curationWriter
+    ? startRerankLearner({
+        index: indexerSettings.target.collectionName,
+        store: storage.reranking,
+        organicResults: curationWriter.organicResults,
+        apply: curationWriter.apply,
+        minVisitors: popularity.minVisitors,
+        refreshMs: popularity.refreshMs,
+        log: (message) => console.log(`[search-reranking] ${message}`),
+      })
+    : undefined;
+  const reranking = rerankLearner ? { store: storage.reranking, learner: rerankLearner, minVisitors: popularity.minVisitors, refreshMs: popularity.refreshMs } : undefined;
+  const app = await buildInsightsService({ storage, editorTokens, ...(reranking ? { reranking } : {}), logger: process.env.LOG_LEVEL ? { level: process.env.LOG_LEVEL } : false });
   await runService({ name: SEARCH_TEAM_SERVICE_NAME, app, host: settings.host, port: settings.port, onClose: async () => {
       await popularityUpdater?.close();
+      await rerankLearner?.close();
       await indexer.close();
       await storage.close();
     },

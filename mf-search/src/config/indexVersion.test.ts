@@ -69,6 +69,9 @@ describe('versionOfResult', () => {
   it('reads the version document, or unknown without one', () => {
     expect(versionOfResult({ hits: [{ document: { id: 'current', version: 'abc' } }] })).toBe('abc');
     expect(versionOfResult({ hits: [] })).toBe(UNKNOWN_INDEX_VERSION);
+    // The learned re-ranking's hash is part of it (server/src/reranking/learnedCurationSet.ts).
+    expect(versionOfResult({ hits: [{ document: { id: 'current', version: 'abc', curations: 'f00' } }] })).toBe('abc+f00');
+    expect(versionOfResult({ hits: [{ document: { id: 'current', curations: 'f00' } }] })).toBe(UNKNOWN_INDEX_VERSION);
     expect(versionOfResult({ error: 'Not found.', code: 404 })).toBe(UNKNOWN_INDEX_VERSION);
     expect(versionOfResult(undefined)).toBe(UNKNOWN_INDEX_VERSION);
   });

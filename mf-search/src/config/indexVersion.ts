@@ -20,6 +20,14 @@ export const INDEX_VERSION_DOCUMENT_ID = 'current';
 export const INDEX_VERSION_FIELD = 'version';
 
 /**
+ * The field of the same document where the search team's service records the hash of its learned
+ * re-ranking curations (`server/src/reranking/`): part of the version, so a learned order (or an
+ * editor switching it off) reaches cached answers as fast as a publish. The indexer's write of a
+ * new version drops it until the next learn, which only costs a refetch.
+ */
+export const INDEX_VERSION_CURATIONS_FIELD = 'curations';
+
+/**
  * How old a version read may be when a search is answered from a cache (ms): a change is in every
  * answer at most this long after the indexer recorded it (the issue's bound is 5 s).
  */
@@ -33,11 +41,13 @@ export function indexVersionSearch(indexName: string): Record<string, unknown> {
   return { collection: indexVersionCollection(indexName), q: '*', query_by: INDEX_VERSION_FIELD, per_page: 1 };
 }
 
-/** The version in a `multi_search` result of {@link indexVersionSearch}, or {@link UNKNOWN_INDEX_VERSION}. */
+/** The version in a `multi_search` result of {@link indexVersionSearch} (with the learned curations' hash, when recorded), or {@link UNKNOWN_INDEX_VERSION}. */
 export function versionOfResult(result: unknown): string {
   const hits = (result as { hits?: { document?: Record<string, unknown> }[] } | undefined)?.hits;
   const version = hits?.[0]?.document?.[INDEX_VERSION_FIELD];
-  return typeof version === 'string' && version !== '' ? version : UNKNOWN_INDEX_VERSION;
+  if (typeof version !== 'string' || version === '') return UNKNOWN_INDEX_VERSION;
+  const curations = hits?.[0]?.document?.[INDEX_VERSION_CURATIONS_FIELD];
+  return typeof curations === 'string' && curations !== '' ? `${version}+${curations}` : version;
 }
 
 /** A memoised reader of the index version. */

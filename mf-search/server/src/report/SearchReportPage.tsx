@@ -3,6 +3,7 @@ import { queriesCsv, searchesPerDayCsv } from './searchReportCsv.js';
 import type { SearchReportFigures } from '../storage/searchReportQueries.js';
 import { clickThroughRate, conversionRate, percent } from './reportRates.js';
 import { SearchesPerDayChart } from './SearchesPerDayChart.js';
+import { RerankingSection, type RerankingView } from './RerankingSection.js';
 
 /** The range as the form shows it: first and last day, both included. */
 export interface ReportDays {
@@ -50,7 +51,14 @@ export function SearchReportRefusal({ heading, text, days, error }: { heading: s
  * found nothing (each with what an editor can do: a synonym or a curation rule), top filters, and
  * CSV exports. Plain HTML: it reads without JavaScript.
  */
-export function SearchReportPage({ figures, days }: { figures: SearchReportFigures; days: ReportDays }) {
+export function SearchReportPage({ figures, days, reranking, editorToken = '' }: {
+  figures: SearchReportFigures;
+  days: ReportDays;
+  /** The learned re-ranking's queries and switches; undefined: re-ranking is off (popularity off). */
+  reranking?: RerankingView | undefined;
+  /** The token the editor presented: it signs the re-ranking switches. Default none. */
+  editorToken?: string;
+}) {
   return (
     <section className="search-report" aria-labelledby="search-report-title">
       <h1 id="search-report-title">Search report</h1>
@@ -131,6 +139,8 @@ export function SearchReportPage({ figures, days }: { figures: SearchReportFigur
           </tbody>
         </table>
       )}
+
+      <RerankingSection view={reranking} days={days} editorToken={editorToken} />
 
       <h2 id="search-report-no-results">Queries without results</h2>
       {figures.noResultQueries.length === 0 ? (
@@ -225,5 +235,8 @@ export const SEARCH_REPORT_STYLES = `
 .search-report__bar { fill: #0b5cad; }
 .search-report__axis { stroke: #5a6470; }
 .search-report__tick { font-size: 11px; fill: #3d4550; }
+.search-report__lifted { margin: 0; padding-left: 1rem; }
+.search-report__switch { margin: 0; }
+.search-report__notice { border-left: 4px solid #0b5cad; padding: 0.25rem 0.75rem; }
 .search-report__hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -3,7 +3,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { ReactElement } from 'react';
 import { PAGE_FRAGMENT_MEDIA_TYPE, SERVICE_PAGE_PATHS, type PageFragment } from 'contracts';
 import type { SiteSearchRepository } from '../storage/siteSearchRepository.js';
-import { EDITOR_REALM, editorAccess } from './editorAccess.js';
+import type { RerankRepository } from '../storage/rerankRepository.js';
+import type { RunningRerankLearner } from '../reranking/rerankLearner.js';
+import { EDITOR_REALM, editorAccess, presentedToken } from './editorAccess.js';
+import { readRerankSwitch } from './rerankSwitch.js';
+import type { RerankingView } from './RerankingSection.js';
 import { MAX_REPORT_DAYS } from '../storage/searchReportQueries.js';
 import { SEARCH_REPORT_STYLES, SearchReportPage, SearchReportRefusal, type ReportDays } from './SearchReportPage.js';
 
@@ -46,17 +50,49 @@ function sendFragment(reply: FastifyReply, status: number, page: PageFragment): 
   return reply.code(status).header('cache-control', 'no-store').type(PAGE_FRAGMENT_MEDIA_TYPE).send(JSON.stringify(page));
 }
 
+/** What the report needs of the learned re-ranking (absent: it is off). */
+export interface ReportReranking {
+  store: Pick<RerankRepository, 'switchedOff' | 'switchOff' | 'switchOn'>;
+  learner: Pick<RunningRerankLearner, 'last' | 'learnSoon'>;
+  minVisitors: number;
+  refreshMs: number;
+}
+
+/**
+ * Applies a re-ranking switch the address carries (signed with the editor's token), starts a learn
+ * so it takes effect at once, and returns what the report shows of the re-ranking.
+ */
+async function rerankingView(reranking: ReportReranking, query: Record<string, unknown>, editorToken: string, now: number): Promise<{ view: RerankingView; refused: boolean }> {
+  const asked = readRerankSwitch(query, editorToken);
+  if (asked.kind === 'switch') {
+    if (asked.action === 'off') await reranking.store.switchOff(asked.query, now);
+    else await reranking.store.switchOn(asked.query);
+    await reranking.learner.learnSoon();
+  }
+  const view: RerankingView = {
+    outcome: reranking.learner.last(),
+    switchedOff: await reranking.store.switchedOff(),
+    minVisitors: reranking.minVisitors,
+    refreshMs: reranking.refreshMs,
+    switched: asked.kind === 'switch' ? { action: asked.action, query: asked.query } : undefined,
+    refusal: asked.kind === 'refused' ? asked.reason : undefined,
+  };
+  return { view, refused: asked.kind === 'refused' };
+}
+
 /**
  * The editors' search report, `GET /editors/search-report?from=YYYY-MM-DD&to=YYYY-MM-DD`, as a
  * `PageFragment` the shell composes: only with an editor token in `Authorization` (HTTP Basic with
  * the token as password, which a browser asks for, or `Bearer`). No token configured: 404 (the
  * report is off). No token presented: 401 with a Basic challenge; a wrong one: 403; a range it
- * cannot read: 400 with the form — each a page with no figures.
+ * cannot read: 400 with the form — each a page with no figures. With re-ranking on, `rerank=off|on`,
+ * `query` and `sig` switch one query's learned re-ranking (a switch not signed with the editor's
+ * token: 400, the report with an alert, nothing changed).
  */
-export async function searchReportRoutes(app: FastifyInstance, options: { searches: SiteSearchRepository; editorTokens: readonly string[]; now?: () => number }): Promise<void> {
+export async function searchReportRoutes(app: FastifyInstance, options: { searches: SiteSearchRepository; editorTokens: readonly string[]; reranking?: ReportReranking | undefined; now?: () => number }): Promise<void> {
   const now = options.now ?? Date.now;
   if (options.editorTokens.length === 0) return;
-  app.get<{ Querystring: { from?: unknown; to?: unknown } }>(SEARCH_REPORT_PATH, async (request, reply) => {
+  app.get<{ Querystring: { from?: unknown; to?: unknown; rerank?: unknown; query?: unknown; sig?: unknown } }>(SEARCH_REPORT_PATH, async (request, reply) => {
     const access = editorAccess(request.headers.authorization, options.editorTokens);
     if (access === 'missing') {
       reply.header('www-authenticate', `Basic realm="${EDITOR_REALM}", charset="UTF-8"`);
@@ -69,7 +105,10 @@ export async function searchReportRoutes(app: FastifyInstance, options: { search
     if (!range.ok) {
       return sendFragment(reply, 400, fragment('Search report', <SearchReportRefusal heading="Search report" text="Choose the days to report on." days={range.days} error={range.error} />));
     }
+    const editorToken = presentedToken(request.headers.authorization)!;
+    const reranking = options.reranking ? await rerankingView(options.reranking, request.query, editorToken, now()) : undefined;
     const figures = await options.searches.report({ from: range.from, to: range.to });
-    return sendFragment(reply, 200, fragment('Search report', <SearchReportPage figures={figures} days={range.days} />));
+    const page = <SearchReportPage figures={figures} days={range.days} reranking={reranking?.view} editorToken={editorToken} />;
+    return sendFragment(reply, reranking?.refused ? 400 : 200, fragment('Search report', page));
   });
 }

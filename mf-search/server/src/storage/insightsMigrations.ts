@@ -48,6 +48,16 @@ export const INSIGHTS_MIGRATIONS: ServiceMigrations = {
         CREATE INDEX insights_events_by_query ON insights_events (query_id, event_type);
       `,
     },
+    {
+      version: 4,
+      name: 'learned re-ranking: the queries editors switched it off for',
+      sql: `
+        CREATE TABLE rerank_switched_off (
+          query TEXT PRIMARY KEY CHECK (length(query) BETWEEN 1 AND 256),
+          switched_at INTEGER NOT NULL CHECK (typeof(switched_at) = 'integer' AND switched_at > 0)
+        );
+      `,
+    },
   ],
   postgres: [
     {
@@ -89,6 +99,16 @@ export const INSIGHTS_MIGRATIONS: ServiceMigrations = {
       name: "the editors' report joins a search's clicks and conversions by its query id",
       sql: `
         CREATE INDEX insights_events_by_query ON insights_events (query_id, event_type);
+      `,
+    },
+    {
+      version: 4,
+      name: 'learned re-ranking: the queries editors switched it off for',
+      sql: `
+        CREATE TABLE rerank_switched_off (
+          query TEXT PRIMARY KEY CHECK (char_length(query) BETWEEN 1 AND 256),
+          switched_at BIGINT NOT NULL CHECK (switched_at > 0)
+        );
       `,
     },
   ],

@@ -2,6 +2,7 @@ import { openServiceStorage, type ServiceStorage } from '@khs/team-service';
 import type { SiteSearchRepository } from './siteSearchRepository.js';
 import type { InsightsEventRepository } from './insightsEventRepository.js';
 import { INSIGHTS_MIGRATIONS } from './insightsMigrations.js';
+import { postgresRerankRepository, sqliteRerankRepository, type RerankRepository } from './rerankRepository.js';
 import { postgresInsightsEventRepository, postgresSiteSearchRepository } from './postgresInsightsEventRepository.js';
 import { sqliteInsightsEventRepository, sqliteSiteSearchRepository } from './sqliteInsightsEventRepository.js';
 
@@ -17,12 +18,12 @@ export interface InsightsStorageOptions {
 }
 
 /** The collector's open storage. */
-export type InsightsStorage = ServiceStorage<{ events: InsightsEventRepository; searches: SiteSearchRepository }>;
+export type InsightsStorage = ServiceStorage<{ events: InsightsEventRepository; searches: SiteSearchRepository; reranking: RerankRepository }>;
 
 /** Opens and migrates the collector's storage: `<dataDir>/insights.sqlite`, or the `insights` schema with `databaseUrl`. */
 export async function openInsightsStorage(options: InsightsStorageOptions): Promise<InsightsStorage> {
   return openServiceStorage({ name: INSIGHTS_SERVICE_NAME, migrations: INSIGHTS_MIGRATIONS, ...options }, {
-    sqlite: (db) => ({ events: sqliteInsightsEventRepository(db), searches: sqliteSiteSearchRepository(db) }),
-    postgres: (pool) => ({ events: postgresInsightsEventRepository(pool), searches: postgresSiteSearchRepository(pool) }),
+    sqlite: (db) => ({ events: sqliteInsightsEventRepository(db), searches: sqliteSiteSearchRepository(db), reranking: sqliteRerankRepository(db) }),
+    postgres: (pool) => ({ events: postgresInsightsEventRepository(pool), searches: postgresSiteSearchRepository(pool), reranking: postgresRerankRepository(pool) }),
   });
 }
