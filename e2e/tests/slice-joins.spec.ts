@@ -48,12 +48,15 @@ async function restartSite(): Promise<CheckoutSite> {
 }
 
 test.beforeAll(() => {
+  // A copy of the checkout and a commit of it: seconds on a quiet machine, far more on a busy one.
+  test.setTimeout(300_000);
   realShellStatus = gitIn(REPO_ROOT, ['status', '--porcelain', '--', 'shell/']);
   checkout = throwawayCheckout(REPO_ROOT, 'khs-slice-joins-');
   commitAll(checkout.root);
 });
 
 test.afterAll(async () => {
+  test.setTimeout(120_000);
   await site?.stop();
   checkout?.remove();
   // The real checkout: nothing of this test touched it (another spec may run beside this one).
@@ -61,7 +64,8 @@ test.afterAll(async () => {
 });
 
 test('a sixth slice joins with its folder alone: built and deployed like any, its island on articles and its page on the site, then removed; shell/ untouched', async ({ page }) => {
-  test.setTimeout(900_000);
+  // Two starts of the whole site (and a build): minutes on a busy machine; every wait below is on what the site shows.
+  test.setTimeout(1_500_000);
   const root = checkout!.root;
   const shellFilesBefore = fileStamps(path.join(root, 'shell'));
   expect(gitIn(root, ['status', '--porcelain', '--', 'shell/'])).toBe('');
@@ -77,7 +81,7 @@ test('a sixth slice joins with its folder alone: built and deployed like any, it
   const joined = await restartSite();
   const articleUrl = new URL(article.url, joined.url).href;
   // On the server: the island's own render in the article header (after a start the shell warms the remotes up first).
-  await serverRendered(joined.url, article.url, 'class="proof-action"', 60_000);
+  await serverRendered(joined.url, article.url, 'class="proof-action"', 180_000);
   const html = await (await fetch(articleUrl)).text();
   const headerStart = html.indexOf('<header class="article__header"');
   const header = html.slice(headerStart, html.indexOf('</header>', headerStart));
@@ -99,6 +103,7 @@ test('a sixth slice joins with its folder alone: built and deployed like any, it
   // Its page: composed by the shell from its service's fragment, in the site's layout, its island hydrated.
   const proofResponse = await page.goto(new URL('/proof', joined.url).href);
   expect(proofResponse?.status()).toBe(200);
+  await islandsSettled(page);
   await expect(page.getByRole('heading', { level: 1, name: 'A page of the proof slice' })).toBeVisible();
   await expect(page.locator('header.site-header, .site-header').first()).toBeVisible();
   await expect(page.locator(`${ISLAND} button.proof-action`)).toHaveAttribute('data-hydrated', 'true');

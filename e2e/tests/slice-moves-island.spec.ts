@@ -23,11 +23,14 @@ let site: CheckoutSite | undefined;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(() => {
+  // A copy of the checkout and a commit of it: seconds on a quiet machine, far more on a busy one.
+  test.setTimeout(300_000);
   checkout = throwawayCheckout(REPO_ROOT, 'khs-slice-moves-');
   commitAll(checkout.root);
 });
 
 test.afterAll(async () => {
+  test.setTimeout(120_000);
   await site?.stop();
   checkout?.remove();
 });
@@ -57,7 +60,8 @@ async function saveWithButton(page: Page): Promise<void> {
 }
 
 test("mf-watchlist moves its button from the article header to after the body by editing only its manifest; the manifest put back", async ({ page }) => {
-  test.setTimeout(600_000);
+  // Two starts of the whole site: minutes on a busy machine; every wait below is on what the site shows.
+  test.setTimeout(1_200_000);
   const root = checkout!.root;
   const original = readFileSync(path.join(root, MANIFEST), 'utf8');
   const manifest = JSON.parse(original) as { remote: { slots: { slot: string; island: string }[] } };
@@ -78,7 +82,7 @@ test("mf-watchlist moves its button from the article header to after the body by
   const articleUrl = new URL(article.url, moved.url).href;
 
   // On the server: rendered by the remote after the body, none in the header.
-  await serverRendered(moved.url, article.url, 'Add to watchlist', 60_000);
+  await serverRendered(moved.url, article.url, 'Add to watchlist', 180_000);
   const html = await (await fetch(articleUrl)).text();
   const headerStart = html.indexOf('<header class="article__header"');
   expect(html.slice(headerStart, html.indexOf('</header>', headerStart))).not.toContain('mf-watchlist/WatchlistButton');
