@@ -48,14 +48,15 @@ export interface CheckoutSite {
 
 /**
  * Starts the site of the checkout at `root` as `npm start -- --no-build --free-ports` does
- * (`node scripts/start.mjs`), its data in the copy's `.data`; resolves once it prints that it
+ * (`node scripts/start.mjs`), its data in the copy's `.data`, with `env` added (every part reads
+ * it, as `npm start` passes its own environment on); resolves once it prints that it
  * listens (default bound 10 minutes: a start of every part on a busy machine has taken over 4). It
  * ends with this process (the stack's own preload), however this one ends.
  */
-export async function startCheckoutSite(root: string, startTimeoutMs = 600_000): Promise<CheckoutSite> {
+export async function startCheckoutSite(root: string, env: Record<string, string> = {}, startTimeoutMs = 600_000): Promise<CheckoutSite> {
   const child: ChildProcess = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, path.join(root, 'scripts/start.mjs'), '--no-build', '--free-ports'], {
     cwd: root,
-    env: { ...commandEnv(), LOG_FORMAT: 'json' },
+    env: { ...commandEnv(), LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';

@@ -10,7 +10,7 @@ import { cpSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { listArticles } from '@khs/content';
 import { expect, test } from '@playwright/test';
-import { islandsSettled, serverRendered, watchPage } from '../harness/fixtures.js';
+import { islandsSettled, watchPage } from '../harness/fixtures.js';
 import { commitAll, gitIn, npmIn, startCheckoutSite, type CheckoutSite } from '../harness/checkoutSite.js';
 import { REPO_ROOT } from '../harness/stack.js';
 import { throwawayCheckout, type ThrowawayCheckout } from '../harness/throwawayCheckout.js';
@@ -24,6 +24,13 @@ const articleTitle = article.title;
 let checkout: ThrowawayCheckout | undefined;
 let site: CheckoutSite | undefined;
 let realShellStatus: string;
+
+/**
+ * Renders not cut short by a busy machine (the first server render of a remote can outlast the
+ * default budget, and the page then carries the island's placeholder, as designed): what is
+ * asserted is where the island is, not how fast.
+ */
+const PATIENT_RENDERS = { REMOTE_SERVER_TIMEOUT_MS: '10000', ISLAND_RENDER_BUDGET_MS: '20000' };
 
 test.describe.configure({ mode: 'serial' });
 
@@ -43,7 +50,7 @@ function fileStamps(dir: string): string[] {
 async function restartSite(): Promise<CheckoutSite> {
   await site?.stop();
   site = undefined;
-  site = await startCheckoutSite(checkout!.root);
+  site = await startCheckoutSite(checkout!.root, PATIENT_RENDERS);
   return site;
 }
 
@@ -80,17 +87,20 @@ test('a sixth slice joins with its folder alone: built and deployed like any, it
 
   const joined = await restartSite();
   const articleUrl = new URL(article.url, joined.url).href;
-  // On the server: the island's own render in the article header (after a start the shell warms the remotes up first).
-  await serverRendered(joined.url, article.url, 'class="proof-action"', 180_000);
-  const html = await (await fetch(articleUrl)).text();
-  const headerStart = html.indexOf('<header class="article__header"');
-  const header = html.slice(headerStart, html.indexOf('</header>', headerStart));
-  expect(header).toContain(`data-island="${SLICE}/ProofAction"`);
-  expect(header).toMatch(/<button[^>]*class="proof-action"[^>]*data-hydrated="false"[^>]*>Proof for “[^<]+”: 0 presses<\/button>/);
+  // On the server: the island's own render in the article header (after a start the shell warms
+  // the remotes up first, and a page asked for meanwhile has the placeholder).
+  const headerOf = (html: string) => {
+    const start = html.indexOf('<header class="article__header"');
+    return start < 0 ? '' : html.slice(start, html.indexOf('</header>', start));
+  };
+  await expect
+    .poll(async () => headerOf(await (await fetch(articleUrl)).text()), { timeout: 180_000, message: 'the article header holds the proof island, rendered on the server' })
+    .toMatch(new RegExp(`data-island="${SLICE}/ProofAction"[^]*?<button[^>]*class="proof-action"[^>]*data-hydrated="false"[^>]*>Proof for “[^<]+”: 0 presses</button>`));
 
   // In the browser: the same element, hydrated (React took over the server's button), and it works.
   const problems = watchPage(page);
-  await page.goto(articleUrl);
+  const articleResponse = await page.goto(articleUrl);
+  expect(headerOf(await articleResponse!.text()), 'the page the browser got has the server render to hydrate').toContain('class="proof-action"');
   await islandsSettled(page);
   const action = page.locator(`.article__header ${ISLAND}.article__proof`).getByRole('button', { name: `Proof for “${articleTitle}”: 0 presses` });
   await expect(action).toHaveAttribute('data-hydrated', 'true');

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listArticles } from '@khs/content';
 import { expect, test, type Page } from '@playwright/test';
-import { islandsSettled, serverRendered } from '../harness/fixtures.js';
+import { islandsSettled } from '../harness/fixtures.js';
 import { commitAll, gitIn, startCheckoutSite, type CheckoutSite } from '../harness/checkoutSite.js';
 import { REPO_ROOT } from '../harness/stack.js';
 import { throwawayCheckout, type ThrowawayCheckout } from '../harness/throwawayCheckout.js';
@@ -19,6 +19,13 @@ const article = listArticles()[0]!;
 
 let checkout: ThrowawayCheckout | undefined;
 let site: CheckoutSite | undefined;
+
+/**
+ * Renders not cut short by a busy machine (the first server render of a remote can outlast the
+ * default budget, and the page then carries the island's placeholder, as designed): what is
+ * asserted is where the island is, not how fast.
+ */
+const PATIENT_RENDERS = { REMOTE_SERVER_TIMEOUT_MS: '10000', ISLAND_RENDER_BUDGET_MS: '20000' };
 
 test.describe.configure({ mode: 'serial' });
 
@@ -39,7 +46,7 @@ test.afterAll(async () => {
 async function restartSite(): Promise<CheckoutSite> {
   await site?.stop();
   site = undefined;
-  site = await startCheckoutSite(checkout!.root);
+  site = await startCheckoutSite(checkout!.root, PATIENT_RENDERS);
   return site;
 }
 
@@ -81,12 +88,21 @@ test("mf-watchlist moves its button from the article header to after the body by
   const moved = await restartSite();
   const articleUrl = new URL(article.url, moved.url).href;
 
-  // On the server: rendered by the remote after the body, none in the header.
-  await serverRendered(moved.url, article.url, 'Add to watchlist', 180_000);
-  const html = await (await fetch(articleUrl)).text();
-  const headerStart = html.indexOf('<header class="article__header"');
-  expect(html.slice(headerStart, html.indexOf('</header>', headerStart))).not.toContain('mf-watchlist/WatchlistButton');
-  expect(html.slice(html.indexOf('class="article__content"'))).toMatch(/data-island="mf-watchlist\/WatchlistButton"[^>]*>[\s\S]*?Add to watchlist/);
+  // On the server: rendered by the remote after the body, none in the header (after a start the
+  // shell warms the remotes up first, and a page asked for meanwhile has the placeholder).
+  await expect
+    .poll(
+      async () => {
+        const html = await (await fetch(articleUrl)).text();
+        const headerStart = html.indexOf('<header class="article__header"');
+        return {
+          inHeader: html.slice(headerStart, html.indexOf('</header>', headerStart)).includes('mf-watchlist/WatchlistButton'),
+          renderedAfterBody: /data-island="mf-watchlist\/WatchlistButton"[^>]*>[^]*?Add to watchlist/.test(html.slice(html.indexOf('class="article__content"'))),
+        };
+      },
+      { timeout: 180_000, message: 'the button rendered on the server after the body, not in the header' },
+    )
+    .toEqual({ inHeader: false, renderedAfterBody: true });
 
   // In the browser: there, hydrated and working (the header's count follows it).
   await page.goto(articleUrl);
