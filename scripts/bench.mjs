@@ -5,12 +5,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, run } from './lib.mjs';
+import { workspaceFolders } from './workspaces.mjs';
 
 let failed = 0;
 failed += (await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/bench-foundation.ts'])) === 0 ? 0 : 1;
 failed += (await run(path.join(ROOT, 'node_modules/.bin/tsx'), ['scripts/bench-page-weight.ts'])) === 0 ? 0 : 1;
 if (process.argv.includes('--all')) {
-  for (const workspace of JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces) {
+  for (const workspace of workspaceFolders()) {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8'));
     if (!pkg.scripts?.bench) continue;
     console.log(`\n=== ${pkg.name} ===`);

@@ -14,6 +14,7 @@ import { DockerfileParser, type Instruction } from 'dockerfile-ast';
 import { validate as lintDockerfile } from 'dockerfile-utils';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { workspaceFolders } from './workspaces.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DOCKER_DIR = path.join(ROOT, 'deploy/docker');
@@ -26,7 +27,7 @@ interface Workspace {
 }
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8'));
 const workspaces = new Map<string, Workspace>(
-  (readJson('package.json') as { workspaces: string[] }).workspaces.map((dir) => {
+  workspaceFolders().map((dir) => {
     const pkg = readJson(`${dir}/package.json`) as Workspace['pkg'];
     return [pkg.name, { dir, pkg }];
   }),

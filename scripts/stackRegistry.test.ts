@@ -1,16 +1,22 @@
 // The registry (tooling/stack/registry.mjs) is discovered from the slices' manifests (`<slice>/slice.json`).
 // Where a part must repeat a manifest's fact in its own files (its `serve` script, the name unions the
 // type checker sees, the root workspaces, the deploy files), this test holds them to the manifests.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, SLICES, TEAM_SERVICES, withDeprecatedEnv } from '@khs/stack/registry';
 import { readSliceManifests, SliceManifestError } from '@khs/stack/slices';
 import { describe, expect, it } from 'vitest';
+import { workspaceFolders } from './workspaces.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(ROOT, file), 'utf8')) as Record<string, unknown>;
-const workspaces = readJson('package.json').workspaces as string[];
+/** The workspace folders as npm itself resolves the root's globs (`npm query .workspace`). */
+const npmWorkspaceFolders = () =>
+  (JSON.parse(execFileSync('npm', ['query', '.workspace'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })) as { location: string }[]).map((workspace) => workspace.location).sort();
+/** Folders under `dir` holding a package.json. */
+const packageFolders = (dir: string) => readdirSync(path.join(ROOT, dir), { withFileTypes: true }).filter((entry) => entry.isDirectory() && existsSync(path.join(ROOT, dir, entry.name, 'package.json'))).map((entry) => path.posix.join(dir, entry.name));
 /** The string-literal members of `export type <name> = 'a' | 'b';` in registry.d.ts. */
 const unionMembers = (name: string) => {
   const declaration = readFileSync(path.join(ROOT, 'tooling/stack/registry.d.ts'), 'utf8').match(new RegExp(`export type ${name} = ([^;]+);`))![1]!;
@@ -26,8 +32,26 @@ describe('the stack registry, discovered from the slice manifests', () => {
     expect(readdirSync(ROOT).filter((name) => name.startsWith('mf-')).sort()).toEqual(REMOTES.map((remote) => remote.name).sort());
   });
 
-  it('every slice is a workspace of the root', () => {
-    for (const slice of SLICES) expect(workspaces.some((pattern) => pattern === slice.name || pattern === '*')).toBe(true);
+  it('the root workspaces are globs: every slice and library is one, and every workspace with a manifest is a slice', () => {
+    const patterns = readJson('package.json').workspaces as string[];
+    expect(patterns.every((pattern) => pattern.includes('*')), 'a slice joins by its folder: no workspace listed by name').toBe(true);
+    const folders = workspaceFolders();
+    for (const slice of SLICES) expect(folders, `${slice.name} is a workspace`).toContain(slice.name);
+    expect(folders.filter((folder) => existsSync(path.join(ROOT, folder, 'slice.json'))).sort()).toEqual(SLICES.map((slice) => slice.name));
+    for (const library of [...packageFolders('libs'), ...packageFolders('tooling')]) expect(folders, `${library} is a workspace`).toContain(library);
+    // Every package folder at the root is one, the root's own folders with no package.json aside.
+    expect(folders.filter((folder) => !folder.includes('/')).sort()).toEqual(packageFolders('.').map((folder) => folder.replace(/^\.\//, '')).filter((folder) => !folder.startsWith('.')).sort());
+  });
+
+  it('npm resolves the globs to the same workspaces, and the lock file records the globs and every workspace', { timeout: 60_000 }, () => {
+    expect(npmWorkspaceFolders()).toEqual([...workspaceFolders()].sort());
+    const lock = readJson('package-lock.json') as { packages: Record<string, { workspaces?: string[]; version?: string; link?: boolean; resolved?: string }> };
+    expect(lock.packages['']!.workspaces).toEqual(readJson('package.json').workspaces);
+    for (const folder of workspaceFolders()) {
+      const { name, version } = readJson(`${folder}/package.json`) as { name: string; version: string };
+      expect(lock.packages[folder]?.version, `${folder} in package-lock.json`).toBe(version);
+      expect(lock.packages[`node_modules/${name}`], `node_modules/${name} links ${folder}`).toMatchObject({ resolved: folder, link: true });
+    }
   });
 
   it("the type checker's name unions (registry.d.ts) are the manifests' names", () => {

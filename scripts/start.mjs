@@ -14,7 +14,9 @@
 // what the running site loads, without a restart.
 // `npm start -- --no-build` skips the build and serves what is live in each deploy target (it never
 // deploys dist/ over it; README "Run it"). STACK_PORT_OFFSET shifts every default port (a second
-// site beside the first, with its own DATA_DIR and ORIGINS_DIR, the folder of its deploy targets).
+// site beside the first, with its own DATA_DIR and ORIGINS_DIR, the folder of its deploy targets);
+// `--free-ports` puts every part on a free port instead (a site started by a test in a throwaway
+// copy of the checkout, beside whatever else runs: e2e/tests/slice-joins.spec.ts).
 // First: on a Node too old it stops here, with the command to run, before anything is loaded.
 import './requireSupportedNode.mjs';
 import path from 'node:path';
@@ -23,13 +25,14 @@ import { startStack } from '@khs/stack';
 import { ROOT, run } from './lib.mjs';
 
 const noBuild = process.argv.includes('--no-build');
+const freePorts = process.argv.includes('--free-ports');
 if (!noBuild) {
   const code = await run('npm', ['run', 'build']);
   if (code !== 0) process.exit(code);
 }
 
 const stack = await startStack({
-  preferDefaultPorts: true,
+  preferDefaultPorts: !freePorts,
   portOffset: Number(process.env.STACK_PORT_OFFSET ?? 0),
   deployedOrigins: process.env.ORIGINS_DIR ? path.resolve(process.env.ORIGINS_DIR) : LOCAL_ORIGINS_DIR,
   keepLive: noBuild,

@@ -6,6 +6,7 @@ import './requireSupportedNode.mjs';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT, capture, run } from './lib.mjs';
+import { workspaceFolders } from './workspaces.mjs';
 
 // First line: the Node this run is on, and the one its children get from PATH (`npm`, `npx` and
 // `node` spawned by the steps), so a run under scripts/with-node24.sh shows both are Node 24.
@@ -90,8 +91,7 @@ if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
   }
 }
 
-const workspaces = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
-for (const workspace of workspaces) {
+for (const workspace of workspaceFolders()) {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8'));
   if (!pkg.scripts?.test || workspace === 'e2e') continue;
   await step(`unit tests: ${pkg.name}`, async () => (await run('npm', ['test', '--silent', '-w', pkg.name], { env })) === 0);

@@ -1,12 +1,12 @@
 import type { ReactElement } from 'react';
 import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
-import { callRoutePattern, SERVICE_PAGE_PATHS, type PageConfig } from 'contracts';
+import { callRoutePattern, type PageConfig } from 'contracts';
 import { EDGE_KEY_HEADER } from '@khs/team-service/edge';
 import { Layout } from '../pages/Layout.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
 import { renderPage } from '../pages/renderPage.js';
 import { markPageDegraded } from '../delivery/pageCache.js';
-import type { EdgePageDeclaration } from '../proxy/edgePolicy.js';
+import { servicePagePath, type EdgePageDeclaration } from '../proxy/edgePolicy.js';
 import { OPERATOR_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
 import { fetchServicePage } from './fetchPageFragment.js';
@@ -50,7 +50,7 @@ export async function serviceFragmentPages(app: FastifyInstance, options: Servic
       : declared.forwardsAuthorization
         ? { config: rateLimitConfig(OPERATOR_LIMIT) }
         : {};
-    app.get(callRoutePattern(SERVICE_PAGE_PATHS[declared.page]), routeConfig, async (request, reply) => {
+    app.get(callRoutePattern(servicePagePath(declared)), routeConfig, async (request, reply) => {
       reply.type('text/html; charset=utf-8');
       if (declared.robots) reply.header('x-robots-tag', declared.robots);
       const authorization = declared.forwardsAuthorization ? request.headers.authorization : undefined;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readShellConfig } from '../config.js';
 import { BrowserSession, uniqueClientAddress } from '../testing/browserSession.js';
 import { buildTestApp, TEST_COOKIE_SECRET } from '../testing/buildTestApp.js';
-import { EdgePolicyError, parseEdgePolicy, pathParameterScope, proxiedRoutesOf } from './edgePolicy.js';
+import { EdgePolicyError, parseEdgePolicy, pathParameterScope, proxiedRoutesOf, servicePagePath } from './edgePolicy.js';
 import { serviceProxy, type ServiceProxyOptions } from './serviceProxy.js';
 
 const route = (extra: Record<string, unknown>) => ({ call: 'surveySubmit', method: 'POST', ...extra });
@@ -98,6 +98,19 @@ describe('parseEdgePolicy', () => {
     expect(() => page({ forwardsAuthorization: 'yes' })).toThrow(/forwardsAuthorization must be true or false/);
     expect(() => page({ forwardsAuthorization: true, sharedCache: true })).toThrow(/cannot be kept by shared caches/);
     expect(page({ forwardsAuthorization: false }).pages).toEqual([{ page: 'searchReport', unavailable: { title: 'T', text: 'x' } }]);
+  });
+
+  it("reads a page of the slice's own at the path it declares, and refuses a path outside the pages' space", () => {
+    const page = (declared: Record<string, unknown>) => parseEdgePolicy({ routes: [], pages: [{ unavailable: { title: 'T', text: 'x' }, ...declared }] }, 'made-up');
+    const own = page({ page: 'proofPage', path: '/proof/{item}' }).pages![0]!;
+    expect(own).toEqual({ page: 'proofPage', path: '/proof/{item}', unavailable: { title: 'T', text: 'x' } });
+    expect(servicePagePath(own)).toBe('/proof/{item}');
+    expect(servicePagePath(page({ page: 'searchReport' }).pages![0]!)).toBe('/editors/search-report');
+    expect(() => page({ page: 'madeUp' })).toThrow(/names no page of contracts' SERVICE_PAGE_PATHS \(a page of the slice's own needs its path\)/);
+    expect(() => page({ page: 'searchReport', path: '/report' })).toThrow(/is a page of contracts' SERVICE_PAGE_PATHS/);
+    for (const path of ['/api/proof', '/__khs/x', 'proof', '/', '/Proof', '/proof/', '/proof/../x', 42]) {
+      expect(() => page({ page: 'proofPage', path }), String(path)).toThrow(/path must be lower-case segments/);
+    }
   });
 
   it('turns declarations into proxy routes at the paths contracts give the calls', () => {

@@ -49,12 +49,17 @@ export const MAX_DECLARED_FORM_BYTES = 32 * 1024 * 1024;
 
 /**
  * A page the service renders as a `PageFragment` at the page's own path (contracts'
- * `SERVICE_PAGE_PATHS[page]`): the shell wraps it in the site layout with the status the service
- * gave; a 404 from the service is the site's 404 page.
+ * `SERVICE_PAGE_PATHS[page]`, or the `path` the slice declares): the shell wraps it in the site
+ * layout with the status the service gave; a 404 from the service is the site's 404 page.
  */
 export interface EdgePageDeclaration {
-  /** The page's name in contracts' `SERVICE_PAGE_PATHS`. */
-  page: keyof typeof SERVICE_PAGE_PATHS;
+  /** The page's name: one in contracts' `SERVICE_PAGE_PATHS`, or the slice's own name for a page at `path`. */
+  page: string;
+  /**
+   * Where a page of the slice's own is (`/proof`, `/things/{id}`), so a slice adds a page without a
+   * change to contracts or the shell. Default: contracts' `SERVICE_PAGE_PATHS[page]`.
+   */
+  path?: string;
   /** `X-Robots-Tag` of the page (e.g. `noindex` for private links). Default none. */
   robots?: 'noindex';
   /**
@@ -103,7 +108,14 @@ export class EdgePolicyError extends Error {
 /** Largest body limit a declaration may ask for: proxied bodies are read whole at the edge. */
 export const MAX_DECLARED_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
 const ROUTE_KEYS = new Set(['call', 'method', 'bodyLimitBytes', 'csrf', 'csrfExemptBecause', 'visitorIdPurpose', 'linkOrigin', 'rateLimit']);
-const PAGE_KEYS = new Set(['page', 'robots', 'sharedCache', 'unavailable', 'forwardsAuthorization']);
+const PAGE_KEYS = new Set(['page', 'path', 'robots', 'sharedCache', 'unavailable', 'forwardsAuthorization']);
+/** A page path a slice may declare: lower-case segments or `{parameter}`s, never under the calls' `/api/` or the site's own `/__…`. */
+const OWN_PAGE_PATH = /^(?!\/api\/|\/__)(\/([a-z0-9][a-z0-9-]*|\{[a-zA-Z][a-zA-Z0-9]*\}))+$/;
+
+/** The path of a declared page (its `path`, else contracts' `SERVICE_PAGE_PATHS[page]`). */
+export function servicePagePath(declared: EdgePageDeclaration): string {
+  return declared.path ?? SERVICE_PAGE_PATHS[declared.page as keyof typeof SERVICE_PAGE_PATHS];
+}
 
 
 function parseRoute(value: unknown, index: number, service: string): EdgeRouteDeclaration {
@@ -141,8 +153,14 @@ function parsePage(value: unknown, index: number, service: string): EdgePageDecl
   if (!isRecord(value)) throw fail('is not an object');
   const extra = unknownKeys(value, PAGE_KEYS);
   if (extra.length > 0) throw fail(`has unknown keys ${extra.join(', ')}`);
-  const { page, robots, sharedCache, unavailable, forwardsAuthorization } = value;
-  if (typeof page !== 'string' || !Object.hasOwn(SERVICE_PAGE_PATHS, page)) throw fail(`names no page of contracts' SERVICE_PAGE_PATHS: ${JSON.stringify(page)}`);
+  const { page, path, robots, sharedCache, unavailable, forwardsAuthorization } = value;
+  if (path !== undefined) {
+    if (typeof page !== 'string' || !/^[a-z][a-zA-Z0-9]{1,40}$/.test(page)) throw fail(`page must be a name (a-z first, letters and digits), got ${JSON.stringify(page)}`);
+    if (Object.hasOwn(SERVICE_PAGE_PATHS, page)) throw fail(`"${page}" is a page of contracts' SERVICE_PAGE_PATHS: its path is written there, not here`);
+    if (typeof path !== 'string' || !OWN_PAGE_PATH.test(path)) throw fail(`path must be lower-case segments or {parameter}s, not under /api/ or /__, got ${JSON.stringify(path)}`);
+  } else if (typeof page !== 'string' || !Object.hasOwn(SERVICE_PAGE_PATHS, page)) {
+    throw fail(`names no page of contracts' SERVICE_PAGE_PATHS (a page of the slice's own needs its path): ${JSON.stringify(page)}`);
+  }
   if (robots !== undefined && robots !== 'noindex') throw fail('robots may only be "noindex"');
   if (sharedCache !== undefined && typeof sharedCache !== 'boolean') throw fail('sharedCache must be true or false');
   if (forwardsAuthorization !== undefined && typeof forwardsAuthorization !== 'boolean') throw fail('forwardsAuthorization must be true or false');
@@ -151,7 +169,8 @@ function parsePage(value: unknown, index: number, service: string): EdgePageDecl
     throw fail('needs unavailable: { title, text } for the page shown while the service is down');
   }
   return {
-    page: page as EdgePageDeclaration['page'],
+    page,
+    ...(typeof path === 'string' ? { path } : {}),
     ...(robots ? { robots } : {}),
     ...(sharedCache ? { sharedCache } : {}),
     ...(forwardsAuthorization ? { forwardsAuthorization } : {}),
