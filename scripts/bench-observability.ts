@@ -3,15 +3,25 @@
 // (metrics on and OTLP export to a local receiver), over interleaved repeats.
 //
 // It starts what an article page needs, one part after the other (no start deadline, so a busy
-// machine only makes it slower): each remote's static origin, the search server, and three
-// shells, one per variant, alike but for the variant. In each round every variant gets the same
-// batch of article requests, in a shuffled order, and each shell process's CPU time (user +
-// system, /proc/<pid>/stat) is read before and after its batch. Linux only.
+// machine only makes it slower): each remote's static origin, the search server, and four shells
+// alike but for the variant: two with metrics off (the baseline and its twin: the difference
+// between the two is the measurement's own noise), one with metrics on, one with tracing on.
 //
-//   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=8, BENCH_REQUESTS=150, BENCH_CONCURRENCY=4)
+// What is measured is CPU time, not wall-clock time: each shell's threads' time on a CPU
+// (`/proc/<pid>/task/*/schedstat`, nanoseconds). Time a shell waits for a CPU on a busy machine is
+// not in it; what a busy machine still adds (caches and cores shared with others' work, which
+// changes from second to second) falls on the four alike, because they work at the same time: each
+// article request goes to every shell at once, so a round of requests is the same work under the
+// same conditions for each. The readings are taken at each round's end, one after the other, so
+// everything a shell does counts, its background work too (the span exporter's timer, the metrics'
+// event-loop monitor). Per round, each variant over the same round's baseline; the figures are the
+// median of those ratios with their spread (p25–p75), and the ratio of all rounds' CPU. Linux only.
+//
+//   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200)
+//   BENCH_CPU_PROFILE_DIR=/tmp/profiles …    also writes each shell's V8 CPU profile there (--cpu-prof; open in Chrome's DevTools)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -20,24 +30,37 @@ import { startOtlpReceiver } from '@khs/observability/otlp-receiver';
 import { REMOTES } from '@khs/stack/registry';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 150);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const SEARCH_KEY = 'bench-search-key-0123456789';
 
-type Variant = 'metrics off' | 'metrics on' | 'tracing on';
+const VARIANTS = ['metrics off', 'metrics off (twin)', 'metrics on', 'tracing on'] as const;
+type Variant = (typeof VARIANTS)[number];
+const BASELINE: Variant = 'metrics off';
 
-/** CPU time a process has used, milliseconds (utime + stime). */
+/**
+ * CPU time every thread of `pid` has used so far, milliseconds: the first field of each thread's
+ * schedstat (time on a CPU, ns). A thread gone between the listing and the read counts nothing.
+ */
 function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  let nanoseconds = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      nanoseconds += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return nanoseconds / 1e6;
 }
 
 const children: ChildProcess[] = [];
 /** Starts a node process and resolves with the URL of its `{"event":"listening"}` line. */
 function start(args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, LOG_LEVEL: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, LOG_LEVEL: '', LOG_FORMAT: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it listened`)));
@@ -47,64 +70,105 @@ function start(args: string[], env: Record<string, string>, cwd = ROOT): Promise
   });
 }
 
-async function requestBatch(urls: string[]): Promise<void> {
+/**
+ * Sends each of `paths` to every shell at once (the shells in a shuffled order each time), `CONCURRENCY`
+ * paths at a time: every shell does the same work at the same moments.
+ */
+async function requestRound(paths: string[], origins: string[]): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < urls.length) {
-      const response = await fetch(urls[next++]!);
-      if (response.status !== 200) throw new Error(`${response.url} answered ${response.status}`);
-      await response.arrayBuffer();
+    while (next < paths.length) {
+      const pathname = paths[next++]!;
+      const order = [...origins].sort(() => Math.random() - 0.5);
+      await Promise.all(
+        order.map(async (origin) => {
+          const response = await fetch(new URL(pathname, origin));
+          if (response.status !== 200) throw new Error(`${response.url} answered ${response.status}`);
+          await response.arrayBuffer();
+        }),
+      );
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
 }
 
+/** The value at fraction `q` of `values` (0.5: the median), by linear interpolation. */
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low]! + (sorted[Math.min(low + 1, sorted.length - 1)]! - sorted[low]!) * (at - low);
+}
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${(ratio * 100).toFixed(1)} %`;
+const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' / ');
+
 const receiver = await startOtlpReceiver();
 const work = mkdtempSync(path.join(tmpdir(), 'khs-bench-observability-'));
 const shells = new Map<Variant, { child: ChildProcess; url: string }>();
 try {
+  const loadAtStart = loadAverage();
   const manifests: Record<string, string> = {};
   for (const remote of REMOTES) {
     const origin = await start([path.join(ROOT, 'tooling/static-server/cli.mjs'), path.join(ROOT, remote.name, 'dist'), '0'], {});
     manifests[remote.manifestEnv] = `${origin.url}/mf-manifest.json`;
   }
   const search = new URL((await start([path.join(ROOT, 'search-engine/dist/start.js')], { SEARCH_PORT: '0', SEARCH_DATA_DIR: path.join(work, 'search'), TYPESENSE_SEARCH_API_KEY: SEARCH_KEY })).url);
-  const variants: Record<Variant, Record<string, string>> = {
+  const variantEnv: Record<Variant, Record<string, string>> = {
     'metrics off': { KHS_METRICS: 'off' },
+    'metrics off (twin)': { KHS_METRICS: 'off' },
     'metrics on': {},
     'tracing on': { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
   };
   const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-  for (const [name, extra] of Object.entries(variants) as Array<[Variant, Record<string, string>]>) {
-    const env = { ...manifests, PORT: '0', DATA_DIR: path.join(work, name.replace(' ', '-')), TYPESENSE_HOST: search.hostname, TYPESENSE_PORT: search.port, TYPESENSE_PROTOCOL: 'http', TYPESENSE_SEARCH_API_KEY: SEARCH_KEY, ...extra };
-    shells.set(name, await start(['--import', loader, 'src/server/main.ts'], env, path.join(ROOT, 'shell')));
+  for (const name of VARIANTS) {
+    const env = { ...manifests, PORT: '0', DATA_DIR: path.join(work, name.replace(/\W+/g, '-')), TYPESENSE_HOST: search.hostname, TYPESENSE_PORT: search.port, TYPESENSE_PROTOCOL: 'http', TYPESENSE_SEARCH_API_KEY: SEARCH_KEY, ...variantEnv[name] };
+    const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`, `--cpu-prof-name=shell-${name.replace(/\W+/g, '-')}.cpuprofile`] : [];
+    shells.set(name, await start([...profile, '--import', loader, 'src/server/main.ts'], env, path.join(ROOT, 'shell')));
   }
   const articles = listArticles().slice(0, 30);
   const paths = Array.from({ length: REQUESTS }, (_, index) => `/articles/${articles[index % articles.length]!.id}`);
-  // Warm-up: every shell has loaded the remotes and rendered each article a few times.
-  for (const { url } of shells.values()) await requestBatch([...paths, ...paths].slice(0, 2 * articles.length).map((pathname) => new URL(pathname, url).href));
-  const perRequest = new Map<Variant, number[]>([...shells.keys()].map((name) => [name, []]));
+  const origins = VARIANTS.map((variant) => shells.get(variant)!.url);
+  // Warm-up: every shell has loaded the remotes, compiled its hot code and rendered each article a few times.
+  await requestRound(Array.from({ length: WARMUP }, (_, index) => paths[index % paths.length]!), origins);
+
+  const startedAt = Date.now();
+  const pids = VARIANTS.map((variant) => shells.get(variant)!.child.pid!);
+  const perRequest = new Map<Variant, number[]>(VARIANTS.map((variant) => [variant, []]));
+  let readings = pids.map(cpuMs);
   for (let round = 0; round < ROUNDS; round++) {
-    const order = [...shells.keys()].sort(() => Math.random() - 0.5);
-    for (const name of order) {
-      const shell = shells.get(name)!;
-      const before = cpuMs(shell.child.pid!);
-      await requestBatch(paths.map((pathname) => new URL(pathname, shell.url).href));
-      perRequest.get(name)!.push((cpuMs(shell.child.pid!) - before) / REQUESTS);
+    await requestRound(paths, origins);
+    const now = pids.map(cpuMs);
+    VARIANTS.forEach((variant, index) => perRequest.get(variant)!.push((now[index]! - readings[index]!) / REQUESTS));
+    readings = now;
+  }
+  const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
+
+  const baseline = perRequest.get(BASELINE)!;
+  console.log(
+    `\nShell CPU time per article request: ${ROUNDS} rounds of ${REQUESTS} article requests, each sent to the ${VARIANTS.length} shells at once (${CONCURRENCY} at a time), after ${WARMUP} to warm up; ${minutes} min.` +
+      `\nNode ${process.version}, ${os.cpus().length} CPUs; load average (1/5/15 min) ${loadAtStart} at the start, ${loadAverage()} at the end.`,
+  );
+  console.log(`\n  ${'variant'.padEnd(18)}  median     p25–p75            all rounds   over metrics off: median of rounds (p25–p75), all rounds`);
+  for (const variant of VARIANTS) {
+    const values = perRequest.get(variant)!;
+    const total = sum(values) / values.length;
+    const line = `  ${variant.padEnd(18)}  ${quantile(values, 0.5).toFixed(3)} ms  ${quantile(values, 0.25).toFixed(3)}–${quantile(values, 0.75).toFixed(3)} ms  ${total.toFixed(3)} ms`;
+    if (variant === BASELINE) {
+      console.log(`${line}   (baseline)`);
+      continue;
     }
+    // Paired: each round's figure over the same round's baseline.
+    const ratios = values.map((value, round) => value / baseline[round]! - 1);
+    const overall = sum(values) / sum(baseline) - 1;
+    console.log(`${line}   ${percent(quantile(ratios, 0.5))} (${percent(quantile(ratios, 0.25))} to ${percent(quantile(ratios, 0.75))}), ${percent(overall)}${variant === 'metrics off (twin)' ? '   <- the noise: the same variant twice' : ''}`);
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const baseline = median(perRequest.get('metrics off')!);
-  console.log(`\nShell CPU time per article request (${ROUNDS} interleaved rounds of ${REQUESTS} requests, ${CONCURRENCY} at a time; median of the rounds, mean beside):`);
-  for (const [name, values] of perRequest) {
-    const value = median(values);
-    const overhead = name === 'metrics off' ? '' : `  ${(((value - baseline) / baseline) * 100).toFixed(1)} % over metrics off`;
-    console.log(`  ${name.padEnd(12)} ${value.toFixed(3)} ms (mean ${mean(values).toFixed(3)})${overhead}   rounds: ${values.map((v) => v.toFixed(2)).join(' ')}`);
-  }
-  console.log(`  spans received with tracing on: ${receiver.spans.length}`);
+  console.log(`\n  spans received with tracing on: ${receiver.spans.length} (${(receiver.spans.length / (ROUNDS * REQUESTS + WARMUP)).toFixed(1)} per request)`);
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  // Each ends on its own (a shell writes its CPU profile as it exits).
+  await Promise.all(
+    children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))))),
+  );
   await receiver.close();
   rmSync(work, { recursive: true, force: true });
 }

@@ -21,11 +21,17 @@
 import './requireSupportedNode.mjs';
 import path from 'node:path';
 import { LOCAL_ORIGINS_DIR } from '@khs/deploy';
+import { childLineRelay, startProcessLogs } from '@khs/observability';
 import { startStack } from '@khs/stack';
 import { ROOT, run } from './lib.mjs';
 
 const noBuild = process.argv.includes('--no-build');
 const freePorts = process.argv.includes('--free-ports');
+// Every part logs JSON lines; in a terminal they are printed for people (LOG_FORMAT=json keeps JSON).
+const env = { ...(process.stdout.isTTY ? { LOG_FORMAT: 'pretty' } : {}), ...process.env };
+// This process's own lines (the stack's, the supervisor's) are JSON lines of `stack` too; the
+// parts' lines are printed as they come.
+const logger = startProcessLogs('stack', env);
 if (!noBuild) {
   const code = await run('npm', ['run', 'build']);
   if (code !== 0) process.exit(code);
@@ -37,9 +43,8 @@ const stack = await startStack({
   deployedOrigins: process.env.ORIGINS_DIR ? path.resolve(process.env.ORIGINS_DIR) : LOCAL_ORIGINS_DIR,
   keepLive: noBuild,
   dataDir: path.resolve(ROOT, process.env.DATA_DIR ?? '.data'),
-  // Every part logs JSON lines; in a terminal they are printed for people (LOG_FORMAT=json keeps JSON).
-  env: { ...(process.stdout.isTTY ? { LOG_FORMAT: 'pretty' } : {}), ...process.env },
-  log: (line) => console.log(line),
+  env,
+  log: childLineRelay(logger, env),
 }).catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

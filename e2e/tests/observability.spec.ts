@@ -114,9 +114,14 @@ test('one page request with a traceparent from the trusted proxy is one trace: t
   const traceId = '0af7651916cd43dd8448eb211c80319c';
   const proxySpan = 'b7ad6b7169203331';
   const traceparent = `00-${traceId}-${proxySpan}-01`;
-  // The search page: the shell renders its islands, the search list's render searches on the
-  // search server. The contact page: the shell composes it from the contact service's fragment.
-  // No page does both on the server, so the proxy sends the two requests in the one trace.
+  // No page of the site calls both a team service and the search server in its server render, so
+  // the proxy sends two requests in the one trace. The search page: the shell renders its islands,
+  // the search list's render searches on the search server. The contact page: the shell composes it
+  // from the contact service's fragment. The article page calls neither (traced: its spans are the
+  // shell's page and its 7–8 island renders): the survey renders from the props the shell gives it
+  // and loads its results in the browser, the widgets' markup comes from the article's own fields,
+  // the header search's render searches nothing; the home and watchlist pages likewise. The shared
+  // watchlist and search report pages call their service and search nothing on the server.
   const search = await fetch(new URL('/search?q=work', stack.url), { headers: { traceparent } });
   expect(search.status).toBe(200);
   const islands = [...new Set([...(await search.text()).matchAll(/data-island="([^"]+)"/g)].map(([, name]) => name!))].sort();

@@ -67,6 +67,17 @@ export declare function createLogger(options: { part: string; level?: string; de
 
 /** Makes `console.*` write through `logger` (an `Error` argument in `err`); a `{"event":…}` status line is written as it is. */
 export declare function routeConsoleToLogger(logger: Logger): void;
+/**
+ * Every line of this process as a JSON line of `part` (console, Node's warnings, an uncaught
+ * exception as a `fatal` line then exit 1); the first call of a process's entry. Once per process:
+ * later calls return the first logger.
+ */
+export declare function startProcessLogs(part: string, env?: Readonly<Record<string, string | undefined>>): Logger;
+/**
+ * The `log` of a process that prints its children's lines: a JSON line as it is, any other line as
+ * a JSON line of `logger`; with `LOG_FORMAT=pretty` every line as it is.
+ */
+export declare function childLineRelay(logger: Logger, env?: Readonly<Record<string, string | undefined>>): (line: string) => void;
 
 /** Path of every process's Prometheus metrics. */
 export declare const METRICS_PATH: string;

@@ -58,3 +58,56 @@ export function routeConsoleToLogger(logger) {
   console.error = write('error');
   console.debug = write('debug');
 }
+
+let processLogger;
+
+/**
+ * Makes every line this process prints a JSON line of `part` — the first thing a process's entry
+ * calls, before it reads its settings: `console.*` through a logger (`routeConsoleToLogger`), Node's
+ * own warnings as `warn` lines, and an uncaught exception (or an unhandled
+ * rejection no handler takes) logged as one `fatal` line with its stack in `err`, then exit 1 as
+ * Node would, instead of Node's plain stack on stderr. Once per process: a later call (the team
+ * service kit's `runService` after the service's `main`) returns the first logger.
+ */
+export function startProcessLogs(part, env = process.env) {
+  if (processLogger) return processLogger;
+  const logger = createLogger({ part, env });
+  processLogger = logger;
+  routeConsoleToLogger(logger);
+  // Node's own printer of warnings (absent with --no-warnings): one `warn` line each instead.
+  const printers = process.listeners('warning');
+  if (printers.length > 0) {
+    for (const printer of printers) process.off('warning', printer);
+    process.on('warning', (warning) => logger.warn({ warning: { name: warning.name, ...(warning.code ? { code: warning.code } : {}) } }, `${warning.name}: ${warning.message}`));
+  }
+  process.on('uncaughtException', (error, origin) => {
+    logger.fatal({ err: error }, `${origin === 'unhandledRejection' ? 'unhandled rejection' : 'uncaught exception'}: ${error?.message ?? String(error)}`);
+    process.exit(1);
+  });
+  return logger;
+}
+
+/**
+ * The `log` of a process that runs others and prints their lines with its own (`npm start`, the
+ * search server's supervisor): a child's JSON line is printed as it is, any other line (the
+ * supervisor's own, or a child's that is not JSON: output before its logger started) becomes a
+ * JSON line of `logger`. With `LOG_FORMAT=pretty` every line is printed as it is (the children
+ * print for people too).
+ */
+export function childLineRelay(logger, env = process.env) {
+  const pretty = prettyLogs(env);
+  return (line) => {
+    if (pretty || isJsonObjectLine(line)) process.stdout.write(`${line}\n`);
+    else logger.info(line);
+  };
+}
+
+function isJsonObjectLine(line) {
+  if (!line.startsWith('{')) return false;
+  try {
+    const value = JSON.parse(line);
+    return typeof value === 'object' && value !== null;
+  } catch {
+    return false;
+  }
+}

@@ -1,9 +1,12 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boundedLabel, createLogger, metricsText, routeConsoleToLogger, observeFastify, registerMetricsRoute, startProcessMetrics, startTracing, tokenCheck, withSpan } from './index.mjs';
+import { boundedLabel, childLineRelay, createLogger, metricsText, routeConsoleToLogger, observeFastify, registerMetricsRoute, startProcessMetrics, startTracing, tokenCheck, withSpan } from './index.mjs';
 import { startOtlpReceiver } from './otlpReceiver.mjs';
 
 startProcessMetrics('test-part');
@@ -125,4 +128,62 @@ describe('routeConsoleToLogger', () => {
 
 it('metricsText names the registry content type', async () => {
   expect((await metricsText()).contentType).toMatch(/^text\/plain/);
+});
+
+describe('startProcessLogs', () => {
+  it("makes every line of a process JSON: console lines, Node's warnings and an uncaught exception (then exit 1); the listening line stays as it is", async () => {
+    const script = `
+      import { startProcessLogs } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, 'index.mjs')).href)};
+      const first = startProcessLogs('probe');
+      if (startProcessLogs('another') !== first) throw new Error('a second call made another logger');
+      console.log('[probe] starting');
+      process.emitWarning('careful', 'ProbeWarning');
+      console.log(JSON.stringify({ event: 'listening', url: 'http://127.0.0.1:1' }));
+      setTimeout(() => { throw new Error('boom'); });
+    `;
+    const { LOG_FORMAT: _ignored, ...env } = process.env;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toBe('');
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toContain('{"event":"listening","url":"http://127.0.0.1:1"}');
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    // A warning is emitted on the next tick: after the listening line.
+    expect(records).toEqual([
+      expect.objectContaining({ part: 'probe', level: 'info', msg: '[probe] starting' }),
+      { event: 'listening', url: 'http://127.0.0.1:1' },
+      expect.objectContaining({ part: 'probe', level: 'warn', msg: 'ProbeWarning: careful' }),
+      expect.objectContaining({ part: 'probe', level: 'fatal', msg: 'uncaught exception: boom', err: expect.objectContaining({ message: 'boom', stack: expect.stringContaining('Error: boom') }) }),
+    ]);
+  });
+});
+
+describe('childLineRelay', () => {
+  it("prints a child's JSON line as it is and makes any other line a JSON line of the relaying process; with LOG_FORMAT=pretty, every line as it is", () => {
+    const lines: string[] = [];
+    const destination = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+    const logger = createLogger({ part: 'stack', destination });
+    const written: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((chunk: string) => (written.push(chunk), true)) as typeof process.stdout.write;
+    try {
+      const relay = childLineRelay(logger, {});
+      relay('{"level":"info","part":"shell","msg":"hello"}');
+      relay('[stack] search server (pid 1) at http://127.0.0.1:2');
+      relay('{not json');
+      childLineRelay(logger, { LOG_FORMAT: 'pretty' })('[stack] for people');
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(written).toEqual(['{"level":"info","part":"shell","msg":"hello"}\n', '[stack] for people\n']);
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ part: 'stack', level: 'info', msg: '[stack] search server (pid 1) at http://127.0.0.1:2' }),
+      expect.objectContaining({ part: 'stack', msg: '{not json' }),
+    ]);
+  });
 });

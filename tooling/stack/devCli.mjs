@@ -5,10 +5,13 @@
 // First: on a Node too old it stops here, with the command to run, before anything is loaded.
 import '../../scripts/requireSupportedNode.mjs';
 import path from 'node:path';
+import { childLineRelay, startProcessLogs } from '@khs/observability';
 import { startDevSite } from './devSite.mjs';
 
 const remote = process.argv[2] ?? path.basename(process.cwd());
-const site = await startDevSite({ remote }).catch((error) => {
+// Its own lines as JSON lines of `dev` (LOG_FORMAT=pretty for people), the parts' as they come.
+const logger = startProcessLogs('dev');
+const site = await startDevSite({ remote, log: childLineRelay(logger) }).catch((error) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

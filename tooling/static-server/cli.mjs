@@ -4,14 +4,14 @@
 // it), then a human one. Run by the stack's supervisor, it also takes `{ "type": "serve", "dir" }`
 // messages on its IPC channel: serve another folder from now on (a redeploy, `serveRemote`).
 import path from 'node:path';
-import { createLogger, routeConsoleToLogger, startProcessMetrics } from '@khs/observability';
+import { startProcessLogs, startProcessMetrics } from '@khs/observability';
 import { serveDirectory } from './index.mjs';
 
 const [dir = 'dist', port = '0', host = '127.0.0.1'] = process.argv.slice(2);
 // This origin's part: the remote whose folder it serves (`.origins/mf-x`, or `mf-x/dist`).
 const served = path.resolve(dir);
 const part = `origin:${path.basename(served) === 'dist' ? path.basename(path.dirname(served)) : path.basename(served)}`;
-routeConsoleToLogger(createLogger({ part }));
+startProcessLogs(part);
 startProcessMetrics(part);
 let server;
 try {

@@ -1,5 +1,7 @@
 export { createServiceApp, type ServiceAppOptions, type ServiceError } from './createServiceApp.js';
 export { runService, type RunServiceOptions } from './runService.js';
+/** Every line of the service's process as JSON: the first call of its `main` (`@khs/observability`). */
+export { startProcessLogs } from '@khs/observability';
 export { readServiceSettings, ServiceSettingsError, type ServiceIdentity, type ServiceSettings } from './serviceSettings.js';
 export {
   openMigratedPostgresPool,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createLogger, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
+import { startProcessLogs, startProcessMetrics, startTracing } from '@khs/observability';
 
 /** What `runService` needs. */
 export interface RunServiceOptions {
@@ -17,9 +17,10 @@ export interface RunServiceOptions {
  * accepting, lets requests in flight finish, then runs `onClose` and exits 0.
  */
 export async function runService({ name, app, host, port, onClose }: RunServiceOptions): Promise<{ url: string; port: number }> {
-  // The process's lines as JSON (part, level, message, trace id), its metrics, and traces when an
-  // OTLP endpoint is set (OTEL_EXPORTER_OTLP_ENDPOINT).
-  routeConsoleToLogger(createLogger({ part: name }));
+  // The process's lines as JSON (part, level, message, trace id; already so when the service's
+  // main called startProcessLogs first), its metrics, and traces when an OTLP endpoint is set
+  // (OTEL_EXPORTER_OTLP_ENDPOINT).
+  startProcessLogs(name);
   startProcessMetrics(name);
   const tracing = await startTracing({ part: name });
   await app.listen({ host, port });

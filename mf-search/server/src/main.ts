@@ -3,7 +3,7 @@
 // `insights` schema with DATABASE_URL), reached by browsers only through the shell's proxy.
 import { articlesDirFromEnv } from '@khs/content';
 import { teamService, withDeprecatedEnv } from '@khs/stack/registry';
-import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
+import { readServiceSettings, runService, ServiceSettingsError, startProcessLogs } from '@khs/team-service';
 import { buildInsightsService } from './buildInsightsService.js';
 import { editorTokensFromEnv } from './report/editorAccess.js';
 import { readIndexerSettings, startContentIndexer } from './indexing/contentIndexer.js';
@@ -20,6 +20,8 @@ const SEARCH_TEAM_SERVICE_NAME = 'search-team';
 const FIRST_SYNC_WAIT_MS = 20_000;
 
 async function main(): Promise<void> {
+  // Every line of this process as JSON, its first one included.
+  startProcessLogs(SEARCH_TEAM_SERVICE_NAME);
   // The search team's service (registry name `search-team`; its storage keeps the name `insights`).
   const settings = readServiceSettings(teamService(SEARCH_TEAM_SERVICE_NAME), withDeprecatedEnv(process.env));
   const popularity = readPopularitySettings();

@@ -2,11 +2,13 @@
 // the stack registry), its own storage (`$DATA_DIR/survey.sqlite`, or the `survey` schema with
 // DATABASE_URL), reached by browsers only through the shell's proxy.
 import { teamService } from '@khs/stack/registry';
-import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
+import { readServiceSettings, runService, ServiceSettingsError, startProcessLogs } from '@khs/team-service';
 import { buildSurveyService } from './buildSurveyService.js';
 import { openSurveyStorage, SURVEY_SERVICE_NAME } from './storage/openSurveyStorage.js';
 
 async function main(): Promise<void> {
+  // Every line of this process as JSON, its first one included.
+  startProcessLogs(SURVEY_SERVICE_NAME);
   const settings = readServiceSettings(teamService(SURVEY_SERVICE_NAME));
   if (settings.usesDevelopmentEdgeKey) console.log(`[${SURVEY_SERVICE_NAME}] ${teamService(SURVEY_SERVICE_NAME).edgeKeyEnv} is not set: using the public development edge key (loopback only).`);
   const storage = await openSurveyStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });

@@ -4,12 +4,14 @@
 // the PDF; PUBLIC_BASE_URL is used for links only when a request did not come through the shell.
 import { articlesDirFromEnv } from '@khs/content';
 import { teamService } from '@khs/stack/registry';
-import { readServiceSettings, runService, ServiceSettingsError } from '@khs/team-service';
+import { readServiceSettings, runService, ServiceSettingsError, startProcessLogs } from '@khs/team-service';
 import { buildWatchlistService } from './buildWatchlistService.js';
 import { openWatchlistStorage, WATCHLIST_SERVICE_NAME } from './storage/openWatchlistStorage.js';
 import { createLiveWatchlistContent } from './watchlistContent.js';
 
 async function main(): Promise<void> {
+  // Every line of this process as JSON, its first one included.
+  startProcessLogs(WATCHLIST_SERVICE_NAME);
   const settings = readServiceSettings(teamService(WATCHLIST_SERVICE_NAME));
   if (settings.usesDevelopmentEdgeKey) console.log(`[${WATCHLIST_SERVICE_NAME}] ${teamService(WATCHLIST_SERVICE_NAME).edgeKeyEnv} is not set: using the public development edge key (loopback only).`);
   const storage = await openWatchlistStorage({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl, schema: settings.databaseSchema });

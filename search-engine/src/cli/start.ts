@@ -4,12 +4,12 @@
  * package README. Prints one JSON line `{"event":"listening","url","pid"}`
  * once it serves (supervisors and test harnesses read it), then human lines.
  */
-import { createLogger, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
+import { startProcessLogs, startProcessMetrics, startTracing } from '@khs/observability';
 import { startSearchServer } from '../http/server.js';
 import { checkKeysForInterface, serverOptionsFromEnv } from './env-config.js';
 
 // JSON log lines (part, level, message, trace id), metrics, and traces when an OTLP endpoint is set.
-routeConsoleToLogger(createLogger({ part: 'search' }));
+startProcessLogs('search');
 startProcessMetrics('search');
 const tracing = await startTracing({ part: 'search' });
 

@@ -17,7 +17,7 @@ import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
 import { serverFailureCode } from './federation/failureLog.js';
 import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
-import { createLogger, metricsEnabled, metricsText, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
+import { metricsEnabled, metricsText, startProcessLogs, startProcessMetrics, startTracing } from '@khs/observability';
 import { islandRenderMetrics, withBrowserReportMetrics } from './observability/shellMetrics.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
@@ -25,8 +25,7 @@ const log = (message: string) => console.log(`[shell] ${message}`);
 async function main(): Promise<void> {
   // JSON lines (part, level, message, trace id) for every line this process prints; metrics; traces
   // only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
-  const logger = createLogger({ part: 'shell' });
-  routeConsoleToLogger(logger);
+  const logger = startProcessLogs('shell');
   startProcessMetrics('shell');
   const tracing = await startTracing({ part: 'shell' });
   // Remotes' server code runs in this process: a stray rejection in it (a render that outlived its
