@@ -64,13 +64,12 @@ const attribute = (tab: EnginePage, selector: string, name: string) =>
 const value = (tab: EnginePage, selector: string) => tab.evaluate((css) => (document.querySelector(css) as HTMLInputElement | null)?.value ?? null, selector);
 const activeElementMatches = (tab: EnginePage, selector: string) => tab.evaluate((css) => document.activeElement?.matches(css) ?? false, selector);
 /** Waits until `selector`'s attribute `name` is `expected`. */
-const attributeIs = (tab: EnginePage, selector: string, name: string, expected: string | null, timeout?: number) =>
+const attributeIs = (tab: EnginePage, selector: string, name: string, expected: string | null) =>
   waitFor(tab, ([css, attr, want]) => (document.querySelector(css)?.getAttribute(attr) ?? null) === want, [selector, name, expected] as const, {
-    timeout,
     message: `${selector} [${name}="${expected}"]`,
   });
-const countIs = (tab: EnginePage, selector: string, expected: number, timeout?: number) =>
-  waitFor(tab, ([css, want]) => document.querySelectorAll(css).length === want, [selector, expected] as const, { timeout, message: `${expected} × ${selector}` });
+const countIs = (tab: EnginePage, selector: string, expected: number) =>
+  waitFor(tab, ([css, want]) => document.querySelectorAll(css).length === want, [selector, expected] as const, { message: `${expected} × ${selector}` });
 /** Selector of the first `scope` element named `text` (its `aria-label`, else its text), marked for the driver's click. */
 async function byText(tab: EnginePage, scope: string, text: string): Promise<string> {
   const mark = await waitFor(
@@ -124,7 +123,7 @@ test.describe('cross-engine subset', () => {
     const before = await boxes();
     await tab.evaluate(() => ((document.querySelector('.khs-search-teaser') as HTMLElement & { __fromServer?: boolean }).__fromServer = true));
     await focus(tab, LIST_BOX);
-    await attributeIs(tab, '[data-island="mf-search/SearchList"]', 'data-search-list', 'interactive', 30_000);
+    await attributeIs(tab, '[data-island="mf-search/SearchList"]', 'data-search-list', 'interactive');
     // Hydrated, not replaced: the server's element is still there, where it was.
     expect(await tab.evaluate(() => (document.querySelector('.khs-search-teaser') as HTMLElement & { __fromServer?: boolean }).__fromServer)).toBe(true);
     expect(await boxes()).toEqual(before);
@@ -155,7 +154,7 @@ test.describe('cross-engine subset', () => {
     // Typed at once, while the full island loads and hydrates (the rules that read
     // `navigator.scheduling.isInputPending` where Chromium has it, and a plain debounce elsewhere).
     await tab.type('negotaiting');
-    await waitFor(tab, (css) => (document.querySelector(css) as HTMLElement).getAttribute('data-query') === 'negotaiting', LIST, { timeout: 30_000, message: 'the list searched the whole query' });
+    await waitFor(tab, (css) => (document.querySelector(css) as HTMLElement).getAttribute('data-query') === 'negotaiting', LIST, { message: 'the list searched the whole query' });
     await attributeIs(tab, LIST, 'data-status', 'idle');
     expect(await value(tab, LIST_BOX)).toBe('negotaiting');
     expect(await activeElementMatches(tab, LIST_BOX)).toBe(true);
@@ -174,7 +173,7 @@ test.describe('cross-engine subset', () => {
     expect(total).toBeGreaterThan(2 * HITS_PER_PAGE);
     await tab.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
     await tab.click(LOAD_MORE);
-    await countIs(tab, TEASERS, 2 * HITS_PER_PAGE, 30_000);
+    await countIs(tab, TEASERS, 2 * HITS_PER_PAGE);
     await attributeIs(tab, `${LIST} progress`, 'value', String(2 * HITS_PER_PAGE));
     const viewing = i18n.viewing.replace('{count}', String(2 * HITS_PER_PAGE)).replace('{total}', String(total));
     await waitFor(tab, (text) => document.querySelector('.khs-search-load-more__viewing')?.textContent === text, viewing);
@@ -188,7 +187,7 @@ test.describe('cross-engine subset', () => {
     await islandsSettled(tab);
     await focus(tab, HEADER_BOX);
     await tab.type('lead');
-    await attributeIs(tab, HEADER_BOX, 'aria-expanded', 'true', 30_000);
+    await attributeIs(tab, HEADER_BOX, 'aria-expanded', 'true');
     await waitFor(tab, (css) => (document.querySelector(css) as HTMLInputElement).value === 'lead', HEADER_BOX);
     const options = await waitFor(tab, () => {
       const texts = [...document.querySelectorAll('.site-header [role="option"]')].map((option) => option.textContent ?? '');
@@ -242,7 +241,7 @@ test.describe('cross-engine subset', () => {
       expect(radio, `an answer "${label}"`).not.toBeNull();
       await page.click(radio!);
       await page.click(await byText(page, `${SURVEY} button`, 'Vote'));
-      await attributeIs(page, SURVEY, 'data-phase', 'results', 30_000);
+      await attributeIs(page, SURVEY, 'data-phase', 'results');
     };
 
     await tab.goto(new URL(article.url, site.url).href);
@@ -330,7 +329,7 @@ test.describe('cross-engine subset', () => {
         return names.some((name) => name.endsWith(`/${file}`)) && names.some((name) => /\/(121|275|470|89)\.[0-9a-f]+\.js$/.test(name)) ? names : null;
       },
       island,
-      { timeout: 30_000, message: `${island} and React prefetched` },
+      { message: `${island} and React prefetched` },
     );
     expect(fetched.filter((name) => name.endsWith(`/${island}`))).toHaveLength(1);
     expect(await attribute(tab, '[data-island="mf-search/SearchList"]', 'data-search-list')).toBe('bound');

@@ -126,8 +126,9 @@ function webkitPage(driver: WebDriver, handle: string): EnginePage {
     },
     async click(selector) {
       await here();
-      const element = await driver.wait(until.elementLocated(By.css(selector)), 15_000);
-      await driver.wait(until.elementIsVisible(element), 15_000);
+      // No clock of its own: the test's timeout bounds the wait (0: selenium waits indefinitely).
+      const element = await driver.wait(until.elementLocated(By.css(selector)), 0);
+      await driver.wait(until.elementIsVisible(element), 0);
       await element.click();
     },
     async type(text) {
