@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { getSurvey, listArticles } from '@khs/content';
 import { examplePageConfig } from 'contracts';
-import { focus, waitFor, waitForVisible, type EnginePage } from './driver.js';
+import { currentWait, focus, waitFor, waitForVisible, type EnginePage } from './driver.js';
 import { ENGINE_NAMES } from './engines.js';
 import { expect, test } from './fixtures.js';
 
@@ -34,28 +34,34 @@ const SURVEY = '.article__survey form.khs-survey';
  */
 async function islandsSettled(tab: EnginePage): Promise<void> {
   await waitFor(tab, () => document.readyState === 'complete');
-  await tab.evaluate(async () => {
-    const waiting = [...document.querySelectorAll('[data-island-hydrate="visible"]')].filter((element) => !element.hasAttribute('data-island-state'));
-    // Two frames, or 100 ms in a tab that gets no frames (a background tab).
-    const frames = () => new Promise((resolve) => {
-      setTimeout(resolve, 100);
-      requestAnimationFrame(() => requestAnimationFrame(resolve));
-    });
-    for (const element of waiting) {
-      element.scrollIntoView({ block: 'center' });
-      await frames();
-    }
-    window.scrollTo(0, 0);
-  });
-  await waitFor(
-    tab,
-    () =>
-      [...document.querySelectorAll('[data-island]')].every(
-        (element) => element.hasAttribute('data-island-state') || element.getAttribute('data-island-waiting') === 'interaction',
-      ),
-    undefined,
-    { message: 'every island settled' },
+  // Each island that hydrates when seen is brought into view and looked at until it has mounted (or
+  // given up), as a reader would: frames and observers come when the engine gets to them.
+  const waitingToBeSeen = await tab.evaluate(() =>
+    [...document.querySelectorAll('[data-island-hydrate="visible"]')]
+      .filter((element) => !element.hasAttribute('data-island-state'))
+      .map((element, index) => {
+        element.setAttribute('data-e2e-seen', String(index));
+        return `[data-e2e-seen="${index}"]`;
+      }),
   );
+  for (const selector of waitingToBeSeen) {
+    await tab.evaluate((css) => document.querySelector(css)?.scrollIntoView({ block: 'center' }), selector);
+    await waitFor(tab, (css) => document.querySelector(css)?.hasAttribute('data-island-state') ?? true, selector, { message: `${selector} mounted once seen` });
+  }
+  await tab.evaluate(() => window.scrollTo(0, 0));
+  // The islands not settled yet, with what their elements say, named in the report if it times out.
+  currentWait.message = 'every island settled';
+  for (;;) {
+    const unsettled = await tab.evaluate(() =>
+      [...document.querySelectorAll('[data-island]')]
+        .filter((element) => !element.hasAttribute('data-island-state') && element.getAttribute('data-island-waiting') !== 'interaction')
+        .map((element) => `${element.getAttribute('data-island')} (${[...element.attributes].map((a) => a.name).filter((name) => name.startsWith('data-island-')).join(' ')}; visibility ${document.visibilityState})`),
+    );
+    currentWait.last = unsettled;
+    if (unsettled.length === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  currentWait.message = undefined;
 }
 
 const count = (tab: EnginePage, selector: string) => tab.evaluate((css) => document.querySelectorAll(css).length, selector);
