@@ -264,7 +264,7 @@ test.describe('cross-engine subset', () => {
     expect(await percentages(other)).toEqual(expected({ [firstAnswer.position]: 50, [secondAnswer.position]: 50 }));
   });
 
-  test('tabs and dialog keys: arrows, Home and End on the tabs; the dialog traps focus, Escape returns it', async ({ tab, site }) => {
+  test('tabs and dialog keys: arrows, Home and End on the tabs; the dialog traps focus, Escape returns it', async ({ tab, site, engineName }) => {
     await tab.goto(new URL(withGallery.url, site.url).href);
     await islandsSettled(tab);
     await attributeIs(tab, '[data-island="mf-widgets/PageWidgets"]', 'data-island-state', 'mounted');
@@ -293,12 +293,22 @@ test.describe('cross-engine subset', () => {
     await attributeIs(tab, trigger, 'aria-expanded', 'true');
     const inDialog = (css: string) => waitFor(tab, (wanted) => document.activeElement?.matches(wanted) ?? false, css, { message: `${css} focused` });
     await inDialog('#article-cite button');
-    await tab.press('Tab');
-    await inDialog('#article-cite a');
-    await tab.press('Tab');
-    await inDialog('#article-cite button');
-    await tab.press('Shift+Tab');
-    await inDialog('#article-cite a');
+    if (engineName === 'webkit') {
+      // WebKitGTK's Tab skips links (Safari's default; MiniBrowser's --enable-tabs-to-links did not
+      // change it in our runs): the dialog's one other stop is its link, so Tab and Shift+Tab keep
+      // focus on the button, inside the dialog.
+      await tab.press('Tab');
+      await inDialog('#article-cite button');
+      await tab.press('Shift+Tab');
+      await inDialog('#article-cite button');
+    } else {
+      await tab.press('Tab');
+      await inDialog('#article-cite a');
+      await tab.press('Tab');
+      await inDialog('#article-cite button');
+      await tab.press('Shift+Tab');
+      await inDialog('#article-cite a');
+    }
     await tab.press('Escape');
     await waitFor(tab, () => document.getElementById('article-cite')!.hidden);
     await waitFor(tab, (css) => document.activeElement?.matches(css) ?? false, trigger, { message: 'focus back on the trigger' });
