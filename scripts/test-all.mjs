@@ -52,6 +52,18 @@ const ready = await step('browser for end-to-end tests', async () => {
   return (await aptInstall(needed)) && existsSync(chromium);
 });
 
+// The cross-engine subset (e2e/engines) also runs in Firefox ESR, Debian's package, driven over
+// WebDriver BiDi. WebKitGTK (webkit2gtk-driver, xvfb) is not a step yet (e2e/engines/README.md).
+const firefox = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+const firefoxReady = await step('browser for the cross-engine subset (Firefox ESR)', async () => {
+  if (existsSync(firefox)) return true;
+  if (!isRoot || !hasApt) {
+    console.error('firefox-esr is missing. Install it with "sudo apt-get install -y firefox-esr" (Debian/Ubuntu), or set FIREFOX_PATH.');
+    return false;
+  }
+  return (await aptInstall(['firefox-esr'])) && existsSync(firefox);
+});
+
 // The scale-out test runs two shells behind Debian's nginx (e2e/tests/scale-out-nginx.spec.ts); it
 // starts nginx itself with a generated config, so only the program is needed. Without it that
 // test is skipped (with the reason), the rest runs.
@@ -105,9 +117,15 @@ if (ready && built) {
   console.error('[test] end-to-end tests not run: the browser or the build is missing (see above)');
 }
 
-// The cross-engine subset (e2e/engines: Chromium, Firefox ESR over WebDriver BiDi, WebKitGTK through
-// WebKitWebDriver) is not a step yet: it does not pass in Firefox and WebKitGTK (e2e/engines/README.md,
-// issue 34). Run it with `npm run test:engines -w @khs/e2e`.
+// The cross-engine subset in Chromium and Firefox ESR; WebKitGTK's run is `npm run test:engines -w
+// @khs/e2e -- --project=webkit` until its driver holds through the whole subset (e2e/engines/README.md).
+const enginesStep = 'end-to-end subset in Chromium and Firefox ESR';
+if (ready && firefoxReady && built) {
+  await step(enginesStep, async () => (await run('npm', ['run', 'test:engines', '--silent', '-w', '@khs/e2e', '--', '--project=chromium', '--project=firefox'], { env })) === 0);
+} else {
+  results.push({ name: enginesStep, ok: false, seconds: '0.0' });
+  console.error('[test] cross-engine subset not run: a browser or the build is missing (see above)');
+}
 
 if (postgres) await run('bash', ['tooling/local-postgres/stop.sh', postgres]);
 

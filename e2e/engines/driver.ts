@@ -65,27 +65,43 @@ export function cspViolations(page: EnginePage): Promise<string[]> {
 }
 
 /**
- * Waits until `fn(arg)` in the page returns a truthy value and resolves with it; polls (every
- * 100 ms) up to `timeout` ms, then fails with `message` and the last value. A navigation meanwhile
- * is a miss, not a failure.
+ * What a wait is waiting for now, and the last value it saw: the fixtures name it when a test times
+ * out (waits have no clock of their own: the test's timeout bounds them, however busy the machine).
  */
-export async function waitFor<R, A = undefined>(page: EnginePage, fn: (arg: A) => R, arg?: A, { timeout = 15_000, message = fn.toString() } = {}): Promise<NonNullable<R>> {
-  const until = Date.now() + timeout;
-  let last: unknown;
+export const currentWait: { message?: string; last?: unknown } = {};
+
+/** The pending wait, described for a report. */
+export function describeCurrentWait(): string | undefined {
+  const { message, last } = currentWait;
+  if (message === undefined) return undefined;
+  return `waiting for ${message}; last: ${String(last instanceof Error ? last.message : JSON.stringify(last))}`;
+}
+
+/**
+ * Waits until `fn(arg)` in the page returns a truthy value and resolves with it; polls every 100 ms
+ * until then (the test's timeout ends a wait that never comes: `currentWait` names it). A
+ * navigation meanwhile is a miss, not a failure.
+ */
+export async function waitFor<R, A = undefined>(page: EnginePage, fn: (arg: A) => R, arg?: A, { message = fn.toString() } = {}): Promise<NonNullable<R>> {
+  currentWait.message = message;
+  currentWait.last = undefined;
   for (;;) {
     try {
-      last = await page.evaluate(fn, arg as A);
-      if (last) return last as NonNullable<R>;
+      currentWait.last = await page.evaluate(fn, arg as A);
+      if (currentWait.last) {
+        const found = currentWait.last as NonNullable<R>;
+        currentWait.message = undefined;
+        return found;
+      }
     } catch (error) {
-      last = error;
+      currentWait.last = error;
     }
-    if (Date.now() > until) throw new Error(`timed out after ${timeout} ms waiting for ${message}; last: ${String(last instanceof Error ? last.message : JSON.stringify(last))}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /** Waits until an element matches `selector` and is rendered (has a box). */
-export function waitForVisible(page: EnginePage, selector: string, timeout?: number): Promise<boolean> {
+export function waitForVisible(page: EnginePage, selector: string): Promise<boolean> {
   return waitFor(
     page,
     (css) => {
@@ -93,7 +109,7 @@ export function waitForVisible(page: EnginePage, selector: string, timeout?: num
       return !!element && element.getClientRects().length > 0;
     },
     selector,
-    { timeout, message: `${selector} visible` },
+    { message: `${selector} visible` },
   );
 }
 

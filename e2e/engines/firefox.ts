@@ -67,8 +67,11 @@ function firefoxPage(page: Page, front: { page: Page | undefined }): EnginePage 
     },
     async click(selector) {
       await here();
-      await page.waitForSelector(selector, { visible: true });
-      await page.click(selector);
+      // Polled from here, not with waitForSelector: puppeteer waits on the page's animation frames,
+      // which a page without scripts never gets (the no-scripts visitor's load-more link was never
+      // "visible"). The click is a real pointer click at the element's centre.
+      const box = await visibleBox(page, selector);
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     },
     type: async (text) => {
       await here();
@@ -87,4 +90,21 @@ function firefoxPage(page: Page, front: { page: Page | undefined }): EnginePage 
     errors: () => errors,
     close: () => page.close(),
   };
+}
+
+/** The element's box once it is laid out and visible, scrolled to the middle of the viewport. */
+async function visibleBox(page: Page, selector: string, timeoutMs = 30_000): Promise<{ x: number; y: number; width: number; height: number }> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const box = await page.evaluate((css) => {
+      const element = document.querySelector(css);
+      if (!element || getComputedStyle(element).visibility === 'hidden') return null;
+      element.scrollIntoView({ block: 'center', inline: 'center' });
+      const { x, y, width, height } = element.getBoundingClientRect();
+      return width > 0 && height > 0 ? { x, y, width, height } : null;
+    }, selector);
+    if (box) return box;
+    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${selector} to be visible`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

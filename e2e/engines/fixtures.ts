@@ -1,5 +1,5 @@
 import { test as base, expect } from '@playwright/test';
-import { cspViolations, type Engine, type EngineName, type EnginePage, type EngineSession } from './driver.js';
+import { cspViolations, describeCurrentWait, type Engine, type EngineName, type EnginePage, type EngineSession } from './driver.js';
 import { launchEngine } from './engines.js';
 import type { EnginesSite } from './globalSetup.js';
 
@@ -14,6 +14,8 @@ export interface Visitor {
 }
 
 interface Fixtures {
+  /** Names, in the report, what the test was waiting for when it timed out. */
+  namedWait: void;
   /** The visitor of the test (JavaScript on). */
   visitor: Visitor;
   /** The visitor's first tab. */
@@ -64,6 +66,17 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     for (const session of sessions) await session.close();
     expect(violations, 'CSP violations').toEqual([]);
   },
+  namedWait: [
+    async ({}, provide, testInfo) => {
+      await provide();
+      const waiting = describeCurrentWait();
+      if (testInfo.status === 'timedOut' && waiting) {
+        testInfo.annotations.push({ type: 'timed out', description: waiting });
+        console.log(`[${testInfo.project.name}] ${testInfo.title}: timed out ${waiting}`);
+      }
+    },
+    { auto: true },
+  ],
   visitor: async ({ newVisitor }, provide) => provide(await newVisitor()),
   tab: async ({ visitor }, provide) => provide(await visitor.open('about:blank')),
 });

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { getSurvey, listArticles } from '@khs/content';
 import { examplePageConfig } from 'contracts';
-import { focus, waitFor, waitForVisible, type EnginePage } from './driver.js';
+import { currentWait, focus, waitFor, waitForVisible, type EnginePage } from './driver.js';
 import { ENGINE_NAMES } from './engines.js';
 import { expect, test } from './fixtures.js';
 
@@ -34,28 +34,34 @@ const SURVEY = '.article__survey form.khs-survey';
  */
 async function islandsSettled(tab: EnginePage): Promise<void> {
   await waitFor(tab, () => document.readyState === 'complete');
-  await tab.evaluate(async () => {
-    const waiting = [...document.querySelectorAll('[data-island-hydrate="visible"]')].filter((element) => !element.hasAttribute('data-island-state'));
-    // Two frames, or 100 ms in a tab that gets no frames (a background tab).
-    const frames = () => new Promise((resolve) => {
-      setTimeout(resolve, 100);
-      requestAnimationFrame(() => requestAnimationFrame(resolve));
-    });
-    for (const element of waiting) {
-      element.scrollIntoView({ block: 'center' });
-      await frames();
-    }
-    window.scrollTo(0, 0);
-  });
-  await waitFor(
-    tab,
-    () =>
-      [...document.querySelectorAll('[data-island]')].every(
-        (element) => element.hasAttribute('data-island-state') || element.getAttribute('data-island-waiting') === 'interaction',
-      ),
-    undefined,
-    { message: 'every island settled' },
+  // Each island that hydrates when seen is brought into view and looked at until it has mounted (or
+  // given up), as a reader would: frames and observers come when the engine gets to them.
+  const waitingToBeSeen = await tab.evaluate(() =>
+    [...document.querySelectorAll('[data-island-hydrate="visible"]')]
+      .filter((element) => !element.hasAttribute('data-island-state'))
+      .map((element, index) => {
+        element.setAttribute('data-e2e-seen', String(index));
+        return `[data-e2e-seen="${index}"]`;
+      }),
   );
+  for (const selector of waitingToBeSeen) {
+    await tab.evaluate((css) => document.querySelector(css)?.scrollIntoView({ block: 'center' }), selector);
+    await waitFor(tab, (css) => document.querySelector(css)?.hasAttribute('data-island-state') ?? true, selector, { message: `${selector} mounted once seen` });
+  }
+  await tab.evaluate(() => window.scrollTo(0, 0));
+  // The islands not settled yet, with what their elements say, named in the report if it times out.
+  currentWait.message = 'every island settled';
+  for (;;) {
+    const unsettled = await tab.evaluate(() =>
+      [...document.querySelectorAll('[data-island]')]
+        .filter((element) => !element.hasAttribute('data-island-state') && element.getAttribute('data-island-waiting') !== 'interaction')
+        .map((element) => `${element.getAttribute('data-island')} (${[...element.attributes].map((a) => a.name).filter((name) => name.startsWith('data-island-')).join(' ')}; visibility ${document.visibilityState})`),
+    );
+    currentWait.last = unsettled;
+    if (unsettled.length === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  currentWait.message = undefined;
 }
 
 const count = (tab: EnginePage, selector: string) => tab.evaluate((css) => document.querySelectorAll(css).length, selector);
@@ -64,13 +70,12 @@ const attribute = (tab: EnginePage, selector: string, name: string) =>
 const value = (tab: EnginePage, selector: string) => tab.evaluate((css) => (document.querySelector(css) as HTMLInputElement | null)?.value ?? null, selector);
 const activeElementMatches = (tab: EnginePage, selector: string) => tab.evaluate((css) => document.activeElement?.matches(css) ?? false, selector);
 /** Waits until `selector`'s attribute `name` is `expected`. */
-const attributeIs = (tab: EnginePage, selector: string, name: string, expected: string | null, timeout?: number) =>
+const attributeIs = (tab: EnginePage, selector: string, name: string, expected: string | null) =>
   waitFor(tab, ([css, attr, want]) => (document.querySelector(css)?.getAttribute(attr) ?? null) === want, [selector, name, expected] as const, {
-    timeout,
     message: `${selector} [${name}="${expected}"]`,
   });
-const countIs = (tab: EnginePage, selector: string, expected: number, timeout?: number) =>
-  waitFor(tab, ([css, want]) => document.querySelectorAll(css).length === want, [selector, expected] as const, { timeout, message: `${expected} × ${selector}` });
+const countIs = (tab: EnginePage, selector: string, expected: number) =>
+  waitFor(tab, ([css, want]) => document.querySelectorAll(css).length === want, [selector, expected] as const, { message: `${expected} × ${selector}` });
 /** Selector of the first `scope` element named `text` (its `aria-label`, else its text), marked for the driver's click. */
 async function byText(tab: EnginePage, scope: string, text: string): Promise<string> {
   const mark = await waitFor(
@@ -124,7 +129,7 @@ test.describe('cross-engine subset', () => {
     const before = await boxes();
     await tab.evaluate(() => ((document.querySelector('.khs-search-teaser') as HTMLElement & { __fromServer?: boolean }).__fromServer = true));
     await focus(tab, LIST_BOX);
-    await attributeIs(tab, '[data-island="mf-search/SearchList"]', 'data-search-list', 'interactive', 30_000);
+    await attributeIs(tab, '[data-island="mf-search/SearchList"]', 'data-search-list', 'interactive');
     // Hydrated, not replaced: the server's element is still there, where it was.
     expect(await tab.evaluate(() => (document.querySelector('.khs-search-teaser') as HTMLElement & { __fromServer?: boolean }).__fromServer)).toBe(true);
     expect(await boxes()).toEqual(before);
@@ -155,7 +160,7 @@ test.describe('cross-engine subset', () => {
     // Typed at once, while the full island loads and hydrates (the rules that read
     // `navigator.scheduling.isInputPending` where Chromium has it, and a plain debounce elsewhere).
     await tab.type('negotaiting');
-    await waitFor(tab, (css) => (document.querySelector(css) as HTMLElement).getAttribute('data-query') === 'negotaiting', LIST, { timeout: 30_000, message: 'the list searched the whole query' });
+    await waitFor(tab, (css) => (document.querySelector(css) as HTMLElement).getAttribute('data-query') === 'negotaiting', LIST, { message: 'the list searched the whole query' });
     await attributeIs(tab, LIST, 'data-status', 'idle');
     expect(await value(tab, LIST_BOX)).toBe('negotaiting');
     expect(await activeElementMatches(tab, LIST_BOX)).toBe(true);
@@ -174,7 +179,7 @@ test.describe('cross-engine subset', () => {
     expect(total).toBeGreaterThan(2 * HITS_PER_PAGE);
     await tab.evaluate(() => ((window as unknown as { __samePage: boolean }).__samePage = true));
     await tab.click(LOAD_MORE);
-    await countIs(tab, TEASERS, 2 * HITS_PER_PAGE, 30_000);
+    await countIs(tab, TEASERS, 2 * HITS_PER_PAGE);
     await attributeIs(tab, `${LIST} progress`, 'value', String(2 * HITS_PER_PAGE));
     const viewing = i18n.viewing.replace('{count}', String(2 * HITS_PER_PAGE)).replace('{total}', String(total));
     await waitFor(tab, (text) => document.querySelector('.khs-search-load-more__viewing')?.textContent === text, viewing);
@@ -188,7 +193,7 @@ test.describe('cross-engine subset', () => {
     await islandsSettled(tab);
     await focus(tab, HEADER_BOX);
     await tab.type('lead');
-    await attributeIs(tab, HEADER_BOX, 'aria-expanded', 'true', 30_000);
+    await attributeIs(tab, HEADER_BOX, 'aria-expanded', 'true');
     await waitFor(tab, (css) => (document.querySelector(css) as HTMLInputElement).value === 'lead', HEADER_BOX);
     const options = await waitFor(tab, () => {
       const texts = [...document.querySelectorAll('.site-header [role="option"]')].map((option) => option.textContent ?? '');
@@ -242,7 +247,7 @@ test.describe('cross-engine subset', () => {
       expect(radio, `an answer "${label}"`).not.toBeNull();
       await page.click(radio!);
       await page.click(await byText(page, `${SURVEY} button`, 'Vote'));
-      await attributeIs(page, SURVEY, 'data-phase', 'results', 30_000);
+      await attributeIs(page, SURVEY, 'data-phase', 'results');
     };
 
     await tab.goto(new URL(article.url, site.url).href);
@@ -259,7 +264,7 @@ test.describe('cross-engine subset', () => {
     expect(await percentages(other)).toEqual(expected({ [firstAnswer.position]: 50, [secondAnswer.position]: 50 }));
   });
 
-  test('tabs and dialog keys: arrows, Home and End on the tabs; the dialog traps focus, Escape returns it', async ({ tab, site }) => {
+  test('tabs and dialog keys: arrows, Home and End on the tabs; the dialog traps focus, Escape returns it', async ({ tab, site, engineName }) => {
     await tab.goto(new URL(withGallery.url, site.url).href);
     await islandsSettled(tab);
     await attributeIs(tab, '[data-island="mf-widgets/PageWidgets"]', 'data-island-state', 'mounted');
@@ -288,12 +293,22 @@ test.describe('cross-engine subset', () => {
     await attributeIs(tab, trigger, 'aria-expanded', 'true');
     const inDialog = (css: string) => waitFor(tab, (wanted) => document.activeElement?.matches(wanted) ?? false, css, { message: `${css} focused` });
     await inDialog('#article-cite button');
-    await tab.press('Tab');
-    await inDialog('#article-cite a');
-    await tab.press('Tab');
-    await inDialog('#article-cite button');
-    await tab.press('Shift+Tab');
-    await inDialog('#article-cite a');
+    if (engineName === 'webkit') {
+      // WebKitGTK's Tab skips links (Safari's default; MiniBrowser's --enable-tabs-to-links did not
+      // change it in our runs): the dialog's one other stop is its link, so Tab and Shift+Tab keep
+      // focus on the button, inside the dialog.
+      await tab.press('Tab');
+      await inDialog('#article-cite button');
+      await tab.press('Shift+Tab');
+      await inDialog('#article-cite button');
+    } else {
+      await tab.press('Tab');
+      await inDialog('#article-cite a');
+      await tab.press('Tab');
+      await inDialog('#article-cite button');
+      await tab.press('Shift+Tab');
+      await inDialog('#article-cite a');
+    }
     await tab.press('Escape');
     await waitFor(tab, () => document.getElementById('article-cite')!.hidden);
     await waitFor(tab, (css) => document.activeElement?.matches(css) ?? false, trigger, { message: 'focus back on the trigger' });
@@ -330,7 +345,7 @@ test.describe('cross-engine subset', () => {
         return names.some((name) => name.endsWith(`/${file}`)) && names.some((name) => /\/(121|275|470|89)\.[0-9a-f]+\.js$/.test(name)) ? names : null;
       },
       island,
-      { timeout: 30_000, message: `${island} and React prefetched` },
+      { message: `${island} and React prefetched` },
     );
     expect(fetched.filter((name) => name.endsWith(`/${island}`))).toHaveLength(1);
     expect(await attribute(tab, '[data-island="mf-search/SearchList"]', 'data-search-list')).toBe('bound');

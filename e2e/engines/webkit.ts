@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFile, readdir, readlink } from 'node:fs/promises';
 import { Builder, Key as SeleniumKey, until, By, type WebDriver } from 'selenium-webdriver';
-import { freePort } from '../harness/stack.js';
 import { CSP_WATCH_SOURCE, type Engine, type EnginePage, type EngineSession, type Key } from './driver.js';
 
 /** Debian's `webkit2gtk-driver`: the driver and the MiniBrowser it automates. */
@@ -40,9 +40,11 @@ export async function launchWebKit(): Promise<Engine> {
     name: 'webkit',
     // One WebKitWebDriver and MiniBrowser per session: a fresh visitor each.
     async newSession({ javaScript = true } = {}): Promise<EngineSession> {
-      const port = await freePort();
-      const driverProcess = spawn(WEBKIT_DRIVER_PATH, [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
+      // Port 0: the driver binds a port of the kernel's choosing, read back from /proc (no port is
+      // picked here and bound later by someone else).
+      const driverProcess = spawn(WEBKIT_DRIVER_PATH, ['--port=0'], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
       drivers.add(driverProcess);
+      const port = await listeningPortOf(driverProcess);
       // The page's own scripts off, the driver's on (`--enable-javascript-markup`).
       // Tab reaches links as in the other engines (WebKit's default skips them, Safari's "Press Tab to highlight each item").
       const args = ['--automation', '--enable-tabs-to-links=true', ...(javaScript ? [] : ['--enable-javascript-markup=false'])];
@@ -126,8 +128,12 @@ function webkitPage(driver: WebDriver, handle: string): EnginePage {
     },
     async click(selector) {
       await here();
-      const element = await driver.wait(until.elementLocated(By.css(selector)), 15_000);
-      await driver.wait(until.elementIsVisible(element), 15_000);
+      // No clock of its own: the test's timeout bounds the wait (0: selenium waits indefinitely).
+      const element = await driver.wait(until.elementLocated(By.css(selector)), 0);
+      await driver.wait(until.elementIsVisible(element), 0);
+      // In the middle of the viewport, as Playwright clicks: WebDriver scrolls an element only to
+      // the viewport's bottom edge, under the consent banner fixed there (click intercepted).
+      await driver.executeScript('arguments[0].scrollIntoView({ block: "center", inline: "center" })', element);
       await element.click();
     },
     async type(text) {
@@ -146,4 +152,28 @@ function webkitPage(driver: WebDriver, handle: string): EnginePage {
       await driver.close();
     },
   };
+}
+
+/**
+ * The TCP port a child process listens on: its sockets' inodes (`/proc/<pid>/fd`) matched with the
+ * listening sockets of `/proc/net/tcp` and `tcp6`. Waits until it listens or exits.
+ */
+async function listeningPortOf(child: ChildProcess): Promise<number> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${WEBKIT_DRIVER_PATH} exited (${child.exitCode ?? child.signalCode}) before it listened`);
+    const inodes = new Set<string>();
+    for (const fd of await readdir(`/proc/${child.pid}/fd`).catch(() => [])) {
+      const target = await readlink(`/proc/${child.pid}/fd/${fd}`).catch(() => '');
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode) inodes.add(inode);
+    }
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      for (const line of (await readFile(table, 'utf8').catch(() => '')).split('\n').slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        // local address, state 0A (LISTEN), inode
+        if (fields[3] === '0A' && inodes.has(fields[9] ?? '')) return Number.parseInt(fields[1]!.split(':').pop()!, 16);
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
