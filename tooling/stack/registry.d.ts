@@ -13,7 +13,7 @@ export interface SliceManifest {
     readonly manifestEnv: string;
     readonly islands: readonly string[];
     /** Its islands in the shell's slots (checked by the shell against contracts' slots at start). */
-    readonly slots?: readonly { readonly slot: string; readonly island: string; readonly order: number; readonly props?: Readonly<Record<string, string>>; readonly hydrate?: 'immediate' | 'idle' | 'visible' | 'interaction'; readonly className?: string }[];
+    readonly slots?: readonly { readonly slot: string; readonly island: string; readonly order: number; readonly props?: Readonly<Record<string, string>>; readonly hydrate?: 'immediate' | 'idle' | 'visible' | 'interaction'; readonly className?: string; readonly placeholder?: { readonly link: { readonly call: string; readonly text: string } } }[];
   };
   readonly service?: {
     readonly name: string;
