@@ -85,8 +85,6 @@ export default tseslint.config(
       'shell/src/server/fragmentPages/formTokenGate.ts',
       'shell/src/server/health/RemotesHealthPage.tsx',
       'shell/src/server/main.ts',
-      'shell/src/server/pages/Layout.tsx',
-      'shell/src/server/pages/routes.tsx',
       'shell/src/server/proxy/serviceProxy.ts',
       'shell/src/server/seo/seoRoutes.ts',
       'tooling/stack/devSite.mjs',

@@ -18,7 +18,6 @@ const hostile: Article = {
 const content: ContentStore = {
   listArticles: () => [hostile, ...listArticles()],
   getArticle: (id) => (id === hostile.id ? hostile : listArticles().find((a) => a.id === id)),
-  getSurvey: () => undefined,
 };
 
 function pageConfigOf(html: string): PageConfig {
