@@ -17,6 +17,12 @@ export interface ArticleSlotContext {
 
 /** Every slot of the shell's pages and the context it offers its islands. */
 export interface SlotContexts {
+  /**
+   * Every page's header: the site's search box. The shell's plain search form (a GET form to
+   * `calls.searchPage`) stands in its first island's place until it renders, and alone when
+   * nobody fills it. Context: the page's search query (empty when none). Since 1.8.0.
+   */
+  'header.search': { query: string };
   /** Every page's header, after the search box (site-wide actions: links, counts). Since 1.8.0. */
   'header.actions': Record<string, never>;
   /** Every page's footer, after the site's own links. Since 1.8.0. */
@@ -36,6 +42,7 @@ export type SlotName = keyof SlotContexts;
 
 /** The context fields each slot offers (what a manifest may map to an island's props). */
 export const SLOT_CONTEXT_FIELDS: { readonly [Slot in SlotName]: readonly (keyof SlotContexts[Slot])[] } = {
+  'header.search': ['query'],
   'header.actions': [],
   'footer.links': [],
   'article.header.actions': ['articleId', 'title', 'topics'],

@@ -139,7 +139,7 @@ export interface IslandTiming {
   reused?: boolean;
 }
 
-/** `Server-Timing` header value: one entry per island, e.g. `island;desc="mf-search/SearchList";dur=12.3`. */
+/** `Server-Timing` header value: one entry per island, e.g. `island;desc="remote/Module";dur=12.3`. */
 export function serverTimingHeader(timings: IslandTiming[]): string {
   return timings
     .map((timing) => `island;desc="${timing.name}${timing.ok ? (timing.reused ? ' (reused)' : '') : ' (placeholder)'}";dur=${timing.ms.toFixed(1)}`)

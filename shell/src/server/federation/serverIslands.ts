@@ -132,9 +132,9 @@ export class ServerIslands {
    * (it then provides it) only when its manifest says one of them needs it as it loads (islands
    * bound without a framework do not). With several such remotes nothing: which one provides
    * React is decided in the browser (a guess could load the renderer twice), and their chunks (the
-   * search list's search client) would compete with the page's largest paint — unless none of
-   * them needs React as it loads (islands bound without a framework: the search page's list and
-   * watchlist link), then each one's expose chunks. Islands that wait for a trigger preload nothing.
+   * client of a list) would compete with the page's largest paint — unless none of
+   * them needs React as it loads (islands bound without a framework, a list or a link),
+   * then each one's expose chunks. Islands that wait for a trigger preload nothing.
    */
   firstViewScripts(requests: IslandRequest[], versions?: ReadonlyMap<string, string | null>): string[] {
     const byRemote = new Map<string, string[]>();

@@ -2,7 +2,6 @@ import { useContext, type ReactNode } from 'react';
 import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, parseIslandName, type PageConfig } from 'contracts';
 import { ConsentBanner } from './ConsentBanner.js';
 import { ConsentPanel } from './ConsentPanel.js';
-import { Island } from './Island.js';
 import { PreviewMarker } from './PreviewMarker.js';
 import { Slot, SlotFillsContext, SlotPageConfigContext } from './Slot.js';
 import { SITE_SLOT_FILLS, type SlotFills } from '../slots/slotFills.js';
@@ -33,8 +32,7 @@ export interface LayoutProps {
 
 /**
  * Remotes whose islands hydrate at once in the first view of every page (the islands filling the
- * header's `header.actions` slot that hydrate immediately; the header search waits for an
- * interaction): their manifests and entries are preloaded so the runtime finds them in the cache
+ * header's slots that hydrate immediately; a search box waiting for an interaction is not one): their manifests and entries are preloaded so the runtime finds them in the cache
  * instead of asking only after the page is parsed. The manifest as the runtime's own `fetch` asks
  * for it (`crossOrigin="anonymous"`); the entry as the classic script the runtime adds next to it.
  * Entry names are content-hashed: the entry is preloaded only when the server has loaded the
@@ -42,7 +40,8 @@ export interface LayoutProps {
  * entry must not compete with what the first view needs.
  */
 export function firstViewRemotesOf(fills: SlotFills): string[] {
-  const immediate = (fills.get('header.actions') ?? []).filter((fill) => (fill.hydrate ?? 'immediate') === 'immediate');
+  const header = [...(fills.get('header.search') ?? []), ...(fills.get('header.actions') ?? [])];
+  const immediate = header.filter((fill) => (fill.hydrate ?? 'immediate') === 'immediate');
   return [...new Set(immediate.map((fill) => remoteOfIsland(fill.island)))];
 }
 
@@ -56,7 +55,7 @@ export function remoteOfIsland(islandName: string): string {
 /** The site's first-view remotes (`firstViewRemotesOf` the slices' fills): a page adds the remote of its main island to them. */
 export const FIRST_VIEW_REMOTES: readonly string[] = firstViewRemotesOf(SITE_SLOT_FILLS);
 
-/** The frame of every page: header with search and the `header.actions` slot, main, footer with the `footer.links` slot, the `page.end` slot. */
+/** The frame of every page: header with the `header.search` and `header.actions` slots, main, footer with the `footer.links` slot, the `page.end` slot. */
 export function Layout({ title, config, runtimeUrl, query = '', pageClass, firstViewRemotes, contentStyles, metadata, children }: LayoutProps) {
   const fills = useContext(SlotFillsContext);
   return (
@@ -119,7 +118,7 @@ function PageHead({ title, config, runtimeUrl, firstViewRemotes, contentStyles, 
   );
 }
 
-/** The site's header: brand, main navigation, search box, the `header.actions` slot. */
+/** The site's header: brand, main navigation, the `header.search` and `header.actions` slots. */
 function SiteHeader({ config, query }: { config: PageConfig; query: string }) {
   const { calls, i18n } = config;
   return (
@@ -132,8 +131,8 @@ function SiteHeader({ config, query }: { config: PageConfig; query: string }) {
           <a href="/">Articles</a>
           <a href={calls.searchPage}>{i18n.searchLabel}</a>
         </nav>
-        {/* Usable as a plain GET form until the reader reaches for it: the search remote loads then. */}
-        <Island name="mf-search/HeaderSearch" className="site-header__search" hydrate="interaction">
+        {/* The site's plain GET search form: usable until the reader reaches for the search box filling the slot (its remote loads then), and alone without one. */}
+        <Slot name="header.search" context={{ query }}>
           <form role="search" aria-label="Site search" action={calls.searchPage} method="get" className="header-search">
             <label className="visually-hidden" htmlFor="header-search-input">
               {i18n.searchLabel}
@@ -141,7 +140,7 @@ function SiteHeader({ config, query }: { config: PageConfig; query: string }) {
             <input id="header-search-input" type="search" name="q" defaultValue={query} maxLength={SEARCH_INPUT_MAX_LENGTH} placeholder={i18n.searchPlaceholder} />
             <button type="submit">{i18n.searchLabel}</button>
           </form>
-        </Island>
+        </Slot>
         <Slot name="header.actions" context={{}} />
       </div>
     </header>

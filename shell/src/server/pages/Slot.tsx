@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import type { PageConfig, SlotContexts, SlotFill, SlotName } from 'contracts';
 import { fillProps, SITE_SLOT_FILLS, type SlotFills } from '../slots/slotFills.js';
 import { Island } from './Island.js';
@@ -14,6 +14,11 @@ export interface SlotProps<Name extends SlotName> {
   name: Name;
   /** What the slot offers its islands (contracts' `SlotContexts`); their props are taken from it. */
   context: SlotContexts[Name];
+  /**
+   * The page's own content for the place: shown alone when nobody fills the slot, else as the
+   * first island's placeholder (unless its fill declares one). Default none.
+   */
+  children?: ReactNode;
 }
 
 /**
@@ -22,16 +27,17 @@ export interface SlotProps<Name extends SlotName> {
  * remote cannot render). Each renders as any island: on the server by its remote's server build
  * (with what its slice reads itself, `IslandServerModule.serverProps`) under the same isolation,
  * budgets, pinning, preview and canary rules, then hydrated in the browser. A slot nobody fills
- * renders nothing.
+ * renders nothing (or the page's own content for the place, `children`).
  */
-export function Slot<Name extends SlotName>({ name, context }: SlotProps<Name>) {
+export function Slot<Name extends SlotName>({ name, context, children }: SlotProps<Name>) {
   const fills = useContext(SlotFillsContext).get(name) ?? [];
   const config = useContext(SlotPageConfigContext);
+  if (fills.length === 0) return <>{children}</>;
   return (
     <>
-      {fills.map((fill) => (
+      {fills.map((fill, index) => (
         <Island key={fill.island} name={fill.island} props={fillProps(fill, context)} {...(fill.className ? { className: fill.className } : {})} {...(fill.hydrate ? { hydrate: fill.hydrate } : {})}>
-          {config ? <FillPlaceholder fill={fill} config={config} /> : null}
+          {fill.placeholder && config ? <FillPlaceholder fill={fill} config={config} /> : index === 0 ? children : null}
         </Island>
       ))}
     </>

@@ -50,7 +50,7 @@ describe('slot fills from the slices manifests', () => {
       ]),
     ]);
     expect(problems).toEqual([
-      'mf-a/slice.json: /remote/slots/0/slot "article.sidebar" is not a slot of the shell (header.actions, footer.links, article.header.actions, article.after-body, teaser.actions, page.end)',
+      'mf-a/slice.json: /remote/slots/0/slot "article.sidebar" is not a slot of the shell (header.search, header.actions, footer.links, article.header.actions, article.after-body, teaser.actions, page.end)',
       'mf-a/slice.json: /remote/slots/1/island "Missing" is not one of the remote\'s islands (Share)',
       'mf-a/slice.json: /remote/slots/2/props/when: the teaser.actions slot offers no context field "date" (articleId, title, topics)',
     ]);
@@ -86,6 +86,20 @@ describe('slot fills from the slices manifests', () => {
     expect(html).toBe(`<div class="island site-header__action" data-island="mf-a/Link" data-props="{}"><a href="${config.calls.watchlistPage}">${config.i18n.watchlistLink}</a></div>`);
   });
 
+  it("a slot's own content: alone when nobody fills it, else the first island's placeholder", () => {
+    const { fills } = readSlotFills([slice('mf-a', ['Box', 'More'], [{ slot: 'header.search', island: 'Box', order: 1 }, { slot: 'header.search', island: 'More', order: 2 }])]);
+    const slot = (given: typeof fills) =>
+      renderToStaticMarkup(
+        <SlotFillsContext.Provider value={given}>
+          <Slot name="header.search" context={{ query: 'q' }}>
+            <form>plain</form>
+          </Slot>
+        </SlotFillsContext.Provider>,
+      );
+    expect(slot(new Map())).toBe('<form>plain</form>');
+    expect(slot(fills)).toBe('<div class="island" data-island="mf-a/Box" data-props="{}"><form>plain</form></div><div class="island" data-island="mf-a/More" data-props="{}"></div>');
+  });
+
   it('a slot nobody fills renders nothing', () => {
     expect(renderToStaticMarkup(<SlotFillsContext.Provider value={new Map()}><Slot name="page.end" context={{}} /></SlotFillsContext.Provider>)).toBe('');
     const layout = renderToStaticMarkup(
@@ -95,7 +109,9 @@ describe('slot fills from the slices manifests', () => {
         </Layout>
       </SlotFillsContext.Provider>,
     );
-    expect(layout).toMatch(/<div class="site-header__inner">.*<\/form><\/div><\/div><\/header>/s);
+    // The site's plain search form alone, no island; nothing after it in the header, nothing in the footer after its links.
+    expect(layout).toMatch(/<\/nav><form role="search"[^]*<\/form><\/div><\/header>/);
+    expect(layout).not.toContain('data-island');
     expect(layout).toMatch(/Cookie settings<\/a><\/p><\/footer>/);
     expect(layout).not.toContain('rel="preload"');
   });
@@ -114,6 +130,7 @@ describe('slot fills from the slices manifests', () => {
     expect(SITE_SLOT_FILLS.get('article.header.actions')!.map((fill) => fill.island)).toEqual(['mf-widgets/ArticleContentsTrigger', 'mf-watchlist/WatchlistButton']);
     expect(SITE_SLOT_FILLS.get('article.after-body')!.map((fill) => fill.island)).toEqual(['mf-widgets/ArticleWidgets', 'mf-survey/Survey']);
     expect(SITE_SLOT_FILLS.get('header.actions')!.map((fill) => fill.island)).toEqual(['mf-watchlist/WatchlistLink']);
+    expect(SITE_SLOT_FILLS.get('header.search')!.map((fill) => fill.island)).toEqual(['mf-search/HeaderSearch']);
     expect(FIRST_VIEW_REMOTES).toEqual(['mf-watchlist']);
   });
 });
