@@ -25,6 +25,8 @@ export interface SliceManifest {
     readonly reads: readonly ('searchAdminKey' | 'editorToken')[];
     readonly edgePolicy: { readonly description?: string; readonly routes: readonly unknown[]; readonly pages?: readonly unknown[]; readonly formPages?: readonly unknown[] };
   };
+  /** The consent purposes its code needs (contracts' `ConsentState` fields), with the label the privacy settings show. */
+  readonly consent?: readonly { readonly purpose: 'insights' | 'tracking'; readonly label: string }[];
   readonly env: readonly string[];
 }
 
