@@ -2,6 +2,7 @@ import type { Survey } from 'contracts';
 import type { Article } from './article.js';
 import { articlesDirFromEnv, contentImagesDir, surveysFile } from './content-paths.js';
 import { type ContentSnapshot, readContent } from './read-content.js';
+import type { ArticleFolderOptions } from './article-files/article-folder.js';
 
 let cache: ContentSnapshot | undefined;
 
@@ -53,4 +54,13 @@ export function listSurveys(): Survey[] {
 /** The survey with this form handle, or `undefined`. */
 export function getSurvey(handle: string): Survey | undefined {
   return load().surveysByHandle.get(handle);
+}
+
+/**
+ * What the site's article folder is checked against (the surveys' handles, the images folder): the
+ * options a process following the folder gives `createLiveArticleStore` or `ArticleFolderReader`
+ * besides the folder, so it needs to know none of them.
+ */
+export function siteArticleFolderOptions(): ArticleFolderOptions {
+  return { surveyHandles: new Set(listSurveys().map((survey) => survey.formHandle)), imagesDir: contentImagesDir };
 }

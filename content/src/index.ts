@@ -3,7 +3,7 @@
  * deterministic article generator.
  */
 export type { Article, GalleryImage } from './article.js';
-export { listArticles, getArticle, listTopics, listSurveys, getSurvey } from './content-store.js';
+export { listArticles, getArticle, listTopics, listSurveys, getSurvey, siteArticleFolderOptions } from './content-store.js';
 export {
   contentImagesDir,
   CONTENT_IMAGES_BASE_URL,

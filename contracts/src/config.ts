@@ -102,6 +102,12 @@ export interface CallUrls {
   surveyResults: string;
   /** Survey submission; `{formHandle}` is substituted. */
   surveySubmit: string;
+  /**
+   * The survey shown under an article, `{articleId}` substituted: what the survey island reads in
+   * the browser when its server render failed (since 1.8.0; a remote reading a shell's config from
+   * before falls back to `DEFAULT_CALL_URLS.articleSurvey`).
+   */
+  articleSurvey: string;
   /** Insights collector endpoint. */
   insights: string;
   /**
@@ -126,6 +132,7 @@ export const DEFAULT_CALL_URLS: CallUrls = {
   download: '/api/watchlist/pdf',
   surveyResults: '/api/survey-results/{formHandle}',
   surveySubmit: '/api/surveys/{formHandle}/submissions',
+  articleSurvey: '/api/article-surveys/{articleId}',
   insights: '/api/insights/events',
   siteSearch: '/api/insights/searches',
   searchPage: '/search',

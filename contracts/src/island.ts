@@ -1,5 +1,6 @@
 import type { PageBus } from './bus.js';
 import type { PageConfig } from './config.js';
+import type { SearchHit } from './entities.js';
 import type { ConsentState } from './events.js';
 
 /** What the shell hands every island it mounts. */
@@ -61,7 +62,39 @@ export interface IslandServerContext {
   url: string;
   /** Aborted when the island's render budget is spent; stop I/O then. */
   signal: AbortSignal;
+  /**
+   * The site's content as the shell's server holds it (one store for the whole process), for what
+   * an island needs beyond its props (`IslandServerModule.serverProps`). Absent on pages that show
+   * no content. Since 1.8.0.
+   */
+  content?: IslandContentReader;
 }
+
+/** Read access to the site's content for server islands (since 1.8.0). */
+export interface IslandContentReader {
+  /**
+   * The article with this id as the page may show it (a public one; on an editor's signed preview
+   * page, a draft or scheduled one too), or undefined. It is `@khs/content`'s `Article` (a `SearchHit` with the page's extras).
+   */
+  article(id: string): SearchHit | undefined;
+  /** How the site serves a content image (content-hashed URL, intrinsic size, `srcset`), or undefined for one it does not know. */
+  image(contentUrl: string): ServedImage | undefined;
+}
+
+/** A content image as the site serves it. */
+export interface ServedImage {
+  src: string;
+  width: number;
+  height: number;
+  srcset?: string;
+}
+
+/**
+ * What an island's `serverProps` hook answers: props for its server render only (merged over the
+ * page's props, never written into the page), or `null` when the island has nothing to show
+ * for these props (the shell then leaves its element empty and the browser does not load it).
+ */
+export type IslandServerProps = Record<string, unknown> | null;
 
 /** Result of a server render: the island's inner HTML and JSON state for hydration. */
 export interface IslandRenderResult {
@@ -98,6 +131,12 @@ export interface IslandServerModule<Props = Record<string, unknown>> {
    * before the data changed. Default: none (the render depends on nothing else).
    */
   dataVersion?: () => string | undefined;
+  /**
+   * What the island needs beyond the props its page or slot gives it, read by its own slice on
+   * the server (from the page's content, `context.content`, its own data or service), before
+   * `render`; within the same budget. Default: none (`render` gets the page's props). Since 1.8.0.
+   */
+  serverProps?: (props: Props, context: IslandServerContext) => IslandServerProps | Promise<IslandServerProps>;
 }
 
 /**
@@ -109,6 +148,8 @@ export const ISLAND_CACHE_TTL_MS = 60_000;
 /**
  * Marks the `<script type="application/json">` right after a server-rendered island element; it
  * holds `{ "state": … }`. An island without it holds a placeholder and is mounted, not hydrated.
+ * `{ "state": null, "empty": true }` (since 1.8.0): the island had nothing to show here (its
+ * `serverProps` answered `null`); the browser leaves it alone (`data-island-state="empty"`).
  */
 export const ISLAND_SERVER_STATE_ATTRIBUTE = 'data-island-ssr';
 
@@ -123,7 +164,7 @@ export const ISLAND_HYDRATION_MISMATCH_EVENT = 'khs:island-hydration-mismatch';
 /** Attribute names of island markup. */
 export const ISLAND_ATTRIBUTE = 'data-island';
 export const ISLAND_PROPS_ATTRIBUTE = 'data-props';
-/** Set by the shell once an island mounted, or failed (its fallback then stays). */
+/** Set by the shell once an island mounted, or failed (its fallback then stays), or was empty (nothing to show, not loaded). */
 export const ISLAND_STATE_ATTRIBUTE = 'data-island-state';
 
 /**

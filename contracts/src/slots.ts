@@ -3,6 +3,7 @@
 // `remote.slots`) says which of its islands fills which slot, in what order, with which context
 // fields as props and how it hydrates. Adding a slot or a context field is a minor version; removing
 // or renaming one is a major.
+import type { CallUrls, I18nTexts } from './config.js';
 import type { IslandHydrateTrigger } from './island.js';
 
 /** An article as a slot offers it. */
@@ -16,6 +17,16 @@ export interface ArticleSlotContext {
 
 /** Every slot of the shell's pages and the context it offers its islands. */
 export interface SlotContexts {
+  /**
+   * Every page's header: the site's search box. The shell's plain search form (a GET form to
+   * `calls.searchPage`) stands in its first island's place until it renders, and alone when
+   * nobody fills it. Context: the page's search query (empty when none). Since 1.8.0.
+   */
+  'header.search': { query: string };
+  /** Every page's header, after the search box (site-wide actions: links, counts). Since 1.8.0. */
+  'header.actions': Record<string, never>;
+  /** Every page's footer, after the site's own links. Since 1.8.0. */
+  'footer.links': Record<string, never>;
   /** The article page's header, after the meta line (actions on the article). */
   'article.header.actions': ArticleSlotContext;
   /** The article page, after the article's body. */
@@ -31,6 +42,9 @@ export type SlotName = keyof SlotContexts;
 
 /** The context fields each slot offers (what a manifest may map to an island's props). */
 export const SLOT_CONTEXT_FIELDS: { readonly [Slot in SlotName]: readonly (keyof SlotContexts[Slot])[] } = {
+  'header.search': ['query'],
+  'header.actions': [],
+  'footer.links': [],
   'article.header.actions': ['articleId', 'title', 'topics'],
   'article.after-body': ['articleId', 'title', 'topics'],
   'teaser.actions': ['articleId', 'title', 'topics'],
@@ -58,4 +72,17 @@ export interface SlotFill {
   hydrate?: IslandHydrateTrigger;
   /** Class of the island's element (the slot's layout places it by it). Default none. */
   className?: string;
+  /**
+   * What the page shows in the island's place while its remote cannot render it (server render
+   * failed, or server islands off), before the browser mounts it. Default: nothing. Since 1.8.0.
+   */
+  placeholder?: SlotFillPlaceholder;
+}
+
+/**
+ * A fill's placeholder: a plain link, its address and text read from the page config
+ * (`calls[call]`, `i18n[text]`), so it follows the shell's call paths and texts. Since 1.8.0.
+ */
+export interface SlotFillPlaceholder {
+  link: { call: keyof CallUrls; text: keyof I18nTexts };
 }

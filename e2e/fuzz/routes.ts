@@ -81,6 +81,7 @@ function insightsBody(articleId: string) {
 const survey = (handle: string) => ({
   submit: DEFAULT_CALL_URLS.surveySubmit.replace('{formHandle}', encodeURIComponent(handle)),
   results: DEFAULT_CALL_URLS.surveyResults.replace('{formHandle}', encodeURIComponent(handle)),
+  ofArticle: (articleId: string) => DEFAULT_CALL_URLS.articleSurvey.replace('{articleId}', encodeURIComponent(articleId)),
 });
 
 /** The routes of every part, from the code that registers them. */
@@ -132,6 +133,7 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     // shell/src/server/proxy/teamServiceProxies.ts: the team services' calls, forwarded
     { part: 'shell', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), csrf: true, baseline: [201, 200] },
     { part: 'shell', method: 'GET', path: surveyPaths.results },
+    { part: 'shell', method: 'GET', path: surveyPaths.ofArticle(articleId), baseline: [200, 404] },
     { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody, csrf: true },
     { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, csrf: true },
     { part: 'shell', method: 'POST', path: DEFAULT_CALL_URLS.insights, body: json(insightsBody(articleId), 128 * 1024) },
@@ -147,6 +149,7 @@ export function listRoutes(context: RouteContext): FuzzRoute[] {
     { part: 'survey', method: 'POST', path: surveyPaths.submit, body: json({ answerPosition: 1 }, 1024), headers: edge('survey'), baseline: [201, 200] },
     { part: 'survey', method: 'GET', path: surveyPaths.results, headers: edge('survey') },
     { part: 'survey', method: 'GET', path: survey('no-such-survey').results, headers: edge('survey'), baseline: [404] },
+    { part: 'survey', method: 'GET', path: surveyPaths.ofArticle(articleId), headers: edge('survey'), baseline: [200, 404] },
     // mf-watchlist/server/src/watchlistRoutes.ts (its page: sharedWatchlistPage.tsx)
     { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.watchlist, body: watchlistBody, headers: edge('watchlist') },
     { part: 'watchlist', method: 'POST', path: DEFAULT_CALL_URLS.download, body: watchlistBody, headers: edge('watchlist') },

@@ -81,8 +81,6 @@ export default tseslint.config(
     files: [
       'shell/src/server/config.ts',
       'shell/src/server/main.ts',
-      'shell/src/server/pages/Layout.tsx',
-      'shell/src/server/pages/routes.tsx',
     ],
     rules: { 'max-lines-per-function': 'off' },
   },

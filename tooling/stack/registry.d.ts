@@ -13,7 +13,7 @@ export interface SliceManifest {
     readonly manifestEnv: string;
     readonly islands: readonly string[];
     /** Its islands in the shell's slots (checked by the shell against contracts' slots at start). */
-    readonly slots?: readonly { readonly slot: string; readonly island: string; readonly order: number; readonly props?: Readonly<Record<string, string>>; readonly hydrate?: 'immediate' | 'idle' | 'visible' | 'interaction'; readonly className?: string }[];
+    readonly slots?: readonly { readonly slot: string; readonly island: string; readonly order: number; readonly props?: Readonly<Record<string, string>>; readonly hydrate?: 'immediate' | 'idle' | 'visible' | 'interaction'; readonly className?: string; readonly placeholder?: { readonly link: { readonly call: string; readonly text: string } } }[];
   };
   readonly service?: {
     readonly name: string;
@@ -25,6 +25,8 @@ export interface SliceManifest {
     readonly reads: readonly ('searchAdminKey' | 'editorToken')[];
     readonly edgePolicy: { readonly description?: string; readonly routes: readonly unknown[]; readonly pages?: readonly unknown[]; readonly formPages?: readonly unknown[] };
   };
+  /** The consent purposes its code needs (contracts' `ConsentState` fields), with the label the privacy settings show. */
+  readonly consent?: readonly { readonly purpose: 'insights' | 'tracking'; readonly label: string }[];
   readonly env: readonly string[];
 }
 

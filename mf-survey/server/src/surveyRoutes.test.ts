@@ -29,6 +29,9 @@ const SURVEYS: Record<string, Survey> = {
   },
 };
 const getSurvey = (handle: string) => SURVEYS[handle];
+/** Articles and the surveys they show. */
+const ARTICLE_SURVEYS: Record<string, string> = { 'morning-routines': 'coffee' };
+const surveyOfArticle = (articleId: string) => (Object.hasOwn(ARTICLE_SURVEYS, articleId) ? SURVEYS[ARTICLE_SURVEYS[articleId]!] : undefined);
 const total = (counts: Record<number, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 interface Target {
@@ -40,7 +43,7 @@ function describeSurveyService(label: string, target: Target) {
   describe(`survey service routes (${label})`, () => {
     let storage: SurveyStorage;
     let app: FastifyInstance;
-    const buildApp = () => buildSurveyService({ storage, edgeKey: TEST_EDGE_KEY, getSurvey });
+    const buildApp = () => buildSurveyService({ storage, edgeKey: TEST_EDGE_KEY, getSurvey, surveyOfArticle });
     beforeAll(async () => {
       storage = await target.open();
       app = await buildApp();
@@ -55,6 +58,24 @@ function describeSurveyService(label: string, target: Target) {
       const response = await app.inject({ url: '/health' });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ status: 'ok', service: 'survey' });
+    });
+
+    describe("an article's survey (what the island reads when its server render failed)", () => {
+      it('answers the survey under the article, never cached', async () => {
+        const response = await app.inject({ url: '/api/article-surveys/morning-routines', headers: { accept: 'application/json' } });
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['cache-control']).toBe('no-store');
+        expect(response.json()).toEqual(SURVEYS.coffee);
+      });
+
+      it('answers 404 JSON for an article without a survey or an unknown one, 414 for an overlong id', async () => {
+        expect((await app.inject({ url: `/api/article-surveys/${'x'.repeat(101)}` })).statusCode).toBe(414);
+        for (const id of ['quiet-article', encodeURIComponent('../survey-results/coffee')]) {
+          const response = await app.inject({ url: `/api/article-surveys/${id}`, headers: { accept: 'application/json' } });
+          expect(response.statusCode, id).toBe(404);
+          expect(response.json()).toEqual({ error: expect.any(String), code: 'not-found' });
+        }
+      });
     });
 
     describe('results', () => {

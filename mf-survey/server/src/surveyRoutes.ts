@@ -10,6 +10,8 @@ import { sendApiError } from '@khs/team-service/errors';
 export interface SurveyRoutesOptions {
   /** Looks a survey (question, answers) up by its handle; undefined when there is none. */
   getSurvey(formHandle: string): Survey | undefined;
+  /** The survey shown under the public article with this id, or undefined (no such article, or none). */
+  surveyOfArticle(articleId: string): Survey | undefined;
   /** Where votes are stored. */
   surveys: SurveyRepository;
   /** Its own edge key (registry `edgeKeyEnv`): only requests carrying it may name a voter. */
@@ -26,6 +28,9 @@ export interface SurveySubmissionResponse {
 export const SURVEY_SUBMIT_PATH = callRoutePattern(DEFAULT_CALL_URLS.surveySubmit);
 /** Path of the results call (PageConfig.calls.surveyResults, spec point 7). */
 export const SURVEY_RESULTS_PATH = callRoutePattern(DEFAULT_CALL_URLS.surveyResults);
+
+/** Path of the article-survey call (PageConfig.calls.articleSurvey): what the survey island reads when its server render failed. */
+export const ARTICLE_SURVEY_PATH = callRoutePattern(DEFAULT_CALL_URLS.articleSurvey);
 
 type HandleParams = { Params: { formHandle: string } };
 
@@ -56,6 +61,8 @@ function readAnswerPosition(body: unknown, survey: Survey): { position: number }
  *   403 without a voter named by the edge. Nothing is stored on error.
  * - `GET /api/survey-results/:formHandle`: `{ "<position>": percent }` for every answer, summing to
  *   100 once anyone voted (largest remainder); never cached.
+ * - `GET /api/article-surveys/:articleId`: the survey (`{ formHandle, question, answers }`) under the
+ *   public article with this id; 404 when there is no such article or it has none.
  */
 export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOptions): Promise<void> {
   const { surveys, edgeKey } = options;
@@ -79,6 +86,13 @@ export async function surveyRoutes(app: FastifyInstance, options: SurveyRoutesOp
       .code(counted ? 201 : 200)
       .header('cache-control', 'no-store')
       .send(body);
+  });
+
+  app.get<{ Params: { articleId: string } }>(ARTICLE_SURVEY_PATH, async (request, reply) => {
+    // An id longer than Fastify's parameter limit (100) was already answered 414.
+    const survey = options.surveyOfArticle(request.params.articleId);
+    if (!survey) return sendError(reply, 404, 'No survey for this article');
+    return reply.header('cache-control', 'no-store').send({ formHandle: survey.formHandle, question: survey.question, answers: survey.answers });
   });
 
   app.get<HandleParams>(SURVEY_RESULTS_PATH, async (request, reply) => {

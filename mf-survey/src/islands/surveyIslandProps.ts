@@ -1,11 +1,15 @@
 import type { SurveyAnswer } from 'contracts';
 
 /**
- * Island props the server renders into `data-props`. `question` and `answers` are optional:
- * without them they are read from the server's fallback markup inside the island.
+ * Island props the server renders into `data-props`. In the `article.after-body` slot: the
+ * article's id only (`articleId`); the survey comes from the server render's state, or — when
+ * the server render failed — from this slice's service. A page may name the survey itself
+ * (`formHandle`, and `question` and `answers`, else read from the fallback markup inside the island).
  */
 export interface SurveyIslandProps {
-  formHandle: string;
+  /** The article whose survey to show. */
+  articleId?: string;
+  formHandle?: string;
   question?: string;
   answers?: SurveyAnswer[];
 }

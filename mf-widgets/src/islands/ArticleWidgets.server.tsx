@@ -1,6 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { ISLAND_API_VERSION, type IslandRender, ISLAND_CACHE_TTL_MS } from 'contracts';
 import { ArticleWidgets, type ArticleWidgetsProps } from '../markup/ArticleWidgets.js';
+import { articleWidgetsServerProps } from './articleWidgetsServerProps.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
 /** The markup depends on the props only: the shell may reuse it for the site's island cache time (contracts). */
@@ -19,6 +20,9 @@ function isArticleWidgetsProps(value: unknown): value is ArticleWidgetsProps {
     typeof props.dateLabel === 'string'
   );
 }
+
+/** What the markup is built from: the slice reads the page's article itself (its slot gives the article's id). */
+export const serverProps = articleWidgetsServerProps;
 
 /**
  * The widget markup of an article (tabs, gallery, video, at-a-glance table, competence slider,

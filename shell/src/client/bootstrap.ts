@@ -13,7 +13,7 @@ if (config) {
   const bus = getPageBus();
   const context: IslandContext = { bus, config, getConsent: readConsent };
   // Consent first, before any island: the banner shows (or stays hidden) and the "Cookie settings"
-  // links work from the runtime's start, not at the widgets' idle enhancement.
+  // links work from the runtime's start, not at a remote's idle enhancement.
   startConsentBanner(document, bus);
   startConsentPanel(document, bus);
   startCookieSettingsLinks(document, bus);

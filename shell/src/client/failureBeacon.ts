@@ -43,7 +43,7 @@ export interface PageReporter {
 /**
  * The page's beacon of views and failures, `POST ISLAND_FAILURE_REPORT_PATH` with a
  * {@link PageReport}: each remote's build once per page (a view of that build, the denominator of
- * its failure rate), failures at most once per remote and code (twelve broken watchlist buttons
+ * its failure rate), failures at most once per remote and code (twelve broken buttons of one remote
  * are one failure) and `maxFailuresPerPage` in all, each with the build version of its remote when
  * known. Batched: one beacon after `batchDelayMs` of quiet, and `flush()` on leaving.
  */

@@ -49,6 +49,22 @@ describe('island runtime', () => {
     expect(a!.textContent).toBe('unmounted');
   });
 
+  it('leaves an island the server found empty alone: no remote registered or loaded, state "empty"', async () => {
+    const root = page(`
+      <div data-island="mf-a/One" data-props='{"articleId":"a"}'></div><script type="application/json" data-island-ssr="">{"state":null,"empty":true}</script>
+      <div data-island="mf-b/Two" data-props='{}'><p>b</p></div><script type="application/json" data-island-ssr="">{"state":null}</script>`);
+    const registerRemotes = vi.fn();
+    const loadModule = vi.fn<ModuleLoader>(async (id) => mountingModule(id));
+    const runtime = startIslandRuntime({ root, context, registerRemotes, loadModule });
+    await runtime.ready;
+    const [a, b] = root.querySelectorAll('[data-island]');
+    expect(a!.getAttribute('data-island-state')).toBe('empty');
+    expect(a!.innerHTML).toBe('');
+    expect(b!.getAttribute('data-island-state')).toBe('mounted');
+    expect(loadModule.mock.calls.map(([id]) => id)).toEqual(['mf-b/Two']);
+    expect(registerRemotes).toHaveBeenCalledWith([context.config.remotes[1]]);
+  });
+
   it('keeps the fallback of a remote that fails to load, logs once per remote, mounts the rest', async () => {
     const root = page(`
       <div data-island="mf-a/One"><b>fallback 1</b></div>

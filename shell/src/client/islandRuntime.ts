@@ -18,7 +18,7 @@ import {
 } from 'contracts';
 
 /**
- * Loads an exposed module, e.g. `mf-watchlist/WatchlistButton`. Deadlines, retries and reporting
+ * Loads an exposed module, `remote/Module`. Deadlines, retries and reporting
  * of load failures belong to the loader (the federation runtime's plugins, `federationPlugins/`).
  */
 export type ModuleLoader = (id: string) => Promise<IslandModule | null | undefined>;
@@ -67,13 +67,24 @@ export function readIslandHydration(element: HTMLElement): IslandHydration | und
   }
 }
 
+/** Whether the server said the island has nothing to show here (`{ "empty": true }` in its state script): nothing to load. */
+export function isEmptyIsland(element: HTMLElement): boolean {
+  const script = element.nextElementSibling;
+  if (!script || script.tagName !== 'SCRIPT' || !script.hasAttribute(ISLAND_SERVER_STATE_ATTRIBUTE)) return false;
+  try {
+    return (JSON.parse(script.textContent || '{}') as { empty?: unknown }).empty === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Mounts every `[data-island]` of the page through the remotes' mount functions. Each island
  * fails alone: its server fallback stays, the remote is logged once, the others go on.
  */
 export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime {
   const { root, context, log = console } = options;
-  const elements = [...root.querySelectorAll<HTMLElement>(`[${ISLAND_ATTRIBUTE}]`)];
+  const all = [...root.querySelectorAll<HTMLElement>(`[${ISLAND_ATTRIBUTE}]`)];
   const known = new Map(context.config.remotes.map((remote) => [remote.name, remote]));
   const failedRemotes = new Set<string>();
   const unmounts: Unmount[] = [];
@@ -88,6 +99,8 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
     log.error(`[shell] ${kind.code} remote "${island.remote}" failed (stage: ${kind.stage}); its islands keep their server markup`, error);
   };
 
+  for (const element of all.filter(isEmptyIsland)) element.setAttribute(ISLAND_STATE_ATTRIBUTE, 'empty');
+  const elements = all.filter((element) => !isEmptyIsland(element));
   options.registerRemotes(usedRemotes(elements, known));
 
   // React already recovered (the island is rendered in the browser); only the report is ours.

@@ -16,6 +16,7 @@ const CALL_METHODS: Record<keyof CallUrls, HTTPMethods> = {
   download: 'POST',
   surveyResults: 'GET',
   surveySubmit: 'POST',
+  articleSurvey: 'GET',
   insights: 'POST',
   siteSearch: 'POST',
   searchPage: 'GET',

@@ -8,9 +8,9 @@ export const ISLAND_FAILURE_REPORT_PATH = '/api/island-failures';
 
 /** One island failure as reported by a browser. */
 export interface IslandFailureReport {
-  /** Remote name as in the registry, e.g. `mf-survey`. */
+  /** Remote name as in the registry (`remote` of `remote/Module`). */
   remote: string;
-  /** Island module, e.g. `./SurveyIsland`, when known. */
+  /** Island module, `./Module`, when known. */
   module?: string;
   /** The lifecycle stage at which the island failed (contracts `BROWSER_ISLAND_STAGES`). */
   stage: BrowserIslandStage;

@@ -1,4 +1,3 @@
-import type { Survey } from 'contracts';
 import * as content from '@khs/content';
 import type { Article } from '@khs/content';
 
@@ -10,7 +9,6 @@ export interface ContentStore {
   listArticles(): Article[];
   /** A public article, or undefined. */
   getArticle(id: string): Article | undefined;
-  getSurvey(formHandle: string): Survey | undefined;
   /** Any article, drafts and scheduled ones too: only for signed preview links. Default: none. */
   getArticleForPreview?(id: string): Article | undefined;
   /** Changes whenever what visitors see changes (for caches); derived from the content, so alike in every instance. */
@@ -26,15 +24,10 @@ export interface ContentStore {
  * search service logs the problems, once for the site (`content/README.md`), not every shell.
  */
 export function createLiveContentStore(contentDir: string): ContentStore & { close(): void; onChange(listener: (version: string) => void): () => void } {
-  const store = content.createLiveArticleStore({
-    dir: contentDir,
-    surveyHandles: new Set(content.listSurveys().map((survey) => survey.formHandle)),
-    imagesDir: content.contentImagesDir,
-  });
+  const store = content.createLiveArticleStore({ dir: contentDir, ...content.siteArticleFolderOptions() });
   return {
     listArticles: () => store.publicArticles(),
     getArticle: (id) => store.getPublicArticle(id),
-    getSurvey: (handle) => content.getSurvey(handle),
     getArticleForPreview: (id) => store.getArticle(id),
     version: () => store.version(),
     onChange: (listener) => store.onChange(listener),
@@ -46,5 +39,4 @@ export function createLiveContentStore(contentDir: string): ContentStore & { clo
 export const repositoryContentStore: ContentStore = {
   listArticles: () => content.listArticles(),
   getArticle: (id) => content.getArticle(id),
-  getSurvey: (handle) => content.getSurvey(handle),
 };

@@ -34,7 +34,7 @@ function stacksOf(error: unknown): string {
 
 /**
  * Logs a remote's server-side failures once per remote per interval (a page with twelve
- * watchlist buttons, or a hundred requests a second, must not write a line per island), as one
+ * islands of one remote, or a hundred requests a second, must not write a line per island), as one
  * line — no stack unless `stacks` (debug) — with the stable code first, the remote, the stage, and how many failures the previous
  * lines left out: `[shell] KHS-ISLAND-004 remote "mf-x" failed on the server (stage: compatibility): …`.
  */

@@ -3,7 +3,7 @@ import { renderToString } from 'react-dom/server';
 import { ISLAND_SERVER_STATE_ATTRIBUTE, type IslandRenderResult, type PageConfig } from 'contracts';
 import { currentRequestVersions, type RequestVersions } from './requestVersions.js';
 import { serializeJsonForHtml } from './serializeJsonForHtml.js';
-import type { IslandRequest, ServerIslands } from './serverIslands.js';
+import type { IslandPage, IslandRequest, ServerIslands } from './serverIslands.js';
 
 /**
  * Collects the islands of one page render. `Island` registers itself and renders a marker in
@@ -57,6 +57,9 @@ function stateScript(result: IslandRenderResult): string {
   return `<script type="application/json" ${ISLAND_SERVER_STATE_ATTRIBUTE}="">${json}</script>`;
 }
 
+/** After an island with nothing to show: the browser leaves it alone (contracts, `ISLAND_SERVER_STATE_ATTRIBUTE`). */
+const EMPTY_STATE_SCRIPT = `<script type="application/json" ${ISLAND_SERVER_STATE_ATTRIBUTE}="">{"state":null,"empty":true}</script>`;
+
 function islandMarker(index: number): string {
   return `<!--khs-island:${index}-->`;
 }
@@ -72,7 +75,7 @@ export const IslandCollectorContext = createContext<IslandCollector | null>(null
 export async function renderPageWithIslands(
   page: ReactElement,
   islands: ServerIslands,
-  context: { config: PageConfig; url: string },
+  context: Omit<IslandPage, 'versions'>,
   onTimings?: (timings: IslandTiming[]) => void,
 ): Promise<string> {
   // The build of each remote this page renders and pins, decided once, before anything renders:
@@ -88,7 +91,7 @@ export async function renderPageWithIslands(
   onTimings?.(
     outcomes.map((outcome, index) => ({ name: collector.requests[index]!.name, ms: outcome.ms, ok: outcome.ok, reused: outcome.ok && outcome.reused === true })),
   );
-  const rendered = collector.requests.filter((_request, index) => outcomes[index]!.ok);
+  const rendered = collector.requests.filter((_request, index) => { const outcome = outcomes[index]!; return outcome.ok && !outcome.empty; });
   // The first view's island scripts start loading with the page, not after the shell's runtime
   // asked for them (classic scripts, as the runtime adds them); at low priority, so they take
   // the bandwidth the page's largest paint (its image) leaves.
@@ -107,7 +110,7 @@ export async function renderPageWithIslands(
       const placeholder = collector.placeholders[Number(index)];
       return `${isRawPlaceholder(placeholder) ? placeholder.rawHtml : renderToString(<>{placeholder as ReactNode}</>)}</${tag}>`;
     }
-    return `${outcome.result.html}</${tag}>${stateScript(outcome.result)}`;
+    return `${outcome.result.html}</${tag}>${outcome.empty ? EMPTY_STATE_SCRIPT : stateScript(outcome.result)}`;
   });
   // The islands' own styles, before any script runs: no flash of unstyled remote markup.
   return styles || preloads ? withIslands.replace('</head>', `${preloads}${styles}</head>`) : withIslands;
@@ -136,7 +139,7 @@ export interface IslandTiming {
   reused?: boolean;
 }
 
-/** `Server-Timing` header value: one entry per island, e.g. `island;desc="mf-search/SearchList";dur=12.3`. */
+/** `Server-Timing` header value: one entry per island, e.g. `island;desc="remote/Module";dur=12.3`. */
 export function serverTimingHeader(timings: IslandTiming[]): string {
   return timings
     .map((timing) => `island;desc="${timing.name}${timing.ok ? (timing.reused ? ' (reused)' : '') : ' (placeholder)'}";dur=${timing.ms.toFixed(1)}`)

@@ -16,7 +16,7 @@ export type { RemotePollState } from './liveBuild.js';
 export { defaultServerFederationPlugins } from './plugins/defaultPlugins.js';
 
 export interface ServerFederationOptions {
-  /** Remote names (`mf-search`) and manifest URLs, from the shell's configuration at run time. */
+  /** Remote names and manifest URLs, from the shell's configuration at run time. */
   remotes: RemoteDefinition[];
   runtime: FederationRuntime;
   /** Deadline of one manifest fetch. */
@@ -114,7 +114,7 @@ export class ServerFederation {
   }
 
   /**
-   * The server module `remote/module` (e.g. `mf-survey`, `Survey`): of the remote's live build,
+   * The server module `remote/module`: of the remote's live build,
    * or, with `version`, of that published build (the live one when it is that version).
    */
   load(remote: string, module: string, version?: string | null): Promise<IslandServerModule> {

@@ -1,5 +1,5 @@
 import { withSpan } from '@khs/observability';
-import { parseIslandName, type IslandHydrateTrigger, type IslandRenderResult, type PageConfig } from 'contracts';
+import { parseIslandName, type IslandContentReader, type IslandHydrateTrigger, type IslandRenderResult, type PageConfig } from 'contracts';
 import type { ServerIslandStage } from 'contracts';
 import { FailureLog } from './failureLog.js';
 import { ServerIslandError, type ServerFederation } from './serverFederation.js';
@@ -8,6 +8,8 @@ import { ServerIslandError, type ServerFederation } from './serverFederation.js'
 export interface IslandPage {
   config: PageConfig;
   url: string;
+  /** The site's content the islands may read (`IslandServerContext.content`). Default none. */
+  content?: IslandContentReader;
   versions?: ReadonlyMap<string, string | null>;
 }
 
@@ -19,8 +21,8 @@ export interface IslandRequest {
   hydrate?: IslandHydrateTrigger;
 }
 
-/** A rendered island, or why it holds a placeholder. */
-export type IslandOutcome = ({ ok: true; result: IslandRenderResult; reused?: boolean } | { ok: false; stage: ServerIslandStage }) & {
+/** A rendered island (`empty`: it had nothing to show, its `serverProps` said `null`), or why it holds a placeholder. */
+export type IslandOutcome = ({ ok: true; result: IslandRenderResult; reused?: boolean; empty?: boolean } | { ok: false; stage: ServerIslandStage }) & {
   /** Load plus render time, milliseconds. */
   ms: number;
 };
@@ -39,10 +41,13 @@ export interface ServerIslandsOptions {
   onPageRendered?: (remotes: ReadonlySet<string>, versions?: ReadonlyMap<string, string | null>) => void;
 }
 
-/** Renders a page's islands with the remotes' server builds, each alone and within the budget. */
 /** Reused renders kept at most (oldest dropped first). */
 const RENDER_CACHE_ENTRIES = 2000;
 
+/** The render of an island with nothing to show (`serverProps` said `null`). */
+const EMPTY_RESULT: IslandRenderResult = Object.freeze({ html: '' });
+
+/** Renders a page's islands with the remotes' server builds, each alone and within the budget. */
 export class ServerIslands {
   readonly failures: FailureLog;
   /** Told of each island's outcome with the build version the page chose for its remote (metrics). Default: none. */
@@ -127,9 +132,9 @@ export class ServerIslands {
    * (it then provides it) only when its manifest says one of them needs it as it loads (islands
    * bound without a framework do not). With several such remotes nothing: which one provides
    * React is decided in the browser (a guess could load the renderer twice), and their chunks (the
-   * search list's search client) would compete with the page's largest paint — unless none of
-   * them needs React as it loads (islands bound without a framework: the search page's list and
-   * watchlist link), then each one's expose chunks. Islands that wait for a trigger preload nothing.
+   * client of a list) would compete with the page's largest paint — unless none of
+   * them needs React as it loads (islands bound without a framework, a list or a link),
+   * then each one's expose chunks. Islands that wait for a trigger preload nothing.
    */
   firstViewScripts(requests: IslandRequest[], versions?: ReadonlyMap<string, string | null>): string[] {
     const byRemote = new Map<string, string[]>();
@@ -164,7 +169,7 @@ export class ServerIslands {
       if (done === 'timeout') {
         throw new ServerIslandError(parsed.remote, 'timeout', `"${request.name}" did not render within ${this.options.budgetMs} ms`);
       }
-      return this.observed(parsed.remote, page, { ok: true, result: done.result, ms: performance.now() - started, ...(done.reused ? { reused: true } : {}) });
+      return this.observed(parsed.remote, page, { ok: true, result: done.result, ms: performance.now() - started, ...(done.reused ? { reused: true } : {}), ...(done.empty ? { empty: true } : {}) });
     } catch (error) {
       const stage = error instanceof ServerIslandError ? error.stage : 'render';
       this.failures.report(parsed.remote, stage, error);
@@ -183,20 +188,23 @@ export class ServerIslands {
     moduleName: string,
     page: IslandPage,
     signal: AbortSignal,
-  ): Promise<{ result: IslandRenderResult; reused: boolean }> {
+  ): Promise<{ result: IslandRenderResult; reused: boolean; empty?: boolean }> {
     const version = page.versions?.get(remote);
     const module = await this.federation.load(remote, moduleName, version);
     if (version == null && typeof module.dataVersion === 'function') this.dataVersionOf.set(request.name, module.dataVersion);
-    const ttl = module.cacheTtlMs;
-    const key = ttl
-      ? `${request.name}\n${this.federation.buildKey(remote, version)}\n${module.dataVersion?.() ?? ''}\n${page.url}\n${JSON.stringify(request.props)}`
-      : '';
-    if (ttl) {
-      const cached = this.renderCache.get(key);
-      if (cached && cached.until > Date.now()) return { result: cached.result, reused: true };
-    }
+    const context = { config: page.config, url: page.url, signal, ...(page.content ? { content: page.content } : {}) };
     try {
-      const result = await module.render(request.props, { config: page.config, url: page.url, signal });
+      // What the island reads itself beyond its page's props (its slice's own data), for its server render only.
+      const own = typeof module.serverProps === 'function' ? await module.serverProps(request.props, context) : undefined;
+      if (own === null) return { result: EMPTY_RESULT, reused: false, empty: true };
+      const props = own ? { ...request.props, ...own } : request.props;
+      const ttl = module.cacheTtlMs;
+      const key = ttl ? `${request.name}\n${this.federation.buildKey(remote, version)}\n${module.dataVersion?.() ?? ''}\n${page.url}\n${JSON.stringify(props)}` : '';
+      if (ttl) {
+        const cached = this.renderCache.get(key);
+        if (cached && cached.until > Date.now()) return { result: cached.result, reused: true };
+      }
+      const result = await module.render(props, context);
       if (typeof result?.html !== 'string') throw new TypeError('render returned no html');
       if (ttl) {
         this.renderCache.delete(key);

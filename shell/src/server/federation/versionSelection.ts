@@ -50,7 +50,7 @@ export interface SelectionCookieOptions {
 }
 
 /**
- * One link of the chain: given the request, the remote's name (`mf-search`) and the choice so
+ * One link of the chain: given the request, the remote's name and the choice so
  * far, returns the choice to go on with (`current` itself to leave it). Synchronous: it runs for
  * every remote of every page, so it must only read what is already in memory (a rollout file is
  * polled, not fetched per request).

@@ -1,17 +1,12 @@
-import type { Survey } from 'contracts';
 import type { Article } from '../content/contentStore.js';
 import { ArticleMeta } from './ArticleMeta.js';
-import { Island } from './Island.js';
 import { Slot } from './Slot.js';
 import { TopicTags } from './TopicTags.js';
-import { articleWidgetsProps } from './articleWidgetsProps.js';
 import { ARTICLE_IMAGE_SIZES, type PageImage, withCatalogueImages } from './pageImage.js';
 import { articleSlotContext } from '../slots/articleSlotContext.js';
 
 export interface ArticlePageProps {
   article: Article;
-  /** The article's survey, when it has one. */
-  survey: Survey | undefined;
   /** The article's image: content-hashed URL and intrinsic size. Default: its content URL, sized 1280×720. */
   image?: PageImage;
   /**
@@ -21,8 +16,12 @@ export interface ArticlePageProps {
   resolveImage?: (contentUrl: string) => PageImage | undefined;
 }
 
-/** A full article: image, topics, date, reading time, watchlist button, survey, widgets. */
-export function ArticlePage({ article, survey, image = { src: article.image, width: 1280, height: 720 }, resolveImage = () => undefined }: ArticlePageProps) {
+/**
+ * A full article: image, topics, date, reading time, body; the slices' islands in its slots
+ * (`article.header.actions`, `article.after-body`), each reading what it needs beyond the slot's
+ * context itself (`IslandServerModule.serverProps`).
+ */
+export function ArticlePage({ article, image = { src: article.image, width: 1280, height: 720 }, resolveImage = () => undefined }: ArticlePageProps) {
   // Articles from files carry their body as safe HTML (Markdown rendered without raw HTML by the
   // content store); generated benchmark articles have plain paragraphs.
   const paragraphs = article.bodyHtml === undefined ? article.content.split(/\n{2,}/).filter((p) => p.trim().length > 0) : [];
@@ -58,17 +57,6 @@ export function ArticlePage({ article, survey, image = { src: article.image, wid
             ))}
           </div>
         )}
-        {/* The widget markup is mf-widgets' (rendered on the server from the article, enhanced in the browser). */}
-        <Island name="mf-widgets/ArticleWidgets" serverProps={articleWidgetsProps(article, resolveImage)} className="article__widgets" hydrate="visible" />
-        {survey ? (
-          <section className="article__survey" aria-label="Survey">
-            <Island
-              name="mf-survey/Survey"
-              hydrate="visible"
-              props={{ formHandle: survey.formHandle, question: survey.question, answers: survey.answers }}
-            />
-          </section>
-        ) : null}
         <Slot name="article.after-body" context={articleSlotContext(article)} />
       </article>
     </>

@@ -13,7 +13,7 @@ export interface ArticleTeaserProps {
   image?: PageImage;
 }
 
-/** A card linking to an article, with its watchlist button. */
+/** A card linking to an article, with the islands of its `teaser.actions` slot. */
 export function ArticleTeaser({ article, headingLevel = 2, image = { src: article.image, width: 640, height: 360 } }: ArticleTeaserProps) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (

@@ -3,7 +3,7 @@ import { ISLAND_ATTRIBUTE, ISLAND_HYDRATE_ATTRIBUTE, ISLAND_PROPS_ATTRIBUTE, typ
 import { IslandCollectorContext } from '../federation/islandCollector.js';
 
 export interface IslandProps {
-  /** `remote/Module`, e.g. `mf-watchlist/WatchlistButton`. */
+  /** `remote/Module`: a module the remote exposes. */
   name: string;
   /** JSON props handed to the module's server render and browser mount. Default `{}`. */
   props?: Record<string, unknown>;

@@ -18,7 +18,6 @@ const hostile: Article = {
 const content: ContentStore = {
   listArticles: () => [hostile, ...listArticles()],
   getArticle: (id) => (id === hostile.id ? hostile : listArticles().find((a) => a.id === id)),
-  getSurvey: () => undefined,
 };
 
 function pageConfigOf(html: string): PageConfig {
@@ -58,6 +57,12 @@ describe('server-rendered pages', () => {
     for (const topic of article.topic) expect(html).toContain(escapeText(topic));
     expect(html).toContain('data-island="mf-watchlist/WatchlistButton"');
     expect(html).toContain('data-island="mf-widgets/PageWidgets"');
+    // The article's after-body islands come from their slices' manifests, with the article's id only (each reads the rest itself).
+    const articleId = escapeText(JSON.stringify({ articleId: article.id })).replace(/"/g, '&quot;');
+    expect(html).toContain(`<div class="island article__widgets" data-island="mf-widgets/ArticleWidgets" data-props="${articleId}" data-island-hydrate="visible"></div>`);
+    expect(html).toContain(`<div class="island article__survey" data-island="mf-survey/Survey" data-props="${articleId}" data-island-hydrate="visible"></div>`);
+    // The header's watchlist link from its manifest, with its placeholder link (no server islands here).
+    expect(html).toContain('<div class="island site-header__action site-header__watchlist" data-island="mf-watchlist/WatchlistLink" data-props="{}"><a href="/watchlist">');
     // The search's conversion listener: on every page, waiting only for an idle moment (the header search waits for the reader).
     expect(html).toMatch(/<div class="island" data-island="mf-search\/SearchConversions" data-props="\{\}" data-island-hydrate="idle">/);
   });

@@ -1,9 +1,9 @@
 import type { ReactElement } from 'react';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SEARCH_INPUT_MAX_LENGTH, type PageConfig } from 'contracts';
-import { PREVIEW_PATH_PREFIX, verifyPreviewLink } from '@khs/content';
+import { SEARCH_INPUT_MAX_LENGTH, type IslandContentReader, type PageConfig } from 'contracts';
 import type { ContentStore } from '../content/contentStore.js';
-import { ArticlePage } from './ArticlePage.js';
+import { articleRoutes } from './articleRoutes.js';
+import { pageContentReader } from './pageContentReader.js';
 import { HomePage } from './HomePage.js';
 import { FIRST_VIEW_REMOTES, Layout, remoteOfIsland } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
@@ -15,7 +15,7 @@ import { SEARCH_LIST_ISLAND, SearchPage } from './SearchPage.js';
 import { WatchlistPage } from './WatchlistPage.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
 import type { ImageCatalogue } from '../seo/imageCatalogue.js';
-import { articleMetadata, homeMetadata, noindexMetadata, searchMetadata, type MetadataContext } from '../seo/pageMetadataFor.js';
+import { homeMetadata, noindexMetadata, searchMetadata, type MetadataContext } from '../seo/pageMetadataFor.js';
 import { knownPageImageOf, pageImageOf } from './pageImage.js';
 
 export interface PageRouteOptions {
@@ -43,9 +43,11 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
   const metadataContext = (request: FastifyRequest): MetadataContext => ({ origin: linkOrigin(request), siteName: config.siteName, images });
   const imageOf = pageImageOf(images);
   const knownImageOf = knownPageImageOf(images);
-  const render = (request: FastifyRequest, reply: FastifyReply, page: ReactElement) =>
+  // What the pages' islands may read of the site's content (`IslandServerContext.content`).
+  const publicContent = pageContentReader(content, images);
+  const render = (request: FastifyRequest, reply: FastifyReply, page: ReactElement, reader: IslandContentReader = publicContent) =>
     islands
-      ? renderPageWithIslands(page, islands, { config, url: request.url }, (timings) => {
+      ? renderPageWithIslands(page, islands, { config, url: request.url, content: reader }, (timings) => {
           if (islands.serverTiming && timings.length > 0) reply.header('Server-Timing', serverTimingHeader(timings));
           // A placeholder where a remote failed: this render must not be what caches keep.
           if (timings.some((timing) => !timing.ok)) markPageDegraded(reply);
@@ -64,39 +66,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
     );
   });
 
-  app.get<{ Params: { id: string } }>('/articles/:id', { config: SHARED }, async (request, reply) => {
-    const article = content.getArticle(request.params.id);
-    if (!article) return reply.callNotFound();
-    html(reply);
-    const survey = article.surveyHandle ? content.getSurvey(article.surveyHandle) : undefined;
-    return render(
-      request,
-      reply,
-      <Layout title={article.title} config={config} runtimeUrl={runtimeUrl} pageClass="page-article" metadata={articleMetadata(metadataContext(request), article)}>
-        <ArticlePage article={article} survey={survey} image={imageOf(article.image)} resolveImage={knownImageOf} />
-      </Layout>,
-    );
-  });
-
-  // An editor's preview of any article (a draft, a scheduled one) in the real layout, through a link
-  // signed with PREVIEW_SECRET (`npm run preview-link -w @khs/content -- <id>`). A forged, changed or
-  // expired link is the site's ordinary 404; a preview is never cached or indexed.
-  app.get<{ Params: { id: string }; Querystring: { expires?: unknown; signature?: unknown } }>(`${PREVIEW_PATH_PREFIX}:id`, async (request, reply) => {
-    const { id } = request.params;
-    const article =
-      previewSecret && verifyPreviewLink(id, request.query.expires, request.query.signature, previewSecret) ? content.getArticleForPreview?.(id) : undefined;
-    if (!article) return reply.callNotFound();
-    reply.header('Cache-Control', 'private, no-store').header('X-Robots-Tag', 'noindex, nofollow');
-    html(reply);
-    const survey = article.surveyHandle ? content.getSurvey(article.surveyHandle) : undefined;
-    return render(
-      request,
-      reply,
-      <Layout title={`Preview: ${article.title}`} config={config} metadata={noindexMetadata()} runtimeUrl={runtimeUrl} pageClass="page-article">
-        <ArticlePage article={article} survey={survey} image={imageOf(article.image)} resolveImage={knownImageOf} />
-      </Layout>,
-    );
-  });
+  articleRoutes(app, { content, config, runtimeUrl, previewSecret, render, metadataContext, imageOf, knownImageOf, publicContent });
 
   app.get<{ Querystring: { q?: unknown } }>(config.calls.searchPage, { config: SHARED }, async (request, reply) => {
     const query = typeof request.query.q === 'string' ? request.query.q.slice(0, SEARCH_INPUT_MAX_LENGTH) : '';

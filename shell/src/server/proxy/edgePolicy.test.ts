@@ -17,6 +17,7 @@ describe('parseEdgePolicy', () => {
   it('accepts every declaration of the site\'s services (they are read at start)', () => {
     const services = readShellConfig({}).services;
     expect(Object.values(services).flatMap((service) => service.edgePolicy.routes.map((declared) => `${declared.method} ${declared.call}`)).sort()).toEqual([
+      'GET articleSurvey',
       'GET surveyResults',
       'POST download',
       'POST insights',

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { createLiveContentStore } from '../content/contentStore.js';
-import { articleWidgetsProps } from '../pages/articleWidgetsProps.js';
-import { knownPageImageOf } from '../pages/pageImage.js';
+import { createLiveContentStore, type Article } from '../content/contentStore.js';
+import { pageContentReader } from '../pages/pageContentReader.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
 import type { ImageCatalogue } from './imageCatalogue.js';
 
@@ -81,13 +80,17 @@ describe('images next to their article (temporary CONTENT_DIR)', () => {
     expect(html).not.toContain('/content-article-images/');
   });
 
-  it("the gallery widget's props carry the hashed URL, size and srcset of each picture", () => {
-    const article = content.getArticle('own-images')!;
-    const props = articleWidgetsProps(article, knownPageImageOf(images)) as { article: { image: string; gallery: unknown[] } };
-    expect(props.article.image).toMatch(/^\/images\/cover\.[0-9a-f]{12}\.png$/);
-    expect(props.article.gallery).toEqual([
-      { src: expect.stringMatching(/^\/images\/board\.[0-9a-f]{12}\.jpg$/), alt: 'A board', caption: 'The board', width: 800, height: 600, srcset: expect.stringMatching(/\.480w\.webp 480w, .*\.jpg 800w$/) },
-    ]);
+  it("the islands read the page's article and each of its pictures as served: hashed URL, size and srcset (the gallery widget's)", () => {
+    const reader = pageContentReader(content, images);
+    const article = reader.article('own-images') as Article;
+    expect(reader.image(article.image)?.src).toMatch(/^\/images\/cover\.[0-9a-f]{12}\.png$/);
+    expect(reader.image(article.gallery![0]!.src)).toEqual({
+      src: expect.stringMatching(/^\/images\/board\.[0-9a-f]{12}\.jpg$/),
+      width: 800,
+      height: 600,
+      srcset: expect.stringMatching(/\.480w\.webp 480w, .*\.jpg 800w$/),
+    });
+    expect(reader.image('/content-images/unknown.png')).toBeUndefined();
   });
 
   it('serves an image next to an article by its plain URL too, but never the Markdown', async () => {

@@ -34,7 +34,7 @@ describe('content images: raster images get their size and WebP renditions for s
     writeFileSync(path.join(dir, 'broken.png'), 'not a png');
     writeFileSync(path.join(dir, 'notes.txt'), 'not an image');
     images = await createImageCatalogue({ dir, contentBaseUrl: '/content-images' });
-    const content: ContentStore = { listArticles: () => [photo, small], getArticle: (id) => [photo, small].find((article) => article.id === id), getSurvey: () => undefined };
+    const content: ContentStore = { listArticles: () => [photo, small], getArticle: (id) => [photo, small].find((article) => article.id === id) };
     ({ app } = await buildTestApp({ content, images, env: { PUBLIC_BASE_URL: BASE } }));
   });
   afterAll(async () => {

@@ -25,7 +25,6 @@ const edited: Article = { ...listArticles()[4]!, id: 'edited', url: '/articles/e
 const content: ContentStore = {
   listArticles: () => [hostile, edited, ...listArticles()],
   getArticle: (id) => (id === hostile.id ? hostile : id === edited.id ? edited : listArticles().find((article) => article.id === id)),
-  getSurvey: () => undefined,
 };
 
 interface Head {

@@ -25,7 +25,6 @@ const listed = () => [awkward, ...listArticles()];
 const content: ContentStore = {
   listArticles: listed,
   getArticle: (id) => (id === hidden.id ? hidden : listed().find((article) => article.id === id)),
-  getSurvey: () => undefined,
 };
 
 function parseXml(body: string): Record<string, any> {
@@ -158,7 +157,7 @@ describe('sitemap past its address limit', () => {
     const many: Article[] = Array.from({ length: 7 }, (_, index) => ({ ...one, id: `a${index}`, url: `/articles/a${index}` }));
     const app = Fastify();
     await app.register(seoRoutes, {
-      content: { listArticles: () => many, getArticle: () => undefined, getSurvey: () => undefined },
+      content: { listArticles: () => many, getArticle: () => undefined },
       images: await createImageCatalogue({ dir: contentImagesDir, contentBaseUrl: CONTENT_IMAGES_BASE_URL }),
       linkOrigin: () => BASE,
       siteName: 'KHS Competence',

@@ -2,7 +2,9 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { SliceManifest } from '@khs/stack/registry';
 import { describe, expect, it } from 'vitest';
 import { readShellConfig } from '../config.js';
-import { Slot, SlotFillsContext } from '../pages/Slot.js';
+import { examplePageConfig } from 'contracts';
+import { FIRST_VIEW_REMOTES, firstViewRemotesOf, Layout } from '../pages/Layout.js';
+import { Slot, SlotFillsContext, SlotPageConfigContext } from '../pages/Slot.js';
 import { readSlotFills, SITE_SLOT_FILLS } from './slotFills.js';
 
 type Fill = NonNullable<NonNullable<SliceManifest['remote']>['slots']>[number];
@@ -48,19 +50,87 @@ describe('slot fills from the slices manifests', () => {
       ]),
     ]);
     expect(problems).toEqual([
-      'mf-a/slice.json: /remote/slots/0/slot "article.sidebar" is not a slot of the shell (article.header.actions, article.after-body, teaser.actions, page.end)',
+      'mf-a/slice.json: /remote/slots/0/slot "article.sidebar" is not a slot of the shell (header.search, header.actions, footer.links, article.header.actions, article.after-body, teaser.actions, page.end)',
       'mf-a/slice.json: /remote/slots/1/island "Missing" is not one of the remote\'s islands (Share)',
       'mf-a/slice.json: /remote/slots/2/props/when: the teaser.actions slot offers no context field "date" (articleId, title, topics)',
     ]);
     expect(fills.size).toBe(0);
   });
 
+  it('refuses a placeholder naming a call or a text the page config does not have', () => {
+    const { problems } = readSlotFills([
+      slice('mf-a', ['Link'], [
+        { slot: 'header.actions', island: 'Link', order: 1, placeholder: { link: { call: 'nowhere', text: 'watchlistLink' } } },
+        { slot: 'header.actions', island: 'Link', order: 2, placeholder: { link: { call: 'watchlistPage', text: 'nothing' } } },
+      ]),
+    ]);
+    expect(problems).toEqual([
+      'mf-a/slice.json: /remote/slots/0/placeholder/link/call "nowhere" is not a call of contracts\' CallUrls',
+      'mf-a/slice.json: /remote/slots/1/placeholder/link/text "nothing" is not a text of contracts\' I18nTexts',
+    ]);
+  });
+
+  it("a fill's placeholder is a plain link from the page config, inside its island (what stays while its remote cannot render)", () => {
+    const { fills, problems } = readSlotFills([
+      slice('mf-a', ['Link'], [{ slot: 'header.actions', island: 'Link', order: 1, className: 'site-header__action', placeholder: { link: { call: 'watchlistPage', text: 'watchlistLink' } } }]),
+    ]);
+    expect(problems).toEqual([]);
+    const config = examplePageConfig();
+    const html = renderToStaticMarkup(
+      <SlotFillsContext.Provider value={fills}>
+        <SlotPageConfigContext.Provider value={config}>
+          <Slot name="header.actions" context={{}} />
+        </SlotPageConfigContext.Provider>
+      </SlotFillsContext.Provider>,
+    );
+    expect(html).toBe(`<div class="island site-header__action" data-island="mf-a/Link" data-props="{}"><a href="${config.calls.watchlistPage}">${config.i18n.watchlistLink}</a></div>`);
+  });
+
+  it("a slot's own content: alone when nobody fills it, else the first island's placeholder", () => {
+    const { fills } = readSlotFills([slice('mf-a', ['Box', 'More'], [{ slot: 'header.search', island: 'Box', order: 1 }, { slot: 'header.search', island: 'More', order: 2 }])]);
+    const slot = (given: typeof fills) =>
+      renderToStaticMarkup(
+        <SlotFillsContext.Provider value={given}>
+          <Slot name="header.search" context={{ query: 'q' }}>
+            <form>plain</form>
+          </Slot>
+        </SlotFillsContext.Provider>,
+      );
+    expect(slot(new Map())).toBe('<form>plain</form>');
+    expect(slot(fills)).toBe('<div class="island" data-island="mf-a/Box" data-props="{}"><form>plain</form></div><div class="island" data-island="mf-a/More" data-props="{}"></div>');
+  });
+
   it('a slot nobody fills renders nothing', () => {
     expect(renderToStaticMarkup(<SlotFillsContext.Provider value={new Map()}><Slot name="page.end" context={{}} /></SlotFillsContext.Provider>)).toBe('');
+    const layout = renderToStaticMarkup(
+      <SlotFillsContext.Provider value={new Map()}>
+        <Layout title="t" config={examplePageConfig()} runtimeUrl="/r.js">
+          <p>body</p>
+        </Layout>
+      </SlotFillsContext.Provider>,
+    );
+    // The site's plain search form alone, no island; nothing after it in the header, nothing in the footer after its links.
+    expect(layout).toMatch(/<\/nav><form role="search"[^]*<\/form><\/div><\/header>/);
+    expect(layout).not.toContain('data-island');
+    expect(layout).toMatch(/Cookie settings<\/a><\/p><\/footer>/);
+    expect(layout).not.toContain('rel="preload"');
+  });
+
+  it("the layout preloads the remotes of the header's islands that hydrate at once", () => {
+    const { fills } = readSlotFills([
+      slice('mf-a', ['Now'], [{ slot: 'header.actions', island: 'Now', order: 1 }]),
+      slice('mf-b', ['Later'], [{ slot: 'header.actions', island: 'Later', order: 2, hydrate: 'idle' }]),
+      slice('mf-c', ['Foot'], [{ slot: 'footer.links', island: 'Foot', order: 1 }]),
+    ]);
+    expect(firstViewRemotesOf(fills)).toEqual(['mf-a']);
   });
 
   it("the site's manifests are sound: the shell starts with them", () => {
     expect(() => readShellConfig({})).not.toThrow();
     expect(SITE_SLOT_FILLS.get('article.header.actions')!.map((fill) => fill.island)).toEqual(['mf-widgets/ArticleContentsTrigger', 'mf-watchlist/WatchlistButton']);
+    expect(SITE_SLOT_FILLS.get('article.after-body')!.map((fill) => fill.island)).toEqual(['mf-widgets/ArticleWidgets', 'mf-survey/Survey']);
+    expect(SITE_SLOT_FILLS.get('header.actions')!.map((fill) => fill.island)).toEqual(['mf-watchlist/WatchlistLink']);
+    expect(SITE_SLOT_FILLS.get('header.search')!.map((fill) => fill.island)).toEqual(['mf-search/HeaderSearch']);
+    expect(FIRST_VIEW_REMOTES).toEqual(['mf-watchlist']);
   });
 });

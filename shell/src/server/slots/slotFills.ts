@@ -1,4 +1,4 @@
-import { isSlotName, SLOT_CONTEXT_FIELDS, SLOT_NAMES, type SlotFill, type SlotName } from 'contracts';
+import { DEFAULT_CALL_URLS, examplePageConfig, isSlotName, SLOT_CONTEXT_FIELDS, SLOT_NAMES, type SlotFill, type SlotFillPlaceholder, type SlotName } from 'contracts';
 import { SLICES, type SliceManifest } from '@khs/stack/registry';
 
 /** Every slot's islands, in their order. */
@@ -7,8 +7,9 @@ export type SlotFills = ReadonlyMap<SlotName, readonly SlotFill[]>;
 /**
  * The islands the slices' manifests place in the shell's slots (`remote.slots` in each
  * `slice.json`), checked against contracts' slots: a fill naming a slot the shell does not have,
- * an island its remote does not list, or a context field its slot does not offer is a problem
- * (the shell does not start), naming the file and the field.
+ * an island its remote does not list, a context field its slot does not offer, or a placeholder
+ * naming a call or text the page config does not have is a problem (the shell does not start),
+ * naming the file and the field.
  */
 export function readSlotFills(slices: readonly SliceManifest[]): { fills: SlotFills; problems: string[] } {
   const problems: string[] = [];
@@ -26,6 +27,7 @@ export function readSlotFills(slices: readonly SliceManifest[]): { fills: SlotFi
         ...(declared.props ? { props: declared.props } : {}),
         ...(declared.hydrate ? { hydrate: declared.hydrate } : {}),
         ...(declared.className ? { className: declared.className } : {}),
+        ...(declared.placeholder ? { placeholder: declared.placeholder as SlotFillPlaceholder } : {}),
       };
       fills.set(fill.slot, [...(fills.get(fill.slot) ?? []), fill]);
     }
@@ -44,7 +46,20 @@ function fillProblems(declared: DeclaredFill, islands: readonly string[], at: st
   for (const [prop, field] of Object.entries(declared.props ?? {})) {
     if (!offered.includes(field)) problems.push(`${at}/props/${prop}: the ${declared.slot} slot offers no context field "${field}" (${offered.join(', ') || 'none'})`);
   }
+  problems.push(...placeholderProblems(declared.placeholder, `${at}/placeholder/link`));
   return problems;
+}
+
+/** The page config's texts, by name (every text of contracts' `I18nTexts`). */
+const I18N_TEXTS = Object.keys(examplePageConfig().i18n);
+
+function placeholderProblems(placeholder: DeclaredFill['placeholder'], at: string): string[] {
+  if (!placeholder) return [];
+  const { call, text } = placeholder.link;
+  return [
+    ...(Object.hasOwn(DEFAULT_CALL_URLS, call) ? [] : [`${at}/call "${call}" is not a call of contracts' CallUrls`]),
+    ...(I18N_TEXTS.includes(text) ? [] : [`${at}/text "${text}" is not a text of contracts' I18nTexts`]),
+  ];
 }
 
 /** An island's props from its slot's context, as its fill maps them. */
