@@ -102,6 +102,14 @@ describe('streamed pages: cache headers and flushing', () => {
     },
   );
 
+  it('answers HEAD for a streamed page with its headers and no body', async () => {
+    const response = await app.inject({ method: 'HEAD', url: '/test/streamed' });
+    releaseTail();
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe(STREAMED_PAGE_CACHE_CONTROL);
+    expect(response.body).toBe('');
+  });
+
   it('a page holding an island of a remote the shell knows to be failing: private from its first byte, no ETag', async () => {
     const response = await get('/test/streamed-failing-remote', { 'accept-encoding': 'br' });
     expect(response.headers['cache-control']).toBe(PRIVATE_CACHE_CONTROL);
