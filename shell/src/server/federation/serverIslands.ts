@@ -49,7 +49,6 @@ export const KNOWN_FAILING_FOR_MS = 30_000;
 export const DEFAULT_HEAD_BUDGET_MS = 20;
 
 /** Renders a page's islands with the remotes' server builds, each alone and within the budget. */
-
 export class ServerIslands {
   readonly failures: FailureLog;
   /** Told of each island's outcome with the build version the page chose for its remote (metrics). Default: none. */
