@@ -17,7 +17,7 @@ function fakeIslands(outcomes: Record<string, { html: string; state?: unknown } 
       });
     },
     // Each island's outcome as renderAll gives it (the page waits for every island here).
-    renderEach(requests: IslandRequest[], page: never) {
+    renderEach(this: Pick<ServerIslands, 'renderAll'>, requests: IslandRequest[], page: Parameters<ServerIslands['renderAll']>[1]) {
       const all = this.renderAll(requests, page);
       return requests.map((_request, index) => all.then((outcomes) => outcomes[index]!));
     },
