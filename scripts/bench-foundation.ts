@@ -4,15 +4,23 @@
 //  2. requests/second and latency of the article page and of /search?q=leadership, each rendered
 //     with federated server rendering (every island rendered by its remote's server build), side
 //     by side with the same bytes served as a static file by the same shell process (ratio, goal);
-//  3. server render time per island (p50/p99, from the shell's Server-Timing header).
+//  3. server render time per island (p50/p99, from the shell's Server-Timing header);
+//  4. first byte of an article whose mf-survey server render is slowed to 800 ms (a test variant),
+//     the streaming shell next to one whose headers wait for every island (PAGE_HEAD_BUDGET_MS = the
+//     island budget: the render before streaming), same run, requests alternated; with the load
+//     average. `BENCH_ONLY=first-byte` runs this section alone.
 import { writeFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import os from 'node:os';
+import { createBrotliDecompress } from 'node:zlib';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { listArticles, listSurveys } from '@khs/content';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/chromium.js';
-import { REPO_ROOT, startStack } from '../e2e/harness/stack.js';
+import { REPO_ROOT, startStack, type Stack } from '../e2e/harness/stack.js';
+import { buildSlowSurvey, SLOW_SURVEY_MARKER } from '../e2e/harness/slowSurvey.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -20,6 +28,16 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const SEQUENTIAL_RENDERS = Number(process.env.BENCH_ISLAND_RENDERS ?? 200);
 /** Distinct queries for fresh search-list renders. */
 const QUERIES = ['team', 'feedback', 'change', 'remote', 'conflict', 'coach', 'learning', 'data', 'time', 'meeting', 'goal', 'trust', 'plan', 'project', 'skill', 'present', 'negotiat', 'well', 'divers', 'agile', 'leader', 'manage', 'listen', 'decide', 'habit', 'stress', 'review', 'culture', 'mentor', 'career', 'focus', 'energy', 'writing', 'speak', 'budget', 'risk', 'story', 'hybrid', 'onboard', 'growth'];
+
+/** Requests per shell in §4. */
+const FIRST_BYTE_REQUESTS = Number(process.env.BENCH_FIRST_BYTE_REQUESTS ?? 40);
+/** The slowed server render of §4, ms (the issue's figure). */
+const SLOW_SURVEY_MS = 800;
+
+if (process.env.BENCH_ONLY === 'first-byte') {
+  await firstByteWithSlowIsland();
+  process.exit(0);
+}
 
 // Island render times come from the Server-Timing header, which the shell sends only when asked.
 const stack = await startStack({ env: { ISLAND_SERVER_TIMING: 'on' } });
@@ -41,7 +59,9 @@ async function untilServerRendered(url: string): Promise<string> {
   throw new Error(`${url} was not server-rendered by every remote within 20 s`);
 }
 
-const percentileOf = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? NaN;
+function percentileOf(values: number[], p: number): number {
+  return [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? NaN;
+}
 
 try {
   // 1. JavaScript bytes.
@@ -166,4 +186,79 @@ try {
 } finally {
   for (const file of staticFiles) rmSync(file, { force: true });
   await stack.close();
+}
+
+await firstByteWithSlowIsland();
+
+
+/** One GET as a browser sends it (brotli): when its first byte, the slow island's HTML and its end arrived, ms after sending. */
+function timedGet(url: string): Promise<{ firstByte: number; island: number | undefined; end: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    httpRequest(url, { headers: { 'accept-encoding': 'br' } }, (response) => {
+      const firstByte = performance.now() - started;
+      let island: number | undefined;
+      let text = '';
+      const body = response.headers['content-encoding'] === 'br' ? response.pipe(createBrotliDecompress()) : response;
+      body.on('data', (chunk: Buffer) => {
+        text += String(chunk);
+        if (island === undefined && text.includes(SLOW_SURVEY_MARKER)) island = performance.now() - started;
+      });
+      body.on('end', () => resolve({ firstByte, island, end: performance.now() - started }));
+      body.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+/** §4: first byte with mf-survey's server render slowed to 800 ms, streaming vs waiting for every island. */
+async function firstByteWithSlowIsland(): Promise<void> {
+  const variant = await buildSlowSurvey(SLOW_SURVEY_MS);
+  const stacks: Array<{ name: string; stack: Stack }> = [];
+  try {
+    // The shell's own head budget (the e2e harness raises it for tests: e2e/harness/stack.ts).
+    stacks.push({ name: 'streamed (now)', stack: await startStack({ env: { PAGE_HEAD_BUDGET_MS: '' } }) });
+    stacks.push({ name: 'waits for every island (before)', stack: await startStack({ env: { PAGE_HEAD_BUDGET_MS: '1000' } }) });
+    const surveyHandles = new Set(listSurveys().map((survey) => survey.formHandle));
+    const article = listArticles().find((candidate) => candidate.surveyHandle && surveyHandles.has(candidate.surveyHandle))!;
+    for (const { stack } of stacks) {
+      stack.serveRemote('mf-survey', variant.dist);
+      // Until the shell renders with the variant (it polls the manifests), then a few warm-up pages.
+      for (let attempt = 0; ; attempt += 1) {
+        const timed = await timedGet(new URL(article.url, stack.url).href);
+        if (timed.island !== undefined && attempt >= 5) break;
+        if (attempt > 200) throw new Error('the shell did not render the slow survey variant');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+    const figures = stacks.map(() => ({ firstByte: [] as number[], island: [] as number[], end: [] as number[], withIsland: 0 }));
+    const load = os.loadavg()[0]!;
+    for (let round = 0; round < FIRST_BYTE_REQUESTS; round += 1) {
+      for (const [index, { stack }] of stacks.entries()) {
+        const timed = await timedGet(new URL(article.url, stack.url).href);
+        const figure = figures[index]!;
+        figure.firstByte.push(timed.firstByte);
+        figure.end.push(timed.end);
+        if (timed.island !== undefined) {
+          figure.island.push(timed.island);
+          figure.withIsland += 1;
+        }
+      }
+    }
+    console.log(
+      `\nFirst byte of ${article.url} with mf-survey's server render slowed to ${SLOW_SURVEY_MS} ms (a test variant), ${FIRST_BYTE_REQUESTS} sequential requests per shell, alternated; load average ${load.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after`,
+    );
+    console.log('shell'.padEnd(34), 'first byte p50/p95 ms'.padStart(22), "survey's HTML p50/p95 ms".padStart(26), 'end p50/p95 ms'.padStart(16), 'with survey HTML'.padStart(17));
+    const pair = (values: number[]) => `${percentileOf(values, 0.5).toFixed(0)} / ${percentileOf(values, 0.95).toFixed(0)}`;
+    for (const [index, { name }] of stacks.entries()) {
+      const figure = figures[index]!;
+      console.log(name.padEnd(34), pair(figure.firstByte).padStart(22), pair(figure.island).padStart(26), pair(figure.end).padStart(16), `${figure.withIsland}/${FIRST_BYTE_REQUESTS}`.padStart(17));
+    }
+    const p95 = percentileOf(figures[0]!.firstByte, 0.95);
+    console.log(`streamed first byte p95 ${p95.toFixed(0)} ms (goal <= 50 ms: ${p95 <= 50 ? 'met' : 'NOT met'})`);
+  } finally {
+    for (const { stack } of stacks) await stack.close();
+    rmSync(variant.work, { recursive: true, force: true });
+  }
 }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { promisify } from 'node:util';
 import { REMOTES, TEAM_SERVICES } from '@khs/stack/registry';
-import { holdPort, REPO_ROOT, startStack, type HeldPort, type Stack } from './stack.js';
+import { E2E_PAGE_HEAD_BUDGET_MS, holdPort, REPO_ROOT, startStack, type HeldPort, type Stack } from './stack.js';
 
 const run = promisify(execFile);
 
@@ -270,6 +270,8 @@ export async function startScaleOut(
       TRUST_PROXY: 'loopback',
       PUBLIC_BASE_URL: proxyUrl,
       REMOTE_REVALIDATE_MS: String(SCALE_OUT_REVALIDATE_MS),
+      // The second shell too: whole pages whatever the machine's speed (stack.ts).
+      PAGE_HEAD_BUDGET_MS: E2E_PAGE_HEAD_BUDGET_MS,
       ...(options.contentDir ? { CONTENT_DIR: options.contentDir } : {}),
       ...options.env,
     };

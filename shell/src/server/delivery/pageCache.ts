@@ -19,6 +19,11 @@ export const PAGE_CACHE = {
   staleWhileRevalidateSeconds: 30,
   /** How long it may answer with its copy when the shells fail (5xx, unreachable). */
   staleIfErrorSeconds: 24 * 60 * 60,
+  /**
+   * How long a shared cache may serve a page streamed before its islands were all rendered
+   * (`STREAMED_PAGE_CACHE_CONTROL`): it may still end with a placeholder, so briefly, never revalidated.
+   */
+  streamedSMaxAgeSeconds: 2,
 } as const;
 
 /**
@@ -28,6 +33,15 @@ export const PAGE_CACHE = {
 export const SHARED_PAGE_CACHE_CONTROL =
   `public, max-age=0, s-maxage=${PAGE_CACHE.sMaxAgeSeconds}, ` +
   `stale-while-revalidate=${PAGE_CACHE.staleWhileRevalidateSeconds}, stale-if-error=${PAGE_CACHE.staleIfErrorSeconds}`;
+
+/**
+ * `Cache-Control` of a shared page whose head went out before every island rendered (the page
+ * streamed past the head budget): an island may still end as its placeholder, which the headers
+ * can no longer say. So a short shared lifetime, no `stale-while-revalidate` and no ETag (a 304
+ * would keep a degraded copy as long as the page version holds); nginx does not keep it at all
+ * (it passes a streamed answer on unbuffered, `X-Accel-Buffering: no`, and caches only buffered ones).
+ */
+export const STREAMED_PAGE_CACHE_CONTROL = `public, max-age=0, s-maxage=${PAGE_CACHE.streamedSMaxAgeSeconds}, stale-if-error=${PAGE_CACHE.staleIfErrorSeconds}`;
 
 /** `Cache-Control` of every other answer that sets none: it may differ per visitor, no shared cache keeps it. */
 export const PRIVATE_CACHE_CONTROL = 'private, no-cache';
@@ -139,6 +153,7 @@ export interface PageCacheOptions {
 
 const etagOf = new WeakMap<FastifyRequest, string>();
 const degraded = new WeakSet<FastifyReply>();
+const streamed = new WeakSet<FastifyReply>();
 
 /**
  * Marks a shared page as degraded (an island holds its placeholder because its remote failed): it
@@ -148,6 +163,33 @@ const degraded = new WeakSet<FastifyReply>();
  */
 export function markPageDegraded(reply: FastifyReply): void {
   degraded.add(reply);
+}
+
+/** Marks a shared page as streamed past its head budget: `STREAMED_PAGE_CACHE_CONTROL`, no ETag. */
+export function markPageStreamed(reply: FastifyReply): void {
+  streamed.add(reply);
+}
+
+/** How a page's head went out (`federation/islandCollector.tsx`'s `PageStart`). */
+export interface PageStartFacts {
+  streamed: boolean;
+  degraded: boolean;
+  failingRemotes: readonly string[];
+}
+
+/**
+ * The cache rule of a page, decided when its headers go, before its last island may be known
+ * (shell README, "Streamed pages"):
+ * 1. one of its islands' remotes is known to be failing, or an island already failed: `private`
+ *    from the start, no ETag (a degraded page, as before);
+ * 2. every island rendered within the head budget: the whole page, shared with its ETag (304s);
+ * 3. streamed past the head budget: `STREAMED_PAGE_CACHE_CONTROL`, no ETag.
+ * A streamed page also gets `X-Accel-Buffering: no`: nginx passes each chunk on as it comes.
+ */
+export function markPageStart(reply: FastifyReply, start: PageStartFacts): void {
+  if (start.streamed) reply.header('x-accel-buffering', 'no');
+  if (start.degraded || start.failingRemotes.length > 0) markPageDegraded(reply);
+  else if (start.streamed) markPageStreamed(reply);
 }
 
 async function pageCachePlugin(app: FastifyInstance, options: PageCacheOptions): Promise<void> {
@@ -169,7 +211,10 @@ async function pageCachePlugin(app: FastifyInstance, options: PageCacheOptions):
       return payload;
     }
     const etag = etagOf.get(request);
-    if (etag && reply.statusCode === 200 && !carriesPersonalHeaders(reply) && !degraded.has(reply)) {
+    if (etag && reply.statusCode === 200 && !carriesPersonalHeaders(reply) && !degraded.has(reply) && streamed.has(reply)) {
+      reply.header('cache-control', STREAMED_PAGE_CACHE_CONTROL);
+      reply.removeHeader('etag');
+    } else if (etag && reply.statusCode === 200 && !carriesPersonalHeaders(reply) && !degraded.has(reply)) {
       // `Vary: Accept-Encoding` comes from the compression hook, which runs after this one.
       reply.header('cache-control', SHARED_PAGE_CACHE_CONTROL).header('etag', etag);
     } else if (etag && reply.statusCode !== 304) {

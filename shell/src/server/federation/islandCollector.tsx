@@ -1,9 +1,12 @@
+import { Readable } from 'node:stream';
 import { createContext, type ReactElement, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
+import type { FastifyReply } from 'fastify';
+import { markPageStart } from '../delivery/pageCache.js';
 import { ISLAND_SERVER_STATE_ATTRIBUTE, type IslandRenderResult, type PageConfig } from 'contracts';
 import { currentRequestVersions, type RequestVersions } from './requestVersions.js';
 import { serializeJsonForHtml } from './serializeJsonForHtml.js';
-import type { IslandPage, IslandRequest, ServerIslands } from './serverIslands.js';
+import type { IslandOutcome, IslandPage, IslandRequest, ServerIslands } from './serverIslands.js';
 
 /**
  * Collects the islands of one page render. `Island` registers itself and renders a marker in
@@ -67,17 +70,48 @@ function islandMarker(index: number): string {
 /** Set while a page renders with server islands; `Island` renders a marker then. */
 export const IslandCollectorContext = createContext<IslandCollector | null>(null);
 
+/** How a page's headers go out: decided when the head is sent, before every island is known. */
+export interface PageStart {
+  /** Islands were still rendering when the head went out: the rest of the page follows as each island comes. */
+  streamed: boolean;
+  /** An island already holds its placeholder (its remote failed or ran past the budget). */
+  degraded: boolean;
+  /** Remotes of this page's islands the shell knows to be failing (`ServerIslands.failingRemotes`). */
+  failingRemotes: readonly string[];
+}
+
+/** A page as `streamPageWithIslands` gives it: the whole document, or a stream of it, and how it started. */
+export interface StreamedPage {
+  body: string | Readable;
+  start: PageStart;
+}
+
+export interface StreamPageOptions {
+  /**
+   * How long the head waits for the islands: all settled by then, `body` is the whole document.
+   * Default `islands.headBudgetMs` (`PAGE_HEAD_BUDGET_MS`); `Infinity` waits for every island.
+   */
+  headBudgetMs?: number;
+  /** Told each island's time once every island settled (the end of a streamed page). Default none. */
+  onTimings?: ((timings: IslandTiming[]) => void) | undefined;
+}
+
 /**
- * Renders a full HTML document whose islands are rendered on the server by their remotes. An
- * island whose remote fails keeps its small placeholder (the browser mounts it as before);
- * the page never fails because of one.
+ * Renders a full HTML document whose islands are rendered on the server by their remotes, and
+ * streams it: the head (the islands' styles and script preloads, from the remotes' manifests, and
+ * the page config) and everything up to the first island not yet rendered go out at once, then
+ * each island's HTML with what follows it, in document order, as soon as it is rendered (a page
+ * read without scripts reads in order; no placement script). An island whose remote fails or
+ * runs past the budget keeps its small placeholder (the browser mounts it); the page never fails
+ * because of one. When every island is rendered within the head budget, the body is the whole
+ * document as one string (a shared cache keeps whole bytes: `delivery/pageCache.ts`).
  */
-export async function renderPageWithIslands(
+export async function streamPageWithIslands(
   page: ReactElement,
   islands: ServerIslands,
   context: Omit<IslandPage, 'versions'>,
-  onTimings?: (timings: IslandTiming[]) => void,
-): Promise<string> {
+  options: StreamPageOptions = {},
+): Promise<StreamedPage> {
   // The build of each remote this page renders and pins, decided once, before anything renders:
   // the request's choice (a preview, a canary side), else the live build as it is now.
   const versions = pageVersions(islands, context.config, currentRequestVersions());
@@ -87,33 +121,102 @@ export async function renderPageWithIslands(
     (remote) => (versions.get(remote) ? federation.pinnedManifestUrl(remote, versions.get(remote)) : undefined),
   );
   const html = `<!doctype html>${renderToString(<IslandCollectorContext.Provider value={collector}>{page}</IslandCollectorContext.Provider>)}`;
-  const outcomes = await islands.renderAll(collector.requests, { ...context, versions });
-  onTimings?.(
-    outcomes.map((outcome, index) => ({ name: collector.requests[index]!.name, ms: outcome.ms, ok: outcome.ok, reused: outcome.ok && outcome.reused === true })),
-  );
-  const rendered = collector.requests.filter((_request, index) => { const outcome = outcomes[index]!; return outcome.ok && !outcome.empty; });
-  // The first view's island scripts start loading with the page, not after the shell's runtime
-  // asked for them (classic scripts, as the runtime adds them); at low priority, so they take
-  // the bandwidth the page's largest paint (its image) leaves.
-  const preloads = islands
-    .firstViewScripts(rendered, versions)
-    .map((href) => `<link rel="preload" as="script" fetchpriority="low" href="${escapeAttribute(href)}"/>`)
-    .join('');
-  const styles = islands
-    .stylesheets(rendered, versions)
-    .map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}"/>`)
-    .join('');
-  // An island element is a div, or a span inside a sentence (`Island inline`).
-  const withIslands = html.replace(/<!--khs-island:(\d+)--><\/(div|span)>/g, (_match, index: string, tag: string) => {
-    const outcome = outcomes[Number(index)]!;
+  const { requests } = collector;
+  const failingRemotes = requests.length > 0 ? islands.failingRemotes(requests) : [];
+  const pending = islands.renderEach(requests, { ...context, versions });
+  const settled: Array<IslandOutcome | undefined> = requests.map(() => undefined);
+  pending.forEach((outcome, index) => void outcome.then((done) => (settled[index] = done)));
+  const everyIsland = Promise.all(pending).then((outcomes) => {
+    options.onTimings?.(
+      outcomes.map((outcome, index) => ({ name: requests[index]!.name, ms: outcome.ms, ok: outcome.ok, reused: outcome.ok && outcome.reused === true })),
+    );
+    return outcomes;
+  });
+  const outcomes = await withinHeadBudget(everyIsland, options.headBudgetMs ?? islands.headBudgetMs);
+  // [before the first island, its index, its tag, after it, the next index, …]. An island element
+  // is a div, or a span inside a sentence (`Island inline`).
+  const parts = html.split(/<!--khs-island:(\d+)--><\/(div|span)>/);
+  const islandHtml = (index: number, tag: string, outcome: IslandOutcome): string => {
     if (!outcome.ok) {
-      const placeholder = collector.placeholders[Number(index)];
+      const placeholder = collector.placeholders[index];
       return `${isRawPlaceholder(placeholder) ? placeholder.rawHtml : renderToString(<>{placeholder as ReactNode}</>)}</${tag}>`;
     }
     return `${outcome.result.html}</${tag}>${outcome.empty ? EMPTY_STATE_SCRIPT : stateScript(outcome.result)}`;
-  });
-  // The islands' own styles, before any script runs: no flash of unstyled remote markup.
-  return styles || preloads ? withIslands.replace('</head>', `${preloads}${styles}</head>`) : withIslands;
+  };
+  if (outcomes) {
+    // Whole: the rendered islands' styles and scripts only (a failed island mounts later and loads its
+    // own; an empty one loads nothing).
+    const rendered = requests.filter((_request, index) => outcomes[index]!.ok && !outcomes[index]!.empty);
+    let whole = withHead(parts[0]!, islands, rendered, versions);
+    for (let part = 1; part < parts.length; part += 3) {
+      whole += islandHtml(Number(parts[part]), parts[part + 1]!, outcomes[Number(parts[part])]!) + parts[part + 2]!;
+    }
+    return { body: whole, start: { streamed: false, degraded: outcomes.some((outcome) => !outcome.ok), failingRemotes } };
+  }
+  // Streamed: the head names every island's styles and scripts, before any has rendered.
+  const head = withHead(parts[0]!, islands, requests, versions);
+  async function* chunks(): AsyncGenerator<Buffer> {
+    let ready = head;
+    for (let part = 1; part < parts.length; part += 3) {
+      const index = Number(parts[part]);
+      // Islands already rendered go out with what precedes them, in one chunk (one flush).
+      if (settled[index] === undefined && ready) {
+        yield Buffer.from(ready);
+        ready = '';
+      }
+      ready += islandHtml(index, parts[part + 1]!, await pending[index]!) + parts[part + 2]!;
+    }
+    yield Buffer.from(ready);
+  }
+  return {
+    body: Readable.from(chunks(), { objectMode: false }),
+    start: { streamed: true, degraded: settled.some((outcome) => outcome && !outcome.ok), failingRemotes },
+  };
+}
+
+/**
+ * Renders a full HTML document with its islands, waiting for every island (no streaming): the
+ * pages of team services (`renderIslandPage`) and tests.
+ */
+export async function renderPageWithIslands(
+  page: ReactElement,
+  islands: ServerIslands,
+  context: Omit<IslandPage, 'versions'>,
+  onTimings?: (timings: IslandTiming[]) => void,
+): Promise<string> {
+  const { body } = await streamPageWithIslands(page, islands, context, { headBudgetMs: Number.POSITIVE_INFINITY, ...(onTimings ? { onTimings } : {}) });
+  return body as string;
+}
+
+/** Every island's outcome when all settle within `budgetMs`, else undefined (the page streams). */
+async function withinHeadBudget(everyIsland: Promise<IslandOutcome[]>, budgetMs: number): Promise<IslandOutcome[] | undefined> {
+  if (budgetMs === Number.POSITIVE_INFINITY) return everyIsland;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), budgetMs)));
+  try {
+    return await Promise.race([everyIsland, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The document up to its first island with the islands' script preloads and styles in the head.
+ * The first view's island scripts start loading with the page, not after the shell's runtime
+ * asked for them (classic scripts, as the runtime adds them); at low priority, so they take the
+ * bandwidth the page's largest paint (its image) leaves. The styles come before any script runs:
+ * no flash of unstyled remote markup.
+ */
+function withHead(beforeFirstIsland: string, islands: ServerIslands, requests: IslandRequest[], versions: ReadonlyMap<string, string>): string {
+  const preloads = islands
+    .firstViewScripts(requests, versions)
+    .map((href) => `<link rel="preload" as="script" fetchpriority="low" href="${escapeAttribute(href)}"/>`)
+    .join('');
+  const styles = islands
+    .stylesheets(requests, versions)
+    .map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}"/>`)
+    .join('');
+  return styles || preloads ? beforeFirstIsland.replace('</head>', `${preloads}${styles}</head>`) : beforeFirstIsland;
 }
 
 /**
@@ -128,6 +231,24 @@ function pageVersions(islands: ServerIslands, config: PageConfig, requested: Req
     if (version) versions.set(name, version);
   }
   return versions;
+}
+
+/**
+ * The page's body once its head can go, its cache headers set by the streamed-page rule
+ * (`markPageStart`) and, when streamed, `X-Accel-Buffering: no` (nginx passes each chunk on).
+ */
+export async function streamPage(reply: FastifyReply, rendering: Promise<StreamedPage>): Promise<string | Readable> {
+  const { body, start } = await rendering;
+  markPageStart(reply, start);
+  return body;
+}
+
+/** `onTimings` sending the islands' times as `Server-Timing` (with `ISLAND_SERVER_TIMING=on`: the head then waits for every island). */
+export function serverTimingOf(islands: ServerIslands, reply: FastifyReply): ((timings: IslandTiming[]) => void) | undefined {
+  if (!islands.serverTiming) return undefined;
+  return (timings) => {
+    if (timings.length > 0 && !reply.raw.headersSent) reply.header('Server-Timing', serverTimingHeader(timings));
+  };
 }
 
 /** How long one island took on the server. */

@@ -280,6 +280,30 @@ describe('ServerIslands', () => {
     expect(log[1]).toContain('remote "mf-c" failed on the server (stage: timeout)');
   });
 
+  it('gives each island its own outcome as soon as it settles, and knows the remotes whose latest render failed', async () => {
+    let finishSlow: () => void = () => {};
+    const islands = islandsWith(async (props) => {
+      if (props.kind === 'throw') throw new Error('boom');
+      if (props.kind === 'slow') await new Promise<void>((resolve) => (finishSlow = resolve));
+      return { html: `<b>${String(props.kind)}</b>` };
+    }, []);
+    const page = { config: examplePageConfig(), url: '/' };
+    const requests = [
+      { name: 'mf-a/Slow', props: { kind: 'slow' } },
+      { name: 'mf-b/Throws', props: { kind: 'throw' } },
+    ];
+    expect(islands.failingRemotes(requests)).toEqual([]);
+    const [slow, throws] = islands.renderEach(requests, page);
+    // The failed island is known while the slow one still renders.
+    expect(await throws).toMatchObject({ ok: false, stage: 'render' });
+    expect(islands.failingRemotes(requests)).toEqual(['mf-b']);
+    finishSlow();
+    expect(await slow).toMatchObject({ ok: true, result: { html: '<b>slow</b>' } });
+    // A later success clears it.
+    await islands.renderAll([{ name: 'mf-b/Ok', props: { kind: 'ok' } }], page);
+    expect(islands.failingRemotes(requests)).toEqual([]);
+  });
+
   it('reuses a render only when the module allows it, per props and address, and not across builds', async () => {
     const page = { config: examplePageConfig(), url: '/a' };
     let renders = 0;
@@ -366,6 +390,15 @@ describe('ServerFederation: contracts versions', () => {
     expect(outcome).toMatchObject({ ok: false, stage: 'compatibility' });
     expect(remote.runtime.loads).toBe(1);
     expect(log).toEqual([expect.stringMatching(new RegExp(`^\\[shell\\] KHS-ISLAND-004 remote "mf-hello" failed on the server \\(stage: compatibility\\): .*contracts ${major + 1}\\.0\\.0`))]);
+  });
+});
+
+describe('readServerIslandSettings: the head budget', () => {
+  it('waits 20 ms by default, any whole number of milliseconds from 0 when set, and refuses anything else', () => {
+    expect(readServerIslandSettings({}).headBudgetMs).toBe(20);
+    expect(readServerIslandSettings({ PAGE_HEAD_BUDGET_MS: '0' }).headBudgetMs).toBe(0);
+    expect(readServerIslandSettings({ PAGE_HEAD_BUDGET_MS: '1000' }).headBudgetMs).toBe(1000);
+    expect(() => readServerIslandSettings({ PAGE_HEAD_BUDGET_MS: 'soon' })).toThrow('PAGE_HEAD_BUDGET_MS');
   });
 });
 

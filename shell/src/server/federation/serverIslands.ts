@@ -34,6 +34,8 @@ export interface ServerIslandsOptions {
   failures?: FailureLog;
   /** Sends each page's island render times as a `Server-Timing` header (benchmarks, DevTools). Default false. */
   serverTiming?: boolean;
+  /** How long a page's headers wait for its islands before the page streams (`headBudgetMs`). Default `DEFAULT_HEAD_BUDGET_MS`. */
+  headBudgetMs?: number;
   /**
    * Called once per page with the remotes whose islands rendered on it and the build versions the
    * page chose (page views per remote build, the denominator of failure rates). Default: none.
@@ -43,6 +45,10 @@ export interface ServerIslandsOptions {
 
 /** Reused renders kept at most (oldest dropped first). */
 const RENDER_CACHE_ENTRIES = 2000;
+/** How long a remote whose latest island render failed counts as failing (`failingRemotes`). */
+export const KNOWN_FAILING_FOR_MS = 30_000;
+/** Default `PAGE_HEAD_BUDGET_MS`: short enough for a first byte within 50 ms, long enough for warm islands. */
+export const DEFAULT_HEAD_BUDGET_MS = 20;
 
 /** The render of an island with nothing to show (`serverProps` said `null`). */
 const EMPTY_RESULT: IslandRenderResult = Object.freeze({ html: '' });
@@ -56,6 +62,8 @@ export class ServerIslands {
   private readonly renderCache = new Map<string, { until: number; result: IslandRenderResult }>();
   /** The live build's `dataVersion` of each island rendered so far (`IslandServerModule.dataVersion`). */
   private readonly dataVersionOf = new Map<string, () => string | undefined>();
+  /** Each remote's latest island outcome on this shell (`failingRemotes`). */
+  private readonly latestOutcome = new Map<string, { ok: boolean; at: number }>();
 
   constructor(private readonly options: ServerIslandsOptions) {
     this.failures = options.failures ?? new FailureLog();
@@ -74,7 +82,15 @@ export class ServerIslands {
    * abort signal per page); never rejects.
    */
   renderAll(requests: IslandRequest[], page: IslandPage): Promise<IslandOutcome[]> {
-    if (requests.length === 0) return Promise.resolve([]);
+    return Promise.all(this.renderEach(requests, page));
+  }
+
+  /**
+   * Like `renderAll`, one promise per island in the requests' order, each settling as soon as its
+   * island rendered or failed (a streamed page writes each as it comes); none rejects.
+   */
+  renderEach(requests: IslandRequest[], page: IslandPage): Array<Promise<IslandOutcome>> {
+    if (requests.length === 0) return [];
     const controller = new AbortController();
     let expire: () => void = () => {};
     const budget = new Promise<'timeout'>((resolve) => (expire = () => resolve('timeout')));
@@ -82,19 +98,45 @@ export class ServerIslands {
       controller.abort();
       expire();
     }, this.options.budgetMs);
-    return Promise.all(requests.map((request) => this.renderOne(request, page, controller.signal, budget)))
-      .then((outcomes) => {
+    const outcomes = requests.map((request) => this.renderOne(request, page, controller.signal, budget));
+    void Promise.all(outcomes)
+      .then((settled) => {
         if (this.options.onPageRendered) {
           const rendered = new Set<string>();
-          outcomes.forEach((outcome, index) => {
+          settled.forEach((outcome, index) => {
             const remote = outcome.ok ? parseIslandName(requests[index]!.name)?.remote : undefined;
             if (remote) rendered.add(remote);
           });
           if (rendered.size > 0) this.options.onPageRendered(rendered, page.versions);
         }
-        return outcomes;
       })
       .finally(() => clearTimeout(timer));
+    return outcomes;
+  }
+
+  /**
+   * The remotes of `requests` this shell knows to be failing: their latest island render here
+   * failed (an error or past the budget), less than `KNOWN_FAILING_FOR_MS` ago. A page holding one
+   * of their islands is likely to be degraded, so it goes out private from its first byte.
+   */
+  failingRemotes(requests: IslandRequest[]): string[] {
+    const now = Date.now();
+    const failing = new Set<string>();
+    for (const request of requests) {
+      const remote = parseIslandName(request.name)?.remote;
+      const latest = remote ? this.latestOutcome.get(remote) : undefined;
+      if (remote && latest && !latest.ok && now - latest.at < KNOWN_FAILING_FOR_MS) failing.add(remote);
+    }
+    return [...failing];
+  }
+
+  /**
+   * How long a page's headers wait for its islands (`PAGE_HEAD_BUDGET_MS`): every island settled by
+   * then, the page goes out whole; otherwise it streams. With `serverTiming` the headers wait for
+   * every island (the `Server-Timing` header names them all).
+   */
+  get headBudgetMs(): number {
+    return this.serverTiming ? Number.POSITIVE_INFINITY : (this.options.headBudgetMs ?? DEFAULT_HEAD_BUDGET_MS);
   }
 
   /**
@@ -178,6 +220,7 @@ export class ServerIslands {
   }
 
   private observed(remote: string, page: IslandPage, outcome: IslandOutcome): IslandOutcome {
+    this.latestOutcome.set(remote, { ok: outcome.ok, at: Date.now() });
     this.onIslandRendered?.(remote, page.versions?.get(remote), outcome);
     return outcome;
   }

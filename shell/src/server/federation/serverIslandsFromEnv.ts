@@ -3,7 +3,7 @@ import type { RemoteDefinition, ServerIslandStage } from 'contracts';
 import { createFederationRuntime } from './createFederationRuntime.js';
 import { FailureLog } from './failureLog.js';
 import { ServerFederation } from './serverFederation.js';
-import { ServerIslands } from './serverIslands.js';
+import { DEFAULT_HEAD_BUDGET_MS, ServerIslands } from './serverIslands.js';
 import { warmUpRemotes } from './warmUp.js';
 
 /** Settings of server-rendered islands (environment variables, see README "Configuration"). */
@@ -18,6 +18,8 @@ export interface ServerIslandSettings {
   revalidateMs: number;
   /** `REMOTE_FAILURE_LOG_INTERVAL_MS`, default 60000: one failure line per remote per interval. */
   failureLogIntervalMs: number;
+  /** `PAGE_HEAD_BUDGET_MS`, default 20: how long a page's headers wait for its islands before the page streams. */
+  headBudgetMs: number;
   /** `ISLAND_SERVER_TIMING=on`: island render times in a `Server-Timing` header. Default off (it shows internals). */
   serverTiming: boolean;
   /** `LOG_LEVEL=debug` (or `trace`): each failure line is followed by the error's stack. Default off: one line, no stack. */
@@ -33,6 +35,7 @@ export function readServerIslandSettings(env: NodeJS.ProcessEnv = process.env): 
     hopTimeoutMs: readEnvInteger(env, 'REMOTE_SERVER_TIMEOUT_MS', MILLISECONDS) ?? 1000,
     revalidateMs: readEnvInteger(env, 'REMOTE_REVALIDATE_MS', MILLISECONDS) ?? 2000,
     failureLogIntervalMs: readEnvInteger(env, 'REMOTE_FAILURE_LOG_INTERVAL_MS', MILLISECONDS) ?? 60_000,
+    headBudgetMs: readEnvInteger(env, 'PAGE_HEAD_BUDGET_MS', { ...MILLISECONDS, min: 0 }) ?? DEFAULT_HEAD_BUDGET_MS,
     serverTiming: env.ISLAND_SERVER_TIMING === 'on',
     failureStacks: env.LOG_LEVEL === 'debug' || env.LOG_LEVEL === 'trace',
   };
@@ -64,6 +67,7 @@ export function createServerIslands(
     budgetMs: settings.budgetMs,
     failures,
     serverTiming: settings.serverTiming,
+    headBudgetMs: settings.headBudgetMs,
     ...(onPageRendered ? { onPageRendered: (rendered: ReadonlySet<string>, versions?: ReadonlyMap<string, string | null>) => onPageRendered(rendered, federation, versions) } : {}),
   });
 }

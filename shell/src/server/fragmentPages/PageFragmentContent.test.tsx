@@ -14,6 +14,12 @@ function recordingIslands(): ServerIslands & { seen: IslandRequest[] } {
       seen.push(...requests);
       return requests.map((request) => (request.name === 'mf-widgets/Ok' ? { ok: true, result: { html: '<b>rendered</b>' }, ms: 1 } : { ok: false, stage: 'render', ms: 1 }));
     },
+    // Each island's outcome as renderAll gives it (the page waits for every island here).
+    renderEach(this: Pick<ServerIslands, 'renderAll'>, requests: IslandRequest[], page: Parameters<ServerIslands['renderAll']>[1]) {
+      const all = this.renderAll(requests, page);
+      return requests.map((_request, index) => all.then((outcomes) => outcomes[index]!));
+    },
+    failingRemotes: () => [],
     stylesheets: () => [],
     firstViewScripts: () => [],
   } as unknown as ServerIslands & { seen: IslandRequest[] };

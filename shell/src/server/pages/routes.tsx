@@ -7,10 +7,9 @@ import { pageContentReader } from './pageContentReader.js';
 import { HomePage } from './HomePage.js';
 import { FIRST_VIEW_REMOTES, Layout, remoteOfIsland } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
-import { renderPageWithIslands, serverTimingHeader } from '../federation/islandCollector.js';
+import { serverTimingOf, streamPage, streamPageWithIslands } from '../federation/islandCollector.js';
 import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
-import { markPageDegraded } from '../delivery/pageCache.js';
 import { SEARCH_LIST_ISLAND, SearchPage } from './SearchPage.js';
 import { WatchlistPage } from './WatchlistPage.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
@@ -47,11 +46,7 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
   const publicContent = pageContentReader(content, images);
   const render = (request: FastifyRequest, reply: FastifyReply, page: ReactElement, reader: IslandContentReader = publicContent) =>
     islands
-      ? renderPageWithIslands(page, islands, { config, url: request.url, content: reader }, (timings) => {
-          if (islands.serverTiming && timings.length > 0) reply.header('Server-Timing', serverTimingHeader(timings));
-          // A placeholder where a remote failed: this render must not be what caches keep.
-          if (timings.some((timing) => !timing.ok)) markPageDegraded(reply);
-        })
+      ? streamPage(reply, streamPageWithIslands(page, islands, { config, url: request.url, content: reader }, { onTimings: serverTimingOf(islands, reply) }))
       : renderPage(page);
   const html = (reply: { type(value: string): unknown }) => reply.type('text/html; charset=utf-8');
 
