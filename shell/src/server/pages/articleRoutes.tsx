@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
 import type { IslandContentReader, PageConfig } from 'contracts';
 import { PREVIEW_PATH_PREFIX, verifyPreviewLink } from '@khs/content';
 import type { ContentStore } from '../content/contentStore.js';
@@ -16,7 +17,7 @@ export interface ArticleRouteContext {
   runtimeUrl: string;
   previewSecret?: string;
   /** Renders a page, its islands reading the site's content through `reader`. */
-  render(request: FastifyRequest, reply: FastifyReply, page: ReactElement, reader: IslandContentReader): Promise<string> | string;
+  render(request: FastifyRequest, reply: FastifyReply, page: ReactElement, reader: IslandContentReader): Promise<string | Readable> | string;
   metadataContext(request: FastifyRequest): MetadataContext;
   imageOf(contentUrl: string): PageImage;
   knownImageOf(contentUrl: string): PageImage | undefined;
