@@ -72,6 +72,8 @@ describe('versionOfResult', () => {
     // The learned re-ranking's hash is part of it (server/src/reranking/learnedCurationSet.ts).
     expect(versionOfResult({ hits: [{ document: { id: 'current', version: 'abc', curations: 'f00' } }] })).toBe('abc+f00');
     expect(versionOfResult({ hits: [{ document: { id: 'current', curations: 'f00' } }] })).toBe(UNKNOWN_INDEX_VERSION);
+    expect(versionOfResult({ hits: [{ document: { id: 'current', version: 'abc', popularity: 'b0b' } }] })).toBe('abc~b0b');
+    expect(versionOfResult({ hits: [{ document: { id: 'current', version: 'abc', curations: 'f00', popularity: 'b0b' } }] })).toBe('abc+f00~b0b');
     expect(versionOfResult({ error: 'Not found.', code: 404 })).toBe(UNKNOWN_INDEX_VERSION);
     expect(versionOfResult(undefined)).toBe(UNKNOWN_INDEX_VERSION);
   });

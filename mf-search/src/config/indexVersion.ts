@@ -28,6 +28,14 @@ export const INDEX_VERSION_FIELD = 'version';
 export const INDEX_VERSION_CURATIONS_FIELD = 'curations';
 
 /**
+ * The field of the same document where the search team's service records the hash of the
+ * popularity scores it last wrote (`server/src/popularity/`): part of the version, so a refresh
+ * that moved the order reaches cached answers within a second instead of at their expiry
+ * (`SEARCH_CACHE_SECONDS`). Dropped by the indexer's next version write, as the curations' hash.
+ */
+export const INDEX_VERSION_POPULARITY_FIELD = 'popularity';
+
+/**
  * How old a version read may be when a search is answered from a cache (ms): a change is in every
  * answer at most this long after the indexer recorded it (the issue's bound is 5 s).
  */
@@ -41,13 +49,19 @@ export function indexVersionSearch(indexName: string): Record<string, unknown> {
   return { collection: indexVersionCollection(indexName), q: '*', query_by: INDEX_VERSION_FIELD, per_page: 1 };
 }
 
-/** The version in a `multi_search` result of {@link indexVersionSearch} (with the learned curations' hash, when recorded), or {@link UNKNOWN_INDEX_VERSION}. */
+/**
+ * The version in a `multi_search` result of {@link indexVersionSearch} (with the learned curations'
+ * hash after `+` and the popularity scores' hash after `~`, when recorded), or {@link UNKNOWN_INDEX_VERSION}.
+ */
 export function versionOfResult(result: unknown): string {
-  const hits = (result as { hits?: { document?: Record<string, unknown> }[] } | undefined)?.hits;
-  const version = hits?.[0]?.document?.[INDEX_VERSION_FIELD];
+  const document = (result as { hits?: { document?: Record<string, unknown> }[] } | undefined)?.hits?.[0]?.document;
+  const version = document?.[INDEX_VERSION_FIELD];
   if (typeof version !== 'string' || version === '') return UNKNOWN_INDEX_VERSION;
-  const curations = hits?.[0]?.document?.[INDEX_VERSION_CURATIONS_FIELD];
-  return typeof curations === 'string' && curations !== '' ? `${version}+${curations}` : version;
+  const part = (field: string, separator: string) => {
+    const value = document?.[field];
+    return typeof value === 'string' && value !== '' ? `${separator}${value}` : '';
+  };
+  return `${version}${part(INDEX_VERSION_CURATIONS_FIELD, '+')}${part(INDEX_VERSION_POPULARITY_FIELD, '~')}`;
 }
 
 /** A memoised reader of the index version. */

@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server';
 import { getServerState, InstantSearchSSRProvider } from 'react-instantsearch';
-import { ISLAND_API_VERSION, type IslandRender, type IslandServerContext, type SearchConfiguration } from 'contracts';
+import { ISLAND_API_VERSION, SEARCH_CACHE_SECONDS, type IslandRender, type IslandServerContext, type SearchConfiguration } from 'contracts';
 import { renderReactIsland } from '@khs/react-island/server';
 import { createSuggestionSource } from '../autocomplete/createSuggestionSource.js';
 import { SearchList } from '../components/SearchList.js';
@@ -38,8 +38,13 @@ export function dispose(): void {
 /** Pages a server render fills at most (`?page=40` renders 1…5 and offers more): bounded work per request. */
 export const MAX_SERVER_PAGES = 5;
 
-/** Identical list renders within 10 s share one run; at most 4 distinct ones run at once. */
-const renders = createServerRenderCache({ ttlMs: 10_000, maxEntries: 200, maxInFlight: 4 });
+/**
+ * Identical list renders share one run for as long as the answers under them are cached
+ * (`SEARCH_CACHE_SECONDS`; keyed on the index version, so no longer than it stands); at most 4
+ * distinct ones run at once. Kept shorter, a render that missed the island budget on a busy
+ * machine was gone before the next visitor came, who then missed it too.
+ */
+const renders = createServerRenderCache({ ttlMs: SEARCH_CACHE_SECONDS * 1000, maxEntries: 200, maxInFlight: 4 });
 
 /** One search setup per search configuration (the page config is built once per shell process). */
 const setups = new WeakMap<object, SearchSetup>();

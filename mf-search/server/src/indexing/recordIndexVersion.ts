@@ -30,3 +30,19 @@ export async function recordIndexVersion(target: SearchTarget, version: string):
     await client.collections(name).documents().upsert(document);
   }
 }
+
+/**
+ * Records one more part of the index version (a field of the version document beside the
+ * indexer's, such as the learned curations' or the popularity scores' hash; partial update, only
+ * when it differs), so every reader's cached answers are refreshed within a read interval. Without
+ * a version document (an indexer that has not synced yet) there is nothing cached to refresh.
+ */
+export async function recordIndexVersionPart(target: SearchTarget, field: string, value: string): Promise<void> {
+  const versionDocument = searchTargetClient(target).collections(indexVersionCollection(target.collectionName)).documents(INDEX_VERSION_DOCUMENT_ID);
+  try {
+    const document = (await versionDocument.retrieve()) as Record<string, unknown>;
+    if (document[field] !== value) await versionDocument.update({ [field]: value });
+  } catch (error) {
+    if (errorStatus(error) !== 404) throw error;
+  }
+}

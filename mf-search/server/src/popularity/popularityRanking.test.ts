@@ -6,7 +6,9 @@ import { searchNodeFromUrl } from '@khs/search-nodes';
 import { searchSortBy } from 'contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionSchema, POPULARITY_FIELD } from '../indexing/articleCollectionSchema.js';
+import { recordIndexVersion } from '../indexing/recordIndexVersion.js';
 import type { SearchTarget } from '../indexing/syncArticleIndex.js';
+import { indexVersionSearch, versionOfResult } from '../../../src/config/indexVersion.js';
 import type { InsightsEvent } from '../storage/insightsEventRepository.js';
 import { openInsightsStorage, type InsightsStorage } from '../storage/openInsightsStorage.js';
 import { DEFAULT_POPULARITY_SETTINGS } from './popularitySettings.js';
@@ -144,5 +146,33 @@ describe('popularity from behaviour, against the embedded search server over HTT
     const later = await createPopularityUpdater({ target: target(name), events: storage.events, settings: DEFAULT_POPULARITY_SETTINGS, now: () => clock + 200 * DAY }).refresh();
     expect(later).toMatchObject({ fieldAdded: false, written: 1 });
     expect(await popularityOf(name, 'first')).toBe(0);
+  });
+
+  it('a refresh that writes scores changes the index version readers key their cached answers on; one that writes nothing keeps it', async () => {
+    const name = 'articles-popularity-version';
+    await createArticles(name);
+    await recordIndexVersion(target(name), 'content-1');
+    const version = async () => {
+      const body = (await (await admin('POST', '/multi_search', JSON.stringify({ searches: [indexVersionSearch(name)] }))).json()) as { results: unknown[] };
+      return versionOfResult(body.results[0]);
+    };
+    expect(await version()).toBe('content-1');
+    const updater = createPopularityUpdater({ target: target(name), events: storage.events, settings: DEFAULT_POPULARITY_SETTINGS, now: () => clock });
+    expect(await updater.refresh()).toMatchObject({ written: 0 });
+    expect(await version()).toBe('content-1');
+
+    for (let visitor = 0; visitor < 3; visitor++) await storage.events.store([behaviour(name, 'conversion', `anonymous-v${visitor}`, 'second', clock)]);
+    expect(await updater.refresh()).toMatchObject({ written: 1 });
+    const moved = await version();
+    expect(moved).toMatch(/^content-1~[0-9a-f]{12}$/);
+    expect(await updater.refresh()).toMatchObject({ written: 0 });
+    expect(await version()).toBe(moved);
+
+    // The indexer's next version write drops the part; the scores' next move records it again.
+    await recordIndexVersion(target(name), 'content-2');
+    expect(await version()).toBe('content-2');
+    await storage.events.store([behaviour(name, 'conversion', 'anonymous-v3', 'second', clock)]);
+    expect(await updater.refresh()).toMatchObject({ written: 1 });
+    expect(await version()).toMatch(/^content-2~[0-9a-f]{12}$/);
   });
 });

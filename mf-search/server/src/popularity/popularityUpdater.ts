@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import { INDEX_VERSION_POPULARITY_FIELD } from '../../../src/config/indexVersion.js';
 import { POPULARITY_FIELD } from '../indexing/articleCollectionSchema.js';
+import { recordIndexVersionPart } from '../indexing/recordIndexVersion.js';
 import { searchTargetClient, type SearchTarget } from '../indexing/syncArticleIndex.js';
 import type { InsightsEventRepository } from '../storage/insightsEventRepository.js';
 import { popularityHorizon, PopularityTally } from './popularityScores.js';
@@ -51,10 +54,18 @@ const PAGE_SIZE = 250;
  * A refresh writes the scores that moved by more than {@link POPULARITY_WRITE_THRESHOLD} and 0 for
  * articles that had one and fell out. Which articles have a popularity, it asks the collection each
  * time (`filter_by=popularity:>0`, ids only): the indexer's upsert of an edited article resets its
- * `popularity` to 0, and such an article is written again at the next refresh.
+ * `popularity` to 0, and such an article is written again at the next refresh. A refresh that wrote
+ * records the hash of the scores in the index version (`INDEX_VERSION_POPULARITY_FIELD`), so cached
+ * search answers (browsers, the server render, the shell's page cache) follow within a second.
  */
 export interface PopularityUpdater {
   refresh(): Promise<PopularityRefresh>;
+}
+
+/** A short hash of the scores in the index (id order), the popularity part of the index version. */
+function scoresHash(scores: ReadonlyMap<string, number>): string {
+  const entries = [...scores].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return createHash('sha256').update(JSON.stringify(entries)).digest('hex').slice(0, 12);
 }
 
 /** See above. */
@@ -134,6 +145,9 @@ export function createPopularityUpdater(options: PopularityUpdaterOptions): Popu
         else next.delete(document.id);
       }
       written = next;
+      // Cached answers (SEARCH_CACHE_SECONDS) are keyed on the index version: without this a moved
+      // order would show only once they expire.
+      if (documents.length > refused) await recordIndexVersionPart(options.target, INDEX_VERSION_POPULARITY_FIELD, scoresHash(next));
       return { eventsRead, written: documents.length - refused, refused, fieldAdded };
     },
   };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_SEARCH_SETTINGS, POPULARITY_SORT_BY } from 'contracts';
-import { INDEX_VERSION_CURATIONS_FIELD, INDEX_VERSION_DOCUMENT_ID, indexVersionCollection } from '../../../src/config/indexVersion.js';
+import { INDEX_VERSION_CURATIONS_FIELD } from '../../../src/config/indexVersion.js';
+import { recordIndexVersionPart } from '../indexing/recordIndexVersion.js';
 import { searchTargetClient, type SearchTarget } from '../indexing/syncArticleIndex.js';
 import { RERANK_CANDIDATES, type LearnedReranking } from './rerankLearner.js';
 
@@ -33,11 +34,6 @@ export function learnedCurationItems(learned: readonly LearnedReranking[]): Lear
     }));
 }
 
-function errorStatus(error: unknown): number | undefined {
-  const status = (error as { httpStatus?: unknown }).httpStatus;
-  return typeof status === 'number' ? status : undefined;
-}
-
 /** What the learner needs of the search server. */
 export interface LearnedCurationWriter {
   /** The query's first {@link RERANK_CANDIDATES} result ids as the site ranks them, without any curation. */
@@ -67,18 +63,6 @@ export function createLearnedCurationWriter(target: SearchTarget): LearnedCurati
     await client.apiCall.patch(collectionPath, { curation_sets: [...attached.filter((name) => name !== setName), setName] });
   }
 
-  /** Lets readers of the index version see the change: the version document's curations field (partial update). */
-  async function recordVersion(hash: string): Promise<void> {
-    const versionDocuments = client.collections(indexVersionCollection(target.collectionName)).documents(INDEX_VERSION_DOCUMENT_ID);
-    try {
-      const document = (await versionDocuments.retrieve()) as Record<string, unknown>;
-      if (document[INDEX_VERSION_CURATIONS_FIELD] !== hash) await versionDocuments.update({ [INDEX_VERSION_CURATIONS_FIELD]: hash });
-    } catch (error) {
-      // No version recorded yet (an indexer that has not synced): nothing to refresh.
-      if (errorStatus(error) !== 404) throw error;
-    }
-  }
-
   return {
     async organicResults(query) {
       const answer = (await client.apiCall.get(`${collectionPath}/documents/search`, {
@@ -100,7 +84,7 @@ export function createLearnedCurationWriter(target: SearchTarget): LearnedCurati
       }
       // Every time: the indexer's `--full` run attaches the editors' sets alone.
       await attach();
-      await recordVersion(hash);
+      await recordIndexVersionPart(target, INDEX_VERSION_CURATIONS_FIELD, hash);
     },
   };
 }
