@@ -7,7 +7,7 @@
  * keeps them together). Minor: something was added (an export, an optional event field); major:
  * something a built remote relies on changed or went away.
  */
-export const CONTRACTS_VERSION = '1.7.0';
+export const CONTRACTS_VERSION = '1.8.0';
 
 /** Key of the contracts version in a remote manifest's `metaData`. */
 export const CONTRACTS_VERSION_MANIFEST_KEY = 'contractsVersion';

@@ -14,6 +14,10 @@ export interface SliceManifest {
     readonly islands: readonly string[];
     /** Its islands in the shell's slots (checked by the shell against contracts' slots at start). */
     readonly slots?: readonly { readonly slot: string; readonly island: string; readonly order: number; readonly props?: Readonly<Record<string, string>>; readonly hydrate?: 'immediate' | 'idle' | 'visible' | 'interaction'; readonly className?: string }[];
+    /** Pages it owns: the shell serves each in the site's layout, a heading and one slot (checked by the shell at start). */
+    readonly pages?: readonly SlicePageDeclaration[];
+    /** Its islands' settings, read at start by a module of its own and passed through into every page's config (`browserSettings.mjs`). */
+    readonly browserSettings?: { readonly module: string; readonly pageConfigFields: readonly string[] };
   };
   readonly service?: {
     readonly name: string;
@@ -26,6 +30,21 @@ export interface SliceManifest {
     readonly edgePolicy: { readonly description?: string; readonly routes: readonly unknown[]; readonly pages?: readonly unknown[]; readonly formPages?: readonly unknown[] };
   };
   readonly env: readonly string[];
+}
+
+/** A page a slice declares (`remote.pages` in its `slice.json`; the schema says what each field means). */
+export interface SlicePageDeclaration {
+  readonly path: string;
+  readonly title: string;
+  readonly heading: string;
+  readonly description?: string;
+  readonly slot: string;
+  readonly pageClass?: string;
+  readonly queryParam?: string;
+  readonly queryMaxLength?: number;
+  readonly robots: 'index' | 'noindex' | 'noindex-with-query';
+  readonly sharedCache?: boolean;
+  readonly fallback?: { readonly text?: string; readonly onlyWithoutScripts?: boolean; readonly queryForm?: { readonly label: string; readonly formLabel: string } };
 }
 
 export interface RemoteEntry {
