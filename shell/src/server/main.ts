@@ -1,5 +1,5 @@
-// Starts the shell: database, pages, the edge to the team services. The search server is another
-// process (`tooling/stack` starts it; TYPESENSE_HOST / TYPESENSE_NODES say where it is).
+// Starts the shell: database, pages, the edge to the team services, and the settings the slices'
+// islands need from the running site (each slice's own module reads them, `@khs/stack/browser-settings`).
 // Configuration: environment variables, see README "Configuration".
 import { readShellConfig, ShellConfigError } from './config.js';
 import { buildShellApp } from './app.js';
@@ -15,7 +15,8 @@ import { createShellCanary, readCanaryRuleSettings } from './canary/index.js';
 import { currentRequestVersions } from './federation/requestVersions.js';
 import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
 import { serverFailureCode } from './federation/failureLog.js';
-import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
+import { readBrowserSettings } from '@khs/stack/browser-settings';
+import { withDeprecatedEnv } from '@khs/stack/registry';
 import { createLinkOriginResolver } from './security/linkOrigin.js';
 import { createLogger, metricsEnabled, metricsText, routeConsoleToLogger, startProcessMetrics, startTracing } from '@khs/observability';
 import { islandRenderMetrics, withBrowserReportMetrics } from './observability/shellMetrics.js';
@@ -36,11 +37,11 @@ async function main(): Promise<void> {
   if (config.usesDevelopmentCookieSecret) {
     log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');
   }
-  // The search slice's service fills and updates the index; browsers search it
-  // with the search-only key; the shell itself never calls it.
-  const searchEndpoint = browserSearchEndpoint(config);
-  const searchNotice = unconfiguredSearchNotice(config);
-  if (searchNotice) log(searchNotice);
+  // What the slices' islands need from the running site (their own variables, read by their own
+  // modules): passed through into every page's config; a malformed variable stops the start.
+  const browserSettings = await readBrowserSettings(withDeprecatedEnv(process.env, () => undefined));
+  if (browserSettings.problems.length > 0) throw new ShellConfigError(browserSettings.problems);
+  for (const notice of browserSettings.notices) log(notice);
   const content = createLiveContentStore(config.contentDir);
   log(`articles from ${config.contentDir} (watched)`);
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   const { app } = await buildShellApp({
     config,
     content,
-    search: searchEndpoint,
+    browserSettings,
     islands,
     linkOrigin,
     loggerInstance: logger,

@@ -1,4 +1,4 @@
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import type { SlotContexts, SlotName } from 'contracts';
 import { fillProps, SITE_SLOT_FILLS, type SlotFills } from '../slots/slotFills.js';
 import { Island } from './Island.js';
@@ -11,6 +11,8 @@ export interface SlotProps<Name extends SlotName> {
   name: Name;
   /** What the slot offers its islands (contracts' `SlotContexts`); their props are taken from it. */
   context: SlotContexts[Name];
+  /** Placeholder of its first island, shown where that island cannot render on the server (`Island`'s children). Default none. */
+  fallback?: ReactNode;
 }
 
 /**
@@ -19,12 +21,14 @@ export interface SlotProps<Name extends SlotName> {
  * server by its remote's server build with the same isolation, budgets, pinning, preview and canary
  * rules, then hydrated in the browser. A slot nobody fills renders nothing.
  */
-export function Slot<Name extends SlotName>({ name, context }: SlotProps<Name>) {
+export function Slot<Name extends SlotName>({ name, context, fallback }: SlotProps<Name>) {
   const fills = useContext(SlotFillsContext).get(name) ?? [];
   return (
     <>
-      {fills.map((fill) => (
-        <Island key={fill.island} name={fill.island} props={fillProps(fill, context)} {...(fill.className ? { className: fill.className } : {})} {...(fill.hydrate ? { hydrate: fill.hydrate } : {})} />
+      {fills.map((fill, index) => (
+        <Island key={fill.island} name={fill.island} props={fillProps(fill, context)} {...(fill.className ? { className: fill.className } : {})} {...(fill.hydrate ? { hydrate: fill.hydrate } : {})}>
+          {index === 0 ? fallback : null}
+        </Island>
       ))}
     </>
   );
