@@ -94,6 +94,8 @@ export interface TeamServiceEntry {
   readonly readsEditorToken: boolean;
 }
 
+/** Variables of the whole site, not of one slice: any part may read them. */
+export const SITE_ENV: readonly string[];
 /** Every slice's manifest, checked, sorted by folder name. */
 export const SLICES: readonly SliceManifest[];
 /** `env` with the deprecated variable names a manifest still accepts copied to their new names; one `warn` line per old name in use. */
