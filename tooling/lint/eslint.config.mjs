@@ -81,10 +81,8 @@ export default tseslint.config(
     files: [
       'shell/src/client/islandRuntime.ts',
       'shell/src/server/app.ts',
-      'shell/src/server/config.ts',
       'shell/src/server/fragmentPages/formTokenGate.ts',
       'shell/src/server/health/RemotesHealthPage.tsx',
-      'shell/src/server/main.ts',
       'shell/src/server/pages/Layout.tsx',
       'shell/src/server/pages/routes.tsx',
       'shell/src/server/proxy/serviceProxy.ts',
