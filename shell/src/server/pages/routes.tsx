@@ -11,7 +11,7 @@ import { renderPageWithIslands, serverTimingHeader } from '../federation/islandC
 import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
 import { markPageDegraded } from '../delivery/pageCache.js';
-import { SlicePage } from '../slicePages/SlicePage.js';
+import { SlicePage } from './SlicePage.js';
 import { SITE_SLICE_PAGES, slicePageContext, type SlicePage as SlicePageDefinition } from '../slicePages/slicePages.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
 import type { ImageCatalogue } from '../seo/imageCatalogue.js';

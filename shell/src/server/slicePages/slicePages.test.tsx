@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlotFillsContext } from '../pages/Slot.js';
 import { readSlotFills } from '../slots/slotFills.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
-import { SlicePage } from './SlicePage.js';
+import { SlicePage } from '../pages/SlicePage.js';
 import { readSlicePages, SITE_SLICE_PAGES, slicePageContext } from './slicePages.js';
 
 /** A slice of a test owning one page. */

@@ -1,6 +1,6 @@
 import type { SlicePageSlotContext } from 'contracts';
-import { Slot } from '../pages/Slot.js';
-import type { SlicePage as SlicePageDefinition } from './slicePages.js';
+import { Slot } from './Slot.js';
+import type { SlicePage as SlicePageDefinition } from '../slicePages/slicePages.js';
 
 export interface SlicePageProps {
   /** The page, as its slice's manifest declares it. */
