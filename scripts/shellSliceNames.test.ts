@@ -49,5 +49,6 @@ describe('the shell names no slice (scripts/shell-slice-names.mjs)', () => {
   it('reports the places in the shell that name a slice (none once every template is on slots)', () => {
     const findings = checkShell();
     expect(findings.map((finding) => `${finding.file}:${finding.line}: ${finding.kind} "${finding.text}" names ${finding.names}`)).toEqual([]);
-  });
+    // Parses every source of the shell and of contracts: seconds on a busy machine.
+  }, 120_000);
 });
