@@ -89,12 +89,15 @@ export function readDockerfile(text: string): DockerfileFacts {
 
 /** A slice's manifest (`<slice>/slice.json`): data any image may copy (the registry discovers the slices from them). */
 const isSliceManifest = (source: string) => /^[a-z][a-z0-9-]*\/slice\.json$/.test(source);
+/** The modules the manifests declare for the shell to run at start (`remote.browserSettings.module`). */
+const SHELL_RUN_SLICE_MODULES = SLICES.flatMap((slice) => (slice.remote?.browserSettings ? [`${slice.name}/${slice.remote.browserSettings.module}`] : []));
 
 /** Sources a Dockerfile of `workspace` may not copy (anything but its closure, the root files, deploy/ and slice manifests). */
 export function foreignSources(facts: DockerfileFacts, workspace: string): string[] {
   const allowed = new Set(workspaceClosure(workspace, true));
   return facts.contextSources.filter(
-    (source) => !ROOT_FILES.includes(source) && !source.startsWith('deploy/') && !allowed.has(source) && !isSliceManifest(source),
+    (source) =>
+      !ROOT_FILES.includes(source) && !source.startsWith('deploy/') && !allowed.has(source) && !isSliceManifest(source) && !(workspace === 'shell' && SHELL_RUN_SLICE_MODULES.includes(source)),
   );
 }
 
@@ -114,9 +117,11 @@ describe('the Dockerfiles (deploy/docker)', () => {
     for (const remote of REMOTES) expect(facts.get(`${remote.name}-origin.Dockerfile`)!.workspace).toBe(remote.name);
   });
 
-  it("the shell's image holds every slice's manifest (the registry discovers the slices from them), and nothing else of a slice", () => {
+  it("the shell's image holds every slice's manifest (the registry discovers the slices from them) and the modules they declare for the shell to run, and nothing else of a slice", () => {
     const manifests = facts.get('shell.Dockerfile')!.contextSources.filter(isSliceManifest);
     expect(manifests.sort()).toEqual(SLICES.map((slice) => `${slice.name}/slice.json`));
+    const modules = facts.get('shell.Dockerfile')!.contextSources.filter((source) => SHELL_RUN_SLICE_MODULES.includes(source));
+    expect(modules.sort()).toEqual([...SHELL_RUN_SLICE_MODULES].sort());
   });
 
   it.each(dockerfiles)('%s passes the Dockerfile linter (dockerfile-utils)', (file) => {

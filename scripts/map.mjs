@@ -67,6 +67,12 @@ export function renderSliceSection(slice) {
       const props = Object.entries(fill.props ?? {}).map(([prop, field]) => `${prop} ← ${field}`);
       lines.push(`  - fills ${code(fill.slot)} with ${code(fill.island)} (order ${fill.order}, hydrates ${fill.hydrate ?? 'immediate'}${props.length ? `, props ${props.join(', ')}` : ''})`);
     }
+    for (const page of slice.remote.pages ?? []) {
+      const query = page.queryParam ? `, query ${code(page.queryParam)} as context` : '';
+      lines.push(`  - page ${code(page.path)} "${page.title}": heading and slot ${code(page.slot)}${query}, robots ${page.robots}${page.sharedCache ? ', shared caches may keep it' : ''}`);
+    }
+    const settings = slice.remote.browserSettings;
+    if (settings) lines.push(`  - browser settings: the shell runs ${code(settings.module)} at start and passes its page config ${list(settings.pageConfigFields.map(code))} through`);
   } else lines.push('- No remote.');
   if (slice.service) {
     const service = slice.service;

@@ -15,6 +15,20 @@ export interface ArticleSlotContext {
   topics: readonly string[];
 }
 
+/**
+ * A page a slice declares (its manifest's `remote.pages`), as the page's main slot offers it
+ * (since 1.8.0).
+ */
+export interface SlicePageSlotContext {
+  /** The page's path, e.g. `/search`. */
+  path: string;
+  /**
+   * The value of the query parameter the page declares (`queryParam` in the manifest), cut to its
+   * `queryMaxLength`; `''` when the page declares none or the address has none.
+   */
+  query: string;
+}
+
 /** Every slot of the shell's pages and the context it offers its islands. */
 export interface SlotContexts {
   /**
@@ -35,6 +49,10 @@ export interface SlotContexts {
   'teaser.actions': ArticleSlotContext;
   /** The end of every page's body, after the footer: page-wide enhancements with no place of their own. */
   'page.end': Record<string, never>;
+  /** The search page's main content, under its heading (since 1.8.0). */
+  'search.main': SlicePageSlotContext;
+  /** The watchlist page's main content, under its heading (since 1.8.0). */
+  'watchlist.main': SlicePageSlotContext;
 }
 
 /** A slot's name. */
@@ -49,6 +67,8 @@ export const SLOT_CONTEXT_FIELDS: { readonly [Slot in SlotName]: readonly (keyof
   'article.after-body': ['articleId', 'title', 'topics'],
   'teaser.actions': ['articleId', 'title', 'topics'],
   'page.end': [],
+  'search.main': ['path', 'query'],
+  'watchlist.main': ['path', 'query'],
 };
 
 /** Every slot's name. */

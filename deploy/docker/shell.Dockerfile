@@ -44,6 +44,10 @@ COPY mf-search/slice.json mf-search/slice.json
 COPY mf-survey/slice.json mf-survey/slice.json
 COPY mf-watchlist/slice.json mf-watchlist/slice.json
 COPY mf-widgets/slice.json mf-widgets/slice.json
+# The modules the manifests declare for the shell to run at start (`remote.browserSettings`: the
+# search slice's reads where browsers search); they import only contracts and libs/, installed with
+# the shell (scripts/deploy.test.ts holds this list to the manifests too).
+COPY mf-search/settings/browserSettings.ts mf-search/settings/browserSettings.ts
 
 FROM node:24.21-bookworm-slim
 LABEL org.opencontainers.image.title="khs-shell" khs.workspace="shell"

@@ -14,6 +14,10 @@ export interface SliceManifest {
     readonly islands: readonly string[];
     /** Its islands in the shell's slots (checked by the shell against contracts' slots at start). */
     readonly slots?: readonly { readonly slot: string; readonly island: string; readonly order: number; readonly props?: Readonly<Record<string, string>>; readonly hydrate?: 'immediate' | 'idle' | 'visible' | 'interaction'; readonly className?: string; readonly placeholder?: { readonly link: { readonly call: string; readonly text: string } } }[];
+    /** Pages it owns: the shell serves each in the site's layout, a heading and one slot (checked by the shell at start). */
+    readonly pages?: readonly SlicePageDeclaration[];
+    /** Its islands' settings, read at start by a module of its own and passed through into every page's config (`browserSettings.mjs`). */
+    readonly browserSettings?: { readonly module: string; readonly pageConfigFields: readonly string[] };
   };
   readonly service?: {
     readonly name: string;
@@ -28,6 +32,21 @@ export interface SliceManifest {
   /** The consent purposes its code needs (contracts' `ConsentState` fields), with the label the privacy settings show. */
   readonly consent?: readonly { readonly purpose: 'insights' | 'tracking'; readonly label: string }[];
   readonly env: readonly string[];
+}
+
+/** A page a slice declares (`remote.pages` in its `slice.json`; the schema says what each field means). */
+export interface SlicePageDeclaration {
+  readonly path: string;
+  readonly title: string;
+  readonly heading: string;
+  readonly description?: string;
+  readonly slot: string;
+  readonly pageClass?: string;
+  readonly queryParam?: string;
+  readonly queryMaxLength?: number;
+  readonly robots: 'index' | 'noindex' | 'noindex-with-query';
+  readonly sharedCache?: boolean;
+  readonly fallback?: { readonly text?: string; readonly onlyWithoutScripts?: boolean; readonly queryForm?: { readonly label: string; readonly formLabel: string } };
 }
 
 export interface RemoteEntry {
@@ -77,6 +96,8 @@ export interface TeamServiceEntry {
   readonly readsEditorToken: boolean;
 }
 
+/** Variables of the whole site, not of one slice: any part may read them. */
+export const SITE_ENV: readonly string[];
 /** Every slice's manifest, checked, sorted by folder name. */
 export const SLICES: readonly SliceManifest[];
 /** `env` with the deprecated variable names a manifest still accepts copied to their new names; one `warn` line per old name in use. */

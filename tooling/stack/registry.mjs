@@ -85,6 +85,12 @@ export function withDeprecatedEnv(env, warn = (line) => console.warn(line)) {
   return result;
 }
 
+/**
+ * Variables of the whole site, not of one slice: any part may read them (the shell's configuration
+ * documents them), so a slice listing one in its manifest's `env` does not make it that slice's.
+ */
+export const SITE_ENV = Object.freeze(['CONTENT_DIR', 'PUBLIC_BASE_URL', 'SITE_NAME', 'OPERATOR_TOKEN', 'EDITOR_TOKEN']);
+
 /** The shell's own default port (`PORT`). */
 export const SHELL_DEFAULT_PORT = 4300;
 

@@ -12,7 +12,7 @@ import type { PageConfig } from 'contracts';
 import type { ShellConfig } from './config.js';
 import type { ContentStore } from './content/contentStore.js';
 import type { RateLimitCounterRepository } from './database/index.js';
-import { browserSearchOrigins, buildPageConfig, type BrowserSearchEndpoint } from './pageConfig.js';
+import { buildPageConfig, NO_SLICE_BROWSER_SETTINGS, type SliceBrowserSettings } from './pageConfig.js';
 import type { ReactElement } from 'react';
 import { precompressedStaticOptions, registerCompression } from './delivery/compression.js';
 import { pageCache, PageVersion, type PageVersionSources } from './delivery/pageCache.js';
@@ -42,8 +42,11 @@ const SHELL_ROOT = path.resolve(import.meta.dirname, '../..');
 export interface ShellDependencies {
   config: ShellConfig;
   content: ContentStore;
-  /** Where browsers send search requests. */
-  search: BrowserSearchEndpoint;
+  /**
+   * The slices' browser settings (`readBrowserSettings` of `@khs/stack/browser-settings`): page config
+   * fields passed through, and the origins browsers reach for them. Default none (contracts' example values).
+   */
+  browserSettings?: SliceBrowserSettings;
   /** Built client runtime (`shell-runtime.js` and chunks). Default `shell/dist/client`. */
   clientAssetsDir?: string;
   /** Feature routes (the team services' proxies and pages, the health view…), registered after the core. */
@@ -131,7 +134,8 @@ function runtimeVersion(dir: string): string {
 export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> {
   const { config, content } = deps;
   const clientAssetsDir = deps.clientAssetsDir ?? path.join(SHELL_ROOT, 'dist/client');
-  const pageConfig = buildPageConfig(config, deps.search);
+  const browserSettings = deps.browserSettings ?? NO_SLICE_BROWSER_SETTINGS;
+  const pageConfig = buildPageConfig(config, browserSettings);
   const runtimeUrl = `/assets/shell-runtime.js?v=${runtimeVersion(clientAssetsDir)}`;
   const app = createShellFastify(deps, pageConfig, runtimeUrl);
   await registerRequestGuards(app, deps);
@@ -218,7 +222,7 @@ async function registerRequestGuards(app: FastifyInstance, deps: ShellDependenci
   await app.register(requestBodies);
   await securityHeaders(app, {
     remoteOrigins: config.remotes.map((remote) => origin(remote.entry)),
-    searchOrigins: browserSearchOrigins(deps.search),
+    connectOrigins: browserSettings.connectOrigins,
   });
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);

@@ -11,13 +11,6 @@ describe('readShellConfig', () => {
       dataDir: '/srv/site/.data',
       databaseUrl: undefined,
       remoteTimeoutMs: 8000,
-      search: {
-        host: undefined,
-        port: 8108,
-        protocol: 'http',
-        indexName: 'competence-articles',
-        searchApiKey: 'khs-search-dev-key',
-      },
     });
     expect(config.remotes.map((remote) => remote.name)).toEqual(['mf-search', 'mf-watchlist', 'mf-survey', 'mf-widgets']);
     expect(config.remotes[1]!.entry).toBe('http://127.0.0.1:4311/mf-manifest.json');
@@ -28,16 +21,11 @@ describe('readShellConfig', () => {
       HOST: '0.0.0.0',
       PORT: '0',
       REMOTE_MF_SEARCH_URL: 'https://search.cdn.example/mf-manifest.json',
-      TYPESENSE_HOST: 'ts.internal',
-      TYPESENSE_PORT: '443',
-      TYPESENSE_PROTOCOL: 'https',
-      SEARCH_INDEX_NAME: 'articles-v2',
       DATABASE_URL: 'postgres://u@db/khs',
       COOKIE_SECRET: 'x'.repeat(40),
     });
     expect(config.port).toBe(0);
     expect(config.remotes[0]!.entry).toBe('https://search.cdn.example/mf-manifest.json');
-    expect(config.search).toMatchObject({ host: 'ts.internal', port: 443, protocol: 'https', indexName: 'articles-v2' });
     expect(config.databaseUrl).toBe('postgres://u@db/khs');
   });
 
@@ -53,7 +41,6 @@ describe('readShellConfig', () => {
     try {
       readShellConfig({
         PORT: 'eighty',
-        TYPESENSE_PROTOCOL: 'ftp',
         REMOTE_MF_WIDGETS_URL: 'not a url',
         COOKIE_SECRET: 'short',
         PUBLIC_BASE_URL: 'khs.example',
@@ -66,12 +53,17 @@ describe('readShellConfig', () => {
     expect(error).toBeInstanceOf(ShellConfigError);
     const problems = (error as ShellConfigError).problems.join('\n');
     expect(problems).toContain('PORT');
-    expect(problems).toContain('TYPESENSE_PROTOCOL');
     expect(problems).toContain('REMOTE_MF_WIDGETS_URL');
     expect(problems).toContain('COOKIE_SECRET');
     expect(problems).toContain('PUBLIC_BASE_URL');
     expect(problems).toContain('ALLOWED_HOSTS');
     expect(problems).toContain('TRUST_PROXY');
+  });
+
+  it("reads no slice's settings: the search server's variables are the search slice's (its browser settings module)", () => {
+    const config = readShellConfig({ TYPESENSE_HOST: 'ts.internal', TYPESENSE_PROTOCOL: 'ftp', TYPESENSE_SEARCH_API_KEY: 'search-only-key-0123456789' });
+    expect(JSON.stringify(config)).not.toContain('ts.internal');
+    expect(JSON.stringify(config)).not.toContain('search-only-key-0123456789');
   });
 
   it('tells when the public development cookie secret is in use', () => {

@@ -2,18 +2,17 @@ import { defaultArticlesDir, PREVIEW_SECRET_MIN_LENGTH } from '@khs/content';
 import { PREVIEW_SECRET_ENV, PREVIEW_SECRET_MIN_LENGTH as REMOTE_PREVIEW_SECRET_MIN_LENGTH } from '@khs/deploy/preview-link';
 import { readEnvInteger } from '@khs/env-integer';
 import path from 'node:path';
-import { REMOTES, SERVICES, SHELL_DEFAULT_PORT, SLICES, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, withDeprecatedEnv, type TeamServiceName } from '@khs/stack/registry';
+import { REMOTES, SHELL_DEFAULT_PORT, SLICES, TEAM_SERVICES, defaultManifestUrl, defaultServiceUrl, readEdgePolicy, withDeprecatedEnv, type TeamServiceName } from '@khs/stack/registry';
 import { DEVELOPMENT_COOKIE_SECRET, developmentEdgeKey, isLoopbackHost, MIN_EDGE_KEY_LENGTH } from '@khs/team-service/edge';
-import { DEFAULT_SEARCH_INDEX_NAME, type RemoteDefinition, type SearchNode } from 'contracts';
+import type { RemoteDefinition } from 'contracts';
 import { EdgePolicyError, parseEdgePolicy, type EdgePolicy } from './proxy/edgePolicy.js';
-import { readPopularitySwitch, readSearchCluster } from './searchConfig.js';
 import { readSlotFills } from './slots/slotFills.js';
+import { readSlicePages } from './slicePages/slicePages.js';
 import { normalizePublicBaseUrl, parseAllowedHosts } from './security/linkOrigin.js';
 import { parseTrustProxy, type TrustProxySetting } from './security/trustProxy.js';
 
 /** Every remote the shell knows (the registry in tooling/stack, shared with `npm start` and the e2e harness). */
 export const KNOWN_REMOTES = REMOTES;
-const SEARCH_SERVICE = SERVICES.find((service) => service.name === 'search')!;
 
 /** Configuration of the shell server, read from environment variables (see README). */
 export interface ShellConfig {
@@ -73,40 +72,6 @@ export interface ShellConfig {
    * a remote's candidate build (`deploy --preview`). Unset: remote previews are off (`/__preview` is 404).
    */
   remotePreviewSecret: string | undefined;
-  search: {
-    /**
-     * `TYPESENSE_HOST`: the search server (the embedded one `tooling/stack` starts, or a real
-     * Typesense). Unset, and no `TYPESENSE_NODES`: browsers search `127.0.0.1` and the shell says
-     * at start how to point it at one.
-     */
-    host: string | undefined;
-    /** `TYPESENSE_PORT`, default 8108. */
-    port: number;
-    /** `TYPESENSE_PROTOCOL`, default `http`. */
-    protocol: 'http' | 'https';
-    /** `TYPESENSE_SEARCH_API_KEY` (search-only, sent to browsers), default `khs-search-dev-key`. */
-    searchApiKey: string;
-    /** `SEARCH_INDEX_NAME`, default `competence-articles`. */
-    indexName: string;
-    /** `SEARCH_BROWSER_HOST`: host name browsers use for search (default: the server host). One node only. */
-    browserHost: string | undefined;
-    /**
-     * `SEARCH_POPULARITY`: `on` sorts the site's search by text match, then the articles'
-     * `popularity` (written by the search team's service from clicks and saves). Default off.
-     */
-    popularityRanking: boolean;
-    /**
-     * `TYPESENSE_NODES`: every node of a Typesense cluster, comma-separated URLs
-     * (`http://ts-1:8108,http://ts-2:8108`). Unset: the one node `TYPESENSE_HOST`/`PORT`/`PROTOCOL`.
-     */
-    nodes: SearchNode[] | undefined;
-    /** `TYPESENSE_NEAREST_NODE`: a load-balanced endpoint tried before the nodes (Typesense Cloud's). Default none. */
-    nearestNode: SearchNode | undefined;
-    /** `SEARCH_BROWSER_NODES`: the nodes as browsers reach them. Default: `TYPESENSE_NODES`. */
-    browserNodes: SearchNode[] | undefined;
-    /** `SEARCH_BROWSER_NEAREST_NODE`: the nearest node as browsers reach it. Default: `TYPESENSE_NEAREST_NODE`. */
-    browserNearestNode: SearchNode | undefined;
-  };
 }
 
 /** Where the proxy reaches one team service, and how long it waits. */
@@ -140,15 +105,13 @@ export class ShellConfigError extends Error {
 // The public development value, one definition in the service kit.
 const DEV_COOKIE_SECRET = DEVELOPMENT_COOKIE_SECRET;
 
-/** Reads and validates the configuration; throws `ShellConfigError` naming each bad variable. */
-export function readShellConfig(givenEnv: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
-  const env = withDeprecatedEnv(givenEnv);
-  // A manifest placing an island in an unknown slot, or naming an unknown island or context field.
-  const problems: string[] = [...readSlotFills(SLICES).problems];
+/** Reads variables of `env`, each malformed one a line in `problems`. */
+function envReader(env: NodeJS.ProcessEnv, problems: string[]) {
   const text = (name: string, fallback: string) => {
     const value = env[name]?.trim();
     return value ? value : fallback;
   };
+  const optional = (name: string) => env[name]?.trim() || undefined;
   const integer = (name: string, fallback: number, min: number, max: number) => {
     try {
       return readEnvInteger(env, name, { min, max }) ?? fallback;
@@ -167,7 +130,6 @@ export function readShellConfig(givenEnv: NodeJS.ProcessEnv = process.env, cwd =
     }
     return value;
   };
-
   const urlList = (name: string, fallback: string) => {
     const values = text(name, fallback).split(',').map((value) => value.trim()).filter(Boolean);
     const origins: string[] = [];
@@ -183,87 +145,83 @@ export function readShellConfig(givenEnv: NodeJS.ProcessEnv = process.env, cwd =
     if (values.length === 0) problems.push(`${name} must name at least one origin`);
     return origins;
   };
-  const serviceConnectTimeoutMs = integer('SERVICE_CONNECT_TIMEOUT_MS', 1000, 50, 60000);
-  const serviceTimeoutMs = integer('SERVICE_TIMEOUT_MS', 10000, 100, 120000);
-  const services = Object.fromEntries(
+  /** A secret that may be unset, at least `minLength` characters when set. */
+  const secret = (name: string, minLength: number) => {
+    const value = optional(name);
+    if (value !== undefined && value.length < minLength) problems.push(`${name} must be at least ${minLength} characters`);
+    return value;
+  };
+  return { text, optional, integer, url, urlList, secret };
+}
+
+type EnvReader = ReturnType<typeof envReader>;
+
+/** Each team service's upstreams, timeouts and checked edge policy. */
+function readServices(read: EnvReader, problems: string[]): Record<TeamServiceName, TeamServiceTarget> {
+  const connectTimeoutMs = read.integer('SERVICE_CONNECT_TIMEOUT_MS', 1000, 50, 60000);
+  const responseTimeoutMs = read.integer('SERVICE_TIMEOUT_MS', 10000, 100, 120000);
+  return Object.fromEntries(
     TEAM_SERVICES.map((service) => [
       service.name,
-      {
-        upstreams: urlList(service.urlEnv, defaultServiceUrl(service)),
-        connectTimeoutMs: serviceConnectTimeoutMs,
-        responseTimeoutMs: serviceTimeoutMs,
-        edgePolicy: readServiceEdgePolicy(service, problems),
-      },
+      { upstreams: read.urlList(service.urlEnv, defaultServiceUrl(service)), connectTimeoutMs, responseTimeoutMs, edgePolicy: readServiceEdgePolicy(service, problems) },
     ]),
   ) as Record<TeamServiceName, TeamServiceTarget>;
+}
 
-  const protocol = text('TYPESENSE_PROTOCOL', 'http');
-  if (protocol !== 'http' && protocol !== 'https') problems.push(`TYPESENSE_PROTOCOL must be http or https, got "${protocol}"`);
-  const searchCluster = readSearchCluster(env, problems);
-  const cookieSecret = text('COOKIE_SECRET', DEV_COOKIE_SECRET);
-  if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
-  const host = text('HOST', '127.0.0.1');
-  // Anyone can read the development secret here: with it, anyone could sign a visitor's cookie.
-  if (cookieSecret === DEV_COOKIE_SECRET && !isLoopbackHost(host)) {
-    problems.push(`COOKIE_SECRET must be set to listen on HOST=${host} (not loopback): the development secret is public`);
-  }
-  const edgeKeys = Object.fromEntries(
+/** Each team service's edge key (default its public development key). */
+function readEdgeKeys(read: EnvReader, problems: string[]): Record<TeamServiceName, string> {
+  return Object.fromEntries(
     TEAM_SERVICES.map((service) => {
-      const key = text(service.edgeKeyEnv, developmentEdgeKey(service.name));
+      const key = read.text(service.edgeKeyEnv, developmentEdgeKey(service.name));
       if (key.length < MIN_EDGE_KEY_LENGTH) problems.push(`${service.edgeKeyEnv} must be at least ${MIN_EDGE_KEY_LENGTH} characters`);
       return [service.name, key];
     }),
   ) as Record<TeamServiceName, string>;
+}
 
-  const operatorToken = env.OPERATOR_TOKEN?.trim() || undefined;
-  if (operatorToken !== undefined && operatorToken.length < 16) problems.push('OPERATOR_TOKEN must be at least 16 characters');
-
-  const previewSecret = env.PREVIEW_SECRET?.trim() || undefined;
-  if (previewSecret !== undefined && previewSecret.length < PREVIEW_SECRET_MIN_LENGTH) problems.push(`PREVIEW_SECRET must be at least ${PREVIEW_SECRET_MIN_LENGTH} characters`);
-
-  const remotePreviewSecret = env[PREVIEW_SECRET_ENV]?.trim() || undefined;
-  if (remotePreviewSecret !== undefined && remotePreviewSecret.length < REMOTE_PREVIEW_SECRET_MIN_LENGTH) {
-    problems.push(`${PREVIEW_SECRET_ENV} must be at least ${REMOTE_PREVIEW_SECRET_MIN_LENGTH} characters`);
+/** `HOST` and `COOKIE_SECRET`: the development secret only on loopback. */
+function readListening(read: EnvReader, problems: string[]) {
+  const cookieSecret = read.text('COOKIE_SECRET', DEV_COOKIE_SECRET);
+  if (cookieSecret.length < 32) problems.push('COOKIE_SECRET must be at least 32 characters');
+  const host = read.text('HOST', '127.0.0.1');
+  // Anyone can read the development secret here: with it, anyone could sign a visitor's cookie.
+  if (cookieSecret === DEV_COOKIE_SECRET && !isLoopbackHost(host)) {
+    problems.push(`COOKIE_SECRET must be set to listen on HOST=${host} (not loopback): the development secret is public`);
   }
+  return { host, cookieSecret, usesDevelopmentCookieSecret: cookieSecret === DEV_COOKIE_SECRET };
+}
 
+/** `PUBLIC_BASE_URL`, `ALLOWED_HOSTS`, `TRUST_PROXY`. */
+function readLinkSettings(env: NodeJS.ProcessEnv, problems: string[]) {
   const publicBaseUrl = env.PUBLIC_BASE_URL?.trim() ? normalizePublicBaseUrl(env.PUBLIC_BASE_URL.trim()) : undefined;
   const allowedHosts = parseAllowedHosts(env.ALLOWED_HOSTS);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   for (const problem of [publicBaseUrl?.problem, allowedHosts.problem, trustProxy.problem]) if (problem) problems.push(problem);
+  return { publicBaseUrl: publicBaseUrl?.url, allowedHosts: allowedHosts.hosts, trustProxy: trustProxy.value };
+}
 
+/** Reads and validates the configuration; throws `ShellConfigError` naming each bad variable. */
+export function readShellConfig(givenEnv: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): ShellConfig {
+  const env = withDeprecatedEnv(givenEnv);
+  // A manifest placing an island in an unknown slot, naming an unknown island or context field, or declaring a malformed page.
+  const problems: string[] = [...readSlotFills(SLICES).problems, ...readSlicePages(SLICES).problems];
+  const read = envReader(env, problems);
   const config: ShellConfig = {
-    host,
-    port: integer('PORT', SHELL_DEFAULT_PORT, 0, 65535),
-    listenFd: env.LISTEN_FD?.trim() ? integer('LISTEN_FD', 0, 3, 65535) : undefined,
-    siteName: text('SITE_NAME', 'KHS Competence'),
-    publicBaseUrl: publicBaseUrl?.url,
-    allowedHosts: allowedHosts.hosts,
-    trustProxy: trustProxy.value,
-    remotes: KNOWN_REMOTES.map((remote) => ({
-      name: remote.name,
-      entry: url(remote.manifestEnv, defaultManifestUrl(remote)),
-    })),
-    services,
-    remoteTimeoutMs: integer('REMOTE_TIMEOUT_MS', 8000, 100, 120000),
-    dataDir: path.resolve(cwd, text('DATA_DIR', '.data')),
-    databaseUrl: env.DATABASE_URL?.trim() || undefined,
-    cookieSecret,
-    edgeKeys,
-    usesDevelopmentCookieSecret: cookieSecret === DEV_COOKIE_SECRET,
-    operatorToken,
+    ...readListening(read, problems),
+    port: read.integer('PORT', SHELL_DEFAULT_PORT, 0, 65535),
+    listenFd: env.LISTEN_FD?.trim() ? read.integer('LISTEN_FD', 0, 3, 65535) : undefined,
+    siteName: read.text('SITE_NAME', 'KHS Competence'),
+    ...readLinkSettings(env, problems),
+    remotes: KNOWN_REMOTES.map((remote) => ({ name: remote.name, entry: read.url(remote.manifestEnv, defaultManifestUrl(remote)) })),
+    services: readServices(read, problems),
+    remoteTimeoutMs: read.integer('REMOTE_TIMEOUT_MS', 8000, 100, 120000),
+    dataDir: path.resolve(cwd, read.text('DATA_DIR', '.data')),
+    databaseUrl: read.optional('DATABASE_URL'),
+    edgeKeys: readEdgeKeys(read, problems),
+    operatorToken: read.secret('OPERATOR_TOKEN', 16),
     contentDir: env.CONTENT_DIR?.trim() ? path.resolve(cwd, env.CONTENT_DIR.trim()) : defaultArticlesDir,
-    previewSecret,
-    remotePreviewSecret,
-    search: {
-      host: env[SEARCH_SERVICE.hostEnv]?.trim() || undefined,
-      port: integer(SEARCH_SERVICE.portEnv, SEARCH_SERVICE.defaultPort, 0, 65535),
-      protocol: protocol === 'https' ? 'https' : 'http',
-      searchApiKey: text('TYPESENSE_SEARCH_API_KEY', 'khs-search-dev-key'),
-      indexName: text('SEARCH_INDEX_NAME', DEFAULT_SEARCH_INDEX_NAME),
-      browserHost: env.SEARCH_BROWSER_HOST?.trim() || undefined,
-      popularityRanking: readPopularitySwitch(env, problems),
-      ...searchCluster,
-    },
+    previewSecret: read.secret('PREVIEW_SECRET', PREVIEW_SECRET_MIN_LENGTH),
+    remotePreviewSecret: read.secret(PREVIEW_SECRET_ENV, REMOTE_PREVIEW_SECRET_MIN_LENGTH),
   };
   if (problems.length > 0) throw new ShellConfigError(problems);
   return config;

@@ -1,64 +1,73 @@
-// Starts the shell: database, pages, the edge to the team services. The search server is another
-// process (`tooling/stack` starts it; TYPESENSE_HOST / TYPESENSE_NODES say where it is).
+// Starts the shell: database, pages, the edge to the team services, and the settings the slices'
+// islands need from the running site (each slice's own module reads them, `@khs/stack/browser-settings`).
 // Configuration: environment variables, see README "Configuration".
-import { readShellConfig, ShellConfigError } from './config.js';
-import { buildShellApp } from './app.js';
+import { readShellConfig, ShellConfigError, type ShellConfig } from './config.js';
+import { buildShellApp, type FeatureRegistration } from './app.js';
 import { createLiveContentStore } from './content/contentStore.js';
 import { openDatabase } from './database/index.js';
+import type { Database } from './database/types.js';
 import { productFeatures } from './productFeatures.js';
 import { createServerIslands, readServerIslandSettings } from './federation/serverIslandsFromEnv.js';
 import { previewSelectionPlugin } from './federation/preview/previewSelectionPlugin.js';
 import { healthRoutes } from './health/healthRoutes.js';
 import { devLoopFeature } from './dev/devLoopRoutes.js';
-import { IslandFailureCounts } from './islandFailures/islandFailureCounts.js';
-import { createShellCanary, readCanaryRuleSettings } from './canary/index.js';
+import { IslandFailureCounts, type IslandFailureStore } from './islandFailures/islandFailureCounts.js';
+import { createShellCanary, readCanaryRuleSettings, type ShellCanary } from './canary/index.js';
 import { currentRequestVersions } from './federation/requestVersions.js';
 import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
 import { serverFailureCode } from './federation/failureLog.js';
-import { browserSearchEndpoint, unconfiguredSearchNotice } from './search/searchEndpoint.js';
-import { createLinkOriginResolver } from './security/linkOrigin.js';
+import { readBrowserSettings } from '@khs/stack/browser-settings';
+import { createLinkOriginResolver, type LinkOriginResolver } from './security/linkOrigin.js';
 import { metricsEnabled, metricsText, startProcessLogs, startProcessMetrics, startTracing } from '@khs/observability';
 import { islandRenderMetrics, withBrowserReportMetrics } from './observability/shellMetrics.js';
 
 const log = (message: string) => console.log(`[shell] ${message}`);
 
-async function main(): Promise<void> {
-  // JSON lines (part, level, message, trace id) for every line this process prints; metrics; traces
-  // only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+type ServerIslandsOrNone = ReturnType<typeof createServerIslands>;
+
+/**
+ * JSON lines (part, level, message, trace id) for every line this process prints; metrics; traces
+ * only when OTEL_EXPORTER_OTLP_ENDPOINT is set.
+ */
+async function startObservability() {
   const logger = startProcessLogs('shell');
   startProcessMetrics('shell');
   const tracing = await startTracing({ part: 'shell' });
   // Remotes' server code runs in this process: a stray rejection in it (a render that outlived its
   // budget, say) is logged, and the site keeps answering.
   process.on('unhandledRejection', (reason) => console.error('[shell] unhandled rejection (the server keeps running):', reason));
-  const config = readShellConfig();
-  if (config.usesDevelopmentCookieSecret) {
-    log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');
-  }
-  // The search slice's service fills and updates the index; browsers search it
-  // with the search-only key; the shell itself never calls it.
-  const searchEndpoint = browserSearchEndpoint(config);
-  const searchNotice = unconfiguredSearchNotice(config);
-  if (searchNotice) log(searchNotice);
-  const content = createLiveContentStore(config.contentDir);
-  log(`articles from ${config.contentDir} (watched)`);
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
-  log(`database: ${database.dialect}`);
-  // Without PUBLIC_BASE_URL, links use the address the server listens on (known after listen).
-  let listeningOrigin = '';
-  const linkOrigin = createLinkOriginResolver({
-    publicBaseUrl: config.publicBaseUrl ?? (() => listeningOrigin),
-    allowedHosts: config.allowedHosts,
-  });
-  // Island failures from browsers' beacons and from server renders, and page views per remote
-  // build, for /health/remotes: every instance's in PostgreSQL, else this process's memory.
+  return { logger, tracing };
+}
+
+/**
+ * What the slices' islands need from the running site (their own variables, read by their own
+ * modules, declared in their manifests): passed through into every page's config; a malformed
+ * variable stops the start.
+ */
+async function sliceBrowserSettings() {
+  const settings = await readBrowserSettings(process.env);
+  if (settings.problems.length > 0) throw new ShellConfigError(settings.problems);
+  for (const notice of settings.notices) log(notice);
+  return settings;
+}
+
+/**
+ * Island failures from browsers' beacons and from server renders, and page views per remote
+ * build, for /health/remotes: every instance's in PostgreSQL, else this process's memory.
+ */
+function islandFailureStore(database: Database): IslandFailureStore {
   const counts = database.islandFailures ?? new IslandFailureCounts();
-  const failureCounts = metricsEnabled() ? withBrowserReportMetrics(counts) : counts;
   log(`island failure counts: ${database.islandFailures ? 'shared by every instance (PostgreSQL)' : "this process's memory"}`);
-  // Page views are the browsers' page reports (a page served from a shared cache is a view too,
-  // and one the shell's server never renders); a server render failure counts for the build the
-  // server has loaded for that remote, the one it rendered.
-  const islands: ReturnType<typeof createServerIslands> = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) => {
+  return metricsEnabled() ? withBrowserReportMetrics(counts) : counts;
+}
+
+/**
+ * The remotes' server builds, rendering islands. Page views are the browsers' page reports (a page
+ * served from a shared cache is a view too, and one the shell's server never renders); a server
+ * render failure counts for the build the server has loaded for that remote, the one it rendered.
+ */
+function serverIslands(config: ShellConfig, failureCounts: IslandFailureStore): ServerIslandsOrNone {
+  const islands: ServerIslandsOrNone = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) => {
     // The build this request chose (a canary side, a preview), else the live one the server has loaded.
     const version = currentRequestVersions()?.choices.get(remote)?.version ?? islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
     failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error), ...(version ? { version } : {}) });
@@ -69,6 +78,86 @@ async function main(): Promise<void> {
       (remote) => federation.pinnableLiveVersion(remote) ?? federation.pollStates().find((state) => state.remote === remote)?.buildVersion,
     );
   }
+  return islands;
+}
+
+/** The product's features, the operators' health view and the development loop's routes. */
+function shellFeatures(options: {
+  config: ShellConfig;
+  database: Database;
+  linkOrigin: LinkOriginResolver;
+  failureCounts: IslandFailureStore;
+  canary: ShellCanary;
+  islands: ServerIslandsOrNone;
+}): FeatureRegistration[] {
+  const { config, database, linkOrigin, failureCounts, canary, islands } = options;
+  return [
+    ...productFeatures({ config, database, linkOrigin }),
+    {
+      plugin: healthRoutes,
+      options: {
+        remotes: config.remotes,
+        operatorToken: config.operatorToken,
+        failureCounts,
+        metrics: metricsText,
+        onReport: () => canary.monitor.notify(),
+        canaryOf: (remote: string) => canary.facts(remote),
+        ...(islands ? { pollStates: () => islands.federation.pollStates() } : {}),
+      },
+    },
+    // `npm run dev -w <remote>` only (KHS_DEV_LOOP_TOKEN); none in production.
+    ...devLoopFeature(islands?.federation, config.remotes.map((remote) => remote.name)),
+  ];
+}
+
+/** The lines a started shell prints: a machine-readable one first (test harnesses read it), then the human ones. */
+function announce(config: ShellConfig, port: number, listeningOrigin: string): void {
+  const url = `http://${config.host}:${port}/`;
+  const baseUrl = config.publicBaseUrl ?? listeningOrigin;
+  console.log(JSON.stringify({ event: 'listening', url, baseUrl }));
+  console.log(`KHS competence site is running at ${url}`);
+  console.log(
+    `Links in sharing URLs and PDFs use ${baseUrl}` +
+      (config.publicBaseUrl ? ' (PUBLIC_BASE_URL)' : ' (the listening address: set PUBLIC_BASE_URL for a public site)') +
+      (config.allowedHosts.length > 0 ? `, or the request's host when it is one of ALLOWED_HOSTS (${config.allowedHosts.join(', ')})` : ''),
+  );
+  log(config.operatorToken ? `operators' view of the remotes: ${url}health/remotes (OPERATOR_TOKEN)` : '/health/remotes is off: set OPERATOR_TOKEN to open it');
+  if (config.trustProxy !== false) log(`trusting X-Forwarded-* from: ${[config.trustProxy].flat().join(', ')} (TRUST_PROXY)`);
+}
+
+/** Closes everything in order on SIGINT/SIGTERM, once. */
+function stopOnSignals(closers: (() => unknown)[]): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: shutting down`);
+    for (const close of closers) await close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function main(): Promise<void> {
+  const { logger, tracing } = await startObservability();
+  const config = readShellConfig();
+  if (config.usesDevelopmentCookieSecret) {
+    log('COOKIE_SECRET is not set: using the public development secret. Set it for any real deployment.');
+  }
+  const browserSettings = await sliceBrowserSettings();
+  const content = createLiveContentStore(config.contentDir);
+  log(`articles from ${config.contentDir} (watched)`);
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  log(`database: ${database.dialect}`);
+  // Without PUBLIC_BASE_URL, links use the address the server listens on (known after listen).
+  let listeningOrigin = '';
+  const linkOrigin = createLinkOriginResolver({
+    publicBaseUrl: config.publicBaseUrl ?? (() => listeningOrigin),
+    allowedHosts: config.allowedHosts,
+  });
+  const failureCounts = islandFailureStore(database);
+  const islands = serverIslands(config, failureCounts);
   // Canaries: the origins' splits, the rule over the shared counts, ends shared like the counts.
   const canary = createShellCanary({
     remotes: config.remotes,
@@ -80,7 +169,7 @@ async function main(): Promise<void> {
   const { app } = await buildShellApp({
     config,
     content,
-    search: searchEndpoint,
+    browserSettings,
     islands,
     linkOrigin,
     loggerInstance: logger,
@@ -89,58 +178,16 @@ async function main(): Promise<void> {
     rateLimitCounters: database.rateLimitCounters,
     // Most general first: the canary side, then a preview (last) overrides it for its one browser.
     versionSelection: [canary.plugin, ...(config.remotePreviewSecret ? [previewSelectionPlugin(config.remotePreviewSecret)] : [])],
-    features: [
-      ...productFeatures({ config, database, linkOrigin }),
-      {
-        plugin: healthRoutes,
-        options: {
-          remotes: config.remotes,
-          operatorToken: config.operatorToken,
-          failureCounts,
-          metrics: metricsText,
-          onReport: () => canary.monitor.notify(),
-          canaryOf: (remote: string) => canary.facts(remote),
-          ...(islands ? { pollStates: () => islands.federation.pollStates() } : {}),
-        },
-      },
-      // `npm run dev -w <remote>` only (KHS_DEV_LOOP_TOKEN); none in production.
-      ...devLoopFeature(islands?.federation, config.remotes.map((remote) => remote.name)),
-    ],
+    features: shellFeatures({ config, database, linkOrigin, failureCounts, canary, islands }),
   });
   // An inherited socket (LISTEN_FD): Fastify hands its options to Node's `server.listen`, which takes `fd`.
   const listenOn = config.listenFd === undefined ? { host: config.host, port: config.port } : { fd: config.listenFd, host: config.host };
   await app.listen(listenOn);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host}:${port}/`;
   listeningOrigin = `http://${/^(0\.0\.0\.0|::)$/.test(config.host) ? '127.0.0.1' : config.host}:${port}`;
-  const baseUrl = config.publicBaseUrl ?? listeningOrigin;
-  // A machine-readable line first (test harnesses read it), then the human one.
-  console.log(JSON.stringify({ event: 'listening', url, baseUrl }));
-  console.log(`KHS competence site is running at ${url}`);
-  console.log(
-    `Links in sharing URLs and PDFs use ${baseUrl}` +
-      (config.publicBaseUrl ? ' (PUBLIC_BASE_URL)' : ' (the listening address: set PUBLIC_BASE_URL for a public site)') +
-      (config.allowedHosts.length > 0 ? `, or the request's host when it is one of ALLOWED_HOSTS (${config.allowedHosts.join(', ')})` : ''),
-  );
-  log(config.operatorToken ? `operators' view of the remotes: ${url}health/remotes (OPERATOR_TOKEN)` : '/health/remotes is off: set OPERATOR_TOKEN to open it');
-  if (config.trustProxy !== false) log(`trusting X-Forwarded-* from: ${[config.trustProxy].flat().join(', ')} (TRUST_PROXY)`);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: shutting down`);
-    await app.close();
-    canary.stop();
-    content.close();
-    await islands?.federation.close();
-    await database.close();
-    await tracing.shutdown();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  announce(config, port, listeningOrigin);
+  stopOnSignals([() => app.close(), () => canary.stop(), () => content.close(), () => islands?.federation.close(), () => database.close(), () => tracing.shutdown()]);
 }
 
 main().catch((error: unknown) => {

@@ -295,7 +295,6 @@ describeOnEachDatabase('product calls under abuse', (current) => {
     ({ app } = await buildShellApp({
       config,
       content,
-      search: { host: '127.0.0.1', port: 8108, protocol: 'http' },
       rateLimitCounters: db.rateLimitCounters,
       features: productFeatures({ config, database: db, linkOrigin }),
     }));

@@ -1,20 +1,20 @@
 import type { ReactElement } from 'react';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SEARCH_INPUT_MAX_LENGTH, type IslandContentReader, type PageConfig } from 'contracts';
+import type { IslandContentReader, PageConfig } from 'contracts';
 import type { ContentStore } from '../content/contentStore.js';
 import { articleRoutes } from './articleRoutes.js';
 import { pageContentReader } from './pageContentReader.js';
 import { HomePage } from './HomePage.js';
-import { FIRST_VIEW_REMOTES, Layout, remoteOfIsland } from './Layout.js';
+import { FIRST_VIEW_REMOTES, Layout } from './Layout.js';
 import { NotFoundPage } from './NotFoundPage.js';
 import { serverTimingOf, streamPage, streamPageWithIslands } from '../federation/islandCollector.js';
 import type { ServerIslands } from '../federation/serverIslands.js';
 import { renderPage } from './renderPage.js';
-import { SEARCH_LIST_ISLAND, SearchPage } from './SearchPage.js';
-import { WatchlistPage } from './WatchlistPage.js';
+import { SlicePage } from './SlicePage.js';
+import { SITE_SLICE_PAGES, slicePageContext, type SlicePage as SlicePageDefinition } from '../slicePages/slicePages.js';
 import type { LinkOriginResolver } from '../security/linkOrigin.js';
 import type { ImageCatalogue } from '../seo/imageCatalogue.js';
-import { homeMetadata, noindexMetadata, searchMetadata, type MetadataContext } from '../seo/pageMetadataFor.js';
+import { homeMetadata, noindexMetadata, slicePageMetadata, type MetadataContext } from '../seo/pageMetadataFor.js';
 import { knownPageImageOf, pageImageOf } from './pageImage.js';
 
 export interface PageRouteOptions {
@@ -31,14 +31,16 @@ export interface PageRouteOptions {
   images: ImageCatalogue;
   /** `PREVIEW_SECRET`: checks editors' signed preview links. Default none (preview pages are 404). */
   previewSecret?: string;
+  /** The pages the slices declare. Default the site's (`SITE_SLICE_PAGES`); a test may give others. */
+  slicePages?: readonly SlicePageDefinition[];
 }
 
 /** Same bytes for every visitor: shared caches may keep these pages (`delivery/pageCache.ts`). */
 const SHARED = { pageCache: 'shared' } as const;
 
-/** Server-rendered pages: home, article, search, watchlist, and the 404 page. */
+/** Server-rendered pages: home, article, the pages the slices declare, and the 404 page. */
 export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions): Promise<void> {
-  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands, linkOrigin, images, previewSecret } = options;
+  const { content, pageConfig: config, runtimeUrl, homeArticleCount = 12, islands, linkOrigin, images, previewSecret, slicePages = SITE_SLICE_PAGES } = options;
   const metadataContext = (request: FastifyRequest): MetadataContext => ({ origin: linkOrigin(request), siteName: config.siteName, images });
   const imageOf = pageImageOf(images);
   const knownImageOf = knownPageImageOf(images);
@@ -63,28 +65,21 @@ export async function pageRoutes(app: FastifyInstance, options: PageRouteOptions
 
   articleRoutes(app, { content, config, runtimeUrl, previewSecret, render, metadataContext, imageOf, knownImageOf, publicContent });
 
-  app.get<{ Querystring: { q?: unknown } }>(config.calls.searchPage, { config: SHARED }, async (request, reply) => {
-    const query = typeof request.query.q === 'string' ? request.query.q.slice(0, SEARCH_INPUT_MAX_LENGTH) : '';
-    html(reply);
-    return render(
-      request,
-      reply,
-      <Layout title="Search" config={config} runtimeUrl={runtimeUrl} query={query} pageClass="page-search" firstViewRemotes={[...FIRST_VIEW_REMOTES, remoteOfIsland(SEARCH_LIST_ISLAND)]} metadata={searchMetadata(metadataContext(request), config.calls.searchPage, query)}>
-        <SearchPage config={config} query={query} />
-      </Layout>,
-    );
-  });
-
-  app.get(config.calls.watchlistPage, async (request, reply) => {
-    html(reply);
-    return render(
-      request,
-      reply,
-      <Layout title={config.i18n.watchlistHeadline} config={config} runtimeUrl={runtimeUrl} pageClass="page-watchlist" metadata={noindexMetadata()}>
-        <WatchlistPage config={config} />
-      </Layout>,
-    );
-  });
+  // The pages the slices declare in their manifests (`remote.pages`): the site's layout, a heading
+  // and the page's slot, filled by their islands.
+  for (const page of slicePages) {
+    app.get<{ Querystring: Record<string, unknown> }>(page.path, page.sharedCache ? { config: SHARED } : {}, async (request, reply) => {
+      const context = slicePageContext(page, request.query);
+      html(reply);
+      return render(
+        request,
+        reply,
+        <Layout title={page.title} config={config} runtimeUrl={runtimeUrl} query={context.query} {...(page.pageClass ? { pageClass: page.pageClass } : {})} firstViewRemotes={[...new Set([...FIRST_VIEW_REMOTES, ...page.firstViewRemotes])]} metadata={slicePageMetadata(metadataContext(request), page, context.query)}>
+          <SlicePage page={page} context={context} />
+        </Layout>,
+      );
+    });
+  }
 
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET') {

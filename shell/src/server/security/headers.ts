@@ -4,13 +4,13 @@ import helmet from '@fastify/helmet';
 export interface SecurityHeaderOptions {
   /** Origins the remotes are served from (scripts, styles, manifests). */
   remoteOrigins: string[];
-  /** Origins browsers send search requests to (every node of a cluster, and its nearest node). */
-  searchOrigins: string[];
+  /** Further origins pages fetch from, as the slices' browser settings name them (e.g. every search node). */
+  connectOrigins: string[];
 }
 
 /**
  * Security headers from helmet. The CSP allows exactly: our own origin, the configured remote
- * origins (manifests, scripts, styles) and the search nodes (fetch). HSTS only on requests
+ * origins (manifests, scripts, styles) and the origins the slices' browser settings name (fetch). HSTS only on requests
  * that arrived over https (directly, or from a trusted proxy's `X-Forwarded-Proto`).
  */
 export async function securityHeaders(app: FastifyInstance, options: SecurityHeaderOptions): Promise<void> {
@@ -24,7 +24,7 @@ export async function securityHeaders(app: FastifyInstance, options: SecurityHea
         styleSrc: ["'self'", "'unsafe-inline'", ...remotes],
         imgSrc: ["'self'", 'data:', ...remotes],
         fontSrc: ["'self'", ...remotes],
-        connectSrc: ["'self'", ...new Set([...remotes, ...options.searchOrigins])],
+        connectSrc: ["'self'", ...new Set([...remotes, ...options.connectOrigins])],
         mediaSrc: ["'self'"],
         frameAncestors: ["'none'"],
         formAction: ["'self'"],

@@ -68,17 +68,29 @@ export function articleMetadata(context: MetadataContext, article: Article): Pag
   };
 }
 
+/** What a slice declares about one of its pages' metadata (its manifest's `remote.pages`). */
+export interface SlicePageMetadataDeclaration {
+  path: string;
+  title: string;
+  /** `{siteName}` is replaced by the site's name. */
+  description?: string;
+  robots: 'index' | 'noindex' | 'noindex-with-query';
+}
+
 /**
- * The search page: indexed without a query (canonical `/search`); a page of results for a query is
- * `noindex` (endless, thin variants of the articles themselves), its canonical still `/search`.
+ * A page a slice declares: `noindex` when its manifest says so; else indexed, with its canonical
+ * address (never the query's), its description and the site's card. `noindex-with-query` (the
+ * search page) is `noindex` for a query: endless, thin variants of the articles themselves.
  */
-export function searchMetadata(context: MetadataContext, searchPath: string, query: string): PageMetadataProps {
-  const canonicalUrl = `${context.origin}${searchPath}`;
-  const openGraph = siteCard(context, `Search · ${context.siteName}`);
+export function slicePageMetadata(context: MetadataContext, page: SlicePageMetadataDeclaration, query: string): PageMetadataProps {
+  if (page.robots === 'noindex') return noindexMetadata();
+  const canonicalUrl = `${context.origin}${page.path}`;
+  const openGraph = siteCard(context, `${page.title} · ${context.siteName}`);
+  const description = page.description?.replaceAll('{siteName}', context.siteName);
   return {
-    robots: query.trim() ? 'noindex' : 'index',
+    robots: page.robots === 'noindex-with-query' && query.trim() ? 'noindex' : 'index',
     canonicalUrl,
-    description: `Search the ${context.siteName} articles by words, topics and reading time.`,
+    ...(description ? { description } : {}),
     ...(openGraph ? { openGraph } : {}),
   };
 }

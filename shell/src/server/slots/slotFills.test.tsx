@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { SliceManifest } from '@khs/stack/registry';
 import { describe, expect, it } from 'vitest';
+import { examplePageConfig, SLOT_NAMES } from 'contracts';
 import { readShellConfig } from '../config.js';
-import { examplePageConfig } from 'contracts';
 import { FIRST_VIEW_REMOTES, firstViewRemotesOf, Layout } from '../pages/Layout.js';
 import { Slot, SlotFillsContext, SlotPageConfigContext } from '../pages/Slot.js';
 import { readSlotFills, SITE_SLOT_FILLS } from './slotFills.js';
@@ -50,7 +50,7 @@ describe('slot fills from the slices manifests', () => {
       ]),
     ]);
     expect(problems).toEqual([
-      'mf-a/slice.json: /remote/slots/0/slot "article.sidebar" is not a slot of the shell (header.search, header.actions, footer.links, article.header.actions, article.after-body, teaser.actions, page.end)',
+      `mf-a/slice.json: /remote/slots/0/slot "article.sidebar" is not a slot of the shell (${SLOT_NAMES.join(', ')})`,
       'mf-a/slice.json: /remote/slots/1/island "Missing" is not one of the remote\'s islands (Share)',
       'mf-a/slice.json: /remote/slots/2/props/when: the teaser.actions slot offers no context field "date" (articleId, title, topics)',
     ]);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_CALL_URLS } from 'contracts';
+import { readBrowserSettings } from '@khs/stack/browser-settings';
 import { buildShellApp, type FeatureRegistration, type ShellApp } from '../app.js';
 import { readShellConfig } from '../config.js';
 import { repositoryContentStore, type ContentStore } from '../content/contentStore.js';
@@ -26,7 +27,8 @@ export async function buildTestApp(
   return buildShellApp({
     config: readShellConfig(options.env ?? {}),
     content: options.content ?? repositoryContentStore,
-    search: { host: '127.0.0.1', port: 8108, protocol: 'http' },
+    // The slices' real browser settings, as the shell reads them at start.
+    browserSettings: await readBrowserSettings(options.env ?? {}),
     features: options.features ?? [],
     ...(options.rateLimitCounters ? { rateLimitCounters: options.rateLimitCounters } : {}),
     ...(options.images ? { images: options.images } : {}),

@@ -1,14 +1,15 @@
-// What the shell's proxy hop costs: the survey results call straight to the survey service
-// (baseline) and through the shell's reverse proxy, same service process, same run. Prints figures.
-// All connections come from one address, so the proxy measured has its in-flight cap per address
-// raised to the connection count; a last run with the default cap shows the cap refusing the rest.
+// What the shell's proxy hop costs: one GET call of a team service (BENCH_SERVICE, its name in the
+// registry; BENCH_CALL_PATH, the call's path) straight to the service (baseline) and through the
+// shell's reverse proxy, same service process, same run. Prints figures. All connections come from
+// one address, so the proxy measured has its in-flight cap per address raised to the connection
+// count; a last run with the default cap shows the cap refusing the rest.
 //
-//   cd shell && npx tsx src/server/proxy/bench/proxy-bench.ts
-//   BENCH_SECONDS=5 BENCH_CONNECTIONS=20 npx tsx src/server/proxy/bench/proxy-bench.ts
+//   cd shell && BENCH_SERVICE=survey BENCH_CALL_PATH=/api/survey-results/leadership-trust npx tsx src/server/proxy/bench/proxy-bench.ts
+//   (BENCH_SECONDS=5 BENCH_CONNECTIONS=20 by default)
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { listSurveys } from '@khs/content';
+import { TEAM_SERVICES, type TeamServiceName } from '@khs/stack/registry';
 import autocannon from 'autocannon';
 import { readShellConfig } from '../../config.js';
 import { buildTestApp } from '../../testing/buildTestApp.js';
@@ -26,11 +27,22 @@ async function measure(label: string, url: string): Promise<void> {
   );
 }
 
+/** The service and call measured, from BENCH_SERVICE and BENCH_CALL_PATH; exits naming what is missing. */
+function benchTarget(): { target: (typeof TEAM_SERVICES)[number]; callPath: string } {
+  const target = TEAM_SERVICES.find((service) => service.name === process.env.BENCH_SERVICE);
+  const callPath = process.env.BENCH_CALL_PATH ?? '';
+  if (!target || !callPath.startsWith('/api/')) {
+    console.error(`Set BENCH_SERVICE (one of ${TEAM_SERVICES.map((service) => service.name).join(', ')}) and BENCH_CALL_PATH (a GET call of that service, /api/…).`);
+    process.exit(2);
+  }
+  return { target, callPath };
+}
+
 async function main(): Promise<void> {
-  const survey = listSurveys()[0]!;
+  const { target, callPath } = benchTarget();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'khs-proxy-bench-'));
-  const service = await startTeamServiceForTest('survey', { dataDir });
-  const env = { SURVEY_SERVICE_URL: service.urls[0]! };
+  const service = await startTeamServiceForTest(target.name as TeamServiceName, { dataDir });
+  const env = { [target.urlEnv]: service.urls[0]! };
   const proxyOf = async (inFlightPerAddress?: number) => {
     const { app } = await buildTestApp({ env, features: teamServiceProxies({ config: readShellConfig(env), linkOrigin: () => 'http://localhost', ...(inFlightPerAddress ? { inFlightPerAddress } : {}) }) });
     await app.listen({ host: '127.0.0.1', port: 0 });
@@ -40,8 +52,7 @@ async function main(): Promise<void> {
   const raised = await proxyOf(CONNECTIONS);
   const capped = await proxyOf();
   try {
-    console.log(`Survey results call, ${CONNECTIONS} connections, ${SECONDS} s each, node ${process.version}`);
-    const callPath = `/api/survey-results/${survey.formHandle}`;
+    console.log(`GET ${callPath} of the ${target.name} service, ${CONNECTIONS} connections, ${SECONDS} s each, node ${process.version}`);
     await measure('direct to the service', `${service.urls[0]}${callPath}`);
     await measure('through the shell proxy', `${raised.origin}${callPath}`);
     await measure(`proxy, cap ${PROXY_IN_FLIGHT_PER_ADDRESS} per address`, `${capped.origin}${callPath}`);
