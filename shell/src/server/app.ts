@@ -222,7 +222,7 @@ async function registerRequestGuards(app: FastifyInstance, deps: ShellDependenci
   await app.register(requestBodies);
   await securityHeaders(app, {
     remoteOrigins: config.remotes.map((remote) => origin(remote.entry)),
-    connectOrigins: browserSettings.connectOrigins,
+    connectOrigins: (deps.browserSettings ?? NO_SLICE_BROWSER_SETTINGS).connectOrigins,
   });
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(csrfProtection);

@@ -1,9 +1,10 @@
-import { useContext, type ReactNode } from 'react';
+import { Fragment, useContext, type ReactNode } from 'react';
 import { PAGE_CONFIG_ELEMENT_ID, SEARCH_INPUT_MAX_LENGTH, parseIslandName, type PageConfig } from 'contracts';
 import { ConsentBanner } from './ConsentBanner.js';
 import { ConsentPanel } from './ConsentPanel.js';
 import { PreviewMarker } from './PreviewMarker.js';
 import { Slot, SlotFillsContext, SlotPageConfigContext } from './Slot.js';
+import { SITE_FOOTER_LINKS } from './footerLinks.js';
 import { SITE_SLOT_FILLS, type SlotFills } from '../slots/slotFills.js';
 import { IslandCollectorContext } from '../federation/islandCollector.js';
 import { serializeJsonForHtml } from '../federation/serializeJsonForHtml.js';
@@ -73,7 +74,13 @@ export function Layout({ title, config, runtimeUrl, query = '', pageClass, first
           </main>
           <footer className="site-footer">
             <p>
-              © {config.siteName} · <a href="/contact">Contact</a> · <a href="#cookie-banner">Cookie settings</a>
+              © {config.siteName} ·{' '}
+              {SITE_FOOTER_LINKS.map((link) => (
+                <Fragment key={link.href}>
+                  <a href={link.href}>{link.text}</a> ·{' '}
+                </Fragment>
+              ))}
+              <a href="#cookie-banner">Cookie settings</a>
             </p>
             <Slot name="footer.links" context={{}} />
           </footer>

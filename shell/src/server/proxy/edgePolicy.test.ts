@@ -64,6 +64,7 @@ describe('parseEdgePolicy', () => {
     expect(readShellConfig({}).services.contact.edgePolicy.formPages).toEqual([
       {
         page: 'contact',
+        footerLink: 'Contact',
         maxBodyBytes: 6 * 1024 * 1024,
         uploadTimeoutMs: 45_000,
         inFlightPerAddress: 2,

@@ -42,6 +42,8 @@ export interface EdgeFormPageDeclaration {
   unavailable: { title: string; pageClass?: string; heading: string; text: string };
   /** The form page may be listed by search engines, with this meta description. Default: `noindex`. */
   index?: { description: string };
+  /** Text of a link to the form page in the site's footer (`SITE_FOOTER_LINKS`). Default: no link. */
+  footerLink?: string;
 }
 
 /** Largest post a form page may declare (streamed to the service, never held whole). */
@@ -178,7 +180,7 @@ function parsePage(value: unknown, index: number, service: string): EdgePageDecl
   };
 }
 
-const FORM_PAGE_KEYS = new Set(['page', 'maxBodyBytes', 'maxBodyBytesWhy', 'uploadTimeoutMs', 'inFlightPerAddress', 'connectionsPerUpstream', 'rateLimit', 'unavailable', 'index']);
+const FORM_PAGE_KEYS = new Set(['page', 'maxBodyBytes', 'maxBodyBytesWhy', 'uploadTimeoutMs', 'inFlightPerAddress', 'connectionsPerUpstream', 'rateLimit', 'unavailable', 'index', 'footerLink']);
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.trim().length > 0;
 
 function parseFormPage(value: unknown, index: number, service: string): EdgeFormPageDeclaration {
@@ -186,7 +188,8 @@ function parseFormPage(value: unknown, index: number, service: string): EdgeForm
   if (!isRecord(value)) throw fail('is not an object');
   const extra = unknownKeys(value, FORM_PAGE_KEYS);
   if (extra.length > 0) throw fail(`has unknown keys ${extra.join(', ')}`);
-  const { page, maxBodyBytes, uploadTimeoutMs, inFlightPerAddress, connectionsPerUpstream, rateLimit, unavailable, index: listed } = value;
+  const { page, maxBodyBytes, uploadTimeoutMs, inFlightPerAddress, connectionsPerUpstream, rateLimit, unavailable, index: listed, footerLink } = value;
+  if (footerLink !== undefined && (!nonEmpty(footerLink) || footerLink.length > 40)) throw fail('footerLink must be a text of 1 to 40 characters');
   if (listed !== undefined && (!isRecord(listed) || !nonEmpty(listed.description) || Object.keys(listed).length !== 1)) {
     throw fail('index must be { description } (the form page is then listed with that meta description)');
   }
@@ -210,6 +213,7 @@ function parseFormPage(value: unknown, index: number, service: string): EdgeForm
     rateLimit: { max: rateLimit.max, windowMs: rateLimit.windowMs },
     unavailable: { title: unavailable.title, heading: unavailable.heading, text: unavailable.text, ...(unavailable.pageClass ? { pageClass: unavailable.pageClass as string } : {}) },
     ...(isRecord(listed) && nonEmpty(listed.description) ? { index: { description: listed.description } } : {}),
+    ...(nonEmpty(footerLink) ? { footerLink } : {}),
   };
 }
 
