@@ -19,8 +19,10 @@ const adapterHit = {
   _snippetResult: { id: highlight('a'), title: highlight('Team'), content: highlight('… team …') },
 };
 
+const teaserHighlight = (value: string, matchLevel = 'full') => ({ value, matchLevel });
+
 describe('compactListHit', () => {
-  it('keeps the document fields and the teaser highlights, and drops the rest', () => {
+  it("keeps the document fields and, of the highlights, only the teaser's values and match levels", () => {
     expect(compactListHit(adapterHit)).toEqual({
       id: 'a',
       objectID: 'a',
@@ -30,9 +32,25 @@ describe('compactListHit', () => {
       url: '/articles/a',
       topic: ['Leadership'],
       content: '',
-      _highlightResult: { title: highlight('Team'), headline: highlight('The team'), intro: highlight('Intro') },
-      _snippetResult: { content: highlight('… team …') },
+      _highlightResult: { title: teaserHighlight('Team'), headline: teaserHighlight('The team'), intro: teaserHighlight('Intro') },
     });
+  });
+
+  it('keeps the content snippet only when it matched and the intro did not (the one case the teaser shows it)', () => {
+    const introUnmatched = { ...adapterHit, _highlightResult: { ...adapterHit._highlightResult, intro: { value: 'Intro', matchLevel: 'none', matchedWords: [] } } };
+    expect(compactListHit(introUnmatched)).toMatchObject({ _snippetResult: { content: teaserHighlight('… team …') } });
+    const neitherMatched = { ...introUnmatched, _snippetResult: { content: { value: '… text …', matchLevel: 'none', matchedWords: [] } } };
+    expect(compactListHit(neitherMatched)).not.toHaveProperty('_snippetResult');
+  });
+
+  it('drops a highlight that matched nothing and equals its field, and keeps one that differs', () => {
+    const hit = {
+      objectID: 'c',
+      title: 'Plain',
+      intro: 'Plain intro',
+      _highlightResult: { title: { value: 'Plain', matchLevel: 'none', matchedWords: [] }, intro: { value: 'Other intro', matchLevel: 'none', matchedWords: [] } },
+    };
+    expect(compactListHit(hit)).toEqual({ objectID: 'c', title: 'Plain', intro: 'Plain intro', _highlightResult: { intro: teaserHighlight('Other intro', 'none') } });
   });
 
   it('leaves a hit without highlights without them', () => {

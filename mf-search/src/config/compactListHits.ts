@@ -1,39 +1,32 @@
 import type { SearchClient } from 'instantsearch.js';
+import { teaserHighlights } from '../hits/teaserFields.js';
 
 /**
- * What a list hit keeps of the adapter's highlight objects: the attributes the teaser reads
- * (`hits/teaserFields.ts`: the headline or title and the intro highlighted, the long text's
- * snippet). The adapter builds `_highlightResult` and `_snippetResult` for every field of the
- * document, and `_rawTypesenseHit` and `text_match_info` as well: with them an answer of 20 hits
- * is about 110 KB, which the server render sends again in the page as the hydrating island's state
- * (about 5 times an article page's bytes, the search page's main cost under load).
+ * The fields whose highlight a teaser may read (`hits/teaserFields.ts`: the headline or title and
+ * the intro; besides, the long text's snippet). The adapter builds `_highlightResult` and
+ * `_snippetResult` for every field of the document, each with its matched words, and
+ * `_rawTypesenseHit` and `text_match_info` as well: with them an answer of 20 hits is about 110 KB,
+ * which the server render sends again in the page as the hydrating island's state. A list hit
+ * keeps of them only what its teaser shows (`teaserHighlights`; mf-search/README.md, "What a
+ * search page costs the shell").
  */
-export const LIST_HIT_HIGHLIGHTS = {
-  _highlightResult: ['headline', 'title', 'intro'],
-  _snippetResult: ['content'],
-} as const;
+export const LIST_HIGHLIGHTED_FIELDS: readonly string[] = ['headline', 'title', 'intro'];
 
 /** Per-hit fields of the adapter's answer that the list never reads. */
 export const LIST_HIT_UNREAD_FIELDS: readonly string[] = ['_rawTypesenseHit', 'text_match_info', 'text_match'];
 
-type Hit = Record<string, unknown>;
+/** Rebuilt by `teaserHighlights` with only what the teaser reads. */
+const HIGHLIGHT_KEYS: readonly string[] = ['_highlightResult', '_snippetResult'];
 
-function pick(record: unknown, keys: readonly string[]): Record<string, unknown> | undefined {
-  if (!record || typeof record !== 'object') return undefined;
-  const kept: Record<string, unknown> = {};
-  for (const key of keys) if (key in record) kept[key] = (record as Record<string, unknown>)[key];
-  return kept;
-}
+type Hit = Record<string, unknown>;
 
 /** One hit with only what the list reads: the document's fields and the teaser's highlights. */
 export function compactListHit(hit: Hit): Hit {
   const compact: Hit = {};
   for (const [key, value] of Object.entries(hit)) {
-    if (LIST_HIT_UNREAD_FIELDS.includes(key)) continue;
-    const highlights = LIST_HIT_HIGHLIGHTS[key as keyof typeof LIST_HIT_HIGHLIGHTS];
-    compact[key] = highlights ? pick(value, highlights) : value;
+    if (!LIST_HIT_UNREAD_FIELDS.includes(key) && !HIGHLIGHT_KEYS.includes(key)) compact[key] = value;
   }
-  return compact;
+  return { ...compact, ...teaserHighlights(hit, LIST_HIGHLIGHTED_FIELDS) };
 }
 
 interface SearchAnswer {

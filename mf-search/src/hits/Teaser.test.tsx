@@ -3,6 +3,7 @@ import { cleanup, render } from '@testing-library/react';
 import { renderToString } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArticleHit } from './articleHit.js';
+import { compactListHit } from '../config/compactListHits.js';
 import { Teaser } from './Teaser.js';
 
 function hit(fields: Partial<ArticleHit>): ArticleHit {
@@ -47,5 +48,34 @@ describe('Teaser links: only relative or http(s) urls and images', () => {
       expect(root.querySelector('img')).toBeNull();
       expect(root.querySelector('a')?.getAttribute('href')).toBe('/articles/probe');
     }
+  });
+});
+
+describe('Teaser from a compact hit (what the list keeps, config/compactListHits.ts)', () => {
+  const tagged = (text: string) => `__ais-highlight__${text}__/ais-highlight__`;
+  const highlight = (value: string, matchLevel: 'none' | 'full') => ({ value, matchLevel, matchedWords: matchLevel === 'none' ? [] : ['team'] });
+  const base = { objectID: 'probe', url: '/articles/probe', headline: 'The team', title: 'Team title', intro: 'An intro.', content: '' };
+  const hits: Record<string, Record<string, unknown>> = {
+    'headline and intro matched': {
+      ...base,
+      _highlightResult: { headline: highlight(`The ${tagged('team')}`, 'full'), title: highlight('Team title', 'none'), intro: highlight(`An ${tagged('intro')}.`, 'full') },
+      _snippetResult: { content: highlight(`… ${tagged('team')} …`, 'full') },
+    },
+    'only the content matched': {
+      ...base,
+      _highlightResult: { headline: highlight('The team', 'none'), title: highlight('Team title', 'none'), intro: highlight('An intro.', 'none') },
+      _snippetResult: { content: highlight(`… the ${tagged('coach')} said …`, 'full') },
+    },
+    'nothing matched': {
+      ...base,
+      headline: '',
+      _highlightResult: { headline: highlight('', 'none'), title: highlight(`${tagged('Team')} title`, 'full'), intro: highlight('An intro.', 'none') },
+      _snippetResult: { content: highlight('… text …', 'none') },
+    },
+  };
+
+  it.each(Object.keys(hits))('renders the same markup as from the full hit: %s', (name) => {
+    const full = hits[name]!;
+    expect(renderToString(<Teaser hit={compactListHit(full) as ArticleHit} />)).toBe(renderToString(<Teaser hit={full as ArticleHit} />));
   });
 });

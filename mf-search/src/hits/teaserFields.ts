@@ -38,6 +38,32 @@ export function teaserIntro(hit: ArticleHit): HighlightSegment[] {
   return plain(hit.intro);
 }
 
+type HighlightObjects = Record<string, HitAttributeSnippetResult>;
+
+/**
+ * The highlights `teaserHeadline` and `teaserIntro` read of a hit, each as `{ value, matchLevel }`,
+ * and nothing else: a highlight that matched nothing and equals its field (the teaser then shows
+ * the field as it is), and the content snippet unless it matched while the intro did not (the
+ * only case `teaserIntro` shows it). The list keeps only these (`config/compactListHits.ts`), in
+ * the server render's answers (the island's state) and the browser's alike, so a teaser renders
+ * the same from either.
+ * @param highlightedFields  The fields of `_highlightResult` a teaser may read.
+ */
+export function teaserHighlights(hit: Record<string, unknown>, highlightedFields: readonly string[]): { _highlightResult?: HighlightObjects; _snippetResult?: HighlightObjects } {
+  const kept: HighlightObjects = {};
+  for (const field of highlightedFields) {
+    const result = attributeResult(hit._highlightResult, field);
+    if (!result || (result.matchLevel === 'none' && result.value === hit[field])) continue;
+    kept[field] = { value: result.value, matchLevel: result.matchLevel };
+  }
+  const content = attributeResult(hit._snippetResult, 'content');
+  const snippet = matched(content) && !matched(kept.intro) ? { content: { value: content.value, matchLevel: content.matchLevel } } : undefined;
+  return {
+    ...(hit._highlightResult ? { _highlightResult: kept } : {}),
+    ...(snippet ? { _snippetResult: snippet } : {}),
+  };
+}
+
 const DATE_FORMAT = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /**
