@@ -21,7 +21,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateArticles } from '@khs/content';
+import { createRandom, generateArticles } from '@khs/content';
 import { startSearchServer } from '@khs/search-engine';
 import { searchNodeFromUrl } from '@khs/search-nodes';
 import { DEFAULT_SEARCH_SETTINGS, POPULARITY_SORT_BY } from 'contracts';
@@ -40,19 +40,8 @@ const ADMIN = 'bench-admin-key';
 const COLLECTION = 'bench-articles';
 const NOW = Date.now();
 
-/** A small seeded generator (mulberry32): the same visitors every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const rand = random(SEED);
-const between = (low: number, high: number) => low + Math.floor(rand() * (high - low + 1));
+// The corpus's seeded generator (mulberry32): the same visitors every run.
+const { next: rand, between } = createRandom(SEED);
 /** A position 1…10, biased to the top (probability ∝ 1/position). */
 function biasedPosition(): number {
   const weights = Array.from({ length: 10 }, (_, i) => 1 / (i + 1));

@@ -24,5 +24,6 @@ export * from './article-files/index.js';
 export { validateSurvey } from './validate-survey.js';
 export { ContentValidationError } from './content-validation-error.js';
 export { generateArticles, iterateGeneratedArticles, type GenerateArticlesOptions } from './generate-articles.js';
+export { createRandom, type Random } from './prng.js';
 export { TOPICS, type Topic, isTopic, topicSlug } from './topics.js';
 export { computeReadingTime, countWords, readingTimeForWordCount, WORDS_PER_MINUTE } from './reading-time.js';
