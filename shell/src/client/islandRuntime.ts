@@ -99,8 +99,12 @@ export function startIslandRuntime(options: IslandRuntimeOptions): IslandRuntime
     log.error(`[shell] ${kind.code} remote "${island.remote}" failed (stage: ${kind.stage}); its islands keep their server markup`, error);
   };
 
-  for (const element of all.filter(isEmptyIsland)) element.setAttribute(ISLAND_STATE_ATTRIBUTE, 'empty');
-  const elements = all.filter((element) => !isEmptyIsland(element));
+  // Each island's state script read once: the empty ones are marked and left, the others mounted.
+  const elements = all.filter((element) => {
+    if (!isEmptyIsland(element)) return true;
+    element.setAttribute(ISLAND_STATE_ATTRIBUTE, 'empty');
+    return false;
+  });
   options.registerRemotes(usedRemotes(elements, known));
 
   // React already recovered (the island is rendered in the browser); only the report is ours.
