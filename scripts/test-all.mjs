@@ -103,12 +103,18 @@ if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
   }
 }
 
+// vitest's own limits (5 s a test, 10 s a hook) are clocks: on a machine busy with other work a
+// password hash or a spawned CLI passes them and the test fails for the machine's speed. Here a
+// test's limit only catches a hang, so it is far above any test's time on a quiet machine. A test
+// that sets its own limit keeps it. Every package's vitest is plain `vitest run`, so it takes these.
+const UNIT_TEST_HANG_GUARD_MS = 180_000;
+const hangGuard = [`--testTimeout=${UNIT_TEST_HANG_GUARD_MS}`, `--hookTimeout=${UNIT_TEST_HANG_GUARD_MS}`];
 for (const workspace of workspaceFolders()) {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8'));
   if (!pkg.scripts?.test || workspace === 'e2e') continue;
-  await step(`unit tests: ${pkg.name}`, async () => (await run('npm', ['test', '--silent', '-w', pkg.name], { env })) === 0);
+  await step(`unit tests: ${pkg.name}`, async () => (await run('npm', ['test', '--silent', '-w', pkg.name, '--', ...hangGuard], { env })) === 0);
 }
-await step('unit tests: repository scripts', async () => (await run('npx', ['vitest', 'run', '--config', 'scripts/vitest.config.ts'])) === 0);
+await step('unit tests: repository scripts', async () => (await run('npx', ['vitest', 'run', '--config', 'scripts/vitest.config.ts', ...hangGuard])) === 0);
 
 if (ready && built) {
   await step('end-to-end tests (Playwright, Chromium)', async () => (await run('npm', ['test', '--silent', '-w', '@khs/e2e'], { env })) === 0);
