@@ -36,9 +36,10 @@ export interface ServiceFragmentPagesOptions {
  * The pages a team service declares (`pages` of its edge policy), composed the same way for every
  * service: `GET <page path>` asks the service for the `PageFragment` at the same path (query
  * included) and wraps it in the site layout with the service's status, its islands rendered by
- * their remotes and streamed (a shared page by the streamed-page cache rule, `markPageStart`); a 404 from the service is the site's 404 page; a service that is down, too slow or
- * answers no fragment gives the declared heading and text with 503. The shell knows no page's
- * content or rules (the share id's shape, say, is the service's to check).
+ * their remotes and streamed (a shared page by the streamed-page cache rule, `markPageStart`); a
+ * 404 from the service is the site's 404 page; a service that is down, too slow or answers no
+ * fragment gives the declared heading and text with 503. The shell knows no page's content or
+ * rules (the share id's shape, say, is the service's to check).
  */
 export async function serviceFragmentPages(app: FastifyInstance, options: ServiceFragmentPagesOptions): Promise<void> {
   const { pageConfig, runtimeUrl, upstreams, edgeKey, responseTimeoutMs } = options;
