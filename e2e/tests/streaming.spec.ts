@@ -1,9 +1,11 @@
 // Streamed pages (issue 37): with one remote's server render slowed by a test variant, the page's
 // head and header go out before the slow island's HTML, which follows later in the same answer,
 // directly and through nginx; the page hydrates without a mismatch, and read without scripts it
-// reads in order. Asserted on the order of the chunks received, never on times: the slow island
-// may only render once this test received the header (the variant's render waits for a gate the
-// test opens then), so a shell that held the page until its islands rendered could not pass.
+// reads in order. The team services' pages (a form page, the contact form; a shared page, a shared
+// watchlist) stream the same way, with mf-widgets' server renders slowed by a second variant.
+// Asserted on the order of the chunks received, never on times: the slow islands may only render
+// once this test received the header (the variants' renders wait for a gate the test opens then),
+// so a shell that held the page until its islands rendered could not pass.
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -16,6 +18,7 @@ import type { Page } from '@playwright/test';
 import { expect, islandsSettled, test, wakeInteractionIslands } from '../harness/fixtures.js';
 import { holdPort, STACK_START_TIMEOUT_MS, startStack, type HeldPort, type Stack } from '../harness/stack.js';
 import { buildSlowSurvey, SLOW_SURVEY_GATE_ENV, SLOW_SURVEY_MARKER } from '../harness/slowSurvey.js';
+import { buildSlowWidgets, SLOW_WIDGETS_GATE_ENV, SLOW_WIDGETS_MARKER } from '../harness/slowWidgets.js';
 import { scaleOutUnavailable, startNginx, type RunningNginx } from '../harness/scaleOut.js';
 
 /** How long the variant's server render of the survey waits before its gate: past the head budget. */
@@ -32,6 +35,9 @@ if (!article) throw new Error('no article with a survey in the seeded content');
 
 let stack: Stack;
 let variantWork: string | undefined;
+let widgetsVariantWork: string | undefined;
+/** The path of a watchlist shared while the stack runs (a page the watchlist service declares). */
+let sharedWatchlistPath: string;
 let nginx: RunningNginx | undefined;
 let nginxDir: string | undefined;
 let proxyPort: HeldPort | undefined;
@@ -94,12 +100,19 @@ test.beforeAll(async () => {
   proxyPort = scaleOutUnavailable() ? undefined : await holdPort();
   gate = await startGate();
   // The shell's own head budget (the harness raises it for other specs), the slow island within its budget.
-  stack = await startStack({ env: { PAGE_HEAD_BUDGET_MS: '', ISLAND_RENDER_BUDGET_MS: String(ISLAND_BUDGET_MS), [SLOW_SURVEY_GATE_ENV]: gate.url } });
+  stack = await startStack({
+    env: { PAGE_HEAD_BUDGET_MS: '', ISLAND_RENDER_BUDGET_MS: String(ISLAND_BUDGET_MS), [SLOW_SURVEY_GATE_ENV]: gate.url, [SLOW_WIDGETS_GATE_ENV]: gate.url },
+  });
   const variant = await buildSlowSurvey(SLOW_RENDER_MS);
   variantWork = variant.work;
   stack.serveRemote('mf-survey', variant.dist);
-  // The shell renders with the variant once it saw its manifest.
+  const widgetsVariant = await buildSlowWidgets(SLOW_RENDER_MS);
+  widgetsVariantWork = widgetsVariant.work;
+  stack.serveRemote('mf-widgets', widgetsVariant.dist);
+  // The shell renders with the variants once it saw their manifests.
   await expect.poll(async () => (await (await fetch(new URL(article.url, stack.url))).text()).includes(SLOW_MARKER), { timeout: 60_000 }).toBe(true);
+  await expect.poll(async () => (await (await fetch(new URL('/contact', stack.url))).text()).includes(SLOW_WIDGETS_MARKER), { timeout: 60_000 }).toBe(true);
+  sharedWatchlistPath = await shareWatchlist(article);
   if (proxyPort) {
     nginxDir = mkdtempSync(path.join(os.tmpdir(), 'khs-streaming-nginx-'));
     nginx = await startNginx({ upstreams: [stack.url.replace(/\/$/, '')], dir: nginxDir, port: proxyPort });
@@ -113,7 +126,22 @@ test.afterAll(async () => {
   await stack?.close();
   await gate?.close();
   if (variantWork) rmSync(variantWork, { recursive: true, force: true });
+  if (widgetsVariantWork) rmSync(widgetsVariantWork, { recursive: true, force: true });
 });
+
+/** Shares a watchlist of `saved` as a browser does (a CSRF token, then the watchlist call); its sharing URL's path. */
+async function shareWatchlist(saved: { id: string; title: string }): Promise<string> {
+  const tokenAnswer = await fetch(new URL('/actions/blitz/csrf/token', stack.url));
+  const cookie = tokenAnswer.headers.getSetCookie().map((setCookie) => setCookie.split(';')[0]).join('; ');
+  const token = await tokenAnswer.text();
+  const shared = await fetch(new URL('/api/watchlist', stack.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf-token': token, cookie },
+    body: JSON.stringify({ storedWatchlist: { articles: { [saved.id]: { title: saved.title } } } }),
+  });
+  expect(shared.status).toBe(200);
+  return new URL(((await shared.json()) as { storedWatchlist: { sharingUrl: string } }).storedWatchlist.sharingUrl).pathname;
+}
 
 /**
  * The answer to a GET as its body arrived: the decoded text of each chunk in order, and the
@@ -151,19 +179,29 @@ function chunkWhere(chunks: string[], text: string): number {
   return -1;
 }
 
-function expectHeadAndHeaderFirst(chunks: string[]): void {
+/** A page's slow island: the marker its slow render writes, the island, and whether the footer follows it (not at `page.end`). */
+interface SlowIsland {
+  marker: string;
+  island: string;
+  beforeFooter: boolean;
+}
+
+const SLOW_SURVEY: SlowIsland = { marker: SLOW_MARKER, island: 'mf-survey/Survey', beforeFooter: true };
+
+function expectHeadAndHeaderFirst(chunks: string[], slow: SlowIsland = SLOW_SURVEY): void {
   const html = chunks.join('');
   // The island rendered because the header had arrived, not because the gate gave up waiting.
   expect(gate.timedOut, 'renders that waited for the header in vain').toBe(0);
-  const slowIsland = chunkWhere(chunks, SLOW_MARKER);
+  const slowIsland = chunkWhere(chunks, slow.marker);
   expect(slowIsland, 'the slow island is server-rendered in the same answer').toBeGreaterThan(0);
-  // The head (with the survey's styles, named before it rendered) and the whole header came in an earlier chunk.
+  // The head (with the slow island's styles, named before it rendered) and the whole header came in an earlier chunk.
   expect(chunkWhere(chunks, '</head>')).toBeLessThan(slowIsland);
   expect(chunkWhere(chunks, '</header>')).toBeLessThan(slowIsland);
   expect(chunkWhere(chunks, '<h1')).toBeLessThan(slowIsland);
-  // Document order: the survey's HTML sits in its island, the footer after it.
-  expect(html.indexOf(SLOW_MARKER)).toBeGreaterThan(html.indexOf('data-island="mf-survey/Survey"'));
-  expect(html.indexOf('<footer')).toBeGreaterThan(html.indexOf(SLOW_MARKER));
+  // Document order: the slow HTML sits in its island, the footer after it (or before it, at the page's end).
+  expect(html.indexOf(slow.marker)).toBeGreaterThan(html.indexOf(`data-island="${slow.island}"`));
+  if (slow.beforeFooter) expect(html.indexOf('<footer')).toBeGreaterThan(html.indexOf(slow.marker));
+  else expect(html.indexOf('<footer')).toBeLessThan(html.indexOf(slow.marker));
   expect(html.trimEnd().endsWith('</html>')).toBe(true);
 }
 
@@ -221,6 +259,67 @@ test.describe('streamed pages', () => {
     await expect(survey.getByRole('radio').first()).toBeVisible();
     const order = await page.evaluate(() => {
       const landmarks = ['header.site-header', 'h1', '[data-island="mf-survey/Survey"] form', 'footer.site-footer'].map((selector) => document.querySelector(selector));
+      return landmarks.every((element, index) => element && (index === 0 || landmarks[index - 1]!.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING));
+    });
+    expect(order).toBe(true);
+    await context.close();
+  });
+});
+
+/** The team services' pages, each with the island of mf-widgets' slow variant that shows it streams. */
+const TEAM_PAGES = [
+  {
+    name: 'the contact form (a form page)',
+    path: () => '/contact',
+    // The attachment field, inside the form, before the send button and the footer.
+    slow: { marker: SLOW_WIDGETS_MARKER, island: 'mf-widgets/FileField', beforeFooter: true },
+    // The form's own rule, streamed or whole: it holds a fresh token, its cookie is set, nothing keeps it.
+    expectCacheHeaders: (headers: Record<string, string | string[] | undefined>) => {
+      expect(headers['cache-control']).toBe('no-store');
+      expect(headers['set-cookie']).toBeDefined();
+    },
+  },
+  {
+    name: 'a shared watchlist (a shared service page)',
+    path: () => sharedWatchlistPath,
+    // PageWidgets, in the `page.end` slot after the footer: the service's content came before it.
+    slow: { marker: SLOW_WIDGETS_MARKER, island: 'mf-widgets/PageWidgets', beforeFooter: false },
+    // Streamed past the head budget: shared briefly, without an ETag, as the shell's own pages.
+    expectCacheHeaders: (headers: Record<string, string | string[] | undefined>) => {
+      expect(headers['cache-control']).toMatch(/^public, max-age=0, s-maxage=2\b/);
+      expect(headers.etag).toBeUndefined();
+    },
+  },
+];
+
+test.describe("streamed team services' pages", () => {
+  for (const teamPage of TEAM_PAGES) {
+    test(`${teamPage.name}: the head and the header arrive before the slow island's HTML, which follows in the same answer`, async () => {
+      const { headers, chunks } = await chunksOf(new URL(teamPage.path(), stack.url).href, 'br');
+      expect(headers['x-accel-buffering']).toBe('no');
+      teamPage.expectCacheHeaders(headers);
+      expectHeadAndHeaderFirst(chunks, teamPage.slow);
+    });
+  }
+
+  test('the streamed contact form hydrates without a mismatch, and without scripts it reads in order', async ({ page, browser }) => {
+    const problems = consoleProblems(page);
+    const response = await page.goto(new URL('/contact', stack.url).href);
+    expect(await response?.text()).toContain(SLOW_WIDGETS_MARKER);
+    await islandsSettled(page);
+    await wakeInteractionIslands(page);
+    const states = await page.locator('[data-island]').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-island-state')));
+    expect(states.every((state) => state === 'mounted')).toBe(true);
+    expect(problems).toEqual([]);
+
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const withoutScripts = await context.newPage();
+    await withoutScripts.goto(new URL('/contact', stack.url).href);
+    await expect(withoutScripts.locator('[data-island="mf-widgets/FileField"] input[type="file"]')).toHaveCount(1);
+    const order = await withoutScripts.evaluate(() => {
+      const landmarks = ['header.site-header', 'h1', '[data-island="mf-widgets/FileField"] input[type="file"]', 'form.contact-form button[type="submit"]', 'footer.site-footer'].map((selector) =>
+        document.querySelector(selector),
+      );
       return landmarks.every((element, index) => element && (index === 0 || landmarks[index - 1]!.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING));
     });
     expect(order).toBe(true);

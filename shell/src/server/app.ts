@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
@@ -19,7 +20,7 @@ import { pageCache, PageVersion, type PageVersionSources } from './delivery/page
 import { previewRoutes } from './federation/preview/previewRoutes.js';
 import { requestVersions, requestVersionsOf } from './federation/requestVersions.js';
 import type { VersionSelectionPlugin } from './federation/versionSelection.js';
-import { renderPageWithIslands } from './federation/islandCollector.js';
+import { serverTimingOf, streamPage, streamPageWithIslands } from './federation/islandCollector.js';
 import type { ServerIslands } from './federation/serverIslands.js';
 import { renderRequestErrorPage } from './pages/RequestErrorPage.js';
 import { renderPage } from './pages/renderPage.js';
@@ -94,9 +95,13 @@ export interface ShellCore {
   pageConfig: PageConfig;
   /** URL of the client runtime script for `Layout`. */
   runtimeUrl: string;
-  /** Renders a full page whose islands are rendered by their remotes (placeholders without server islands). */
-  /** `onDegraded`: called when an island holds its placeholder because its remote failed (see `markPageDegraded`). */
-  renderIslandPage(page: ReactElement, url: string, onDegraded?: () => void): Promise<string>;
+  /**
+   * Renders a full page whose islands are rendered by their remotes and streams it as the shell's
+   * own pages (`streamPageWithIslands`): the reply gets its cache rule when the head goes
+   * (`markPageStart`); the answer is the body to send (the whole page, or a stream). Without server
+   * islands: the page with its placeholders.
+   */
+  streamIslandPage(reply: FastifyReply, page: ReactElement): Promise<string | Readable>;
   /** Origin of a request's absolute links (canonical URLs in `Layout`'s `metadata`). */
   linkOrigin: LinkOriginResolver;
   /** The content images, by content hash (social cards). */
@@ -165,15 +170,15 @@ export async function buildShellApp(deps: ShellDependencies): Promise<ShellApp> 
   }
   await app.register(pageRoutes, { content, pageConfig, runtimeUrl, islands: deps.islands, linkOrigin, images, ...(config.previewSecret ? { previewSecret: config.previewSecret } : {}) });
   const islands = deps.islands;
-  const renderIslandPage = async (page: ReactElement, url: string, onDegraded?: () => void) =>
+  const streamIslandPage = async (reply: FastifyReply, page: ReactElement) =>
     islands
-      ? renderPageWithIslands(page, islands, { config: pageConfig, url }, (timings) => timings.some((timing) => !timing.ok) && onDegraded?.())
+      ? streamPage(reply, streamPageWithIslands(page, islands, { config: pageConfig, url: reply.request.url }, { onTimings: serverTimingOf(islands, reply) }))
       : renderPage(page);
   for (const registration of deps.features ?? []) {
-    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images }) : registration;
+    const feature = typeof registration === 'function' ? registration({ pageConfig, runtimeUrl, streamIslandPage, linkOrigin, images }) : registration;
     await app.register(feature.plugin, feature.options as never);
   }
-  return { app, pageConfig, runtimeUrl, renderIslandPage, linkOrigin, images, pageVersion };
+  return { app, pageConfig, runtimeUrl, streamIslandPage, linkOrigin, images, pageVersion };
 }
 
 /** The Fastify instance: its limits, its proxy trust, its error answers (JSON for calls, the site's page for pages), its metrics. */

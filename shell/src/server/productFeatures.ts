@@ -28,7 +28,7 @@ export function productFeatures({ config, database, linkOrigin }: ProductFeature
     ...(Object.keys(config.services) as (keyof ShellConfig['services'])[]).flatMap((name) =>
       (config.services[name].edgePolicy.formPages ?? []).map(
         (form): FeatureRegistration =>
-          ({ pageConfig, runtimeUrl, renderIslandPage, images }) => ({
+          ({ pageConfig, runtimeUrl, streamIslandPage, images }) => ({
             plugin: formPageRoutes,
             options: {
               ...config.services[name],
@@ -36,7 +36,7 @@ export function productFeatures({ config, database, linkOrigin }: ProductFeature
               edgeKey: config.edgeKeys[name],
               pageConfig,
               runtimeUrl,
-              renderIslandPage,
+              streamIslandPage,
               metadataContext: (request: FastifyRequest) => ({ origin: linkOrigin(request), siteName: config.siteName, images }),
             },
           }),
@@ -47,7 +47,7 @@ export function productFeatures({ config, database, linkOrigin }: ProductFeature
       .filter((name) => (config.services[name].edgePolicy.pages ?? []).length > 0)
       .map(
         (name): FeatureRegistration =>
-          ({ pageConfig, runtimeUrl, renderIslandPage }) => ({
+          ({ pageConfig, runtimeUrl, streamIslandPage }) => ({
             plugin: serviceFragmentPages,
             options: {
               upstreams: config.services[name].upstreams,
@@ -56,7 +56,7 @@ export function productFeatures({ config, database, linkOrigin }: ProductFeature
               pages: config.services[name].edgePolicy.pages ?? [],
               pageConfig,
               runtimeUrl,
-              renderIslandPage,
+              streamIslandPage,
             },
           }),
       ),

@@ -1,12 +1,12 @@
 // Streamed pages (issue 37): the cache rule decided when a page's headers go (before its last
 // island may be known), and each chunk flushed through the on-the-fly compression.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../testing/buildTestApp.js';
+import { decodedChunks, getOverSocket } from '../testing/streamedAnswer.js';
 import { markPageStart, PRIVATE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL, STREAMED_PAGE_CACHE_CONTROL, type PageStartFacts } from './pageCache.js';
 
 /** More than the compression threshold, so the head alone would be compressed (and held) if not flushed. */
@@ -50,25 +50,10 @@ describe('streamed pages: cache headers and flushing', () => {
   });
   afterAll(() => app.close());
 
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    new Promise<IncomingMessage>((resolve, reject) => httpRequest(`${origin}${path}`, { headers }, resolve).on('error', reject).end());
+  const get = (path: string, headers: Record<string, string> = {}) => getOverSocket(`${origin}${path}`, headers);
 
   /** The decoded body as it arrives: the first decoded bytes, then the rest once `releaseTail` ran. */
-  async function decodedChunks(response: IncomingMessage): Promise<{ first: string; rest: () => Promise<string> }> {
-    const encoding = response.headers['content-encoding'];
-    const decoded = encoding === 'br' ? response.pipe(createBrotliDecompress()) : encoding === 'gzip' ? response.pipe(createGunzip()) : response;
-    const iterator = decoded[Symbol.asyncIterator]();
-    let first = '';
-    while (!first.includes('<div class="island">')) first += String((await iterator.next()).value ?? '');
-    return {
-      first,
-      rest: async () => {
-        let rest = '';
-        for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest += String(next.value);
-        return rest;
-      },
-    };
-  }
+  const headThenRest = (response: IncomingMessage) => decodedChunks(response, '<div class="island">');
 
   it('a page whose islands all rendered within the head budget: whole, shared, with its ETag, and a 304 for it', async () => {
     const response = await app.inject({ method: 'GET', url: '/test/whole' });
@@ -94,7 +79,7 @@ describe('streamed pages: cache headers and flushing', () => {
       expect(response.headers['x-accel-buffering']).toBe('no');
       expect(response.headers['content-encoding']).toBe(encoding === 'identity' ? undefined : encoding);
       // The head arrives (decoded) while the tail is still held: each chunk was flushed.
-      const { first, rest } = await decodedChunks(response);
+      const { first, rest } = await headThenRest(response);
       expect(first).toContain('<header>the header');
       expect(first).not.toContain('the slow island');
       releaseTail();
@@ -115,7 +100,7 @@ describe('streamed pages: cache headers and flushing', () => {
     expect(response.headers['cache-control']).toBe(PRIVATE_CACHE_CONTROL);
     expect(response.headers.etag).toBeUndefined();
     expect(response.headers['x-accel-buffering']).toBe('no');
-    const { rest } = await decodedChunks(response);
+    const { rest } = await headThenRest(response);
     releaseTail();
     await rest();
   });

@@ -175,8 +175,8 @@ export async function streamPageWithIslands(
 }
 
 /**
- * Renders a full HTML document with its islands, waiting for every island (no streaming): the
- * pages of team services (`renderIslandPage`) and tests.
+ * Renders a full HTML document with its islands, waiting for every island (no streaming): tests
+ * (every page of the shell streams, the team services' too: `ShellCore.streamIslandPage`).
  */
 export async function renderPageWithIslands(
   page: ReactElement,

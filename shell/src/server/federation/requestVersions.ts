@@ -11,7 +11,7 @@ const byRequest = new WeakMap<FastifyRequest, RequestVersions>();
 
 /**
  * The versions chosen for the request being handled (page renders read them without the request
- * object: `renderIslandPage(page, url)` has none); undefined outside a request or without a chain.
+ * object: `streamPageWithIslands(page, islands, context)` has none); undefined outside a request or without a chain.
  */
 export function currentRequestVersions(): RequestVersions | undefined {
   return scope.getStore();

@@ -4,7 +4,7 @@ import { IslandCollectorContext } from '../federation/islandCollector.js';
 
 /**
  * A team service's page content inside the shell's layout. Its islands go to the same island
- * renderer as the shell's own (`renderPageWithIslands`): each marker becomes the remote's server
+ * renderer as the shell's own (`streamPageWithIslands`): each marker becomes the remote's server
  * render, or the service's placeholder when that fails (or server islands are off).
  */
 export function PageFragmentContent({ fragment }: { fragment: PageFragment }) {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { ReactElement } from 'react';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyReplyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
@@ -28,8 +29,11 @@ export interface FormPageRoutesOptions {
   edgeKey: string;
   pageConfig: PageConfig;
   runtimeUrl: string;
-  /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
-  renderIslandPage?: (page: ReactElement, url: string) => Promise<string>;
+  /**
+   * Renders the page with its islands rendered by their remotes, streamed as the shell's own pages
+   * (`ShellCore.streamIslandPage`). Default: `renderPage` (placeholders, whole).
+   */
+  streamIslandPage?: (reply: FastifyReply, page: ReactElement) => Promise<string | Readable>;
   /**
    * Link origin, site name and images of a request: with the form's declared `index`, the form page
    * (200, its own address, no query) is then listed with its canonical URL. Default none: `noindex`.
@@ -89,9 +93,10 @@ async function sendFragmentPage({ options, paths }: FormPageContext, request: Fa
       <PageFragmentContent fragment={fragment} />
     </Layout>
   );
-  const html = await (options.renderIslandPage ? options.renderIslandPage(page, request.url) : renderPage(page));
-  // The page holds a per-visitor token: shared caches must not keep it.
-  return reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  // The page holds a per-visitor token: shared caches must not keep it, streamed or whole (set
+  // before the head goes; the route is not a shared one, so the streamed-page rule leaves it).
+  reply.code(status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
+  return reply.send(await (options.streamIslandPage ? options.streamIslandPage(reply, page) : renderPage(page)));
 }
 
 /** Sends the form's declared `unavailable` page in the layout: 503, or 504 when the service `timedOut`. */

@@ -1,11 +1,11 @@
+import type { Readable } from 'node:stream';
 import type { ReactElement } from 'react';
-import type { FastifyInstance, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, RouteShorthandOptions } from 'fastify';
 import { callRoutePattern, type PageConfig } from 'contracts';
 import { EDGE_KEY_HEADER } from '@khs/team-service/edge';
 import { Layout } from '../pages/Layout.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
 import { renderPage } from '../pages/renderPage.js';
-import { markPageDegraded } from '../delivery/pageCache.js';
 import { servicePagePath, type EdgePageDeclaration } from '../proxy/edgePolicy.js';
 import { OPERATOR_LIMIT } from '../security/rateLimit/rateLimitPolicies.js';
 import { rateLimitConfig } from '../security/rateLimit/rateLimiting.js';
@@ -24,24 +24,28 @@ export interface ServiceFragmentPagesOptions {
   pages: EdgePageDeclaration[];
   pageConfig: PageConfig;
   runtimeUrl: string;
-  /** Renders the page with its islands rendered by their remotes. Default: `renderPage` (placeholders). */
-  renderIslandPage?: (page: ReactElement, url: string, onDegraded?: () => void) => Promise<string>;
+  /**
+   * Renders the page with its islands rendered by their remotes, streamed as the shell's own pages
+   * (`ShellCore.streamIslandPage`: the reply's cache rule set when the head goes). Default:
+   * `renderPage` (placeholders, whole).
+   */
+  streamIslandPage?: (reply: FastifyReply, page: ReactElement) => Promise<string | Readable>;
 }
 
 /**
  * The pages a team service declares (`pages` of its edge policy), composed the same way for every
  * service: `GET <page path>` asks the service for the `PageFragment` at the same path (query
  * included) and wraps it in the site layout with the service's status, its islands rendered by
- * their remotes; a 404 from the service is the site's 404 page; a service that is down, too slow or
- * answers no fragment gives the declared heading and text with 503. The shell knows no page's
- * content or rules (the share id's shape, say, is the service's to check).
+ * their remotes and streamed (a shared page by the streamed-page cache rule, `markPageStart`); a
+ * 404 from the service is the site's 404 page; a service that is down, too slow or answers no
+ * fragment gives the declared heading and text with 503. The shell knows no page's content or
+ * rules (the share id's shape, say, is the service's to check).
  */
 export async function serviceFragmentPages(app: FastifyInstance, options: ServiceFragmentPagesOptions): Promise<void> {
   const { pageConfig, runtimeUrl, upstreams, edgeKey, responseTimeoutMs } = options;
   if (upstreams.length === 0) throw new Error('A service page needs an upstream');
   let next = 0;
-  const render = (page: ReactElement, url: string, onDegraded: () => void) =>
-    options.renderIslandPage ? options.renderIslandPage(page, url, onDegraded) : renderPage(page);
+  const render = async (reply: FastifyReply, page: ReactElement) => (options.streamIslandPage ? options.streamIslandPage(reply, page) : renderPage(page));
 
   for (const declared of options.pages) {
     // A page behind a token: tries limited per address (a token cannot be guessed at speed).
@@ -92,7 +96,9 @@ export async function serviceFragmentPages(app: FastifyInstance, options: Servic
           <PageFragmentContent fragment={fragment} />
         </Layout>
       );
-      return reply.code(status).send(await render(page, request.url, () => markPageDegraded(reply)));
+      // Streamed like the shell's own pages: the status and headers go with the head, the islands follow.
+      reply.code(status);
+      return reply.send(await render(reply, page));
     });
   }
 }

@@ -5,6 +5,7 @@ import { buildShellApp, type FeatureRegistration, type ShellApp } from '../app.j
 import { readShellConfig } from '../config.js';
 import { repositoryContentStore, type ContentStore } from '../content/contentStore.js';
 import type { RateLimitCounterRepository } from '../database/index.js';
+import type { ServerIslands } from '../federation/serverIslands.js';
 import type { ImageCatalogue } from '../seo/imageCatalogue.js';
 
 /** The development cookie secret the test apps use (default config). */
@@ -22,6 +23,8 @@ export async function buildTestApp(
     rateLimitCounters?: RateLimitCounterRepository;
     /** The content images (default: the content store's folder). */
     images?: ImageCatalogue;
+    /** Islands rendered on the server (default none: placeholders). */
+    islands?: ServerIslands;
   } = {},
 ): Promise<ShellApp> {
   return buildShellApp({
@@ -32,6 +35,7 @@ export async function buildTestApp(
     features: options.features ?? [],
     ...(options.rateLimitCounters ? { rateLimitCounters: options.rateLimitCounters } : {}),
     ...(options.images ? { images: options.images } : {}),
+    ...(options.islands ? { islands: options.islands } : {}),
   });
 }
 
