@@ -9,7 +9,8 @@ export function serverFailureCode(stage: ServerIslandStage, error: unknown): Isl
 export interface FailureLogOptions {
   /** One line per remote per this many milliseconds. Default 60 000. */
   intervalMs?: number;
-  log?: Pick<Console, 'error'>;
+  /** Where lines go: failures to `error`, poll warnings to `warn` (else `error`). Default `console`. */
+  log?: Pick<Console, 'error'> & Partial<Pick<Console, 'warn'>>;
   now?: () => number;
   /** Called for every failure, also those the log leaves out (the health view counts them). Default none. */
   onFailure?: (remote: string, stage: ServerIslandStage, error: unknown) => void;
@@ -40,8 +41,10 @@ function stacksOf(error: unknown): string {
  */
 export class FailureLog {
   private readonly last = new Map<string, { at: number; suppressed: number }>();
+  /** When each remote's last poll warning was written. */
+  private readonly lastPollLine = new Map<string, number>();
   private readonly intervalMs: number;
-  private readonly log: Pick<Console, 'error'>;
+  private readonly log: Pick<Console, 'error'> & Partial<Pick<Console, 'warn'>>;
   private readonly now: () => number;
   private readonly onFailure: FailureLogOptions['onFailure'];
   private readonly stacks: boolean;
@@ -52,6 +55,21 @@ export class FailureLog {
     this.intervalMs = options.intervalMs ?? 60_000;
     this.log = options.log ?? console;
     this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * A manifest poll of `remote` failed while its loaded build goes on rendering every page: no
+   * island failed, so nothing is counted (`onFailure` is not called); one warning per remote per
+   * interval says so (the health view shows the poll's error).
+   */
+  pollFailed(remote: string, error: unknown, loadedVersion: string | undefined): void {
+    const now = this.now();
+    const last = this.lastPollLine.get(remote);
+    if (last !== undefined && now - last < this.intervalMs) return;
+    this.lastPollLine.set(remote, now);
+    const message = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0];
+    const warn = this.log.warn ?? this.log.error;
+    warn.call(this.log, `[shell] manifest poll of "${remote}" failed: ${message}; its islands go on rendering with the loaded build${loadedVersion ? ` ${loadedVersion}` : ''}`);
   }
 
   report(remote: string, stage: ServerIslandStage, error: unknown): void {
