@@ -1,4 +1,19 @@
 import { isIslandErrorCode, SERVER_ISLAND_STAGE_CODES, type IslandErrorCode, type ServerIslandStage } from 'contracts';
+import type { IslandFailure } from '../islandFailures/islandFailureCounts.js';
+
+/**
+ * What a server-side failure of `remote` counts as: its stable code and, as the failure of a
+ * build, `version` (the one the page rendered) — unless the island only ran past its render budget
+ * (`timeout`). The page then holds its placeholder and the browser mounts the island, but how long
+ * a render takes says how busy this machine is (every build overruns under load, a build loaded
+ * for its first page is cold) more than whether that build works, so it is counted for the health
+ * view and not held against the build: under load the canary rule rolled back on it, or charged
+ * the stable build. A render that throws or a build that cannot load still counts for its build.
+ */
+export function serverIslandFailure(remote: string, stage: ServerIslandStage, error: unknown, version: string | undefined): IslandFailure {
+  const attributed = stage !== 'timeout' && version !== undefined;
+  return { remote, source: 'server', code: serverFailureCode(stage, error), ...(attributed ? { version } : {}) };
+}
 
 /** The code of a server-side failure: the error's own stable code when it has one, else its stage's. */
 export function serverFailureCode(stage: ServerIslandStage, error: unknown): IslandErrorCode {

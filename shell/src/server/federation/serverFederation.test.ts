@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CONTRACTS_VERSION, ISLAND_API_VERSION, examplePageConfig, type IslandServerModule } from 'contracts';
-import { FailureLog } from './failureLog.js';
+import { FailureLog, serverIslandFailure } from './failureLog.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
 import { ServerFederation, type FederationRuntime } from './serverFederation.js';
 import { ServerIslands } from './serverIslands.js';
@@ -463,6 +463,15 @@ describe('FailureLog', () => {
       '[shell] manifest poll of "mf-a" failed: manifest of "mf-a": no answer from http://a.test/mf-manifest.json within 1000 ms; its islands go on rendering with the loaded build 0.1.0+aaaa',
       '[shell] manifest poll of "mf-a" failed: manifest of "mf-a": no answer from http://a.test/mf-manifest.json within 1000 ms; its islands go on rendering with the loaded build 0.1.0+aaaa',
     ]);
+  });
+
+  it('counts a failed render or load for the build the page rendered, and a render past its budget for no build', () => {
+    expect(serverIslandFailure('mf-a', 'render', new Error('x'), '0.1.0+aaaa')).toEqual({ remote: 'mf-a', source: 'server', code: 'KHS-ISLAND-008', version: '0.1.0+aaaa' });
+    expect(serverIslandFailure('mf-a', 'load', new Error('x'), '0.1.0+aaaa')).toEqual({ remote: 'mf-a', source: 'server', code: 'KHS-ISLAND-002', version: '0.1.0+aaaa' });
+    // A busy machine (or a build's cold first load) runs past the budget on every build alike:
+    // counted for the health view, not held against the build by the canary rule.
+    expect(serverIslandFailure('mf-a', 'timeout', new Error('x'), '0.1.0+aaaa')).toEqual({ remote: 'mf-a', source: 'server', code: 'KHS-ISLAND-003' });
+    expect(serverIslandFailure('mf-a', 'manifest', new Error('x'), undefined)).toEqual({ remote: 'mf-a', source: 'server', code: 'KHS-ISLAND-001' });
   });
 
   it('writes again after the interval, counting what it left out', () => {
