@@ -180,6 +180,10 @@ test('a canary that breaks on hydrate at 50 % ends by itself; everyone gets stab
   }
   // The monitor runs shortly after reports and every 5 s: give the last reports that long.
   if (!ended) await expect.poll(async () => (ended = (await canaryHealth())!.ended), { timeout: 15_000 }).not.toBeNull();
+  // The counts the rule read (by source, code and build), printed before they are judged: a failure
+  // of the stable build says where it came from.
+  const failuresJson = await fetch(new URL('/health/remotes.json', stack.url), { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } }).then((response) => response.json());
+  console.log('[canary] counts:', JSON.stringify((failuresJson as { remotes: { name: string; failures: unknown }[] }).remotes.find((entry) => entry.name === REMOTE)!.failures));
   expect(firstFailureAt).toBeDefined();
   expect(ended).toMatchObject({ version: broken, outcome: 'rolled-back', reason: expect.stringMatching(/^canary fails 100\.0 % of \d+ views, stable 0\.0 % of \d+: worse than stable/) });
   const brokenViews = views.filter((seen) => seen.version === broken).length;
@@ -215,8 +219,6 @@ test('a canary that breaks on hydrate at 50 % ends by itself; everyone gets stab
   expect(await axeViolations(page)).toEqual([]);
   await context.close();
 
-  const failuresJson = await fetch(new URL('/health/remotes.json', stack.url), { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } }).then((response) => response.json());
-  console.log('[canary] counts:', JSON.stringify((failuresJson as { remotes: { name: string; failures: unknown }[] }).remotes.find((entry) => entry.name === REMOTE)!.failures));
   const status = await npmRun('deploy:status', ['--site', stack.url], { OPERATOR_TOKEN });
   expect(status.stdout).toContain(`canary ${broken}  views ${health.canary.views}  failures `);
   expect(status.stdout).toContain(`${broken} rolled-back at ${ended!.at}: ${ended!.reason}`);

@@ -251,6 +251,52 @@ test.describe('page widgets (mf-widgets)', () => {
 });
 
 test.describe('page widgets before and beyond the first mount', () => {
+  // Issue 34 (consent-banner.spec.ts "CLS 0" failed under load with a shift of 0.14 from
+  // `DIV.` and `FIGURE.khs-widgets-video is-enhanced`). The cause, reproduced here without any
+  // clock: mf-widgets enhances the article's widgets (its content widgets load at idle, in a chunk
+  // of their own) after the reader scrolled down to them — as `islandsSettled` does, scrolling
+  // the `visible` ArticleWidgets island into view; on a busy machine the enhancement comes after
+  // that. The tabs collapse from every panel to one (−326 px), the table's and the slider's
+  // controls appear (+52, +76 px): the blocks in view move (0.1428 here, the same sources). Not
+  // fixed yet: Chrome's scroll anchoring moves the view by 274 px and still records the shift, and
+  // a scroll in the same task by what moved the element at the top of the view (tried) leaves the
+  // same 0.1428. Expected to fail until the enhancement keeps the server markup's geometry.
+  test('enhanced after the reader scrolled down to the article widgets, they shift nothing in view', async ({ page, stack }) => {
+    test.fail(true, 'issue 34: the late enhancement of the article widgets shifts what the reader sees (cause in the comment above)');
+    await page.addInitScript(() => {
+      const shifts: Array<{ value: number; sources: string[] }> = [];
+      (window as unknown as { khsShifts: typeof shifts }).khsShifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }>) {
+          if (!entry.hadRecentInput) shifts.push({ value: entry.value, sources: (entry.sources ?? []).map((source) => (source.node instanceof Element ? `${source.node.tagName}#${source.node.id}.${source.node.className}` : String(source.node?.nodeName))) });
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    // The widgets' remote held (manifest and scripts; its styles pass): nothing is enhanced yet.
+    let release = (): void => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const widgetsOrigin = stack.remotes['mf-widgets'].replace(/\/$/, '').replace(/[.]/g, '\\.');
+    await page.route(new RegExp(`^${widgetsOrigin}/.*(mf-manifest\\.json|\\.js)(\\?.*)?$`), async (route) => {
+      await released;
+      await route.continue().catch(() => undefined);
+    });
+    await page.goto(new URL(articles[0]!.url, stack.url).href);
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          document.querySelector('[data-island="mf-widgets/ArticleWidgets"]')!.scrollIntoView({ block: 'center' });
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+        }),
+    );
+    const before = await page.evaluate(() => (window as unknown as { khsShifts: unknown[] }).khsShifts.length);
+    release();
+    await expect(page.getByRole('tablist', { name: 'Key takeaways' })).toHaveCount(1);
+    await expect(page.locator('[data-island="mf-widgets/PageWidgets"]')).toHaveAttribute('data-island-state', 'mounted');
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const shifts = await page.evaluate(() => (window as unknown as { khsShifts: unknown[] }).khsShifts);
+    expect(shifts.slice(before), JSON.stringify(shifts)).toEqual([]);
+  });
+
   test('without scripts every widget reads as plain content', async ({ browser, stack }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();

@@ -15,7 +15,7 @@ import { IslandFailureCounts, type IslandFailureStore } from './islandFailures/i
 import { createShellCanary, readCanaryRuleSettings, type ShellCanary } from './canary/index.js';
 import { currentRequestVersions } from './federation/requestVersions.js';
 import { MemoryCanaryEndStore } from './canary/canaryEndStore.js';
-import { serverFailureCode } from './federation/failureLog.js';
+import { serverIslandFailure } from './federation/failureLog.js';
 import { readBrowserSettings } from '@khs/stack/browser-settings';
 import { createLinkOriginResolver, type LinkOriginResolver } from './security/linkOrigin.js';
 import { metricsEnabled, metricsText, startProcessLogs, startProcessMetrics, startTracing } from '@khs/observability';
@@ -64,13 +64,14 @@ function islandFailureStore(database: Database): IslandFailureStore {
 /**
  * The remotes' server builds, rendering islands. Page views are the browsers' page reports (a page
  * served from a shared cache is a view too, and one the shell's server never renders); a server
- * render failure counts for the build the server has loaded for that remote, the one it rendered.
+ * render failure counts for the build the server has loaded for that remote, the one it rendered
+ * (a render past its budget only for the health view: `serverIslandFailure`).
  */
 function serverIslands(config: ShellConfig, failureCounts: IslandFailureStore): ServerIslandsOrNone {
   const islands: ServerIslandsOrNone = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) => {
     // The build this request chose (a canary side, a preview), else the live one the server has loaded.
     const version = currentRequestVersions()?.choices.get(remote)?.version ?? islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
-    failureCounts.recordFailure({ remote, source: 'server', code: serverFailureCode(stage, error), ...(version ? { version } : {}) });
+    failureCounts.recordFailure(serverIslandFailure(remote, stage, error, version));
   });
   if (islands && metricsEnabled()) {
     const federation = islands.federation;

@@ -1,4 +1,19 @@
 import { isIslandErrorCode, SERVER_ISLAND_STAGE_CODES, type IslandErrorCode, type ServerIslandStage } from 'contracts';
+import type { IslandFailure } from '../islandFailures/islandFailureCounts.js';
+
+/**
+ * What a server-side failure of `remote` counts as: its stable code and, as the failure of a
+ * build, `version` (the one the page rendered) — unless the island only ran past its render budget
+ * (`timeout`). The page then holds its placeholder and the browser mounts the island, but how long
+ * a render takes says how busy this machine is (every build overruns under load, a build loaded
+ * for its first page is cold) more than whether that build works, so it is counted for the health
+ * view and not held against the build: under load the canary rule rolled back on it, or charged
+ * the stable build. A render that throws or a build that cannot load still counts for its build.
+ */
+export function serverIslandFailure(remote: string, stage: ServerIslandStage, error: unknown, version: string | undefined): IslandFailure {
+  const attributed = stage !== 'timeout' && version !== undefined;
+  return { remote, source: 'server', code: serverFailureCode(stage, error), ...(attributed ? { version } : {}) };
+}
 
 /** The code of a server-side failure: the error's own stable code when it has one, else its stage's. */
 export function serverFailureCode(stage: ServerIslandStage, error: unknown): IslandErrorCode {
@@ -9,7 +24,8 @@ export function serverFailureCode(stage: ServerIslandStage, error: unknown): Isl
 export interface FailureLogOptions {
   /** One line per remote per this many milliseconds. Default 60 000. */
   intervalMs?: number;
-  log?: Pick<Console, 'error'>;
+  /** Where lines go: failures to `error`, poll warnings to `warn` (else `error`). Default `console`. */
+  log?: Pick<Console, 'error'> & Partial<Pick<Console, 'warn'>>;
   now?: () => number;
   /** Called for every failure, also those the log leaves out (the health view counts them). Default none. */
   onFailure?: (remote: string, stage: ServerIslandStage, error: unknown) => void;
@@ -40,8 +56,10 @@ function stacksOf(error: unknown): string {
  */
 export class FailureLog {
   private readonly last = new Map<string, { at: number; suppressed: number }>();
+  /** When each remote's last poll warning was written. */
+  private readonly lastPollLine = new Map<string, number>();
   private readonly intervalMs: number;
-  private readonly log: Pick<Console, 'error'>;
+  private readonly log: Pick<Console, 'error'> & Partial<Pick<Console, 'warn'>>;
   private readonly now: () => number;
   private readonly onFailure: FailureLogOptions['onFailure'];
   private readonly stacks: boolean;
@@ -52,6 +70,21 @@ export class FailureLog {
     this.intervalMs = options.intervalMs ?? 60_000;
     this.log = options.log ?? console;
     this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * A manifest poll of `remote` failed while its loaded build goes on rendering every page: no
+   * island failed, so nothing is counted (`onFailure` is not called); one warning per remote per
+   * interval says so (the health view shows the poll's error).
+   */
+  pollFailed(remote: string, error: unknown, loadedVersion: string | undefined): void {
+    const now = this.now();
+    const last = this.lastPollLine.get(remote);
+    if (last !== undefined && now - last < this.intervalMs) return;
+    this.lastPollLine.set(remote, now);
+    const message = (error instanceof Error ? error.message : String(error)).split('\n', 1)[0];
+    const warn = this.log.warn ?? this.log.error;
+    warn.call(this.log, `[shell] manifest poll of "${remote}" failed: ${message}; its islands go on rendering with the loaded build${loadedVersion ? ` ${loadedVersion}` : ''}`);
   }
 
   report(remote: string, stage: ServerIslandStage, error: unknown): void {

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CONTRACTS_VERSION, ISLAND_API_VERSION, examplePageConfig, type IslandServerModule } from 'contracts';
-import { FailureLog } from './failureLog.js';
+import { FailureLog, serverIslandFailure } from './failureLog.js';
 import { fetchWithTimeout } from './fetchWithTimeout.js';
 import { ServerFederation, type FederationRuntime } from './serverFederation.js';
 import { ServerIslands } from './serverIslands.js';
@@ -143,14 +143,21 @@ describe('ServerFederation', () => {
     await vi.waitFor(() => expect(remote.runtime.loads).toBe(2));
   });
 
-  it('keeps the loaded build when a revalidation fails', async () => {
+  it('keeps the loaded build when a revalidation fails, and tells it as a failed poll, not as a failure of that build', async () => {
     const remote = fakeRemote();
     const federation = federationFor(remote);
     await federation.load('mf-hello', 'Hello');
     remote.origin.down = true;
     const errors: string[] = [];
-    await federation.revalidate((name) => errors.push(name));
-    expect(errors).toEqual(['mf-hello']);
+    const polls: string[] = [];
+    await federation.revalidate(
+      (name) => errors.push(name),
+      (name, _error, loadedVersion) => polls.push(`${name} ${loadedVersion}`),
+    );
+    // A busy origin or event loop past the hop's deadline: every page still renders the loaded
+    // build, so nothing is counted against it (the canary rule once held it against the stable build).
+    expect(errors).toEqual([]);
+    expect(polls).toEqual([`mf-hello ${federation.pollStates()[0]!.buildVersion}`]);
     expect((await (await federation.load('mf-hello', 'Hello')).render({}, page)).html).toBe('<p>v1</p>');
     expect(remote.runtime.registrations).toHaveLength(1);
   });
@@ -432,6 +439,39 @@ describe('FailureLog', () => {
     expect(readServerIslandSettings({}).failureStacks).toBe(false);
     expect(readServerIslandSettings({ LOG_LEVEL: 'info' }).failureStacks).toBe(false);
     expect(readServerIslandSettings({ LOG_LEVEL: 'debug' }).failureStacks).toBe(true);
+  });
+
+  it('warns of a failed poll of a loaded build once per interval, and counts nothing (no island failed)', () => {
+    let now = 0;
+    const warnings: string[] = [];
+    const errors: string[] = [];
+    const heard: string[] = [];
+    const failures = new FailureLog({
+      intervalMs: 1000,
+      now: () => now,
+      log: { error: (line: string) => errors.push(line), warn: (line: string) => warnings.push(line) },
+      onFailure: (remote) => heard.push(remote),
+    });
+    const timeout = new Error('manifest of "mf-a": no answer from http://a.test/mf-manifest.json within 1000 ms\nmore');
+    failures.pollFailed('mf-a', timeout, '0.1.0+aaaa');
+    failures.pollFailed('mf-a', timeout, '0.1.0+aaaa');
+    now = 1001;
+    failures.pollFailed('mf-a', timeout, '0.1.0+aaaa');
+    expect(heard).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([
+      '[shell] manifest poll of "mf-a" failed: manifest of "mf-a": no answer from http://a.test/mf-manifest.json within 1000 ms; its islands go on rendering with the loaded build 0.1.0+aaaa',
+      '[shell] manifest poll of "mf-a" failed: manifest of "mf-a": no answer from http://a.test/mf-manifest.json within 1000 ms; its islands go on rendering with the loaded build 0.1.0+aaaa',
+    ]);
+  });
+
+  it('counts a failed render or load for the build the page rendered, and a render past its budget for no build', () => {
+    expect(serverIslandFailure('mf-a', 'render', new Error('x'), '0.1.0+aaaa')).toEqual({ remote: 'mf-a', source: 'server', code: 'KHS-ISLAND-008', version: '0.1.0+aaaa' });
+    expect(serverIslandFailure('mf-a', 'load', new Error('x'), '0.1.0+aaaa')).toEqual({ remote: 'mf-a', source: 'server', code: 'KHS-ISLAND-002', version: '0.1.0+aaaa' });
+    // A busy machine (or a build's cold first load) runs past the budget on every build alike:
+    // counted for the health view, not held against the build by the canary rule.
+    expect(serverIslandFailure('mf-a', 'timeout', new Error('x'), '0.1.0+aaaa')).toEqual({ remote: 'mf-a', source: 'server', code: 'KHS-ISLAND-003' });
+    expect(serverIslandFailure('mf-a', 'manifest', new Error('x'), undefined)).toEqual({ remote: 'mf-a', source: 'server', code: 'KHS-ISLAND-001' });
   });
 
   it('writes again after the interval, counting what it left out', () => {

@@ -55,6 +55,9 @@ export interface RemoteVersion {
   generation: number;
 }
 
+/** Told of a manifest poll that failed while the loaded build of `remote` (`loadedVersion`, when its manifest names one) goes on rendering. */
+export type PollFailedListener = (remote: string, error: unknown, loadedVersion: string | undefined) => void;
+
 /**
  * The shell server's side of Module Federation: loads the islands' server modules from the
  * remotes' manifests (configured URLs, at run time; never from the workspace), caches them, and
@@ -90,10 +93,13 @@ export class ServerFederation {
     }
   }
 
-  /** Polls every used remote's manifest every `intervalMs` (the timer does not keep the process alive). */
-  startRevalidation(intervalMs: number, onError?: (remote: string, error: unknown) => void): void {
+  /**
+   * Polls every used remote's manifest every `intervalMs` (the timer does not keep the process
+   * alive). `onError` and `onPollFailed` as for {@link revalidate}.
+   */
+  startRevalidation(intervalMs: number, onError?: (remote: string, error: unknown) => void, onPollFailed?: PollFailedListener): void {
     this.stopRevalidation();
-    this.stopTimer = startRevalidationTimer(() => this.revalidate(onError), intervalMs);
+    this.stopTimer = startRevalidationTimer(() => this.revalidate(onError, onPollFailed), intervalMs);
   }
 
   stopRevalidation(): void {
@@ -255,15 +261,21 @@ export class ServerFederation {
    * Fetches every configured remote's manifest once, whether its first fetch succeeded or not and
    * whatever build pages pin: a first or changed one becomes the live build (`LiveBuild.revalidate`)
    * and is warmed up. A failed fetch keeps the loaded build.
+   * @param onError  A remote's failure that leaves its islands without a build: its poll failed
+   *   while none is loaded (pages render its placeholders), or its new build did not warm up.
+   * @param onPollFailed  A poll that failed while a loaded build goes on rendering every page (a
+   *   busy origin or event loop past the hop's deadline): nothing failed for a visitor, so it is
+   *   no island failure (the health view shows the poll). Default: nothing.
    */
-  async revalidate(onError?: (remote: string, error: unknown) => void): Promise<void> {
+  async revalidate(onError?: (remote: string, error: unknown) => void, onPollFailed?: PollFailedListener): Promise<void> {
     await Promise.all(
       [...this.remotes.values()].map(async ({ live }) => {
         let changed: boolean;
         try {
           changed = await live.revalidate();
         } catch (error) {
-          onError?.(live.definition.name, error);
+          if (live.build) onPollFailed?.(live.definition.name, error, live.version);
+          else onError?.(live.definition.name, error);
           return;
         }
         // Warm the new build up before pages need it (not awaited: polling never waits on a load).

@@ -60,7 +60,9 @@ export function createServerIslands(
     disposeDelayMs: Math.max(10_000, settings.budgetMs * 2),
   });
   const report = (remote: string, error: unknown) => failures.report(remote, (error as { stage?: ServerIslandStage }).stage ?? 'manifest', error);
-  federation.startRevalidation(settings.revalidateMs, report);
+  // A poll that fails while a loaded build renders every page is no island failure: not counted
+  // (under load the 1 s hop timed out, and the canary rule held it against the stable build).
+  federation.startRevalidation(settings.revalidateMs, report, (remote, error, loadedVersion) => failures.pollFailed(remote, error, loadedVersion));
   void warmUpRemotes(federation, report, settings.revalidateMs);
   return new ServerIslands({
     federation,
