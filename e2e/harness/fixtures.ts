@@ -1,5 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { STACK_START_TIMEOUT_MS, startStack, type Stack } from './stack.js';
+import { startStack, type Stack, type StackOptions } from './stack.js';
 import { openPreviews, previewLinks, runningSiteStack, runningSiteUrl } from './runningSite.js';
 
 export interface PageProblems {
@@ -27,6 +27,12 @@ export function watchPage(page: Page): PageProblems {
 /**
  * `stack`: one running site per worker. `problems`: console errors and failed responses of
  * the test's page.
+ *
+ * The worker's start has no clock of its own (`timeout: 0`): how long it takes is the machine's
+ * load (a start's parts wait for a CPU, 20 s quiet, 90–200 s beside other suites), not a fault. It
+ * cannot hang either: it ends when every part has reported `listening`, or fails when one exited
+ * or its supervisor gave up on it (60 s of the part's own time, not counting its waits for a CPU:
+ * tooling/stack README, "Supervision").
  */
 export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
   stack: [
@@ -38,7 +44,7 @@ export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
       await provideStack(stack);
       await stack.close();
     },
-    { scope: 'worker', timeout: STACK_START_TIMEOUT_MS },
+    { scope: 'worker', timeout: 0 },
   ],
   // Against a running site, every context of the shared fixtures opens the previews of E2E_PREVIEWS first.
   context: async ({ context }, provideContext) => {
@@ -52,6 +58,24 @@ export const test = base.extend<{ problems: PageProblems }, { stack: Stack }>({
 });
 
 export { expect };
+
+/**
+ * Starts a stack of the test's own (`startStack`) without counting the start against the test's
+ * timeout: the timeout is off while it starts (the start is bounded by its parts' events, see
+ * `stack` above), then it is the test's own again, the time the start took added. The test's time
+ * is its own steps'.
+ */
+export async function startStackInTest(options: StackOptions = {}): Promise<Stack> {
+  const info = test.info();
+  const timeout = info.timeout;
+  info.setTimeout(0);
+  const began = performance.now();
+  try {
+    return await startStack(options);
+  } finally {
+    info.setTimeout(timeout === 0 ? 0 : timeout + (performance.now() - began));
+  }
+}
 
 /**
  * The island failures one beacon to the shell's report path carries: a page report

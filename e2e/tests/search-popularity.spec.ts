@@ -1,7 +1,7 @@
 import { DEFAULT_SEARCH_INDEX_NAME } from 'contracts';
 import type { Browser } from '@playwright/test';
-import { expect, test } from '../harness/fixtures.js';
-import { ADMIN_API_KEY, SEARCH_API_KEY, STACK_START_TIMEOUT_MS, startStack, type Stack } from '../harness/stack.js';
+import { expect, startStackInTest, test } from '../harness/fixtures.js';
+import { ADMIN_API_KEY, SEARCH_API_KEY, type Stack } from '../harness/stack.js';
 
 // Popularity from behaviour (SEARCH_POPULARITY=on): visitors' clicks and saves sent to the insights
 // collector through the shell move an article above an equally matching one on the search page;
@@ -83,8 +83,9 @@ async function sendBehaviour(stack: Stack, userToken: string, articleId: string,
 
 test.describe('popularity from behaviour (SEARCH_POPULARITY=on)', () => {
   test('one visitor\'s many clicks move nothing; clicks and saves of many visitors move an article above an equally matching one', async ({ browser }) => {
-    test.setTimeout(test.info().timeout + STACK_START_TIMEOUT_MS + 120_000);
-    const stack = await startStack({ env: { SEARCH_POPULARITY: 'on', SEARCH_POPULARITY_REFRESH_SECONDS: '1' } });
+    // Its own steps: two rendered orders of up to 60 s, three polls of up to 30 s; the start does not count (startStackInTest).
+    test.setTimeout(test.info().timeout + 120_000);
+    const stack = await startStackInTest({ env: { SEARCH_POPULARITY: 'on', SEARCH_POPULARITY_REFRESH_SECONDS: '1' } });
     try {
       const { query, pair } = await equallyMatching(stack);
       const before = await renderedOrder(browser, stack, query);
