@@ -13,9 +13,8 @@ export const ADMIN_API_KEY = 'khs-admin-dev-key';
  * What a hook or test that starts a stack of its own (and is not yet on `startStackInTest`,
  * fixtures.ts, which does not count the start at all) gives the start (ms), on top of its own work.
  * Set with `test.setTimeout(STACK_START_TIMEOUT_MS)` in the hook, or added to a test's own timeout.
- * A start took 20–40 s beside two CPU-bound processes and 90–120 s beside other suites at a load
- * average of 30–60 (`node tooling/stack/measureStart.mjs`, tooling/stack README, "Start"): a clock
- * here is a bet on the machine's load, which is why the worker's stack and `startStackInTest` have none.
+ * A start took 90–200 s beside other suites at a load average of 30–60: a clock here is a bet on
+ * the machine's load, which is why the worker's stack and `startStackInTest` have none.
  */
 export const STACK_START_TIMEOUT_MS = 120_000;
 
