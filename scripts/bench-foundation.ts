@@ -88,12 +88,14 @@ async function scriptsOfArticle(stack: BenchStack): Promise<ScriptsFigures> {
     scripts.push({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
   });
   await page.goto(new URL(PAGE_PATHS.article, stack.url).href, { waitUntil: 'networkidle' });
-  // Every island, those that wait to be seen too (a reader scrolls to each): the whole page's JS.
+  // Every island, those that wait to be seen (a reader scrolls to each) or for an interaction (the
+  // reader points at it: the header's search) too: the whole page's JS.
   await page.evaluate(async () => {
     for (const element of document.querySelectorAll('[data-island-hydrate="visible"]')) {
       element.scrollIntoView({ block: 'center' });
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     }
+    for (const element of document.querySelectorAll('[data-island-hydrate="interaction"]')) element.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
   });
   await page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.hasAttribute('data-island-state')));
   await page.waitForLoadState('networkidle');
