@@ -129,6 +129,15 @@ function printScripts(figures: ScriptsFigures[]): void {
   for (const [index, { states }] of figures.entries()) console.log(`islands (${stacks[index]!.name}): ${states.join(', ')}`);
 }
 
+/** What the errors were: the status codes other than 2xx and the failed connections, e.g. ` (503×120, 2 timeouts)`. */
+function refusals(result: autocannon.Result): string {
+  const codes = Object.entries((result as autocannon.Result & { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, { count }]) => `${code}×${count}`);
+  if (result.timeouts) codes.push(`${result.timeouts} timeouts`);
+  return codes.length ? ` (${codes.join(', ')})` : '';
+}
+
 /** §2: federated server rendering vs the same bytes as a static file, same process; the stacks take turns. */
 async function underLoad(): Promise<void> {
   const load = (url: string) => autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 }) as Promise<autocannon.Result>;
@@ -168,6 +177,7 @@ async function underLoad(): Promise<void> {
           String(result.latency.p99).padStart(8),
           String(result.errors + result.non2xx).padStart(7),
           `  ${loadAfter}`,
+          refusals(result),
         );
       }
       const ratio = rendered[index]!.requests.average / staticResults[index]!.requests.average;
@@ -186,7 +196,10 @@ async function renderTimes(paths: string[]): Promise<Array<Map<string, number[]>
       const started = performance.now();
       const response = await fetch(new URL(pagePath, stack.url));
       await response.arrayBuffer();
-      add(timings[index]!, `page: ${pagePath.startsWith('/search') ? 'search' : 'article'} (whole answer)`, performance.now() - started);
+      const pageType = pagePath.startsWith('/search') ? 'search' : 'article';
+      add(timings[index]!, `page: ${pageType} (whole answer)`, performance.now() - started);
+      // An answer other than 200 carries no island timing: counted, so a refusal is not read as a fast render.
+      if (response.status !== 200) add(timings[index]!, `page: ${pageType} answered ${response.status}`, performance.now() - started);
       for (const entry of (response.headers.get('server-timing') ?? '').split(',')) {
         const match = /desc="([^"]+)";dur=([\d.]+)/.exec(entry);
         if (match) add(timings[index]!, match[1]!, Number(match[2]));
