@@ -187,17 +187,25 @@ async function underLoad(): Promise<void> {
   for (const line of ratios) console.log(line);
 }
 
-/** Server-Timing's islands and the whole answer's time (`page: …`, ms, as the client saw it) of each request, per stack. */
-async function renderTimes(paths: string[]): Promise<Array<Map<string, number[]>>> {
+interface RenderTimes {
+  /** Per stack: Server-Timing's islands and the whole answer's time (`page: …`, ms, as the client saw it). */
+  timings: Array<Map<string, number[]>>;
+  /** Per stack: each answer's HTML (decompressed), bytes, by page type. */
+  htmlBytes: Array<Map<string, number[]>>;
+}
+
+async function renderTimes(paths: string[]): Promise<RenderTimes> {
   const timings = stacks.map(() => new Map<string, number[]>());
+  const htmlBytes = stacks.map(() => new Map<string, number[]>());
   const add = (map: Map<string, number[]>, key: string, value: number) => map.set(key, [...(map.get(key) ?? []), value]);
   for (const [run, pagePath] of paths.entries()) {
     for (const [index, { stack }] of inTurn(stacks, run)) {
       const started = performance.now();
       const response = await fetch(new URL(pagePath, stack.url));
-      await response.arrayBuffer();
+      const body = await response.arrayBuffer();
       const pageType = pagePath.startsWith('/search') ? 'search' : 'article';
       add(timings[index]!, `page: ${pageType} (whole answer)`, performance.now() - started);
+      add(htmlBytes[index]!, pageType, body.byteLength);
       // An answer other than 200 carries no island timing: counted, so a refusal is not read as a fast render.
       if (response.status !== 200) add(timings[index]!, `page: ${pageType} answered ${response.status}`, performance.now() - started);
       for (const entry of (response.headers.get('server-timing') ?? '').split(',')) {
@@ -206,10 +214,10 @@ async function renderTimes(paths: string[]): Promise<Array<Map<string, number[]>
       }
     }
   }
-  return timings;
+  return { timings, htmlBytes };
 }
 
-function printRenderTimes(title: string, timings: Array<Map<string, number[]>>): void {
+function printRenderTimes(title: string, { timings, htmlBytes }: RenderTimes): void {
   console.log(`\n${title}; load average ${loadAverage()} after`);
   const widths = [8, 8, 8];
   console.log(''.padEnd(48), sideBySide(stacks.map(({ name }) => [name, '', '']), widths));
@@ -217,6 +225,11 @@ function printRenderTimes(title: string, timings: Array<Map<string, number[]>>):
   for (const name of [...new Set(timings.flatMap((map) => [...map.keys()]))].sort()) {
     const rows = timings.map((map) => map.get(name)).map((values) => values && [String(values.length), percentileOf(values, 0.5).toFixed(2), percentileOf(values, 0.99).toFixed(2)]);
     console.log(name.padEnd(48), sideBySide(rows, widths));
+  }
+  console.log('HTML bytes (decompressed)'.padEnd(48), sideBySide(stacks.map(() => ['pages', 'mean B', 'max B']), widths));
+  for (const pageType of ['article', 'search']) {
+    const rows = htmlBytes.map((map) => map.get(pageType)).map((values) => values && [String(values.length), (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(0), String(Math.max(...values))]);
+    console.log(`  ${pageType}`.padEnd(48), sideBySide(rows, widths));
   }
 }
 
