@@ -9,6 +9,9 @@
 //     the streaming shell next to one whose headers wait for every island (PAGE_HEAD_BUDGET_MS = the
 //     island budget: the render before streaming), same run, requests alternated; with the load
 //     average. `BENCH_ONLY=first-byte` runs this section alone.
+// With BENCH_BASELINE_ROOT (a built checkout of an older commit, see benchCheckouts.ts), §1–§3 run
+// on both checkouts' stacks, up at once, taking turns (§2 load by load, §3 request by request), the
+// figures side by side with the load average; §4 is a before/after of its own (this checkout only).
 import { writeFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
@@ -19,8 +22,9 @@ import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { listArticles, listSurveys } from '@khs/content';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/chromium.js';
-import { REPO_ROOT, startStack, type Stack } from '../e2e/harness/stack.js';
+import { startStack, type Stack } from '../e2e/harness/stack.js';
 import { buildSlowSurvey, SLOW_SURVEY_MARKER } from '../e2e/harness/slowSurvey.js';
+import { benchCheckouts, inTurn, loadAverage, startStackOf, type BenchStack } from './benchCheckouts.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -39,13 +43,14 @@ if (process.env.BENCH_ONLY === 'first-byte') {
   process.exit(0);
 }
 
-// Island render times come from the Server-Timing header, which the shell sends only when asked.
-const stack = await startStack({ env: { ISLAND_SERVER_TIMING: 'on' } });
+// Island render times come from the Server-Timing header, which the shell sends only when asked
+// (its head then waits for every island: §1–§3 measure whole pages, not streamed ones).
+const checkouts = benchCheckouts();
+const stacks: Array<{ name: string; root: string; stack: BenchStack }> = [];
 // An article with a survey: every kind of island is on its page.
 const surveyHandles = new Set(listSurveys().map((survey) => survey.formHandle));
 const article = listArticles().find((candidate) => candidate.surveyHandle && surveyHandles.has(candidate.surveyHandle)) ?? listArticles()[0]!;
-const articleUrl = new URL(article.url, stack.url).href;
-const searchUrl = new URL('/search?q=leadership', stack.url).href;
+const PAGE_PATHS = { article: article.url, search: '/search?q=leadership' } as const;
 const staticFiles: string[] = [];
 
 /** Waits until the shell renders `url` with every island from its remote (warm-up after start). */
@@ -63,8 +68,17 @@ function percentileOf(values: number[], p: number): number {
   return [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))] ?? NaN;
 }
 
-try {
-  // 1. JavaScript bytes.
+/** A row's cells for every checkout, side by side (`-` where a checkout has no figure). */
+const sideBySide = (cells: Array<string[] | undefined>, widths: number[]) =>
+  cells.map((row) => widths.map((width, index) => (row?.[index] ?? '-').padStart(width)).join(' ')).join(' |');
+
+interface ScriptsFigures {
+  origins: Map<string, { files: number; raw: number; gzip: number }>;
+  states: string[];
+}
+
+/** §1: the scripts a browser downloads for the article page read to the end, per origin. */
+async function scriptsOfArticle(stack: BenchStack): Promise<ScriptsFigures> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const page = await browser.newPage();
   const scripts: Array<{ url: string; raw: number; gzip: number }> = [];
@@ -73,13 +87,15 @@ try {
     const body = await response.body().catch(() => Buffer.alloc(0));
     scripts.push({ url: response.url(), raw: body.length, gzip: gzipSync(body, { level: 9 }).length });
   });
-  await page.goto(articleUrl, { waitUntil: 'networkidle' });
-  // Every island, those that wait to be seen too (a reader scrolls to each): the whole page's JS.
+  await page.goto(new URL(PAGE_PATHS.article, stack.url).href, { waitUntil: 'networkidle' });
+  // Every island, those that wait to be seen (a reader scrolls to each) or for an interaction (the
+  // reader points at it: the header's search) too: the whole page's JS.
   await page.evaluate(async () => {
     for (const element of document.querySelectorAll('[data-island-hydrate="visible"]')) {
       element.scrollIntoView({ block: 'center' });
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     }
+    for (const element of document.querySelectorAll('[data-island-hydrate="interaction"]')) element.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }));
   });
   await page.waitForFunction(() => [...document.querySelectorAll('[data-island]')].every((el) => el.hasAttribute('data-island-state')));
   await page.waitForLoadState('networkidle');
@@ -93,103 +109,158 @@ try {
     return remote ?? (origin === new URL(stack.url).origin ? 'shell' : origin);
   };
   for (const script of scripts) {
-    const key = originName(script.url);
-    const entry = origins.get(key) ?? { files: 0, raw: 0, gzip: 0 };
-    entry.files += 1;
-    entry.raw += script.raw;
-    entry.gzip += script.gzip;
-    origins.set(key, entry);
-  }
-  console.log(`\nJavaScript downloaded for ${article.url} (bodies recompressed with gzip -9)`);
-  console.log('origin'.padEnd(16), 'files'.padStart(6), 'raw B'.padStart(10), 'gzip B'.padStart(10));
-  let total = { files: 0, raw: 0, gzip: 0 };
-  for (const [name, entry] of [...origins].sort()) {
-    console.log(name.padEnd(16), String(entry.files).padStart(6), String(entry.raw).padStart(10), String(entry.gzip).padStart(10));
-    total = { files: total.files + entry.files, raw: total.raw + entry.raw, gzip: total.gzip + entry.gzip };
-  }
-  console.log('total'.padEnd(16), String(total.files).padStart(6), String(total.raw).padStart(10), String(total.gzip).padStart(10));
-  console.log(`islands: ${states.join(', ')}`);
-
-  // 2. Federated server rendering vs the same bytes as a static file, same process.
-  const load = (url: string) =>
-    autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 }) as Promise<autocannon.Result>;
-  const goals = [
-    { name: 'article page', url: articleUrl, goal: 0.5 },
-    { name: '/search?q=leadership', url: searchUrl, goal: 0.35 },
-  ];
-  console.log(`\nUnder load: ${CONNECTIONS} connections, ${DURATION_S} s each (a warm-up pass per page is discarded)`);
-  console.log('page'.padEnd(22), 'variant'.padEnd(18), 'bytes'.padStart(8), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7));
-  const ratios: string[] = [];
-  for (const { name, url, goal } of goals) {
-    const html = await untilServerRendered(url);
-    const staticName = `bench-page-${process.pid}-${staticFiles.length}.html`;
-    const staticFile = path.join(REPO_ROOT, 'shell/public', staticName);
-    staticFiles.push(staticFile);
-    writeFileSync(staticFile, html);
-    await load(url);
-    const rendered = await load(url);
-    const staticResult = await load(new URL(`/static/${staticName}`, stack.url).href);
-    for (const [variant, result] of [['federated SSR', rendered], ['static file', staticResult]] as const) {
-      console.log(
-        name.padEnd(22),
-        variant.padEnd(18),
-        String(html.length).padStart(8),
-        result.requests.average.toFixed(0).padStart(9),
-        String(result.latency.p50).padStart(8),
-        String(result.latency.p99).padStart(8),
-        String(result.errors + result.non2xx).padStart(7),
-      );
+    for (const key of [originName(script.url), 'total']) {
+      const entry = origins.get(key) ?? { files: 0, raw: 0, gzip: 0 };
+      origins.set(key, { files: entry.files + 1, raw: entry.raw + script.raw, gzip: entry.gzip + script.gzip });
     }
-    const ratio = rendered.requests.average / staticResult.requests.average;
-    ratios.push(`${name}: federated SSR = ${(ratio * 100).toFixed(0)}% of static req/s (goal >= ${goal * 100}%: ${ratio >= goal ? 'met' : 'NOT met'})`);
+  }
+  return { origins, states };
+}
+
+function printScripts(figures: ScriptsFigures[]): void {
+  console.log(`\nJavaScript downloaded for ${article.url} (bodies recompressed with gzip -9)${stacks.length > 1 ? `; ${stacks.map(({ name }) => name).join(' | ')}` : ''}`);
+  const widths = [6, 10, 10];
+  console.log('origin'.padEnd(16), sideBySide(stacks.map(() => ['files', 'raw B', 'gzip B']), widths));
+  const names = [...new Set(figures.flatMap(({ origins }) => [...origins.keys()]))].filter((name) => name !== 'total').sort();
+  for (const name of [...names, 'total']) {
+    const rows = figures.map(({ origins }) => origins.get(name)).map((entry) => entry && [String(entry.files), String(entry.raw), String(entry.gzip)]);
+    console.log(name.padEnd(16), sideBySide(rows, widths));
+  }
+  for (const [index, { states }] of figures.entries()) console.log(`islands (${stacks[index]!.name}): ${states.join(', ')}`);
+}
+
+/** What the errors were: the status codes other than 2xx and the failed connections, e.g. ` (503×120, 2 timeouts)`. */
+function refusals(result: autocannon.Result): string {
+  const codes = Object.entries((result as autocannon.Result & { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+    .filter(([code]) => !code.startsWith('2'))
+    .map(([code, { count }]) => `${code}×${count}`);
+  if (result.timeouts) codes.push(`${result.timeouts} timeouts`);
+  return codes.length ? ` (${codes.join(', ')})` : '';
+}
+
+/** §2: federated server rendering vs the same bytes as a static file, same process; the stacks take turns. */
+async function underLoad(): Promise<void> {
+  const load = (url: string) => autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, pipelining: 1 }) as Promise<autocannon.Result>;
+  const goals = [
+    { name: 'article page', pagePath: PAGE_PATHS.article, goal: 0.5 },
+    { name: '/search?q=leadership', pagePath: PAGE_PATHS.search, goal: 0.35 },
+  ];
+  console.log(`\nUnder load: ${CONNECTIONS} connections, ${DURATION_S} s each (a warm-up pass per page is discarded); the stacks take turns (rendered in order, static in reverse)`);
+  console.log('page'.padEnd(22), 'checkout'.padEnd(11), 'variant'.padEnd(14), 'bytes'.padStart(8), 'req/s'.padStart(9), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'errors'.padStart(7), '  load average');
+  const ratios: string[] = [];
+  for (const { name, pagePath, goal } of goals) {
+    const targets: Array<{ url: string; staticUrl: string; html: string }> = [];
+    for (const { root, stack } of stacks) {
+      const url = new URL(pagePath, stack.url).href;
+      const html = await untilServerRendered(url);
+      const staticName = `bench-page-${process.pid}-${staticFiles.length}.html`;
+      const staticFile = path.join(root, 'shell/public', staticName);
+      staticFiles.push(staticFile);
+      writeFileSync(staticFile, html);
+      await load(url);
+      targets.push({ url, staticUrl: new URL(`/static/${staticName}`, stack.url).href, html });
+    }
+    const rendered: autocannon.Result[] = [];
+    const staticResults: autocannon.Result[] = [];
+    for (const [index, target] of inTurn(targets, 0)) rendered[index] = await load(target.url);
+    for (const [index, target] of inTurn(targets, 1)) staticResults[index] = await load(target.staticUrl);
+    const loadAfter = loadAverage();
+    for (const [index, { name: checkout }] of stacks.entries()) {
+      for (const [variant, result] of [['federated SSR', rendered[index]!], ['static file', staticResults[index]!]] as const) {
+        console.log(
+          name.padEnd(22),
+          checkout.padEnd(11),
+          variant.padEnd(14),
+          String(targets[index]!.html.length).padStart(8),
+          result.requests.average.toFixed(0).padStart(9),
+          String(result.latency.p50).padStart(8),
+          String(result.latency.p99).padStart(8),
+          String(result.errors + result.non2xx).padStart(7),
+          `  ${loadAfter}`,
+          refusals(result),
+        );
+      }
+      const ratio = rendered[index]!.requests.average / staticResults[index]!.requests.average;
+      ratios.push(`${name} (${checkout}): federated SSR = ${(ratio * 100).toFixed(0)}% of static req/s (goal >= ${goal * 100}%: ${ratio >= goal ? 'met' : 'NOT met'})`);
+    }
   }
   for (const line of ratios) console.log(line);
+}
+
+interface RenderTimes {
+  /** Per stack: Server-Timing's islands and the whole answer's time (`page: …`, ms, as the client saw it). */
+  timings: Array<Map<string, number[]>>;
+  /** Per stack: each answer's HTML (decompressed), bytes, by page type. */
+  htmlBytes: Array<Map<string, number[]>>;
+}
+
+async function renderTimes(paths: string[]): Promise<RenderTimes> {
+  const timings = stacks.map(() => new Map<string, number[]>());
+  const htmlBytes = stacks.map(() => new Map<string, number[]>());
+  const add = (map: Map<string, number[]>, key: string, value: number) => map.set(key, [...(map.get(key) ?? []), value]);
+  for (const [run, pagePath] of paths.entries()) {
+    for (const [index, { stack }] of inTurn(stacks, run)) {
+      const started = performance.now();
+      const response = await fetch(new URL(pagePath, stack.url));
+      const body = await response.arrayBuffer();
+      const pageType = pagePath.startsWith('/search') ? 'search' : 'article';
+      add(timings[index]!, `page: ${pageType} (whole answer)`, performance.now() - started);
+      add(htmlBytes[index]!, pageType, body.byteLength);
+      // An answer other than 200 carries no island timing: counted, so a refusal is not read as a fast render.
+      if (response.status !== 200) add(timings[index]!, `page: ${pageType} answered ${response.status}`, performance.now() - started);
+      for (const entry of (response.headers.get('server-timing') ?? '').split(',')) {
+        const match = /desc="([^"]+)";dur=([\d.]+)/.exec(entry);
+        if (match) add(timings[index]!, match[1]!, Number(match[2]));
+      }
+    }
+  }
+  return { timings, htmlBytes };
+}
+
+function printRenderTimes(title: string, { timings, htmlBytes }: RenderTimes): void {
+  console.log(`\n${title}; load average ${loadAverage()} after`);
+  const widths = [8, 8, 8];
+  console.log(''.padEnd(48), sideBySide(stacks.map(({ name }) => [name, '', '']), widths));
+  console.log('island'.padEnd(48), sideBySide(stacks.map(() => ['renders', 'p50 ms', 'p99 ms']), widths));
+  for (const name of [...new Set(timings.flatMap((map) => [...map.keys()]))].sort()) {
+    const rows = timings.map((map) => map.get(name)).map((values) => values && [String(values.length), percentileOf(values, 0.5).toFixed(2), percentileOf(values, 0.99).toFixed(2)]);
+    console.log(name.padEnd(48), sideBySide(rows, widths));
+  }
+  console.log('HTML bytes (decompressed)'.padEnd(48), sideBySide(stacks.map(() => ['pages', 'mean B', 'max B']), widths));
+  for (const pageType of ['article', 'search']) {
+    const rows = htmlBytes.map((map) => map.get(pageType)).map((values) => values && [String(values.length), (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(0), String(Math.max(...values))]);
+    console.log(`  ${pageType}`.padEnd(48), sideBySide(rows, widths));
+  }
+}
+
+try {
+  for (const { name, root } of checkouts) stacks.push({ name, root, stack: await startStackOf(root, { ISLAND_SERVER_TIMING: 'on' }) });
+  console.log(`load average (1 / 5 / 15 min) with ${stacks.length} stack(s) up: ${loadAverage()}`);
+  // 1. JavaScript bytes (bytes do not depend on the load: one checkout after the other).
+  const scripts: ScriptsFigures[] = [];
+  for (const { stack } of stacks) scripts.push(await scriptsOfArticle(stack));
+  printScripts(scripts);
+
+  // 2. Federated server rendering vs the same bytes as a static file, same process.
+  await underLoad();
 
   // 3. Server render time per island (load + render, sequential requests, warm). Fresh renders:
   // every article and 40 distinct queries once each (nothing to reuse); reused: the two pages
   // above again and again (islands that allow it are served from the shell's render cache).
-  const fresh = [
-    ...listArticles().map((candidate) => new URL(candidate.url, stack.url).href),
-    ...QUERIES.map((query) => new URL(`/search?q=${encodeURIComponent(query)}`, stack.url).href),
-  ];
-  const repeated = Array.from({ length: SEQUENTIAL_RENDERS }, (_, index) => (index % 2 ? articleUrl : searchUrl));
-  const measure = async (urls: string[]) => {
-    const timings = new Map<string, number[]>();
-    for (const url of urls) {
-      const response = await fetch(url);
-      await response.arrayBuffer();
-      for (const entry of (response.headers.get('server-timing') ?? '').split(',')) {
-        const match = /desc="([^"]+)";dur=([\d.]+)/.exec(entry);
-        if (!match) continue;
-        const list = timings.get(match[1]!) ?? [];
-        list.push(Number(match[2]));
-        timings.set(match[1]!, list);
-      }
-    }
-    return timings;
-  };
-  const print = (title: string, timings: Map<string, number[]>) => {
-    console.log(`\n${title}`);
-    console.log('island'.padEnd(48), 'renders'.padStart(8), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8));
-    for (const [name, values] of [...timings].sort()) {
-      console.log(name.padEnd(48), String(values.length).padStart(8), percentileOf(values, 0.5).toFixed(2).padStart(8), percentileOf(values, 0.99).toFixed(2).padStart(8));
-    }
-  };
-  print(
-    `Server render time per island, fresh: ${fresh.length} distinct pages (every article, ${QUERIES.length} queries), each once`,
-    await measure(fresh),
-  );
-  print(
+  // The stacks take turns request by request.
+  const fresh = [...listArticles().map((candidate) => candidate.url), ...QUERIES.map((query) => `/search?q=${encodeURIComponent(query)}`)];
+  const repeated = Array.from({ length: SEQUENTIAL_RENDERS }, (_, index) => (index % 2 ? PAGE_PATHS.article : PAGE_PATHS.search));
+  printRenderTimes(`Server render time per island, fresh: ${fresh.length} distinct pages (every article, ${QUERIES.length} queries), each once`, await renderTimes(fresh));
+  printRenderTimes(
     `Server render time per island, repeated: the two pages above ${SEQUENTIAL_RENDERS / 2} times each ("reused": from the shell's render cache)`,
-    await measure(repeated),
+    await renderTimes(repeated),
   );
 } finally {
   for (const file of staticFiles) rmSync(file, { force: true });
-  await stack.close();
+  for (const { stack } of stacks) await stack.close();
 }
 
 await firstByteWithSlowIsland();
-
 
 /** One GET as a browser sends it (brotli): when its first byte, the slow island's HTML and its end arrived, ms after sending. */
 function timedGet(url: string): Promise<{ firstByte: number; island: number | undefined; end: number }> {

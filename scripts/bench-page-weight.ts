@@ -1,7 +1,8 @@
 // Page-weight benchmark (issue 14; prints figures, asserts nothing). For the article, search and
 // watchlist pages, in Chromium:
 //  - scripts loaded before interaction (no scrolling, no input): count and gzip -9 KB;
-//  - bytes transferred (encoded bodies, as on the wire) until the first view is ready;
+//  - bytes transferred (encoded bodies and headers, as on the wire) until the first view is ready,
+//    in all and by kind (the HTML, scripts, style sheets, the rest);
 //  - with a throttled phone profile (1.6 Mbit/s down, 150 ms RTT, CPU 4× slower; empty cache),
 //    largest contentful paint and the time until every island in view is ready, median of 5;
 //  - on the search page, same profile, median of 5: from the visitor's first keystroke to the results
@@ -12,30 +13,27 @@
 // BENCH_PAGES=search measures only the search page (comma-separated names);
 // for this checkout and, side by side, a baseline checkout (BENCH_BASELINE_ROOT: another built
 // worktree, e.g. `git worktree add --detach /tmp/baseline <commit>` + `npm ci` + `npm run build`),
-// each run as its own whole stack (shell + remotes' static servers + search server).
+// each run as its own whole stack (`benchCheckouts.ts`), both up at once, taking turns run by run;
+// with the load average at the start and the end.
 import { gzipSync } from 'node:zlib';
-import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { listArticles, listSurveys } from '@khs/content';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/chromium.js';
-import { REPO_ROOT } from '../e2e/harness/stack.js';
 import { typeLikeAVisitor } from '../e2e/harness/visitorTyping.js';
+import { benchCheckouts, inTurn, loadAverage, startStackOf, type BenchCheckout, type BenchStack } from './benchCheckouts.js';
 
 const RUNS = Number(process.env.BENCH_THROTTLED_RUNS ?? 5);
 /** Pages to measure (comma-separated names: article, search, watchlist). Default all. */
 const PAGE_FILTER = process.env.BENCH_PAGES?.split(',').map((name) => name.trim()).filter(Boolean);
 /** Deadline of one throttled step: a loaded machine (8 developers on 2 cores) needs far more than the page does. */
 const STEP_TIMEOUT_MS = 180_000;
-const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT;
 /** The throttled profile of the issue. */
 const THROTTLE = { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8, cpuRate: 4 };
 const PHONE = { width: 412, height: 823 };
 const DESKTOP = { width: 1280, height: 720 };
 
-interface StackLike {
-  url: string;
-  close(): Promise<void>;
-}
+type WireKind = 'html' | 'js' | 'css' | 'other';
+const WIRE_KINDS: Record<string, WireKind> = { document: 'html', script: 'js', stylesheet: 'css' };
 
 interface Figures {
   scripts: number;
@@ -43,6 +41,8 @@ interface Figures {
   transferred: number;
   /** Bytes of the browser's idle-priority prefetches (`Sec-Purpose: prefetch`), not part of the first view. */
   prefetched: number;
+  /** `transferred` by kind: the page's HTML, scripts, style sheets, the rest (images, fonts, fetches). */
+  wire: Record<WireKind, number>;
   lcp: number[];
   islandsReady: number[];
   /** Search page only: first keystroke to the new query's results painted, ms; the box focused by the key's own press (typing is the first interaction). */
@@ -99,6 +99,7 @@ async function firstView(browser: Browser, url: string) {
   let scriptsGzip = 0;
   let transferred = 0;
   let prefetched = 0;
+  const wire: Record<WireKind, number> = { html: 0, js: 0, css: 0, other: 0 };
   page.on('requestfinished', (request) => {
     pending.push(
       (async () => {
@@ -109,7 +110,10 @@ async function firstView(browser: Browser, url: string) {
         // script file, `prefetchSharedModules.ts`; scripts the page runs are requests of type script).
         const prefetch = (await request.allHeaders())['sec-purpose']?.includes('prefetch') || (request.resourceType() === 'fetch' && new URL(request.url()).pathname.endsWith('.js'));
         if (prefetch) prefetched += bytes;
-        else transferred += bytes;
+        else {
+          transferred += bytes;
+          wire[WIRE_KINDS[request.resourceType()] ?? 'other'] += bytes;
+        }
         if (request.resourceType() !== 'script') return;
         const body = (await (await request.response())?.body().catch(() => undefined)) ?? Buffer.alloc(0);
         scripts += 1;
@@ -122,7 +126,7 @@ async function firstView(browser: Browser, url: string) {
   await page.waitForLoadState('networkidle');
   await Promise.all(pending);
   await context.close();
-  return { scripts, scriptsGzip, transferred, prefetched };
+  return { scripts, scriptsGzip, transferred, prefetched, wire };
 }
 
 /** One throttled load: largest contentful paint and islands in view ready, ms from navigation. */
@@ -250,33 +254,40 @@ async function inpWhileTyping(browser: Browser, url: string): Promise<{ inp: num
   }
 }
 
-async function measure(root: string): Promise<Map<string, Figures>> {
-  const { startStack } = (await import(path.join(root, 'e2e/harness/stack.ts'))) as { startStack(options?: { env?: Record<string, string> }): Promise<StackLike> };
-  const stack = await startStack({ env: { ISLAND_SERVER_TIMING: 'on' } });
+/** One throttled run of `name`'s page, its figures added to `figures`. */
+async function oneThrottledRun(browser: Browser, name: string, url: string, figures: Figures): Promise<void> {
+  const { lcp, islandsReady } = await throttledRun(browser, url);
+  figures.lcp.push(lcp);
+  figures.islandsReady.push(islandsReady);
+  if (name !== 'search') return;
+  figures.keystrokeToResults.push(await keystrokeToResults(browser, url, 'type-first'));
+  figures.tapThenTypeToResults.push(await keystrokeToResults(browser, url, 'tap-then-type'));
+  const typing = await inpWhileTyping(browser, url);
+  figures.inp.push(typing.inp);
+  if (typing.lost !== undefined) figures.lostTyping.push(typing.lost);
+}
+
+/** Every checkout's stack at once; per page, the first views, then the throttled runs, the checkouts taking turns within each run. */
+async function measure(checkouts: BenchCheckout[]): Promise<Array<Map<string, Figures>>> {
+  const stacks: BenchStack[] = [];
+  const results = checkouts.map(() => new Map<string, Figures>());
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-  const results = new Map<string, Figures>();
   try {
+    for (const { root } of checkouts) stacks.push(await startStackOf(root, { ISLAND_SERVER_TIMING: 'on' }));
     for (const { name, path: pagePath } of PAGES) {
-      const url = new URL(pagePath, stack.url).href;
-      await untilServerRendered(url);
-      const first = await firstView(browser, url);
-      const figures: Figures = { ...first, lcp: [], islandsReady: [], keystrokeToResults: [], tapThenTypeToResults: [], inp: [], lostTyping: [] };
-      for (let run = 0; run < RUNS; run += 1) {
-        const { lcp, islandsReady } = await throttledRun(browser, url);
-        figures.lcp.push(lcp);
-        figures.islandsReady.push(islandsReady);
-        if (name !== 'search') continue;
-        figures.keystrokeToResults.push(await keystrokeToResults(browser, url, 'type-first'));
-        figures.tapThenTypeToResults.push(await keystrokeToResults(browser, url, 'tap-then-type'));
-        const typing = await inpWhileTyping(browser, url);
-        figures.inp.push(typing.inp);
-        if (typing.lost !== undefined) figures.lostTyping.push(typing.lost);
+      const urls = stacks.map((stack) => new URL(pagePath, stack.url).href);
+      for (const [index, url] of urls.entries()) {
+        await untilServerRendered(url);
+        const first = await firstView(browser, url);
+        results[index]!.set(name, { ...first, lcp: [], islandsReady: [], keystrokeToResults: [], tapThenTypeToResults: [], inp: [], lostTyping: [] });
       }
-      results.set(name, figures);
+      for (let run = 0; run < RUNS; run += 1) {
+        for (const [index, url] of inTurn(urls, run)) await oneThrottledRun(browser, name, url, results[index]!.get(name)!);
+      }
     }
   } finally {
     await browser.close();
-    await stack.close();
+    for (const stack of stacks) await stack.close();
   }
   return results;
 }
@@ -289,12 +300,13 @@ const median = (values: number[]) => {
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const seconds = (ms: number) => (ms / 1000).toFixed(2);
 
-const variants: Array<[string, Map<string, Figures>]> = [];
-if (BASELINE_ROOT) variants.push(['baseline', await measure(path.resolve(BASELINE_ROOT))]);
-else console.log('(no BENCH_BASELINE_ROOT: this checkout only; set it to a built checkout of main for the A/B)');
-variants.push(['this build', await measure(REPO_ROOT)]);
+const checkouts = benchCheckouts();
+const loadBefore = loadAverage();
+const measured = await measure(checkouts);
+const variants = checkouts.map(({ name }, index): [string, Map<string, Figures>] => [name, measured[index]!]);
 
-console.log(`\nPage weight: first view unthrottled (1280×720, empty cache); throttled phone profile (412×823, 1.6 Mbit/s, 150 ms RTT, CPU 4×), median of ${RUNS}`);
+console.log(`\nPage weight: first view unthrottled (1280×720, empty cache); throttled phone profile (412×823, 1.6 Mbit/s, 150 ms RTT, CPU 4×), median of ${RUNS}, the checkouts taking turns`);
+console.log(`load average (1 / 5 / 15 min): ${loadBefore} at the start, ${loadAverage()} at the end`);
 console.log(
   'page'.padEnd(10),
   'variant'.padEnd(11),
@@ -302,6 +314,10 @@ console.log(
   'JS gz KB'.padStart(9),
   'wire KB'.padStart(8),
   'prefetch KB'.padStart(12),
+  'HTML KB'.padStart(8),
+  'JS KB'.padStart(7),
+  'CSS KB'.padStart(7),
+  'other KB'.padStart(9),
   'LCP s'.padStart(7),
   'islands s'.padStart(10),
   '  runs (islands s)',
@@ -316,6 +332,10 @@ for (const { name } of PAGES) {
       kb(figures.scriptsGzip).padStart(9),
       kb(figures.transferred).padStart(8),
       kb(figures.prefetched).padStart(12),
+      kb(figures.wire.html).padStart(8),
+      kb(figures.wire.js).padStart(7),
+      kb(figures.wire.css).padStart(7),
+      kb(figures.wire.other).padStart(9),
       seconds(median(figures.lcp)).padStart(7),
       seconds(median(figures.islandsReady)).padStart(10),
       `  ${figures.islandsReady.map(seconds).join(' ')}`,

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench`: the foundation and page-weight benchmarks (the latter A/B against a built
-// checkout named by BENCH_BASELINE_ROOT, when set); `npm run bench -- --all` also runs every
+// `npm run bench`: the foundation and page-weight benchmarks (both before/after against a built
+// checkout named by BENCH_BASELINE_ROOT, when set: benchCheckouts.ts); `npm run bench -- --all` also runs every
 // package's own `bench` script. Figures are printed, never asserted.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
