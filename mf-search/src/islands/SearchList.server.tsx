@@ -13,6 +13,8 @@ import type { SearchListIslandProps } from './SearchList.js';
 import { serverIslandContext } from './serverIslandContext.js';
 import { searchListOptions } from './searchListOptions.js';
 import { listAddress } from '../routing/listAddress.js';
+import { createSearchRouting } from '../routing/createSearchRouting.js';
+import { createListSearchTemplates, listSearchTemplate, recordingSearchClient, serverStateFromTemplate } from './listSearchTemplates.js';
 import { INDEX_VERSION_MAX_AGE_MS } from '../config/indexVersion.js';
 
 export const islandApiVersion = ISLAND_API_VERSION;
@@ -48,6 +50,11 @@ const renders = createServerRenderCache({ ttlMs: SEARCH_CACHE_SECONDS * 1000, ma
 
 /** One search setup per search configuration (the page config is built once per shell process). */
 const setups = new WeakMap<object, SearchSetup>();
+/**
+ * Per setup, what InstantSearch sends for each search shape (`listSearchTemplates.ts`): a render
+ * of a shape seen before searches and renders once, without `getServerState`'s first pass.
+ */
+const templatesOf = new WeakMap<SearchSetup, ReturnType<typeof createListSearchTemplates>>();
 function setupFor(search: SearchConfiguration): SearchSetup {
   let setup = setups.get(search);
   if (!setup) {
@@ -97,9 +104,9 @@ async function renderList(props: SearchListIslandProps, { config, url }: IslandS
   const cache = createSeededHitsCache(pages.earlierPages);
   const tagsLoading = suggestionTags(setup, options.facets[0]?.attribute);
   const pageUrl = withPage(address, lastPage);
-  const app = (tags?: string[]) => (
+  const app = ({ tags, setup: listSetup = renderSetup }: { tags?: string[]; setup?: SearchSetup } = {}) => (
     <SearchList
-      setup={renderSetup}
+      setup={listSetup}
       {...options}
       context={context}
       serverUrl={pageUrl}
@@ -107,21 +114,52 @@ async function renderList(props: SearchListIslandProps, { config, url }: IslandS
       initialTags={tags}
     />
   );
-  const serverState = await getServerState(app(), { renderToString });
+  const serverState = await listServerState(props, setup, pageUrl, options.facets, pages.searchClient, (searchClient) =>
+    getServerState(app({ setup: { ...renderSetup, searchClient } }), { renderToString }),
+  );
   const tags = await tagsLoading;
-  // Page 1 is in the answers already; the cache entry only matters for the pages before the last.
   const state: SearchListServerState = {
     serverState,
-    hitsCache: lastPage > 1 ? cache.entry() : null,
+    hitsCache: null,
     tags,
     address: listAddress(address.href, options.facets.map((facet) => facet.attribute)),
     indexVersion,
   };
-  return renderReactIsland(
-    'mf-search/SearchList',
-    <InstantSearchSSRProvider {...serverState}>{app(tags)}</InstantSearchSSRProvider>,
-    state,
-  );
+  const island = renderReactIsland('mf-search/SearchList', <InstantSearchSSRProvider {...serverState}>{app({ tags })}</InstantSearchSSRProvider>, state);
+  // Page 1 is in the answers already; the cache entry only matters for the pages before the last.
+  // Read after the render: the list writes it when it first reads the cache (`createSeededHitsCache`).
+  if (lastPage > 1) state.hitsCache = cache.entry();
+  return island;
+}
+
+/**
+ * InstantSearch's server state for the address. The first render of a search shape (the
+ * address's UI state without its query, and the island's props) runs `getServerState`, which
+ * renders the tree once to learn the requests, and keeps what it sent as that shape's template;
+ * later renders of the shape send the template's requests with their own query and build the
+ * same state from the answer (the test holds them equal, markup and state), so the list is
+ * rendered once. The UI state is read by the list's own routing, as InstantSearch reads it.
+ */
+async function listServerState(
+  props: SearchListIslandProps,
+  setup: SearchSetup,
+  pageUrl: string,
+  facets: ReadonlyArray<{ attribute: string }>,
+  searchClient: SearchSetup['searchClient'],
+  runServerState: (searchClient: SearchSetup['searchClient']) => ReturnType<typeof getServerState>,
+) {
+  const routing = createSearchRouting(setup.indexName, facets.map((facet) => facet.attribute), pageUrl);
+  const { query = '', ...shape } = routing.stateMapping.routeToState(routing.router.read())[setup.indexName] ?? {};
+  const key = JSON.stringify([props ?? {}, shape, query !== '']);
+  let templates = templatesOf.get(setup);
+  if (!templates) templatesOf.set(setup, (templates = createListSearchTemplates(200)));
+  const template = templates.get(key);
+  if (template) return serverStateFromTemplate(template, query, searchClient);
+  const recording = recordingSearchClient(searchClient);
+  const serverState = await runServerState(recording.searchClient);
+  const made = listSearchTemplate(serverState, recording.calls, query);
+  if (made) templates.set(key, made);
+  return serverState;
 }
 
 /** The empty box's suggestion tags, fetched beside the list's search. */

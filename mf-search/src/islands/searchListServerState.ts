@@ -3,7 +3,7 @@ import type { HitsCacheEntry } from '../hits/memoryHitsCache.js';
 
 /** What the server render of the list hands the browser: nothing is searched again on hydration. */
 export interface SearchListServerState {
-  /** InstantSearch's answers for the address's state (`getServerState`). */
+  /** InstantSearch's answers for the address's state, as `getServerState` builds them (`islands/listSearchTemplates.ts` builds the same without its first pass). */
   serverState: InstantSearchServerState;
   /** Pages 1…N of the infinite list (the address's `page=N` shows them all). */
   hitsCache: HitsCacheEntry | null;
