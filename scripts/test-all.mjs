@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: everything CI checks, in order. Installs Chromium, nginx (and PostgreSQL for the storage
-// tests) from Debian's packages when missing and possible; says clearly what it could not do.
+// `npm test`: everything CI checks, in order. Installs Chromium, Firefox ESR, WebKitGTK's driver and
+// Xvfb, nginx (and PostgreSQL for the storage tests) from Debian's packages when missing and
+// possible; says clearly what it could not do.
 // First: on a Node too old it stops here, with the command to run, before anything is loaded.
 import './requireSupportedNode.mjs';
 import { existsSync, readFileSync } from 'node:fs';
@@ -52,16 +53,26 @@ const ready = await step('browser for end-to-end tests', async () => {
   return (await aptInstall(needed)) && existsSync(chromium);
 });
 
-// The cross-engine subset (e2e/engines) also runs in Firefox ESR, Debian's package, driven over
-// WebDriver BiDi. WebKitGTK (webkit2gtk-driver, xvfb) is not a step yet (e2e/engines/README.md).
+// The cross-engine subset (e2e/engines) also runs in Firefox ESR, driven over WebDriver BiDi, and
+// in WebKitGTK (WebKitWebDriver with its MiniBrowser on an Xvfb of its own): Debian's packages.
 const firefox = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
-const firefoxReady = await step('browser for the cross-engine subset (Firefox ESR)', async () => {
-  if (existsSync(firefox)) return true;
+const webkitDriver = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
+const miniBrowser = process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+const xvfb = '/usr/bin/Xvfb';
+const enginesReady = await step('browsers for the cross-engine subset (Firefox ESR, WebKitGTK)', async () => {
+  const needed = new Set();
+  if (!existsSync(firefox)) needed.add('firefox-esr');
+  if (!existsSync(webkitDriver) || !existsSync(miniBrowser)) needed.add('webkit2gtk-driver');
+  if (!existsSync(xvfb)) needed.add('xvfb');
+  if (needed.size === 0) return true;
   if (!isRoot || !hasApt) {
-    console.error('firefox-esr is missing. Install it with "sudo apt-get install -y firefox-esr" (Debian/Ubuntu), or set FIREFOX_PATH.');
+    console.error(
+      `Missing ${[...needed].join(', ')}. Install with "sudo apt-get install -y ${[...needed].join(' ')}" (Debian/Ubuntu), ` +
+        'or set FIREFOX_PATH, WEBKIT_DRIVER_PATH and MINIBROWSER_PATH.',
+    );
     return false;
   }
-  return (await aptInstall(['firefox-esr'])) && existsSync(firefox);
+  return (await aptInstall([...needed])) && [firefox, webkitDriver, miniBrowser, xvfb].every((file) => existsSync(file));
 });
 
 // The scale-out test runs two shells behind Debian's nginx (e2e/tests/scale-out-nginx.spec.ts); it
@@ -123,11 +134,10 @@ if (ready && built) {
   console.error('[test] end-to-end tests not run: the browser or the build is missing (see above)');
 }
 
-// The cross-engine subset in Chromium and Firefox ESR; WebKitGTK's run is `npm run test:engines -w
-// @khs/e2e -- --project=webkit` until its driver holds through the whole subset (e2e/engines/README.md).
-const enginesStep = 'end-to-end subset in Chromium and Firefox ESR';
-if (ready && firefoxReady && built) {
-  await step(enginesStep, async () => (await run('npm', ['run', 'test:engines', '--silent', '-w', '@khs/e2e', '--', '--project=chromium', '--project=firefox'], { env })) === 0);
+// The cross-engine subset in the three engines, one after the other (e2e/engines/README.md).
+const enginesStep = 'end-to-end subset in Chromium, Firefox ESR and WebKitGTK';
+if (ready && enginesReady && built) {
+  await step(enginesStep, async () => (await run('npm', ['run', 'test:engines', '--silent', '-w', '@khs/e2e'], { env })) === 0);
 } else {
   results.push({ name: enginesStep, ok: false, seconds: '0.0' });
   console.error('[test] cross-engine subset not run: a browser or the build is missing (see above)');

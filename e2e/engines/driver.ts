@@ -77,27 +77,51 @@ export function describeCurrentWait(): string | undefined {
   return `waiting for ${message}; last: ${String(last instanceof Error ? last.message : JSON.stringify(last))}`;
 }
 
+let testsEnded = 0;
+
 /**
- * Waits until `fn(arg)` in the page returns a truthy value and resolves with it; polls every 100 ms
- * until then (the test's timeout ends a wait that never comes: `currentWait` names it). A
- * navigation meanwhile is a miss, not a failure.
+ * Ends the waits of the test that is over (fixtures.ts, before its tabs are read and closed): a
+ * test that timed out leaves its wait polling, which would go on into the next tests and send
+ * commands to a browser being closed.
  */
-export async function waitFor<R, A = undefined>(page: EnginePage, fn: (arg: A) => R, arg?: A, { message = fn.toString() } = {}): Promise<NonNullable<R>> {
+export function endWaits(): void {
+  testsEnded += 1;
+}
+
+/** Whether the test that called this has ended since (`endWaits`). */
+export function testEndedSince(): () => boolean {
+  const at = testsEnded;
+  return () => testsEnded !== at;
+}
+
+/**
+ * Calls `attempt` every 100 ms until it returns a truthy value, and resolves with it (the test's
+ * timeout ends a wait that never comes: `currentWait` names it, with the last value seen before
+ * the test ended). An attempt that throws is a miss (a navigation meanwhile), not a failure.
+ */
+export async function poll<R>(message: string, attempt: () => Promise<R>): Promise<NonNullable<R>> {
+  const ended = testEndedSince();
   currentWait.message = message;
   currentWait.last = undefined;
   for (;;) {
+    if (ended()) throw new Error(`the test ended while waiting for ${message}`);
     try {
-      currentWait.last = await page.evaluate(fn, arg as A);
-      if (currentWait.last) {
-        const found = currentWait.last as NonNullable<R>;
+      const seen = await attempt();
+      if (!ended()) currentWait.last = seen;
+      if (seen) {
         currentWait.message = undefined;
-        return found;
+        return seen as NonNullable<R>;
       }
     } catch (error) {
-      currentWait.last = error;
+      if (!ended()) currentWait.last = error;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** Waits until `fn(arg)` in the page returns a truthy value and resolves with it (`poll`). */
+export function waitFor<R, A = undefined>(page: EnginePage, fn: (arg: A) => R, arg?: A, { message = fn.toString() } = {}): Promise<NonNullable<R>> {
+  return poll(message, () => page.evaluate(fn, arg as A));
 }
 
 /** Waits until an element matches `selector` and is rendered (has a box). */

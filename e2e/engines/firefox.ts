@@ -1,5 +1,5 @@
 import puppeteer, { type Browser, type KeyInput, type Page } from 'puppeteer-core';
-import { CSP_WATCH_SOURCE, type Engine, type EnginePage, type EngineSession, type Key } from './driver.js';
+import { CSP_WATCH_SOURCE, poll, type Engine, type EnginePage, type EngineSession, type Key } from './driver.js';
 
 /** Firefox ESR from Debian's package; `FIREFOX_PATH` points elsewhere. */
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -92,19 +92,15 @@ function firefoxPage(page: Page, front: { page: Page | undefined }): EnginePage 
   };
 }
 
-/** The element's box once it is laid out and visible, scrolled to the middle of the viewport. */
-async function visibleBox(page: Page, selector: string, timeoutMs = 30_000): Promise<{ x: number; y: number; width: number; height: number }> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const box = await page.evaluate((css) => {
+/** The element's box once it is laid out and visible, scrolled to the middle of the viewport (polled: the test's timeout bounds it). */
+function visibleBox(page: Page, selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
+  return poll(`${selector} visible to click`, () =>
+    page.evaluate((css) => {
       const element = document.querySelector(css);
       if (!element || getComputedStyle(element).visibility === 'hidden') return null;
       element.scrollIntoView({ block: 'center', inline: 'center' });
       const { x, y, width, height } = element.getBoundingClientRect();
       return width > 0 && height > 0 ? { x, y, width, height } : null;
-    }, selector);
-    if (box) return box;
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${selector} to be visible`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    }, selector),
+  );
 }

@@ -1,5 +1,5 @@
 import { test as base, expect } from '@playwright/test';
-import { cspViolations, describeCurrentWait, type Engine, type EngineName, type EnginePage, type EngineSession } from './driver.js';
+import { cspViolations, describeCurrentWait, endWaits, type Engine, type EngineName, type EnginePage, type EngineSession } from './driver.js';
 import { launchEngine } from './engines.js';
 import type { EnginesSite } from './globalSetup.js';
 
@@ -56,6 +56,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         },
       };
     });
+    // A test that timed out is still waiting: its waits end before its tabs are read and closed.
+    endWaits();
     // No page of any engine breaks the CSP: what each tab's documents recorded, and what the
     // driver heard (Firefox reports violations as page errors, Chromium on its console).
     const violations: string[] = [];

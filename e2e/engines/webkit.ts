@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, readdir, readlink } from 'node:fs/promises';
-import { Builder, Key as SeleniumKey, until, By, type WebDriver } from 'selenium-webdriver';
-import { CSP_WATCH_SOURCE, type Engine, type EnginePage, type EngineSession, type Key } from './driver.js';
+import { Builder, Key as SeleniumKey, By, type WebDriver } from 'selenium-webdriver';
+import { CSP_WATCH_SOURCE, poll, type Engine, type EnginePage, type EngineSession, type Key } from './driver.js';
 
 /** Debian's `webkit2gtk-driver`: the driver and the MiniBrowser it automates. */
 export const WEBKIT_DRIVER_PATH = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
@@ -42,26 +42,42 @@ export async function launchWebKit(): Promise<Engine> {
     async newSession({ javaScript = true } = {}): Promise<EngineSession> {
       // Port 0: the driver binds a port of the kernel's choosing, read back from /proc (no port is
       // picked here and bound later by someone else).
-      const driverProcess = spawn(WEBKIT_DRIVER_PATH, ['--port=0'], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: 'ignore' });
+      const driverProcess = spawn(WEBKIT_DRIVER_PATH, ['--port=0'], { env: { ...process.env, DISPLAY: xvfb.display }, stdio: ['ignore', 'pipe', 'pipe'] });
       drivers.add(driverProcess);
+      const record = recordDriver(driverProcess);
       const port = await listeningPortOf(driverProcess);
       // The page's own scripts off, the driver's on (`--enable-javascript-markup`).
       // Tab reaches links as in the other engines (WebKit's default skips them, Safari's "Press Tab to highlight each item").
       const args = ['--automation', '--enable-tabs-to-links=true', ...(javaScript ? [] : ['--enable-javascript-markup=false'])];
       const driver = await connect(`http://127.0.0.1:${port}`, args);
+      record.commandsOf(driver);
       // axe-core's run takes its time on a loaded machine (the test's own timeout bounds it).
       await driver.manage().setTimeouts({ script: 120_000 });
+      // One command at a time per session, each with its window switch, and the quit only after the
+      // last: a test that timed out leaves its command running while the fixtures read the CSP
+      // record and quit, and a command answered after WebKitWebDriver (2.50) deleted its session
+      // crashed it (SIGSEGV: its port then refuses, ECONNREFUSED).
+      let queue: Promise<unknown> = Promise.resolve();
+      const serial = <T>(work: () => Promise<T>): Promise<T> => {
+        const run = queue.then(work, work);
+        queue = run.catch(() => undefined);
+        return run;
+      };
       const pages: EnginePage[] = [];
       return {
-        async newPage() {
-          // A window, not a tab: MiniBrowser opens a tab in the background, where a page gets no frames.
-          if (pages.length > 0) await driver.switchTo().newWindow('window');
-          const page = webkitPage(driver, await driver.getWindowHandle());
-          pages.push(page);
-          return page;
-        },
+        newPage: () =>
+          serial(async () => {
+            // A window, not a tab: MiniBrowser opens a tab in the background, where a page gets no frames.
+            if (pages.length > 0) await driver.switchTo().newWindow('window');
+            const page = webkitPage(driver, await driver.getWindowHandle(), serial);
+            pages.push(page);
+            return page;
+          }),
         async close() {
-          await driver.quit().catch(() => undefined);
+          await serial(async () => {
+            record.quitting = true;
+            await driver.quit().catch(() => undefined);
+          });
           driverProcess.kill();
           drivers.delete(driverProcess);
         },
@@ -72,6 +88,39 @@ export async function launchWebKit(): Promise<Engine> {
       xvfb.process.kill();
     },
   };
+}
+
+/**
+ * What a driver said and the last commands it got, printed if it ends unasked (a crash: its exit
+ * signal, its and MiniBrowser's output, the command it was answering).
+ */
+function recordDriver(child: ChildProcess): { quitting: boolean; commandsOf(driver: WebDriver): void } {
+  const output: string[] = [];
+  const commands: string[] = [];
+  const keep = (list: string[], line: string, most: number) => {
+    list.push(`${new Date().toISOString()} ${line}`);
+    if (list.length > most) list.shift();
+  };
+  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk) => String(chunk).split('\n').filter(Boolean).forEach((line) => keep(output, line, 50)));
+  const record = {
+    quitting: false,
+    commandsOf(driver: WebDriver) {
+      const executor = driver.getExecutor() as unknown as { execute(command: { getName(): string }): Promise<unknown> };
+      const execute = executor.execute.bind(executor);
+      executor.execute = (command) => {
+        keep(commands, command.getName(), 20);
+        return execute(command);
+      };
+    },
+  };
+  child.once('exit', (code, signal) => {
+    if (record.quitting && signal !== 'SIGSEGV' && signal !== 'SIGABRT') return;
+    console.error(
+      `[webkit] ${WEBKIT_DRIVER_PATH} (pid ${child.pid}) ended unasked: ${signal ?? `exit code ${code}`}\n` +
+        `  its output (and MiniBrowser's):\n    ${output.join('\n    ') || '(none)'}\n  its last commands:\n    ${commands.join('\n    ')}`,
+    );
+  });
+  return record;
 }
 
 /** A session, once the driver listens (it takes a moment to start). */
@@ -90,12 +139,12 @@ async function connect(server: string, args: string[]): Promise<WebDriver> {
   }
 }
 
-function webkitPage(driver: WebDriver, handle: string): EnginePage {
+function webkitPage(driver: WebDriver, handle: string, serial: <T>(work: () => Promise<T>) => Promise<T>): EnginePage {
   // Commands go to this tab: the session may have several.
   const here = async () => {
     if ((await driver.getWindowHandle()) !== handle) await driver.switchTo().window(handle);
   };
-  const evaluate = async <R, A>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> => {
+  const evaluateHere = async <R, A>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R> => {
     await here();
     const answer = (await driver.executeAsyncScript(
       `${CSP_WATCH_SOURCE}
@@ -107,50 +156,62 @@ function webkitPage(driver: WebDriver, handle: string): EnginePage {
     return answer.value as R;
   };
   return {
-    async goto(url) {
-      await here();
-      await driver.get(url);
-      await evaluate(() => undefined);
-    },
-    async reload() {
-      await here();
-      await driver.navigate().refresh();
-      await evaluate(() => undefined);
-    },
-    url: async () => {
-      await here();
-      return driver.getCurrentUrl();
-    },
-    evaluate,
-    async addScript(source) {
-      await here();
-      await driver.executeScript(source);
-    },
+    goto: (url) =>
+      serial(async () => {
+        await here();
+        await driver.get(url);
+        await evaluateHere(() => undefined);
+      }),
+    reload: () =>
+      serial(async () => {
+        await here();
+        await driver.navigate().refresh();
+        await evaluateHere(() => undefined);
+      }),
+    url: () =>
+      serial(async () => {
+        await here();
+        return driver.getCurrentUrl();
+      }),
+    evaluate: (fn, arg) => serial(() => evaluateHere(fn, arg)),
+    addScript: (source) =>
+      serial(async () => {
+        await here();
+        await driver.executeScript(source);
+      }),
     async click(selector) {
-      await here();
-      // No clock of its own: the test's timeout bounds the wait (0: selenium waits indefinitely).
-      const element = await driver.wait(until.elementLocated(By.css(selector)), 0);
-      await driver.wait(until.elementIsVisible(element), 0);
-      // In the middle of the viewport, as Playwright clicks: WebDriver scrolls an element only to
-      // the viewport's bottom edge, under the consent banner fixed there (click intercepted).
-      await driver.executeScript('arguments[0].scrollIntoView({ block: "center", inline: "center" })', element);
-      await element.click();
+      // Polled from here, one command at a time (no clock of its own: the test's timeout bounds it).
+      await poll(`${selector} to click`, () =>
+        serial(async () => {
+          await here();
+          const [element] = await driver.findElements(By.css(selector));
+          if (!element || !(await element.isDisplayed())) return false;
+          // In the middle of the viewport, as Playwright clicks: WebDriver scrolls an element only to
+          // the viewport's bottom edge, under the consent banner fixed there (click intercepted).
+          await driver.executeScript('arguments[0].scrollIntoView({ block: "center", inline: "center" })', element);
+          await element.click();
+          return true;
+        }),
+      );
     },
-    async type(text) {
-      await here();
-      await driver.actions().sendKeys(text).perform();
-    },
-    async press(key) {
-      await here();
-      if (key === 'Shift+Tab') await driver.actions().keyDown(SeleniumKey.SHIFT).sendKeys(SeleniumKey.TAB).keyUp(SeleniumKey.SHIFT).perform();
-      else await driver.actions().sendKeys(KEYS[key]).perform();
-    },
+    type: (text) =>
+      serial(async () => {
+        await here();
+        await driver.actions().sendKeys(text).perform();
+      }),
+    press: (key) =>
+      serial(async () => {
+        await here();
+        if (key === 'Shift+Tab') await driver.actions().keyDown(SeleniumKey.SHIFT).sendKeys(SeleniumKey.TAB).keyUp(SeleniumKey.SHIFT).perform();
+        else await driver.actions().sendKeys(KEYS[key]).perform();
+      }),
     // WebKitWebDriver tells no console messages.
     errors: () => [],
-    async close() {
-      await here();
-      await driver.close();
-    },
+    close: () =>
+      serial(async () => {
+        await here();
+        await driver.close();
+      }),
   };
 }
 

@@ -91,6 +91,17 @@ describe('dialogs', () => {
     expect(document.activeElement).toBe(link);
   });
 
+  it('traps WebKitGTK\'s Shift+Tab too (its key is "Unidentified", its code "Tab")', () => {
+    $('trigger').click();
+    const close = $('cite').querySelector<HTMLElement>('[data-dialog-close]')!;
+    expect(document.activeElement).toBe(close);
+    expect(press(close, 'Unidentified', { code: 'Tab', shiftKey: true }).defaultPrevented).toBe(true);
+    expect(document.activeElement).toBe($('inner-link'));
+    // Another unnamed key is not a Tab.
+    expect(press($('inner-link'), 'Unidentified', { code: 'KeyQ' }).defaultPrevented).toBe(false);
+    expect(document.activeElement).toBe($('inner-link'));
+  });
+
   it('brings focus back when it escapes to the page behind', () => {
     $('trigger').click();
     $('menu-trigger').focus();

@@ -20,11 +20,19 @@ export function focusableIn(root: Element): HTMLElement[] {
 }
 
 /**
+ * The Tab key, with or without Shift. WebKitGTK (2.50) names Shift+Tab's key "Unidentified": X
+ * sends it as GDK's ISO_Left_Tab, which its key-name table lacks; `code` still says "Tab".
+ */
+function isTabKey(event: KeyboardEvent): boolean {
+  return event.key === 'Tab' || (event.key === 'Unidentified' && event.code === 'Tab');
+}
+
+/**
  * Keeps Tab and Shift+Tab inside `root`: from the last focusable element Tab goes to the first,
  * and back. Returns true when it moved focus (the caller then prevents the default).
  */
 export function wrapTabFocus(root: Element, event: KeyboardEvent): boolean {
-  if (event.key !== 'Tab') return false;
+  if (!isTabKey(event)) return false;
   const focusable = focusableIn(root);
   const first = focusable[0];
   const last = focusable[focusable.length - 1];
