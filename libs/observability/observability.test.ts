@@ -130,7 +130,7 @@ describe('traces', () => {
     const spans = await otlp.waitFor((all) => all.some((span) => span.traceId === traceId && span.name === 'GET /page'));
     const trusted = spans.filter((span) => span.traceId === traceId);
     expect(trusted.map((span) => span.name).sort()).toEqual(['GET /page', 'island render']);
-    expect(trusted.find((span) => span.name === 'GET /page')!.parentSpanId).toBe('00f067aa0ba902b7');
+    expect(trusted.find((span) => span.name === 'GET /page')).toMatchObject({ parentSpanId: '00f067aa0ba902b7', attributes: { 'http.request.method': 'GET', 'http.route': '/page', 'http.response.status_code': 200, 'khs.part': 'test-part' } });
     expect(spans.some((span) => span.traceId === unsampledTraceId)).toBe(false);
     expect(spans.some((span) => span.traceId === '1'.repeat(32))).toBe(false);
     // Both clients (node:http and fetch) sent the island span's context downstream; an unsampled

@@ -124,11 +124,9 @@ function carryContextIntoOutgoingRequests(isTracingSuppressed) {
 export function startServerSpan(method, route, headers, trusted, part) {
   if (!enabled) return undefined;
   const parent = trusted ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT;
-  const span = tracer.startSpan(
-    `${method} ${route}`,
-    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': route, ...(part ? { 'khs.part': part } : {}) } },
-    parent,
-  );
+  const span = tracer.startSpan(`${method} ${route}`, { kind: SpanKind.SERVER }, parent);
+  // Attributes only for a recorded span (the samplers here read none): an unsampled one skips their checks.
+  if (span.isRecording()) span.setAttributes({ 'http.request.method': method, 'http.route': route, ...(part ? { 'khs.part': part } : {}) });
   return { span, context: trace.setSpan(parent, span) };
 }
 
