@@ -21,7 +21,7 @@
 // event-loop monitor). Per round, each variant over the same round's baseline; the figures are the
 // median of those ratios with their spread (p25–p75), and the ratio of all rounds' CPU. Linux only.
 //
-//   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200)
+//   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200, BENCH_IDLE_SECONDS=30)
 //   BENCH_CPU_PROFILE_DIR=/tmp/profiles …    also writes each shell's V8 CPU profile there (--cpu-prof; open in Chrome's DevTools)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,6 +38,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
+/** Seconds without requests at the end: each shell's CPU per second of its background work alone. */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const SEARCH_KEY = 'bench-search-key-0123456789';
 
@@ -149,6 +151,11 @@ try {
     readings = now;
   }
   const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
+  const requestsPerSecond = (ROUNDS * REQUESTS) / ((Date.now() - startedAt) / 1000);
+  // Background work (timers: the event-loop monitor, the span exporter's) costs per second, not per
+  // request: its share of a request's figure grows as a busy machine slows the requests down.
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const idle = pids.map(cpuMs).map((value, index) => (value - readings[index]!) / IDLE_SECONDS);
 
   const baseline = perRequest.get(BASELINE)!;
   console.log(
@@ -169,6 +176,10 @@ try {
     const overall = sum(values) / sum(baseline) - 1;
     console.log(`${line}   ${percent(quantile(ratios, 0.5))} (${percent(quantile(ratios, 0.25))} to ${percent(quantile(ratios, 0.75))}), ${percent(overall)}${variant === 'metrics off (twin)' ? '   <- the noise: the same variant twice' : ''}`);
   }
+  console.log(
+    `\n  background CPU with no requests (${IDLE_SECONDS} s), ms per second: ${VARIANTS.map((variant, index) => `${variant} ${idle[index]!.toFixed(2)}`).join(', ')}` +
+      `\n  (the rounds ran ${requestsPerSecond.toFixed(1)} requests a second per shell: each ms/s over the baseline's adds ${(100 / requestsPerSecond / quantile(baseline, 0.5)).toFixed(1)} % to a request's figure)`,
+  );
   const requests = ROUNDS * REQUESTS + WARMUP;
   for (const [variant, receiver] of [['tracing, every trace', receivers.every], ['tracing, default ratio', receivers.ratio]] as const) {
     console.log(`  spans received, ${variant}: ${receiver.spans.length} (${(receiver.spans.length / requests).toFixed(2)} per request, ${new Set(receiver.spans.map((span) => span.traceId)).size} traces of ${requests} requests)`);
