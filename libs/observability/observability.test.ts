@@ -187,7 +187,8 @@ it('metricsText names the registry content type', async () => {
 });
 
 describe('startProcessLogs', () => {
-  it("makes every line of a process JSON: console lines, Node's warnings and an uncaught exception (then exit 1); the listening line stays as it is", async () => {
+  // A child node process: seconds on a loaded machine, not 5.
+  it("makes every line of a process JSON: console lines, Node's warnings and an uncaught exception (then exit 1); the listening line stays as it is", { timeout: 60_000 }, async () => {
     const script = `
       import { startProcessLogs } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, 'index.mjs')).href)};
       const first = startProcessLogs('probe');
