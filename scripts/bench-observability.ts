@@ -66,7 +66,7 @@ function cpuMs(pid: number): number {
 const children: ChildProcess[] = [];
 /** Starts a node process and resolves with the URL of its `{"event":"listening"}` line. */
 function start(args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, LOG_LEVEL: '', LOG_FORMAT: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: '', LOG_FORMAT: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it listened`)));
