@@ -1,23 +1,27 @@
 // Observability overhead benchmark (prints figures, asserts nothing): the shell's CPU time per
 // article request with metrics off (KHS_METRICS=off), metrics on (the default), and tracing on
-// (metrics on and OTLP export to a local receiver), over interleaved repeats.
+// (metrics on and OTLP export to a local receiver) recording every trace and at the default
+// sampling ratio (a tenth of the traces the shell starts), over interleaved repeats.
 //
 // It starts what an article page needs, one part after the other (no start deadline, so a busy
-// machine only makes it slower): each remote's static origin, the search server, and four shells
+// machine only makes it slower): each remote's static origin, the search server, and five shells
 // alike but for the variant: two with metrics off (the baseline and its twin: the difference
-// between the two is the measurement's own noise), one with metrics on, one with tracing on.
+// between the two is the measurement's own noise), one with metrics on, one tracing every trace
+// (`OTEL_TRACES_SAMPLER=parentbased_always_on`: OpenTelemetry's default, what the shell did before
+// it sampled), one tracing at the default ratio (no sampler setting). No request carries a
+// `traceparent`, so the shell starts every trace: the ratio decides.
 //
 // What is measured is CPU time, not wall-clock time: each shell's threads' time on a CPU
 // (`/proc/<pid>/task/*/schedstat`, nanoseconds). Time a shell waits for a CPU on a busy machine is
 // not in it; what a busy machine still adds (caches and cores shared with others' work, which
-// changes from second to second) falls on the four alike, because they work at the same time: each
+// changes from second to second) falls on the five alike, because they work at the same time: each
 // article request goes to every shell at once, so a round of requests is the same work under the
 // same conditions for each. The readings are taken at each round's end, one after the other, so
 // everything a shell does counts, its background work too (the span exporter's timer, the metrics'
 // event-loop monitor). Per round, each variant over the same round's baseline; the figures are the
 // median of those ratios with their spread (p25–p75), and the ratio of all rounds' CPU. Linux only.
 //
-//   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200)
+//   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200, BENCH_IDLE_SECONDS=30)
 //   BENCH_CPU_PROFILE_DIR=/tmp/profiles …    also writes each shell's V8 CPU profile there (--cpu-prof; open in Chrome's DevTools)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -34,10 +38,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
+/** Seconds without requests at the end: each shell's CPU per second of its background work alone. */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const SEARCH_KEY = 'bench-search-key-0123456789';
 
-const VARIANTS = ['metrics off', 'metrics off (twin)', 'metrics on', 'tracing on'] as const;
+const VARIANTS = ['metrics off', 'metrics off (twin)', 'metrics on', 'tracing, every trace', 'tracing, default ratio'] as const;
 type Variant = (typeof VARIANTS)[number];
 const BASELINE: Variant = 'metrics off';
 
@@ -60,7 +66,7 @@ function cpuMs(pid: number): number {
 const children: ChildProcess[] = [];
 /** Starts a node process and resolves with the URL of its `{"event":"listening"}` line. */
 function start(args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, LOG_LEVEL: '', LOG_FORMAT: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: '', LOG_FORMAT: '', ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}) before it listened`)));
@@ -103,7 +109,8 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${(ratio * 100).toFixed(1)} %`;
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' / ');
 
-const receiver = await startOtlpReceiver();
+// One receiver per tracing shell, to count each one's spans.
+const receivers = { every: await startOtlpReceiver(), ratio: await startOtlpReceiver() };
 const work = mkdtempSync(path.join(tmpdir(), 'khs-bench-observability-'));
 const shells = new Map<Variant, { child: ChildProcess; url: string }>();
 try {
@@ -118,7 +125,8 @@ try {
     'metrics off': { KHS_METRICS: 'off' },
     'metrics off (twin)': { KHS_METRICS: 'off' },
     'metrics on': {},
-    'tracing on': { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+    'tracing, every trace': { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.every.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_always_on' },
+    'tracing, default ratio': { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.ratio.endpoint },
   };
   const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
   for (const name of VARIANTS) {
@@ -143,17 +151,22 @@ try {
     readings = now;
   }
   const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
+  const requestsPerSecond = (ROUNDS * REQUESTS) / ((Date.now() - startedAt) / 1000);
+  // Background work (timers: the event-loop monitor, the span exporter's) costs per second, not per
+  // request: its share of a request's figure grows as a busy machine slows the requests down.
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+  const idle = pids.map(cpuMs).map((value, index) => (value - readings[index]!) / IDLE_SECONDS);
 
   const baseline = perRequest.get(BASELINE)!;
   console.log(
     `\nShell CPU time per article request: ${ROUNDS} rounds of ${REQUESTS} article requests, each sent to the ${VARIANTS.length} shells at once (${CONCURRENCY} at a time), after ${WARMUP} to warm up; ${minutes} min.` +
       `\nNode ${process.version}, ${os.cpus().length} CPUs; load average (1/5/15 min) ${loadAtStart} at the start, ${loadAverage()} at the end.`,
   );
-  console.log(`\n  ${'variant'.padEnd(18)}  median     p25–p75            all rounds   over metrics off: median of rounds (p25–p75), all rounds`);
+  console.log(`\n  ${'variant'.padEnd(22)}  median     p25–p75            all rounds   over metrics off: median of rounds (p25–p75), all rounds`);
   for (const variant of VARIANTS) {
     const values = perRequest.get(variant)!;
     const total = sum(values) / values.length;
-    const line = `  ${variant.padEnd(18)}  ${quantile(values, 0.5).toFixed(3)} ms  ${quantile(values, 0.25).toFixed(3)}–${quantile(values, 0.75).toFixed(3)} ms  ${total.toFixed(3)} ms`;
+    const line = `  ${variant.padEnd(22)}  ${quantile(values, 0.5).toFixed(3)} ms  ${quantile(values, 0.25).toFixed(3)}–${quantile(values, 0.75).toFixed(3)} ms  ${total.toFixed(3)} ms`;
     if (variant === BASELINE) {
       console.log(`${line}   (baseline)`);
       continue;
@@ -163,12 +176,19 @@ try {
     const overall = sum(values) / sum(baseline) - 1;
     console.log(`${line}   ${percent(quantile(ratios, 0.5))} (${percent(quantile(ratios, 0.25))} to ${percent(quantile(ratios, 0.75))}), ${percent(overall)}${variant === 'metrics off (twin)' ? '   <- the noise: the same variant twice' : ''}`);
   }
-  console.log(`\n  spans received with tracing on: ${receiver.spans.length} (${(receiver.spans.length / (ROUNDS * REQUESTS + WARMUP)).toFixed(1)} per request)`);
+  console.log(
+    `\n  background CPU with no requests (${IDLE_SECONDS} s), ms per second: ${VARIANTS.map((variant, index) => `${variant} ${idle[index]!.toFixed(2)}`).join(', ')}` +
+      `\n  (the rounds ran ${requestsPerSecond.toFixed(1)} requests a second per shell: each ms/s over the baseline's adds ${(100 / requestsPerSecond / quantile(baseline, 0.5)).toFixed(1)} % to a request's figure)`,
+  );
+  const requests = ROUNDS * REQUESTS + WARMUP;
+  for (const [variant, receiver] of [['tracing, every trace', receivers.every], ['tracing, default ratio', receivers.ratio]] as const) {
+    console.log(`  spans received, ${variant}: ${receiver.spans.length} (${(receiver.spans.length / requests).toFixed(2)} per request, ${new Set(receiver.spans.map((span) => span.traceId)).size} traces of ${requests} requests)`);
+  }
 } finally {
   // Each ends on its own (a shell writes its CPU profile as it exits).
   await Promise.all(
     children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))))),
   );
-  await receiver.close();
+  await Promise.all([receivers.every.close(), receivers.ratio.close()]);
   rmSync(work, { recursive: true, force: true });
 }

@@ -47,7 +47,17 @@ export interface StartedSpan {
 export declare function tracingRequested(env?: Readonly<Record<string, string | undefined>>): boolean;
 /** Whether this process records spans. */
 export declare function tracingEnabled(): boolean;
-/** Starts OpenTelemetry's SDK when an OTLP endpoint is set (else nothing). */
+/** The share of the traces a process starts that are recorded by default (`OTEL_TRACES_SAMPLER_ARG`). */
+export declare const DEFAULT_SAMPLE_RATIO: number;
+/** OpenTelemetry's sampler names (`OTEL_TRACES_SAMPLER`). */
+export type SamplerName = 'always_on' | 'always_off' | 'traceidratio' | 'parentbased_always_on' | 'parentbased_always_off' | 'parentbased_traceidratio';
+/**
+ * Which traces are recorded, from `OTEL_TRACES_SAMPLER` (default `parentbased_traceidratio`: a
+ * trusted caller's sampled flag decides, else the ratio) and `OTEL_TRACES_SAMPLER_ARG` (the ratio,
+ * default DEFAULT_SAMPLE_RATIO); a value it does not know is reported with `warn` and the default taken.
+ */
+export declare function samplingFromEnv(env?: Readonly<Record<string, string | undefined>>, warn?: (message: string) => void): { name: SamplerName; ratio?: number };
+/** Starts OpenTelemetry's SDK when an OTLP endpoint is set (else nothing), sampling as samplingFromEnv says. */
 export declare function startTracing(options: { part: string; env?: Readonly<Record<string, string | undefined>> }): Promise<{ enabled: boolean; shutdown(): Promise<void> }>;
 /** Starts a request's server span (child of its `traceparent` when `trusted`); undefined with tracing off. */
 export declare function startServerSpan(method: string, route: string, headers: Record<string, string | string[] | undefined>, trusted: boolean, part?: string): StartedSpan | undefined;
@@ -55,7 +65,7 @@ export declare function startServerSpan(method: string, route: string, headers: 
 export declare function endServerSpan(started: StartedSpan | undefined, statusCode: number): void;
 /** Runs `fn` with the span's context active. */
 export declare function runInSpan<T>(started: StartedSpan | undefined, fn: () => T): T;
-/** Runs `work` in a child span of the active one; with tracing off it is `work()`. */
+/** Runs `work` in a child span of the active one; with tracing off, or in a trace not recorded (not sampled), it is `work()`. */
 export declare function withSpan<T>(name: string, attributes: Record<string, string | number | boolean>, work: () => Promise<T> | T): Promise<T>;
 /** The active trace and span ids, or undefined. */
 export declare function activeTraceIds(): { trace_id: string; span_id: string } | undefined;

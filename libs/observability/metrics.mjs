@@ -16,6 +16,9 @@ export function metricsEnabled(env = process.env) {
   return env.KHS_METRICS?.trim() !== 'off';
 }
 
+/** How often the event-loop delay is sampled, ms. */
+const EVENT_LOOP_SAMPLE_MS = 100;
+
 /**
  * Labels every metric with `part` (the shell, a team service, the search server, a remote's
  * origin) and starts the process's own metrics: resident memory, heap, CPU, open handles and the
@@ -25,7 +28,9 @@ export function startProcessMetrics(part) {
   if (processMetricsStarted || !metricsEnabled()) return;
   processMetricsStarted = true;
   metricsRegistry.setDefaultLabels({ part });
-  client.collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: 20 });
+  // The event-loop delay is sampled every 100 ms (10 a second, hundreds a scrape): each sample is a
+  // timer waking the process, about 75 µs of CPU on a busy machine (20 ms cost 3.6 ms a second).
+  client.collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
 }
 
 function metric(Kind, config) {

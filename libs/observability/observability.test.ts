@@ -6,7 +6,22 @@ import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { boundedLabel, childLineRelay, createLogger, metricsText, routeConsoleToLogger, observeFastify, registerMetricsRoute, startProcessMetrics, startTracing, tokenCheck, withSpan } from './index.mjs';
+import {
+  activeTraceIds,
+  boundedLabel,
+  childLineRelay,
+  createLogger,
+  DEFAULT_SAMPLE_RATIO,
+  metricsText,
+  observeFastify,
+  registerMetricsRoute,
+  routeConsoleToLogger,
+  samplingFromEnv,
+  startProcessMetrics,
+  startTracing,
+  tokenCheck,
+  withSpan,
+} from './index.mjs';
 import { startOtlpReceiver } from './otlpReceiver.mjs';
 
 startProcessMetrics('test-part');
@@ -53,12 +68,34 @@ describe('observeFastify and registerMetricsRoute', () => {
   });
 });
 
+describe('samplingFromEnv', () => {
+  it("defaults to following the caller's sampled flag, else recording a tenth of the traces", () => {
+    expect(samplingFromEnv({})).toEqual({ name: 'parentbased_traceidratio', ratio: DEFAULT_SAMPLE_RATIO });
+    expect(DEFAULT_SAMPLE_RATIO).toBe(0.1);
+    expect(samplingFromEnv({ OTEL_TRACES_SAMPLER_ARG: '1' })).toEqual({ name: 'parentbased_traceidratio', ratio: 1 });
+    expect(samplingFromEnv({ OTEL_TRACES_SAMPLER: 'parentbased_always_on', OTEL_TRACES_SAMPLER_ARG: '0.5' })).toEqual({ name: 'parentbased_always_on' });
+    expect(samplingFromEnv({ OTEL_TRACES_SAMPLER: ' TraceIdRatio ', OTEL_TRACES_SAMPLER_ARG: '0' })).toEqual({ name: 'traceidratio', ratio: 0 });
+  });
+
+  it('reports a sampler or a ratio it does not know and takes the default', () => {
+    const warnings: string[] = [];
+    const warn = (message: string) => warnings.push(message);
+    expect(samplingFromEnv({ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, warn)).toEqual({ name: 'parentbased_traceidratio', ratio: DEFAULT_SAMPLE_RATIO });
+    expect(samplingFromEnv({ OTEL_TRACES_SAMPLER_ARG: '1.5' }, warn)).toEqual({ name: 'parentbased_traceidratio', ratio: DEFAULT_SAMPLE_RATIO });
+    expect(samplingFromEnv({ OTEL_TRACES_SAMPLER_ARG: 'half' }, warn)).toEqual({ name: 'parentbased_traceidratio', ratio: DEFAULT_SAMPLE_RATIO });
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/OTEL_TRACES_SAMPLER=jaeger_remote/);
+    expect(warnings[1]).toMatch(/OTEL_TRACES_SAMPLER_ARG=1\.5/);
+  });
+});
+
 describe('traces', () => {
   const receiver = startOtlpReceiver();
   afterAll(async () => (await receiver).close());
 
-  it('continue a trusted traceparent, carry it into outgoing requests and export the spans over OTLP', { timeout: 60_000 }, async () => {
+  it('continue a trusted traceparent and its sampled flag, carry it into outgoing requests, sample the traces started here and export the spans over OTLP', { timeout: 60_000 }, async () => {
     const otlp = await receiver;
+    // The default sampler: the trusted caller's flag decides, a tenth of the traces started here.
     const tracing = await startTracing({ part: 'test-part', env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint, OTEL_BSP_SCHEDULE_DELAY: '50' } });
     expect(tracing.enabled).toBe(true);
     const seen: IncomingHttpHeaders[] = [];
@@ -68,29 +105,48 @@ describe('traces', () => {
     });
     await new Promise<void>((resolve) => downstream.listen(0, '127.0.0.1', resolve));
     const downstreamUrl = `http://127.0.0.1:${(downstream.address() as AddressInfo).port}/`;
+    const logIds: unknown[] = [];
     const app = Fastify();
     observeFastify(app, { part: 'test-part', trustTraceparent: (request) => request.headers['x-trusted'] === 'yes' });
-    app.get('/page', async () => {
+    app.get('/page', async (request) => {
       await withSpan('island render', { 'khs.remote': 'mf-x' }, async () => {
+        logIds.push(activeTraceIds());
+        if (request.headers['x-call'] !== 'yes') return;
         await new Promise<void>((resolve) => httpRequest(downstreamUrl, (res) => res.resume().on('end', resolve)).end());
         await fetch(downstreamUrl).then((res) => res.text());
       });
       return 'page';
     });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    await app.inject({ url: '/page', headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, 'x-trusted': 'yes' } });
-    await app.inject({ url: '/page', headers: { traceparent: `00-${'1'.repeat(32)}-00f067aa0ba902b7-01` } });
+    const unsampledTraceId = '5bf92f3577b34da6a3ce929d0e0e4737';
+    await app.inject({ url: '/page', headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, 'x-trusted': 'yes', 'x-call': 'yes' } });
+    // The trusted caller did not sample its trace: nothing is recorded, the flag goes on downstream.
+    await app.inject({ url: '/page', headers: { traceparent: `00-${unsampledTraceId}-00f067aa0ba902b7-00`, 'x-trusted': 'yes', 'x-call': 'yes' } });
+    // Traces started here (an untrusted caller's trace id is not taken): a tenth of them recorded.
+    const started = 200;
+    for (let index = 0; index < started; index++) await app.inject({ url: '/page', headers: { traceparent: `00-${'1'.repeat(32)}-00f067aa0ba902b7-01` } });
     await tracing.shutdown();
     downstream.close();
-    const spans = await otlp.waitFor((all) => all.length >= 4);
+    const spans = await otlp.waitFor((all) => all.some((span) => span.traceId === traceId && span.name === 'GET /page'));
     const trusted = spans.filter((span) => span.traceId === traceId);
     expect(trusted.map((span) => span.name).sort()).toEqual(['GET /page', 'island render']);
-    expect(trusted.find((span) => span.name === 'GET /page')!.parentSpanId).toBe('00f067aa0ba902b7');
-    // The untrusted caller's trace id is not taken: its request starts a trace of its own.
+    expect(trusted.find((span) => span.name === 'GET /page')).toMatchObject({ parentSpanId: '00f067aa0ba902b7', attributes: { 'http.request.method': 'GET', 'http.route': '/page', 'http.response.status_code': 200, 'khs.part': 'test-part' } });
+    expect(spans.some((span) => span.traceId === unsampledTraceId)).toBe(false);
     expect(spans.some((span) => span.traceId === '1'.repeat(32))).toBe(false);
-    // Both clients (node:http and fetch) sent the island span's context downstream.
+    // Both clients (node:http and fetch) sent the island span's context downstream; an unsampled
+    // trace's requests carry its trace id with the flag off (no island span: its page span's id).
     const island = trusted.find((span) => span.name === 'island render')!;
     expect(seen.slice(0, 2).map((headers) => headers.traceparent)).toEqual([`00-${traceId}-${island.spanId}-01`, `00-${traceId}-${island.spanId}-01`]);
+    expect(seen.slice(2, 4).map((headers) => headers.traceparent)).toEqual([expect.stringMatching(new RegExp(`^00-${unsampledTraceId}-[0-9a-f]{16}-00$`)), expect.stringMatching(new RegExp(`^00-${unsampledTraceId}-[0-9a-f]{16}-00$`))]);
+    // Sampled (page + island span each) at the ratio: about 20 of 200; 0 or over 60 is all but impossible (binomial).
+    const startedTraces = new Set(spans.filter((span) => span.traceId !== traceId).map((span) => span.traceId));
+    expect(spans.filter((span) => span.traceId !== traceId)).toHaveLength(startedTraces.size * 2);
+    expect(startedTraces.size).toBeGreaterThan(0);
+    expect(startedTraces.size).toBeLessThan(60);
+    // Every request's log lines carry its trace id, sampled or not.
+    expect(logIds).toHaveLength(started + 2);
+    expect(logIds[1]).toMatchObject({ trace_id: unsampledTraceId });
+    expect(logIds.every((ids) => typeof (ids as { trace_id?: unknown })?.trace_id === 'string')).toBe(true);
   });
 });
 
@@ -131,7 +187,8 @@ it('metricsText names the registry content type', async () => {
 });
 
 describe('startProcessLogs', () => {
-  it("makes every line of a process JSON: console lines, Node's warnings and an uncaught exception (then exit 1); the listening line stays as it is", async () => {
+  // A child node process: seconds on a loaded machine, not 5.
+  it("makes every line of a process JSON: console lines, Node's warnings and an uncaught exception (then exit 1); the listening line stays as it is", { timeout: 60_000 }, async () => {
     const script = `
       import { startProcessLogs } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, 'index.mjs')).href)};
       const first = startProcessLogs('probe');

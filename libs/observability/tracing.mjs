@@ -13,6 +13,43 @@ let tracer;
 /** How often spans are sent by default, ms: OpenTelemetry's own default (`OTEL_BSP_SCHEDULE_DELAY`). */
 const DEFAULT_EXPORT_DELAY_MS = 5000;
 
+/**
+ * The share of the traces this process starts that are recorded, by default
+ * (`OTEL_TRACES_SAMPLER_ARG`): a trace costs the shell about 9 spans a page (its measured CPU cost:
+ * "Observability overhead" in deploy/README.md); every request keeps its trace id in its log lines.
+ */
+export const DEFAULT_SAMPLE_RATIO = 0.1;
+/** `OTEL_TRACES_SAMPLER`'s value by default: follow the caller's sampled flag, else the ratio. */
+const DEFAULT_SAMPLER = 'parentbased_traceidratio';
+const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'];
+
+/**
+ * Which traces are recorded, as OpenTelemetry's environment names them (`OTEL_TRACES_SAMPLER`, one
+ * of SAMPLERS; `OTEL_TRACES_SAMPLER_ARG`, the ratio of `…traceidratio`, 0 to 1). By default
+ * `parentbased_traceidratio` at DEFAULT_SAMPLE_RATIO: a trusted caller's `traceparent` decides
+ * (its sampled flag), a trace this process starts is recorded at the ratio. A value it does not
+ * know is reported and the default taken. Returns `{ name, ratio }` (`ratio` for the ratio samplers).
+ */
+export function samplingFromEnv(env = process.env, warn = console.warn) {
+  let name = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || DEFAULT_SAMPLER;
+  if (!SAMPLERS.includes(name)) {
+    warn(`[observability] OTEL_TRACES_SAMPLER=${name} is not one of ${SAMPLERS.join(', ')}: ${DEFAULT_SAMPLER} is used`);
+    name = DEFAULT_SAMPLER;
+  }
+  if (!name.endsWith('traceidratio')) return { name };
+  const text = env.OTEL_TRACES_SAMPLER_ARG?.trim();
+  const ratio = text ? Number(text) : DEFAULT_SAMPLE_RATIO;
+  if (Number.isFinite(ratio) && ratio >= 0 && ratio <= 1) return { name, ratio };
+  warn(`[observability] OTEL_TRACES_SAMPLER_ARG=${text} is not a ratio from 0 to 1: ${DEFAULT_SAMPLE_RATIO} is used`);
+  return { name, ratio: DEFAULT_SAMPLE_RATIO };
+}
+
+/** OpenTelemetry's sampler for `sampling` (samplingFromEnv), from the SDK's own samplers. */
+function samplerOf({ name, ratio }, { AlwaysOnSampler, AlwaysOffSampler, TraceIdRatioBasedSampler, ParentBasedSampler }) {
+  const root = name.endsWith('always_on') ? new AlwaysOnSampler() : name.endsWith('always_off') ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(ratio);
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
+}
+
 /** Whether the environment asks for traces (an OTLP endpoint is set). */
 export function tracingRequested(env = process.env) {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
@@ -25,14 +62,15 @@ export function tracingEnabled() {
 
 /**
  * Starts OpenTelemetry's SDK when the environment names an OTLP endpoint: spans of this process
- * (`service.name` = `part`) are batched and sent over OTLP/HTTP (JSON); the trace context follows
+ * (`service.name` = `part`) of the traces sampled (samplingFromEnv) are batched and sent over
+ * OTLP/HTTP (JSON); the trace context, sampled or not, follows
  * async work (AsyncLocalStorage) and every outgoing HTTP request made within a span carries it
  * (`traceparent`: node:http clients, fetch and undici). Without an endpoint it does nothing.
  * Returns `shutdown()`, which sends what is left.
  */
 export async function startTracing({ part, env = process.env }) {
   if (enabled || !tracingRequested(env)) return { enabled, shutdown: async () => {} };
-  const [{ TracerProvider, BatchSpanProcessor }, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator, isTracingSuppressed }, { OTLPTraceExporter }, { resourceFromAttributes }] =
+  const [sdk, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator, isTracingSuppressed }, { OTLPTraceExporter }, { resourceFromAttributes }] =
     await Promise.all([
       import('@opentelemetry/sdk-trace'),
       import('@opentelemetry/context-async-hooks'),
@@ -46,9 +84,10 @@ export async function startTracing({ part, env = process.env }) {
   const tracesEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || `${env.OTEL_EXPORTER_OTLP_ENDPOINT.trim().replace(/\/$/, '')}/v1/traces`;
   // Each export is an HTTP request with a fixed cost: every 5 s (a full batch of 512 spans goes at once).
   const delay = Number(env.OTEL_BSP_SCHEDULE_DELAY) > 0 ? Number(env.OTEL_BSP_SCHEDULE_DELAY) : DEFAULT_EXPORT_DELAY_MS;
-  provider = new TracerProvider({
+  provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ 'service.name': part }),
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesEndpoint }), scheduledDelayMillis: delay })],
+    sampler: samplerOf(samplingFromEnv(env), sdk),
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesEndpoint }), scheduledDelayMillis: delay })],
   });
   trace.setGlobalTracerProvider(provider);
   tracer = provider.getTracer(TRACER_NAME);
@@ -85,11 +124,9 @@ function carryContextIntoOutgoingRequests(isTracingSuppressed) {
 export function startServerSpan(method, route, headers, trusted, part) {
   if (!enabled) return undefined;
   const parent = trusted ? propagation.extract(ROOT_CONTEXT, headers) : ROOT_CONTEXT;
-  const span = tracer.startSpan(
-    `${method} ${route}`,
-    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'http.route': route, ...(part ? { 'khs.part': part } : {}) } },
-    parent,
-  );
+  const span = tracer.startSpan(`${method} ${route}`, { kind: SpanKind.SERVER }, parent);
+  // Attributes only for a recorded span (the samplers here read none): an unsampled one skips their checks.
+  if (span.isRecording()) span.setAttributes({ 'http.request.method': method, 'http.route': route, ...(part ? { 'khs.part': part } : {}) });
   return { span, context: trace.setSpan(parent, span) };
 }
 
@@ -108,10 +145,13 @@ export function runInSpan(started, fn) {
 
 /**
  * Runs `work` in a child span of the active one named `name` with `attributes`; a rejection marks
- * the span failed. With tracing off it is `work()`.
+ * the span failed. With tracing off, or within a trace that is not recorded (not sampled), it is
+ * `work()`: what `work` sends carries the active context (its `traceparent` says "not sampled").
  */
 export function withSpan(name, attributes, work) {
   if (!enabled) return work();
+  const active = trace.getActiveSpan();
+  if (active && !active.isRecording()) return work();
   return tracer.startActiveSpan(name, { attributes }, (span) =>
     Promise.resolve()
       .then(work)

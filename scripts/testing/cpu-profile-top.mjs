@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Prints the top functions of a V8 CPU profile (`--cpu-prof`) by self time and by total time,
 // grouped by function and file: where a server spends its CPU, without opening DevTools.
-//   node scripts/testing/cpu-profile-top.mjs <file.cpuprofile> [count]
+//   node scripts/testing/cpu-profile-top.mjs <file.cpuprofile> [count] [--through=<regex>]
+// --through: also the share of the busy (not idle) time whose stack passes through a file matching
+// the regex (e.g. '@opentelemetry|tracing\.mjs': what tracing costs), by the outermost such function.
 import { readFileSync } from 'node:fs';
 
-const [file, countText] = process.argv.slice(2);
+const through = process.argv.find((arg) => arg.startsWith('--through='))?.slice('--through='.length);
+const [file, countText] = process.argv.slice(2).filter((arg) => !arg.startsWith('--through='));
 if (!file) {
-  console.error('usage: node scripts/testing/cpu-profile-top.mjs <file.cpuprofile> [count]');
+  console.error('usage: node scripts/testing/cpu-profile-top.mjs <file.cpuprofile> [count] [--through=<regex>]');
   process.exit(2);
 }
 const count = Number(countText ?? 30);
@@ -50,3 +53,21 @@ const print = (title, map) => {
 };
 print('self time', self);
 print('total time', total);
+
+if (through) {
+  const pattern = new RegExp(through);
+  let busy = 0;
+  const byOutermost = new Map();
+  for (const [id, micros] of selfMicros) {
+    if (byId.get(id).callFrame.functionName === '(idle)') continue;
+    busy += micros;
+    let outermost;
+    for (let at = id; at !== undefined; at = parentOf.get(at)) if (pattern.test(byId.get(at).callFrame.url)) outermost = byId.get(at);
+    if (outermost) byOutermost.set(keyOf(outermost), (byOutermost.get(keyOf(outermost)) ?? 0) + micros);
+  }
+  const within = [...byOutermost.values()].reduce((sum, micros) => sum + micros, 0);
+  console.log(`\nthrough /${through}/: ${((within / busy) * 100).toFixed(2)} % of the busy time (${(busy / 1000).toFixed(0)} ms not idle), by the outermost matching function`);
+  for (const [key, micros] of [...byOutermost].sort((a, b) => b[1] - a[1]).slice(0, count)) {
+    console.log(`${((micros / busy) * 100).toFixed(2).padStart(6)} %  ${key}`);
+  }
+}
