@@ -108,13 +108,21 @@ test.describe('the consent banner', () => {
     expect((await answered.body()).equals(firstBody)).toBe(true);
   });
 
-  test('showing the banner shifts nothing (CLS 0), and at the end of the page it covers nothing', async ({ page, stack }) => {
+  // Every shift counts but one known bug's: the article widgets enhanced late (under load, after
+  // this test scrolled them into view) change their blocks' sizes in view. That bug is reproduced
+  // and tracked by its own test (widgets.spec.ts, "enhanced after the reader scrolled down…",
+  // expected to fail until it is fixed); a shift all of whose sources lie inside the article
+  // widgets is left to it, any other shift (the banner's, a header's, an island's) fails here.
+  test('showing the banner shifts nothing (CLS 0 outside the article widgets\' late enhancement), and at the end of the page it covers nothing', async ({ page, stack }) => {
     await page.addInitScript(() => {
       const shifts: Array<{ value: number; sources: string[] }> = [];
       (window as unknown as { khsShifts: typeof shifts }).khsShifts = shifts;
+      const inArticleWidgets = (node: Node | undefined) => node instanceof Element && node.closest('[data-island="mf-widgets/ArticleWidgets"]') !== null;
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: Array<{ node?: Node }> }>) {
-          if (!entry.hadRecentInput) shifts.push({ value: entry.value, sources: (entry.sources ?? []).map((source) => (source.node instanceof Element ? `${source.node.tagName}.${source.node.className}` : String(source.node?.nodeName))) });
+          const sources = entry.sources ?? [];
+          if (entry.hadRecentInput || (sources.length > 0 && sources.every((source) => inArticleWidgets(source.node)))) continue;
+          shifts.push({ value: entry.value, sources: sources.map((source) => (source.node instanceof Element ? `${source.node.tagName}.${source.node.className}` : String(source.node?.nodeName))) });
         }
       }).observe({ type: 'layout-shift', buffered: true });
     });
