@@ -12,9 +12,9 @@ import { FORM_TOKEN_HEADER } from '@khs/team-service/edge';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readShellConfig } from '../config.js';
 import { PRIVATE_CACHE_CONTROL, SHARED_PAGE_CACHE_CONTROL, STREAMED_PAGE_CACHE_CONTROL } from '../delivery/pageCache.js';
-import type { ServerFederation } from '../federation/serverFederation.js';
 import { ServerIslands } from '../federation/serverIslands.js';
 import { buildTestApp } from '../testing/buildTestApp.js';
+import { fakeFederation } from '../testing/fakeFederation.js';
 import { decodedChunks, getOverSocket } from '../testing/streamedAnswer.js';
 import { formPageRoutes } from './formPageRoutes.js';
 import { serviceFragmentPages } from './serviceFragmentPages.js';
@@ -78,17 +78,9 @@ describe("a team service's pages stream like the shell's own", () => {
       },
     };
     // Every other island (the layout's slots) renders at once.
-    const federation = {
-      load: async (remote: string, module: string) => (remote === 'mf-slow' ? slowModule : remote === 'mf-flaky' ? flakyModule : { render: async () => ({ html: `<span>${module}</span>` }) }),
-      buildKey: (remote: string) => `${remote}@1`,
-      stylesheets: (remote: string) => [`https://cdn.test/${remote}.css`],
-      scripts: () => [],
-      needsRenderer: () => false,
-      pinnableLiveVersion: () => undefined,
-      browserEntryUrl: () => undefined,
-      pinnedManifestUrl: () => undefined,
-      pollStates: () => [],
-    } as unknown as ServerFederation;
+    const federation = fakeFederation((remote, module) =>
+      remote === 'mf-slow' ? slowModule : remote === 'mf-flaky' ? flakyModule : { render: async () => ({ html: `<span>${module}</span>` }) },
+    );
     const unavailable = { title: 'Shared', text: 'Down.' };
     const shell = await buildTestApp({
       // A budget no loaded machine misses: only the gate holds an island.

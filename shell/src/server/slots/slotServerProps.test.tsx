@@ -4,6 +4,7 @@ import type { SliceManifest } from '@khs/stack/registry';
 import { renderPageWithIslands, type IslandTiming } from '../federation/islandCollector.js';
 import type { ServerFederation } from '../federation/serverFederation.js';
 import { ServerIslands } from '../federation/serverIslands.js';
+import { fakeFederation } from '../testing/fakeFederation.js';
 import { Slot, SlotFillsContext } from '../pages/Slot.js';
 import { readSlotFills } from './slotFills.js';
 
@@ -25,16 +26,7 @@ const content: IslandContentReader = {
 
 /** A federation whose remotes' server modules are the given objects (one live build each). */
 function federationOf(modules: Record<string, Partial<IslandServerModule>>): ServerFederation {
-  return {
-    load: async (remote: string, module: string) => modules[`${remote}/${module}`],
-    buildKey: (remote: string) => `${remote}@1`,
-    stylesheets: (remote: string) => [`https://cdn.test/${remote}.css`],
-    scripts: () => [],
-    needsRenderer: () => false,
-    pinnableLiveVersion: () => undefined,
-    browserEntryUrl: () => undefined,
-    pinnedManifestUrl: () => undefined,
-  } as unknown as ServerFederation;
+  return fakeFederation((remote, module) => modules[`${remote}/${module}`]);
 }
 
 describe("islands read what they need beyond their slot's context themselves (serverProps)", () => {
