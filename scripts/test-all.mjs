@@ -92,8 +92,11 @@ if ((await capture('promtool', ['--version'])).code !== 0) {
 
 await step('remotes do not import each other', async () => (await run('node', ['scripts/check-remote-imports.mjs'])) === 0);
 await step('styles of the shell and the remotes stay isolated', async () => (await run('node', ['scripts/check-remote-styles.mjs'])) === 0);
-await step('lint (ESLint, cached)', async () => (await run('npm', ['run', 'lint', '--silent'])) === 0);
-await step('typecheck', async () => (await run('npm', ['run', 'typecheck', '--silent'])) === 0);
+// Lint and typecheck read the same sources and write nothing the other reads: side by side.
+await Promise.all([
+  step('lint (ESLint, cached)', async () => (await run('npm', ['run', 'lint', '--silent'])) === 0),
+  step('typecheck', async () => (await run('npm', ['run', 'typecheck', '--silent'])) === 0),
+]);
 const built = await step('build every package', async () => (await run('npm', ['run', 'build', '--silent'])) === 0);
 
 // PostgreSQL for the storage tests: an existing DATABASE_URL, else a throwaway local cluster.
@@ -119,7 +122,12 @@ if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
 // test's limit only catches a hang, so it is far above any test's time on a quiet machine. A test
 // that sets its own limit keeps it. Every package's vitest is plain `vitest run`, so it takes these.
 const UNIT_TEST_HANG_GUARD_MS = 180_000;
-const hangGuard = [`--testTimeout=${UNIT_TEST_HANG_GUARD_MS}`, `--hookTimeout=${UNIT_TEST_HANG_GUARD_MS}`];
+// vitest runs `availableParallelism() - 1` test files at once: one on a 2-core machine, so files
+// that mostly wait (on a spawned search server, a socket, a browser) ran one after the other.
+// Every test file binds port 0 and writes in its own temporary folder or PostgreSQL schema, so
+// files of one package may run side by side. UNIT_TEST_WORKERS overrides it.
+const UNIT_TEST_WORKERS = Number(process.env.UNIT_TEST_WORKERS) || 3;
+const hangGuard = [`--testTimeout=${UNIT_TEST_HANG_GUARD_MS}`, `--hookTimeout=${UNIT_TEST_HANG_GUARD_MS}`, `--maxWorkers=${UNIT_TEST_WORKERS}`];
 for (const workspace of workspaceFolders()) {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8'));
   if (!pkg.scripts?.test || workspace === 'e2e') continue;
