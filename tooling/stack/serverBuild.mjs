@@ -17,7 +17,8 @@
 // A bundled module must behave as at its own path: `import.meta.url`, `.dirname` and `.filename`
 // in the repository's TypeScript are replaced with the source file's (content folders, a slice's
 // files found beside the code).
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, version as esbuildVersion } from 'esbuild';
@@ -106,8 +107,9 @@ function tsconfigsAbove(dir) {
 /**
  * The built JavaScript of one server entry (`entry`, relative to `dir`: a team service's
  * `server/src/main.ts` in its slice folder, the shell's `src/server/main.ts`), built now unless a
- * fresh bundle is there already. It goes into `<dir>/node_modules/.cache/khs-server-build/`, so an
- * import it keeps resolves from the slice as from its sources. `runtimeImports`: TypeScript modules
+ * fresh bundle is there already. It goes into `<dir>/node_modules/.cache/khs-server-build/<source>/`
+ * (`<source>`: a hash of the folder's real path and the entry), so an import it keeps resolves from
+ * the slice as from its sources. `runtimeImports`: TypeScript modules
  * the code imports by their path while it runs (the shell: each slice's browser settings module,
  * `browserSettings.mjs`); each is built too, and `nodeArgs` preloads the hooks (`module.registerHooks`)
  * that make an import of such a module load its build.
@@ -116,7 +118,10 @@ function tsconfigsAbove(dir) {
  *   arguments it runs with; `built`: whether this call built it
  */
 export async function serverBuild({ dir, entry, runtimeImports = [] }) {
-  const outdir = path.join(dir, 'node_modules/.cache/khs-server-build');
+  // One folder per source folder: a throwaway copy of the checkout (e2e/harness/throwawayCheckout.ts)
+  // links each workspace's node_modules to this checkout's, so `<dir>/node_modules` may be shared.
+  const source = createHash('sha256').update(`${realpathSync(dir)}\0${entry}`).digest('hex').slice(0, 16);
+  const outdir = path.join(dir, 'node_modules/.cache/khs-server-build', source);
   const name = entry.replace(/\.(ts|tsx|mts)$/, '').replaceAll(/[\\/]/g, '__');
   const file = path.join(outdir, `${name}.mjs`);
   const hooksFile = path.join(outdir, `${name}.hooks.mjs`);
