@@ -26,7 +26,7 @@ import { isBuildFresh, writeBuildStamp, writeWhole } from './buildStamp.mjs';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /** Who builds (a new esbuild, or a change of what this module writes, bumps it: every bundle is rebuilt). */
-const BUILDER = `khs-server-build 1, esbuild ${esbuildVersion}`;
+const BUILDER = `khs-server-build 2, esbuild ${esbuildVersion}`;
 const TYPESCRIPT = /\.(ts|tsx|mts|cts)$/;
 
 /** The names of the repository's workspace packages (their TypeScript is bundled, not imported). */
@@ -148,6 +148,9 @@ export async function serverBuild({ dir, entry, runtimeImports = [] }) {
     legalComments: 'none',
     // Function and class names as in the sources (error messages, stacks, `constructor.name`).
     keepNames: true,
+    // tsconfig.base.json's `"jsx": "react-jsx"` (esbuild does not read it for the sources this
+    // plugin loads): JSX calls React's automatic runtime, `react/jsx-runtime`, an import.
+    jsx: 'automatic',
     // An ESM bundle has no `require` of its own: CommonJS code in it (none expected) gets one.
     banner: { js: "import { createRequire as __khsCreateRequire } from 'node:module'; const require = __khsCreateRequire(import.meta.url);" },
     plugins: [sourcesOnly(workspacePackageNames())],

@@ -27,17 +27,20 @@ write(
   [
     "import { parse } from 'yaml';",
     "import { where } from './where.js';",
+    "import { page } from './page.js';",
     "const { readSettings } = await import(new URL('../../settings/read.ts', import.meta.url).href);",
-    'console.log(JSON.stringify({ where: where(), entry: import.meta.filename, yaml: parse("a: 1"), settings: readSettings() }));',
+    'console.log(JSON.stringify({ where: where(), entry: import.meta.filename, yaml: parse("a: 1"), settings: readSettings(), page: page() }));',
   ].join('\n'),
 );
 write('server/src/where.ts', 'export const where = (): string => import.meta.dirname;\n');
+// JSX as the shell's pages write it (tsconfig.base.json: react-jsx, no React in scope).
+write('server/src/page.tsx', "import { renderToStaticMarkup } from 'react-dom/server';\nexport const page = (): string => renderToStaticMarkup(<p className=\"x\">hi</p>);\n");
 
 describe('serverBuild: a server entry built to one JavaScript file', () => {
   it('runs as its sources would: import.meta of each source file, npm packages imported, a runtime import of a TypeScript module loads its build', async () => {
     const built = await serverBuild({ dir, entry: 'server/src/main.ts', runtimeImports: [path.join(dir, 'settings/read.ts')] });
     expect(built.built).toBe(true);
-    expect(run(built)).toEqual({ where: path.join(dir, 'server/src'), entry: path.join(dir, 'server/src/main.ts'), yaml: { a: 1 }, settings: 'km' });
+    expect(run(built)).toEqual({ where: path.join(dir, 'server/src'), entry: path.join(dir, 'server/src/main.ts'), yaml: { a: 1 }, settings: 'km', page: '<p class="x">hi</p>' });
     // The npm package stays an import: not copied into the bundle.
     expect(readFileSync(built.file, 'utf8')).toMatch(/from "yaml"/);
   });
