@@ -6,7 +6,10 @@ import { serverBuild } from './serverBuild.mjs';
 
 // Inside the repository, so the bundle's npm imports resolve as from a slice.
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-const dir = mkdtempSync(path.join(REPO_ROOT, 'node_modules/.cache/khs-server-build-test-'));
+// A fresh clone (npm ci) has no node_modules/.cache yet.
+const CACHE_DIR = path.join(REPO_ROOT, 'node_modules/.cache');
+mkdirSync(CACHE_DIR, { recursive: true });
+const dir = mkdtempSync(path.join(CACHE_DIR, 'khs-server-build-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function write(file, text) {
