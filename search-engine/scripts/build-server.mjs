@@ -6,26 +6,36 @@
 // process while it compiled (see the package README, "Memory").
 //
 // Never stale: `npm start` (here and at the root, through tooling/stack) runs this before it starts
-// the service, every time (~0.5 s); tests and dev tools run the sources with tsx.
+// the service, every time; tests and dev tools run the sources with tsx. The stack asks for
+// `ifStale`: the build keeps the stamp of its inputs (`dist/build-inputs.json`, @khs/stack's
+// buildStamp.mjs) and builds again only when one changed (a start on a busy machine spent seconds
+// bundling the same sources again).
 //
-//   node scripts/build-server.mjs [--outdir DIR]
+//   node scripts/build-server.mjs [--outdir DIR] [--if-stale]
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, version as esbuildVersion } from 'esbuild';
+import { isBuildFresh, writeBuildStamp } from '@khs/stack/build-stamp';
 
 const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `npm start` runs the service from. */
 export const DEFAULT_OUTDIR = path.join(PACKAGE_DIR, 'dist');
 const ENTRY_POINTS = ['src/cli/supervise.ts', 'src/cli/start.ts', 'src/pool/search-worker.ts'];
+/** The stamp's builder: another esbuild (or another way of building here) builds anew. */
+const BUILDER = `search-engine build-server 1, esbuild ${esbuildVersion}`;
 
 /**
  * Bundles the three entry points into `outdir` (flat: the supervisor finds `start.js` and the pool
  * finds `search-worker.js` beside themselves). Each file is written to a temporary name and renamed,
  * so a process starting meanwhile (parallel test stacks) reads either the old or the new file whole.
- * Returns the written files.
+ * With `ifStale`, nothing is built when the stamp of the last build's inputs still matches them.
+ * Returns the files (written or, with `ifStale`, kept).
  */
-export async function buildSearchServer({ outdir = DEFAULT_OUTDIR } = {}) {
+export async function buildSearchServer({ outdir = DEFAULT_OUTDIR, ifStale = false } = {}) {
+  const stampFile = path.join(outdir, 'build-inputs.json');
+  if (ifStale && isBuildFresh(stampFile, BUILDER)) return ENTRY_POINTS.map((entry) => path.join(outdir, `${path.basename(entry, '.ts')}.js`));
+  const startedAt = Date.now();
   const result = await build({
     absWorkingDir: PACKAGE_DIR,
     entryPoints: ENTRY_POINTS,
@@ -36,6 +46,7 @@ export async function buildSearchServer({ outdir = DEFAULT_OUTDIR } = {}) {
     outdir,
     entryNames: '[name]',
     write: false,
+    metafile: true,
     logLevel: 'silent',
     legalComments: 'none',
     // CommonJS packages in the bundle (prom-client, pino) require Node's own modules: an ESM bundle
@@ -57,6 +68,9 @@ export async function buildSearchServer({ outdir = DEFAULT_OUTDIR } = {}) {
     writeFileSync(temporary, file.contents);
     renameSync(temporary, file.path);
   }
+  // The npm packages it bundles are inputs too: an update of one builds anew.
+  const inputs = Object.keys(result.metafile.inputs).map((input) => path.resolve(PACKAGE_DIR, input));
+  writeBuildStamp(stampFile, [...inputs, path.join(PACKAGE_DIR, 'tsconfig.json'), path.join(PACKAGE_DIR, '../tsconfig.base.json')], BUILDER, startedAt);
   return written;
 }
 
@@ -64,7 +78,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const i = process.argv.indexOf('--outdir');
   const outdir = i >= 0 && process.argv[i + 1] ? path.resolve(process.argv[i + 1]) : DEFAULT_OUTDIR;
   try {
-    await buildSearchServer({ outdir });
+    await buildSearchServer({ outdir, ifStale: process.argv.includes('--if-stale') });
   } catch (error) {
     console.error(`search-engine build failed: ${error instanceof Error ? error.message : error}`);
     process.exit(1);

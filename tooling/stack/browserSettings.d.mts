@@ -22,3 +22,6 @@ export interface BrowserSettings {
 
 /** Runs every slice's declared browser-settings module with `env` and collects what they return. */
 export function readBrowserSettings(env: Record<string, string | undefined>, options?: { slices?: readonly SliceManifest[]; root?: string }): Promise<BrowserSettings>;
+
+/** The file of a slice's declared browser-settings module (`root`: the repository's by default), or undefined when it declares none. */
+export function browserSettingsModule(slice: SliceManifest, root?: string): string | undefined;

@@ -8,6 +8,12 @@ import { SLICES } from './registry.mjs';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** The file of a slice's declared browser-settings module (undefined when it declares none). */
+export function browserSettingsModule(slice, root = REPO_ROOT) {
+  const declared = slice.remote?.browserSettings;
+  return declared ? path.join(root, slice.name, declared.module) : undefined;
+}
+
 /**
  * Runs every declared browser-settings module (`readBrowserSettings(env)`, which returns
  * `{ pageConfig, connectOrigins?, notices?, problems? }`) and collects what they return: the page
@@ -24,7 +30,7 @@ export async function readBrowserSettings(env, { slices = SLICES, root = REPO_RO
     const at = `${slice.name}/slice.json: /remote/browserSettings`;
     let returned;
     try {
-      const module = await import(pathToFileURL(path.join(root, slice.name, declared.module)).href);
+      const module = await import(pathToFileURL(browserSettingsModule(slice, root)).href);
       if (typeof module.readBrowserSettings !== 'function') throw new Error(`${declared.module} exports no readBrowserSettings function`);
       returned = await module.readBrowserSettings(env);
     } catch (error) {

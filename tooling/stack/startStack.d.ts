@@ -61,6 +61,21 @@ export interface StackOptions {
   remoteOrigins?: Partial<Record<RemoteName, string>>;
   /** Receives every output line of the processes and the stack's own messages. Default: kept quiet (shown only if a process fails to start). */
   log?: (line: string) => void;
+  /**
+   * Told of each step of the start as it ends: its name (`startOrigins`, `origin mf-search`, `build
+   * shell`, `service survey`, `startShell`, …), how long it took and when it began, in ms from the
+   * start (`measureStart.mjs` prints them). Default: none.
+   */
+  onPhase?: (phase: StackPhase) => void;
+}
+
+/** One step of a stack's start (`StackOptions.onPhase`). */
+export interface StackPhase {
+  name: string;
+  /** How long it took (ms, wall clock). */
+  ms: number;
+  /** When it began, in ms since the start began. */
+  startMs: number;
 }
 
 export interface Stack {

@@ -15,19 +15,28 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { pathToFileURL } from 'node:url';
 import { deploy, keepLive } from '@khs/deploy';
 import { SERVER_HEALTH_PATH, SERVER_MALLOC_ENV, SERVER_NODE_FLAGS, SERVER_STOP_TIMEOUT_MS } from '../../search-engine/server-process.mjs';
-import { defaultManifestUrl, REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, TEAM_SERVICES, teamService, withDeprecatedEnv } from './registry.mjs';
+import { buildSearchServer as buildSearchServerIfStale } from '../../search-engine/scripts/build-server.mjs';
+import { browserSettingsModule } from './browserSettings.mjs';
+import { defaultManifestUrl, REMOTES, searchPageOrigins, SERVICES, SHELL_DEFAULT_PORT, SLICES, TEAM_SERVICES, teamService, withDeprecatedEnv } from './registry.mjs';
 import { lockDataDir } from './dataDirLock.mjs';
 import { holdPort, PortInUseError } from './heldPort.mjs';
 
 export { holdPort, PortInUseError } from './heldPort.mjs';
 import { loadStackSecrets, SECRET_NAMES } from './secrets.mjs';
+import { serverBuild } from './serverBuild.mjs';
 import { EXIT_WITH_PARENT, supervise } from './supervisor.mjs';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX_LOADER = pathToFileURL(path.join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const SHELL_DIR = path.join(REPO_ROOT, 'shell');
+/**
+ * Node's compile cache for every part (`NODE_COMPILE_CACHE`): each module's compiled code, kept
+ * across starts and stacks, keyed by its contents (a changed file is compiled afresh). Compiling
+ * the same npm packages in each part at each start was a fifth of a part's start.
+ */
+const COMPILE_CACHE_DIR = path.join(REPO_ROOT, 'node_modules/.cache/node-compile-cache');
+const SHELL_ENTRY = 'src/server/main.ts';
 const STATIC_SERVER_CLI = path.join(REPO_ROOT, 'tooling/static-server/cli.mjs');
 const SEARCH_SERVER_ENTRY = path.join(REPO_ROOT, 'search-engine/dist/start.js');
 const START_TIMEOUT_MS = 60_000;
@@ -114,15 +123,16 @@ function stopProcess(child) {
 }
 
 /**
- * Compiles the search service (`search-engine/scripts/build-server.mjs`, ~0.5 s) so the run below
- * always starts the current sources, never a stale build (also with `npm start -- --no-build`).
+ * Compiles the search service (`search-engine/scripts/build-server.mjs`) unless its last build's
+ * inputs are unchanged (`ifStale`), so the run below always starts the current sources, never a
+ * stale build (also with `npm start -- --no-build`).
  */
-function buildSearchServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['search-engine/scripts/build-server.mjs'], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the search server build failed (exit ${code})`))));
-  });
+async function buildSearchServer() {
+  try {
+    await buildSearchServerIfStale({ ifStale: true });
+  } catch (error) {
+    throw new Error(`the search server build failed: ${error instanceof Error ? error.message : error}`);
+  }
 }
 
 /**
@@ -153,19 +163,20 @@ async function supervisePart({ name, port, spec, healthPath, log, timings, heldP
 
 /**
  * Starts one team service (registry `TEAM_SERVICES`) as its own process, not supervised (tests that
- * run instances next to their own shell): node with tsx's loader on the service's entry, from its
- * slice folder — or from `sliceDir`, a changed copy of the slice (a redeploy) — and resolves once it
- * reports `listening`. It ends with this process (the supervisor's EXIT_WITH_PARENT preload).
+ * run instances next to their own shell): node on the service's entry built (`serverBuild.mjs`), from
+ * its slice folder — or from `sliceDir`, a changed copy of the slice (a redeploy) — and resolves once
+ * it reports `listening`. It ends with this process (the supervisor's EXIT_WITH_PARENT preload).
  * @param {import('./startStack.d.ts').TeamServiceName} name
  * @param {import('./startStack.d.ts').TeamServiceStartOptions} options
  * @returns {Promise<import('./startStack.d.ts').RunningTeamService>}
  */
-export function startTeamService(name, options = {}) {
+export async function startTeamService(name, options = {}) {
   const service = teamService(name);
   const sliceDir = options.sliceDir ?? path.join(REPO_ROOT, service.slice);
   const env = { ...process.env, HOST: '127.0.0.1', ...options.env, PORT: String(options.port ?? 0) };
+  const { file } = await serverBuild({ dir: sliceDir, entry: service.entry });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, '--import', TSX_LOADER, path.join(sliceDir, service.entry)], {
+    const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, file], {
       cwd: sliceDir,
       env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
@@ -331,14 +342,14 @@ async function resolveOriginDirs({ servedRemotes, options, log }) {
  * @returns {Promise<{ origins: Map<string, Awaited<ReturnType<typeof supervisePart>>>, serveRemote: (name: string, dir?: string) => void }>}
  *   `serveRemote` points an origin at another folder (its own, from `originDirs`, when omitted).
  */
-async function startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cleanups }) {
+async function startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cleanups, phase }) {
   const origins = new Map();
   // What each origin serves now (`serveRemote` swaps it).
   const servedDirs = new Map(originDirs);
   const originSpec = (name) => (port) => ({ args: [STATIC_SERVER_CLI, servedDirs.get(name), String(port)], env: baseEnv, cwd: REPO_ROOT });
   await allStarted(
     servedRemotes.map(async (remote) => {
-      const origin = await supervisePart({ name: `the ${remote.name} origin`, port: ports.get(remote.name), spec: originSpec(remote.name), healthPath: HEALTH_PATHS.origin, log });
+      const origin = await phase(`origin ${remote.name}`, () => supervisePart({ name: `the ${remote.name} origin`, port: ports.get(remote.name), spec: originSpec(remote.name), healthPath: HEALTH_PATHS.origin, log }));
       cleanups.push(() => origin.supervised.close());
       origins.set(remote.name, origin);
       log?.(`[stack] ${remote.name} served at ${origin.url}/ (pid ${origin.supervised.pid()})`);
@@ -354,11 +365,12 @@ async function startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cl
   return { origins, serveRemote };
 }
 
-/** Waits for every start to settle (none is left half-way), then throws the first failure if any. */
+/** Waits for every start to settle (none is left half-way), then throws the first failure if any; else their values. */
 async function allStarted(starts) {
   const results = await Promise.allSettled(starts);
   const failure = results.find((result) => result.status === 'rejected');
   if (failure) throw failure.reason;
+  return results.map((result) => result.value);
 }
 
 /** Where a real Typesense is (`TYPESENSE_HOST`…, as the environment gives it), for the shell and the search slice's indexer. */
@@ -372,8 +384,8 @@ function externalSearchTarget(given) {
  * @returns {Promise<{ search: Awaited<ReturnType<typeof supervisePart>>, searchTarget: Record<string, string> }>}
  *   `searchTarget`: where it listens, as TYPESENSE_HOST/PORT/PROTOCOL.
  */
-async function startEmbeddedSearch({ ports, origins, remoteManifests, given, baseEnv, secrets, dataDir, options, log, cleanups }) {
-  await buildSearchServer();
+async function startEmbeddedSearch({ searchBuilt, ports, origins, remoteManifests, given, baseEnv, secrets, dataDir, options, log, cleanups }) {
+  await searchBuilt;
   const searchDataDir = path.join(dataDir, 'search');
   const allowedOrigins =
     given.SEARCH_ALLOWED_ORIGINS ??
@@ -419,21 +431,24 @@ async function startEmbeddedSearch({ ports, origins, remoteManifests, given, bas
 /**
  * Each team's service as its own process, on its own port, in parallel, sharing the data folder
  * (each keeps its own file there) or DATABASE_URL (each its own schema). It gets its own edge key
- * and no other secret: not the shell's cookie secret, not another service's key.
+ * and no other secret: not the shell's cookie secret, not another service's key. It runs built
+ * (`serverBuild.mjs`: its sources bundled to one JavaScript file, rebuilt when one changed). Only
+ * the service that writes the search index waits for the search server (`searchTarget`, a promise
+ * of where it listens); the others start at once, beside the origins and the search server.
  * @returns {Promise<{ running: Map<string, Awaited<ReturnType<typeof supervisePart>>>, launch: (service: object, sliceDir?: string) => Promise<Awaited<ReturnType<typeof supervisePart>>> }>}
  *   `launch` (re)starts one on the port it had (from `sliceDir`, a changed copy of its slice, when given).
  */
-async function startTeamServices({ ownServices, ports, baseEnv, secrets, dataDir, searchTarget, options, log, cleanups }) {
+async function startTeamServices({ ownServices, ports, baseEnv, secrets, dataDir, searchTarget: searchTargetStarted, options, log, cleanups, phase }) {
   const running = new Map();
   const servicePorts = new Map();
   const launch = async (service, sliceDir) => {
     const dir = sliceDir ?? path.join(REPO_ROOT, service.slice);
+    const [{ file }, searchTarget] = await Promise.all([serverBuild({ dir, entry: service.entry }), service.writesSearchIndex ? searchTargetStarted : {}]);
     const started = await supervisePart({
       name: `the ${service.name} service`,
       port: servicePorts.get(service.name) ?? ports.get(service.name),
       spec: (port) => ({
-        nodeArgs: ['--import', TSX_LOADER],
-        args: [path.join(dir, service.entry)],
+        args: [file],
         cwd: dir,
         env: teamServiceEnvironment(service, { env: baseEnv, serviceEnv: options.serviceEnv, secrets: secrets.all, port, dataDir, searchTarget }),
       }),
@@ -449,7 +464,7 @@ async function startTeamServices({ ownServices, ports, baseEnv, secrets, dataDir
   cleanups.push(async () => {
     await Promise.all([...running.values()].map((service) => service.supervised.close()));
   });
-  await allStarted(ownServices.map((service) => launch(service)));
+  await allStarted(ownServices.map((service) => phase(`service ${service.name}`, () => launch(service))));
   return { running, launch };
 }
 
@@ -473,18 +488,18 @@ function shellEnvironment({ baseEnv, dataDir, origins, remoteManifests, options,
 }
 
 /**
- * Starts the shell under supervision, from its own folder so tsx compiles it with the shell's tsconfig.
+ * Starts the shell under supervision, built (`serverBuild.mjs`, with the shell's tsconfig), from its own folder.
  * @returns {Promise<{ shell: Awaited<ReturnType<typeof supervisePart>>, shellExit: Promise<number> }>}
  *   `shellExit` resolves (0) once the stack has closed it.
  */
-async function startShell({ heldPort, shellEnv, log, cleanups }) {
-  const shellDir = path.join(REPO_ROOT, 'shell');
+async function startShell({ shellBuilt, heldPort, shellEnv, log, cleanups }) {
+  const { file, nodeArgs } = await shellBuilt;
   const shell = await supervisePart({
     name: 'the shell',
     port: heldPort.port,
     // Every start of the shell listens on the held socket (LISTEN_FD), so its port is never free.
     heldPort,
-    spec: (shellPort) => ({ nodeArgs: ['--import', TSX_LOADER], args: ['src/server/main.ts'], cwd: shellDir, env: { ...shellEnv, PORT: String(shellPort) } }),
+    spec: (shellPort) => ({ nodeArgs, args: [file], cwd: SHELL_DIR, env: { ...shellEnv, PORT: String(shellPort) } }),
     healthPath: HEALTH_PATHS.shell,
     log,
   });
@@ -567,9 +582,24 @@ function stackHandle({ shell, shellExit, origins, originDirs, serveRemote, searc
   };
 }
 
+/**
+ * `phase(name, step)`: runs `step` and tells `onPhase` (when given) how long it took and when it
+ * began, counted from the start (`measureStart.mjs` prints them).
+ */
+function phaseTimer(onPhase) {
+  const startedAt = performance.now();
+  return async (name, step) => {
+    const began = performance.now();
+    const result = await step();
+    onPhase?.({ name, ms: performance.now() - began, startMs: began - startedAt });
+    return result;
+  };
+}
+
 /** @param {import('./startStack.d.ts').StackOptions} options */
 export async function startStack(options = {}) {
   const { log } = options;
+  const phase = phaseTimer(options.onPhase);
   const ownsDataDir = !options.dataDir;
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'khs-stack-'));
   // One site per data folder, whatever its ports (a second one would share every SQLite file).
@@ -593,22 +623,37 @@ export async function startStack(options = {}) {
     const servedRemotes = REMOTES.filter((remote) => !remoteManifests[remote.name]);
     const secrets = stackSecrets({ dataDir, given, embeddedSearch, ownServices, log });
     // What every process starts from: the caller's environment without any secret; production React
-    // on the server (the development build renders several times slower).
-    const baseEnv = { ...withoutSecrets(given), NODE_ENV: 'production' };
-    const { ports, shellPort } = await choosePorts({ options, given, embeddedSearch, servedRemotes, ownServices });
+    // on the server (the development build renders several times slower); V8's compiled code of
+    // every module kept on disk across starts (NODE_COMPILE_CACHE, unless the caller set one).
+    const baseEnv = { NODE_COMPILE_CACHE: COMPILE_CACHE_DIR, ...withoutSecrets(given), NODE_ENV: 'production' };
+    const { ports, shellPort } = await phase('choosePorts', () => choosePorts({ options, given, embeddedSearch, servedRemotes, ownServices }));
     // Held from now on (the shell's supervisor takes it over and frees it at the end); freed here
     // too should the start fail before.
     cleanups.push(() => shellPort.close());
-    const originDirs = await resolveOriginDirs({ servedRemotes, options, log });
-    const { origins, serveRemote } = await startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cleanups });
-    const { search, searchTarget } = embeddedSearch
-      ? await startEmbeddedSearch({ ports, origins, remoteManifests, given, baseEnv, secrets, dataDir, options, log, cleanups })
-      : { search: undefined, searchTarget: externalSearchTarget(given) };
-    const teamServices = await startTeamServices({ ownServices, ports, baseEnv, secrets, dataDir, searchTarget, options, log, cleanups });
+    // What depends on nothing else starts at once: every server build, the origins, each team
+    // service but the one that fills the search index; then the search server (its allowed origins
+    // name the origins' ports), that service (the search server's address), the shell (everyone's).
+    // Every start settles before a failure is thrown, so the clean-up finds every part started.
+    // The shell imports each slice's browser-settings module by its path at start (browserSettings.mjs): built too.
+    const shellBuilt = phase('build shell', () => serverBuild({ dir: SHELL_DIR, entry: SHELL_ENTRY, runtimeImports: SLICES.map((slice) => browserSettingsModule(slice)).filter(Boolean) }));
+    shellBuilt.catch(() => {});
+    const searchBuilt = embeddedSearch ? phase('build search server', () => buildSearchServer()) : undefined;
+    const originsStarted = phase('resolveOriginDirs', () => resolveOriginDirs({ servedRemotes, options, log })).then(async (originDirs) => ({
+      originDirs,
+      ...(await phase('startOrigins', () => startOrigins({ servedRemotes, ports, originDirs, baseEnv, log, cleanups, phase }))),
+    }));
+    const searchStarted = embeddedSearch
+      ? originsStarted.then(({ origins }) => phase('startEmbeddedSearch', () => startEmbeddedSearch({ searchBuilt, ports, origins, remoteManifests, given, baseEnv, secrets, dataDir, options, log, cleanups })))
+      : Promise.resolve({ search: undefined, searchTarget: externalSearchTarget(given) });
+    const searchTargetKnown = searchStarted.then((started) => started.searchTarget);
+    // Its failure is the search server's, thrown below: not an unhandled rejection when no service waits for it.
+    searchTargetKnown.catch(() => {});
+    const servicesStarted = phase('startTeamServices', () => startTeamServices({ ownServices, ports, baseEnv, secrets, dataDir, searchTarget: searchTargetKnown, options, log, cleanups, phase }));
+    const [{ originDirs, origins, serveRemote }, { search, searchTarget }, teamServices] = await allStarted([originsStarted, searchStarted, servicesStarted, ...(searchBuilt ? [searchBuilt] : [])]);
     // An external search server's address is in `given` already; only the embedded one's is added.
     const embeddedSearchTarget = search ? searchTarget : {};
     const shellEnv = shellEnvironment({ baseEnv, dataDir, origins, remoteManifests, options, secrets, embeddedSearchTarget, ownServices, teamServices });
-    const { shell, shellExit } = await startShell({ heldPort: shellPort, shellEnv, log, cleanups });
+    const { shell, shellExit } = await phase('startShell', () => startShell({ shellBuilt, heldPort: shellPort, shellEnv, log, cleanups }));
     return stackHandle({ shell, shellExit, origins, originDirs, serveRemote, search, searchTarget, teamServices, dataDir, secretsFile: secrets.file, cleanUp });
   } catch (error) {
     await cleanUp();
