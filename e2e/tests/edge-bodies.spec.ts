@@ -14,7 +14,6 @@ interface Answer {
   body: string;
   /** Body bytes written before the answer came. */
   bytesSentBeforeAnswer: number;
-  elapsedMs: number;
 }
 
 interface RawCall {
@@ -26,14 +25,19 @@ interface RawCall {
   gapMs?: number;
   /** The client socket's address (loopback range only). */
   localAddress?: string;
+  /**
+   * Leave the body unfinished after the chunks (the request is never ended): an answer then came
+   * from what the server had, before the body's end. A server that waited for the whole body
+   * would answer only at its body deadline, with 408.
+   */
+  keepOpen?: boolean;
 }
 
 /**
  * One request on its own connection. Resolves with the answer (the rest of the body is not sent
  * once it came); `abort()` ends a request still waiting.
  */
-function rawCall(origin: string, call: RawCall): { answer: Promise<Answer>; abort(): void } {
-  const started = Date.now();
+function rawCall(origin: string, call: RawCall): { answer: Promise<Answer>; answered(): boolean; abort(): void } {
   const request = http.request(new URL(call.path, origin), { method: call.method ?? 'POST', headers: call.headers, agent: false, localAddress: call.localAddress });
   let bytesSent = 0;
   let answered = false;
@@ -51,7 +55,7 @@ function rawCall(origin: string, call: RawCall): { answer: Promise<Answer>; abor
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8'), bytesSentBeforeAnswer, elapsedMs: Date.now() - started }),
+        resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8'), bytesSentBeforeAnswer }),
       );
     });
   });
@@ -59,7 +63,7 @@ function rawCall(origin: string, call: RawCall): { answer: Promise<Answer>; abor
   let index = 0;
   const writeNext = () => {
     if (answered || request.destroyed) return;
-    if (index === chunks.length) return void request.end();
+    if (index === chunks.length) return call.keepOpen ? undefined : void request.end();
     const chunk = chunks[index++]!;
     bytesSent += chunk.length;
     request.write(chunk);
@@ -68,6 +72,7 @@ function rawCall(origin: string, call: RawCall): { answer: Promise<Answer>; abor
   writeNext();
   return {
     answer,
+    answered: () => answered,
     abort: () => {
       aborted = true;
       request.destroy();
@@ -93,9 +98,6 @@ const insightsEvents = JSON.stringify({
   events: [{ eventType: 'view', eventName: 'Hits Viewed', index: 'competence-articles', userToken: 'e2e-edge-visitor', objectIDs: [listArticles()[0]!.id] }],
 });
 
-/** Generous bound on "at once": a refusal from the headers takes milliseconds; the issue saw 20-58 s. */
-const PROMPT_MS = 5_000;
-
 // A survey no other spec votes on from a fresh browser in the first places (survey.spec: the first two; survey-service: the last).
 const surveyArticles = listArticles()
   .filter((article) => article.surveyHandle && getSurvey(article.surveyHandle))
@@ -104,7 +106,7 @@ const voteArticle = surveyArticles[Math.min(3, surveyArticles.length - 2)]!;
 const voteSurvey = getSurvey(voteArticle.surveyHandle!)!;
 
 test.describe('request bodies at the edge', () => {
-  test('compressed, oversized chunked and trickling bodies get their 4xx promptly; then an article, a search and a vote work', async ({ page, stack }) => {
+  test('compressed and oversized chunked bodies get their 4xx before the body ends, a trickling one at the body deadline; then an article, a search and a vote work', async ({ page, stack }) => {
     test.setTimeout(60_000);
     const origin = stack.url;
     const { cookie, token } = await csrfOf(origin);
@@ -115,21 +117,21 @@ test.describe('request bodies at the edge', () => {
       const gzipped = gzipSync(JSON.stringify({ storedWatchlist: { articles: { [listArticles()[0]!.id]: { title: 'x' } } } }));
       const watchlist = await rawCall(origin, {
         path: DEFAULT_CALL_URLS.watchlist,
-        headers: withToken({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(gzipped.length) }),
+        // 100 bytes declared but never sent: the 415 comes from the headers, before the body's end.
+        headers: withToken({ 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(gzipped.length + 100) }),
         chunks: [gzipped],
+        keepOpen: true,
       }).answer;
       expect(watchlist.status).toBe(415);
       expect(JSON.parse(watchlist.body)).toEqual({ error: expect.any(String), code: 'unsupported-content-encoding' });
       expect(watchlist.headers['accept-encoding']).toBe('identity');
-      expect(watchlist.elapsedMs).toBeLessThan(PROMPT_MS);
     });
 
     // Undecodable br and deflate bodies to insights (no token needed): 415 at once, not 58 s of silence.
     await test.step('br and deflate insights calls: 415', async () => {
       for (const coding of ['br', 'deflate']) {
-        const insights = await rawCall(origin, { path: DEFAULT_CALL_URLS.insights, headers: { 'content-type': 'application/json', 'content-encoding': coding }, chunks: [Buffer.from('junk')] }).answer;
+        const insights = await rawCall(origin, { path: DEFAULT_CALL_URLS.insights, headers: { 'content-type': 'application/json', 'content-encoding': coding }, chunks: [Buffer.from('junk')], keepOpen: true }).answer;
         expect({ coding, status: insights.status, code: JSON.parse(insights.body).code }).toEqual({ coding, status: 415, code: 'unsupported-content-encoding' });
-        expect(insights.elapsedMs).toBeLessThan(PROMPT_MS);
       }
     });
 
@@ -139,13 +141,13 @@ test.describe('request bodies at the edge', () => {
       const contactBody = gzipSync(form.body);
       const contact = await rawCall(origin, {
         path: '/contact',
-        headers: { cookie, 'content-type': form.contentType, 'content-encoding': 'gzip', 'content-length': String(contactBody.length) },
+        headers: { cookie, 'content-type': form.contentType, 'content-encoding': 'gzip', 'content-length': String(contactBody.length + 100) },
         chunks: [contactBody],
+        keepOpen: true,
       }).answer;
       expect(contact.status).toBe(415);
       expect(contact.headers['content-type']).toMatch(/^text\/html/);
       expect(contact.body).toContain('Your request could not be read');
-      expect(contact.elapsedMs).toBeLessThan(PROMPT_MS);
     });
 
     // Chunked bodies (no Content-Length) over the edge limit of each proxied call: 413 JSON, not 503.
@@ -153,9 +155,8 @@ test.describe('request bodies at the edge', () => {
       const survey = DEFAULT_CALL_URLS.surveySubmit.replace('{formHandle}', voteSurvey.formHandle);
       for (const path of [survey, DEFAULT_CALL_URLS.watchlist, DEFAULT_CALL_URLS.download, DEFAULT_CALL_URLS.insights]) {
         const chunks = Array.from({ length: 20 }, () => Buffer.alloc(16 * 1024, 'x')); // 320 KiB: over every call's limit (≤ 256 KiB)
-        const oversized = await rawCall(origin, { path, headers: withToken({ 'content-type': 'application/json' }), chunks }).answer;
+        const oversized = await rawCall(origin, { path, headers: withToken({ 'content-type': 'application/json' }), chunks, keepOpen: true }).answer;
         expect({ path, status: oversized.status, body: JSON.parse(oversized.body) }).toEqual({ path, status: 413, body: { error: expect.any(String), code: 'FST_ERR_CTP_BODY_TOO_LARGE' } });
-        expect(oversized.elapsedMs).toBeLessThan(PROMPT_MS);
       }
     });
 
@@ -193,13 +194,14 @@ test.describe('request bodies at the edge', () => {
     });
   });
 
-  test('bad requests to insights from two addresses cannot hold its connections: a visitor at a third is answered in under 1 s', async ({ stack }) => {
+  test('bad requests to insights from two addresses cannot hold its connections: a visitor at a third is answered while they are held', async ({ stack }) => {
     test.setTimeout(60_000);
     const origin = stack.url;
     const attackers = ['127.0.0.2', '127.0.0.3'];
     const undecodable = (localAddress: string) =>
       rawCall(origin, { path: DEFAULT_CALL_URLS.insights, headers: { 'content-type': 'application/json', 'content-encoding': 'deflate' }, chunks: [Buffer.from('junk')], localAddress });
-    // Bodies that would take 200 s: each holds one of its address's in-flight places until aborted.
+    // Bodies that would take 200 s: each holds one of its address's in-flight places until aborted
+    // or cut off at the body deadline.
     const stalling = (localAddress: string) =>
       rawCall(origin, {
         path: DEFAULT_CALL_URLS.insights,
@@ -210,25 +212,28 @@ test.describe('request bodies at the edge', () => {
       });
     // The issue's 64 stalls, from two addresses, plus 16 stalling bodies each.
     const refusedAtOnce = attackers.flatMap((address) => Array.from({ length: 32 }, () => undecodable(address)));
-    const stalls = attackers.flatMap((address) => Array.from({ length: 16 }, () => stalling(address)));
+    let stalls: ReturnType<typeof rawCall>[] = [];
     try {
       const refused = await Promise.all(refusedAtOnce.map(({ answer }) => answer));
       expect(refused.map(({ status }) => status)).toEqual(Array(64).fill(415));
-      // Each address gets 8 requests in flight; its other stalls are refused at once.
-      const tooMany = await Promise.all(stalls.map(({ answer }) => Promise.race([answer, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2_000))])));
-      const statuses = tooMany.map((answer) => answer?.status ?? 'waiting');
-      expect(statuses.filter((status) => status === 429)).toHaveLength(16);
-      expect(statuses.filter((status) => status === 'waiting')).toHaveLength(16);
+      // Started after the refusals, so the visitor's calls below come well within their body deadline (10 s).
+      stalls = attackers.flatMap((address) => Array.from({ length: 16 }, () => stalling(address)));
+      // Each address gets 8 requests in flight; its other stalls are refused at once (waited for as
+      // answers, not for a time), while 16 stay open.
+      const stallAnswers: Answer[] = [];
+      for (const { answer } of stalls) void answer.then((value) => stallAnswers.push(value), () => undefined);
+      await expect.poll(() => stallAnswers.length).toBeGreaterThanOrEqual(16);
+      expect(stallAnswers.map(({ status }) => status)).toEqual(Array(16).fill(429));
+      const held = stalls.filter((call) => !call.answered());
+      expect(held).toHaveLength(16);
 
-      // Meanwhile, another visitor's insights call from 127.0.0.1.
-      const visitorTimes: number[] = [];
+      // Meanwhile, another visitor's insights call from 127.0.0.1 is answered while the 16 stalls
+      // still hold their places (an order, not a time: a shared pool would make it wait for them).
       for (let i = 0; i < 3; i += 1) {
         const visitor = await rawCall(origin, { path: DEFAULT_CALL_URLS.insights, headers: { 'content-type': 'application/json' }, chunks: [Buffer.from(insightsEvents)], localAddress: '127.0.0.1' }).answer;
         expect(visitor.status).toBe(200);
-        visitorTimes.push(visitor.elapsedMs);
+        expect(held.filter((call) => call.answered())).toHaveLength(0);
       }
-      console.log(`visitor's insights call during the stalls: ${visitorTimes.join(' ms, ')} ms`);
-      expect(Math.max(...visitorTimes)).toBeLessThan(1_000);
     } finally {
       for (const call of [...refusedAtOnce, ...stalls]) call.abort();
     }
