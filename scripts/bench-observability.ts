@@ -21,7 +21,11 @@
 // event-loop monitor). Per round, each variant over the same round's baseline; the figures are the
 // median of those ratios with their spread (p25–p75), and the ratio of all rounds' CPU. Linux only.
 //
-//   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200, BENCH_IDLE_SECONDS=30)
+// Two identical shells differ by a few per cent over a whole run (their heaps and what the JIT
+// optimised differ): the rounds are split over BENCH_GENERATIONS sets of five fresh shells, each
+// warmed up, so that a process's own state averages out like the rounds' noise does.
+//
+//   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_GENERATIONS=4, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200, BENCH_IDLE_SECONDS=30)
 //   BENCH_CPU_PROFILE_DIR=/tmp/profiles …    also writes each shell's V8 CPU profile there (--cpu-prof; open in Chrome's DevTools)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -35,6 +39,8 @@ import { REMOTES } from '@khs/stack/registry';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
+/** Fresh sets of shells the rounds are split over (at least one round each). */
+const GENERATIONS = Math.max(1, Math.min(ROUNDS, Number(process.env.BENCH_GENERATIONS ?? 4)));
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
@@ -112,7 +118,6 @@ const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' /
 // One receiver per tracing shell, to count each one's spans.
 const receivers = { every: await startOtlpReceiver(), ratio: await startOtlpReceiver() };
 const work = mkdtempSync(path.join(tmpdir(), 'khs-bench-observability-'));
-const shells = new Map<Variant, { child: ChildProcess; url: string }>();
 try {
   const loadAtStart = loadAverage();
   const manifests: Record<string, string> = {};
@@ -129,37 +134,56 @@ try {
     'tracing, default ratio': { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.ratio.endpoint },
   };
   const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-  for (const name of VARIANTS) {
-    const env = { ...manifests, PORT: '0', DATA_DIR: path.join(work, name.replace(/\W+/g, '-')), TYPESENSE_HOST: search.hostname, TYPESENSE_PORT: search.port, TYPESENSE_PROTOCOL: 'http', TYPESENSE_SEARCH_API_KEY: SEARCH_KEY, ...variantEnv[name] };
-    const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`, `--cpu-prof-name=shell-${name.replace(/\W+/g, '-')}.cpuprofile`] : [];
-    shells.set(name, await start([...profile, '--import', loader, 'src/server/main.ts'], env, path.join(ROOT, 'shell')));
-  }
   const articles = listArticles().slice(0, 30);
   const paths = Array.from({ length: REQUESTS }, (_, index) => `/articles/${articles[index % articles.length]!.id}`);
-  const origins = VARIANTS.map((variant) => shells.get(variant)!.url);
-  // Warm-up: every shell has loaded the remotes, compiled its hot code and rendered each article a few times.
-  await requestRound(Array.from({ length: WARMUP }, (_, index) => paths[index % paths.length]!), origins);
+  /** Starts the five shells of one generation (in a shuffled order) and warms them up. */
+  const startGeneration = async (generation: number): Promise<Map<Variant, { child: ChildProcess; url: string }>> => {
+    const started = new Map<Variant, { child: ChildProcess; url: string }>();
+    for (const name of [...VARIANTS].sort(() => Math.random() - 0.5)) {
+      const env = { ...manifests, PORT: '0', DATA_DIR: path.join(work, `${generation}-${name.replace(/\W+/g, '-')}`), TYPESENSE_HOST: search.hostname, TYPESENSE_PORT: search.port, TYPESENSE_PROTOCOL: 'http', TYPESENSE_SEARCH_API_KEY: SEARCH_KEY, ...variantEnv[name] };
+      const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(PROFILE_DIR)}`, `--cpu-prof-name=shell-${name.replace(/\W+/g, '-')}-${generation}.cpuprofile`] : [];
+      started.set(name, await start([...profile, '--import', loader, 'src/server/main.ts'], env, path.join(ROOT, 'shell')));
+    }
+    // Warm-up: every shell has loaded the remotes, compiled its hot code and rendered each article a few times.
+    await requestRound(Array.from({ length: WARMUP }, (_, index) => paths[index % paths.length]!), VARIANTS.map((variant) => started.get(variant)!.url));
+    return started;
+  };
+  const stopGeneration = (running: Map<Variant, { child: ChildProcess; url: string }>) =>
+    Promise.all([...running.values()].map(({ child }) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))))));
 
   const startedAt = Date.now();
-  const pids = VARIANTS.map((variant) => shells.get(variant)!.child.pid!);
   const perRequest = new Map<Variant, number[]>(VARIANTS.map((variant) => [variant, []]));
-  let readings = pids.map(cpuMs);
-  for (let round = 0; round < ROUNDS; round++) {
-    await requestRound(paths, origins);
-    const now = pids.map(cpuMs);
-    VARIANTS.forEach((variant, index) => perRequest.get(variant)!.push((now[index]! - readings[index]!) / REQUESTS));
-    readings = now;
+  let measuring = 0;
+  let pids: number[] = [];
+  let readings: number[] = [];
+  let shells = new Map<Variant, { child: ChildProcess; url: string }>();
+  for (let generation = 0; generation < GENERATIONS; generation++) {
+    if (generation > 0) await stopGeneration(shells);
+    shells = await startGeneration(generation);
+    const origins = VARIANTS.map((variant) => shells.get(variant)!.url);
+    pids = VARIANTS.map((variant) => shells.get(variant)!.child.pid!);
+    const rounds = Math.floor(ROUNDS / GENERATIONS) + (generation < ROUNDS % GENERATIONS ? 1 : 0);
+    const measuredFrom = Date.now();
+    readings = pids.map(cpuMs);
+    for (let round = 0; round < rounds; round++) {
+      await requestRound(paths, origins);
+      const now = pids.map(cpuMs);
+      VARIANTS.forEach((variant, index) => perRequest.get(variant)!.push((now[index]! - readings[index]!) / REQUESTS));
+      readings = now;
+    }
+    measuring += Date.now() - measuredFrom;
   }
   const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
-  const requestsPerSecond = (ROUNDS * REQUESTS) / ((Date.now() - startedAt) / 1000);
+  const requestsPerSecond = (ROUNDS * REQUESTS) / (measuring / 1000);
   // Background work (timers: the event-loop monitor, the span exporter's) costs per second, not per
-  // request: its share of a request's figure grows as a busy machine slows the requests down.
+  // request: its share of a request's figure grows as a busy machine slows the requests down. Read
+  // on the last generation's shells.
   await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
   const idle = pids.map(cpuMs).map((value, index) => (value - readings[index]!) / IDLE_SECONDS);
 
   const baseline = perRequest.get(BASELINE)!;
   console.log(
-    `\nShell CPU time per article request: ${ROUNDS} rounds of ${REQUESTS} article requests, each sent to the ${VARIANTS.length} shells at once (${CONCURRENCY} at a time), after ${WARMUP} to warm up; ${minutes} min.` +
+    `\nShell CPU time per article request: ${ROUNDS} rounds of ${REQUESTS} article requests, each sent to the ${VARIANTS.length} shells at once (${CONCURRENCY} at a time), over ${GENERATIONS} generations of fresh shells each warmed up with ${WARMUP}; ${minutes} min.` +
       `\nNode ${process.version}, ${os.cpus().length} CPUs; load average (1/5/15 min) ${loadAtStart} at the start, ${loadAverage()} at the end.`,
   );
   console.log(`\n  ${'variant'.padEnd(22)}  median     p25–p75            all rounds   over metrics off: median of rounds (p25–p75), all rounds`);
@@ -180,7 +204,7 @@ try {
     `\n  background CPU with no requests (${IDLE_SECONDS} s), ms per second: ${VARIANTS.map((variant, index) => `${variant} ${idle[index]!.toFixed(2)}`).join(', ')}` +
       `\n  (the rounds ran ${requestsPerSecond.toFixed(1)} requests a second per shell: each ms/s over the baseline's adds ${(100 / requestsPerSecond / quantile(baseline, 0.5)).toFixed(1)} % to a request's figure)`,
   );
-  const requests = ROUNDS * REQUESTS + WARMUP;
+  const requests = ROUNDS * REQUESTS + GENERATIONS * WARMUP;
   for (const [variant, receiver] of [['tracing, every trace', receivers.every], ['tracing, default ratio', receivers.ratio]] as const) {
     console.log(`  spans received, ${variant}: ${receiver.spans.length} (${(receiver.spans.length / requests).toFixed(2)} per request, ${new Set(receiver.spans.map((span) => span.traceId)).size} traces of ${requests} requests)`);
   }
