@@ -65,9 +65,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     log: watchIndexer,
     ...(options.shellPort ? { shellPort: options.shellPort } : {}),
   });
-  // A test that brings its own search servers (TYPESENSE_HOST: the cluster spec seeds its nodes
-  // itself) is not held for the indexer: its line did not come there (cause not found yet).
-  if (INDEXER_SERVICE && INDEXER_SERVICE in stack.pids() && !options.env?.TYPESENSE_HOST) {
+  if (INDEXER_SERVICE && INDEXER_SERVICE in stack.pids()) {
     try {
       await indexed;
     } catch (error) {

@@ -21,6 +21,7 @@ describe('startContentIndexer: the content folder watched, the index following i
   let dir: string;
   let indexer: ContentIndexer;
   const log: string[] = [];
+  const state = memoryIndexState();
   beforeAll(async () => {
     server = await startSearchServer({ port: 0, adminApiKey: ADMIN, searchOnlyApiKeys: [] });
     dir = mkdtempSync(path.join(os.tmpdir(), 'khs-indexer-'));
@@ -30,7 +31,7 @@ describe('startContentIndexer: the content folder watched, the index following i
       target: { nodes: [searchNodeFromUrl(server.url)!], apiKey: ADMIN, collectionName: COLLECTION },
       contentDir: dir,
       stateFile: path.join(dir, 'unused.json'),
-      state: memoryIndexState(),
+      state,
       log: (message) => log.push(message),
     });
     await indexer.idle();
@@ -90,5 +91,23 @@ describe('startContentIndexer: the content folder watched, the index following i
     expect(await found('Merlinquill')).toEqual([]);
     // The same content is the same version (every instance's indexer and every shell agree).
     expect(await recordedVersion()).toBe(before);
+  });
+
+  it('logs its first sync even when the index already holds every article (a restart on kept data, a cluster seeded before the start)', async () => {
+    await indexer.idle();
+    const again: string[] = [];
+    const second = startContentIndexer({
+      target: { nodes: [searchNodeFromUrl(server.url)!], apiKey: ADMIN, collectionName: COLLECTION },
+      contentDir: dir,
+      stateFile: path.join(dir, 'unused.json'),
+      state,
+      log: (message) => again.push(message),
+    });
+    try {
+      await second.idle();
+      expect(again.filter((line) => line.startsWith('synced '))).toEqual([expect.stringMatching(new RegExp(`^synced "${COLLECTION}" in \\d+ ms: 0 upserted, 0 deleted, [1-9]\\d* unchanged, 0 failed$`))]);
+    } finally {
+      await second.close();
+    }
   });
 });
