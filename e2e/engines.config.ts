@@ -10,6 +10,9 @@ import type { EngineFixtureOptions } from './engines/fixtures.js';
 export default defineConfig<EngineFixtureOptions>({
   testDir: './engines',
   testMatch: '*.spec.ts',
+  // Its own folder: `npm test` runs this after the Chromium suite, whose screenshots of a failure
+  // (in test-results/) would otherwise be wiped by this run.
+  outputDir: './test-results/engines',
   // A bound, not a measure: a WebKit visitor starts its own driver and browser, slow on a loaded machine.
   timeout: 180_000,
   expect: { timeout: 15_000 },
