@@ -124,16 +124,16 @@ if (process.env.TEST_DATABASE_URL || process.env.DATABASE_URL) {
 const UNIT_TEST_HANG_GUARD_MS = 180_000;
 // vitest runs `availableParallelism() - 1` test files at once: one on a 2-core machine, so files
 // that mostly wait (on a spawned search server, a socket, a browser) ran one after the other.
-// Every test file binds port 0 and writes in its own temporary folder or PostgreSQL schema, so
-// files of one package may run side by side. UNIT_TEST_WORKERS overrides it.
+// The test files bind port 0 and write in their own temporary folder or PostgreSQL schema, so
+// files of one package may run side by side (three at a time). UNIT_TEST_WORKERS overrides it.
 const UNIT_TEST_WORKERS = Number(process.env.UNIT_TEST_WORKERS) || 3;
-const hangGuard = [`--testTimeout=${UNIT_TEST_HANG_GUARD_MS}`, `--hookTimeout=${UNIT_TEST_HANG_GUARD_MS}`, `--maxWorkers=${UNIT_TEST_WORKERS}`];
+const vitestArgs = [`--testTimeout=${UNIT_TEST_HANG_GUARD_MS}`, `--hookTimeout=${UNIT_TEST_HANG_GUARD_MS}`, `--maxWorkers=${UNIT_TEST_WORKERS}`];
 for (const workspace of workspaceFolders()) {
   const pkg = JSON.parse(readFileSync(path.join(ROOT, workspace, 'package.json'), 'utf8'));
   if (!pkg.scripts?.test || workspace === 'e2e') continue;
-  await step(`unit tests: ${pkg.name}`, async () => (await run('npm', ['test', '--silent', '-w', pkg.name, '--', ...hangGuard], { env })) === 0);
+  await step(`unit tests: ${pkg.name}`, async () => (await run('npm', ['test', '--silent', '-w', pkg.name, '--', ...vitestArgs], { env })) === 0);
 }
-await step('unit tests: repository scripts', async () => (await run('npx', ['vitest', 'run', '--config', 'scripts/vitest.config.ts', ...hangGuard])) === 0);
+await step('unit tests: repository scripts', async () => (await run('npx', ['vitest', 'run', '--config', 'scripts/vitest.config.ts', ...vitestArgs])) === 0);
 
 if (ready && built) {
   await step('end-to-end tests (Playwright, Chromium)', async () => (await run('npm', ['test', '--silent', '-w', '@khs/e2e'], { env })) === 0);
