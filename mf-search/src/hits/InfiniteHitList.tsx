@@ -1,4 +1,4 @@
-import { useContext, useEffect, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import { useInfiniteHits, useInstantSearch } from 'react-instantsearch';
 import type { SearchHit } from 'contracts';
 import { HitListEnvironmentContext } from './hitListEnvironment.js';
@@ -13,7 +13,10 @@ export interface InfiniteHitListProps {
   loadMoreLabel: string;
   /** "Show previous" text, offered when the list starts past page one. Default `Show previous`. */
   showPreviousLabel?: string;
-  /** A page is on its way. Default `false`. */
+  /**
+   * A search is on its way (the list's status is loading or stalled). A load-more click meanwhile
+   * is kept and carried out once it answered. Default `false`.
+   */
   busy?: boolean;
 }
 
@@ -42,6 +45,21 @@ export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel
     setAwaitedAfter(results ?? null);
     showMore();
   };
+  // A click while a search is on its way is kept, not lost: that search may be one the visitor did
+  // not ask for (the insights client arriving after consent searches again, to tag the answers).
+  // Once it answered, the next page of the same search loads; a different search (a new query
+  // typed meanwhile) drops the click, the list it was made on being gone.
+  const searchKey = JSON.stringify({ ...indexUiState, page: undefined });
+  const [keptClick, setKeptClick] = useState<string | null>(null);
+  const requestMore = () => (busy ? setKeptClick(searchKey) : loadMore());
+  // The latest render's loadMore (it reads that render's results).
+  const latestLoadMore = useRef(loadMore);
+  latestLoadMore.current = loadMore;
+  useEffect(() => {
+    if (keptClick === null || busy) return;
+    setKeptClick(null);
+    if (keptClick === searchKey && !isLastPage) latestLoadMore.current();
+  }, [keptClick, busy, searchKey, isLastPage]);
   // The next page's address: load-more is a link, so it works before (or without) scripts.
   const nextPage = (indexUiState.page ?? 1) + 1;
   const nextHref = environment.pageHref?.(indexUiState, nextPage);
@@ -63,7 +81,7 @@ export function InfiniteHitList({ viewingLabel, loadMoreLabel, showPreviousLabel
         ))}
       </ol>
       {!isLastPage ? (
-        <LoadMore loaded={items.length} total={total} viewingLabel={viewingLabel} loadMoreLabel={loadMoreLabel} onLoadMore={loadMore} busy={busy || comingHits > 0} href={nextHref} />
+        <LoadMore loaded={items.length} total={total} viewingLabel={viewingLabel} loadMoreLabel={loadMoreLabel} onLoadMore={requestMore} busy={comingHits > 0 || keptClick !== null} href={nextHref} />
       ) : null}
     </div>
   );

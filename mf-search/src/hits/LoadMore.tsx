@@ -12,7 +12,7 @@ export interface LoadMoreProps {
   loadMoreLabel: string;
   /** Loads the next page. */
   onLoadMore: () => void;
-  /** A page is on its way: the button is disabled. Default `false`. */
+  /** The page this button asked for is on its way (or asked for): it is disabled. Default `false`. */
   busy?: boolean;
   /**
    * Address of the next page (`?q=…&page=2`, which shows pages 1–2). With it, load-more is a
