@@ -205,6 +205,49 @@ describe('early clicks', () => {
     expect(input.value).toBe('');
   });
 
+  it('a key the reader presses into a field the hydration reset meanwhile lands on the reader\'s text (lea, reset, d: lead), before the release too', async () => {
+    const root = island('<input value="">');
+    const input = root.querySelector('input')!;
+    const capture = captureEarlyInteractions(root, undefined, 0);
+    const type = (key: string) => {
+      const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+      input.dispatchEvent(event);
+      // What the browser then does with a printable key: it goes into the field at the caret.
+      if (!event.defaultPrevented) {
+        input.value += key;
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    };
+    type('l');
+    type('e');
+    type('a');
+    // The component hydrates with its own empty value, between two of the reader's keys.
+    input.value = '';
+    type('d');
+    expect(input.value).toBe('lead');
+    await capture.release();
+    expect(input.value).toBe('lead');
+  });
+
+  it('after the watch, a reset field gets the reader\'s text back at the reader\'s next key in it, once; a value the component sets after that key stays', async () => {
+    const root = island('<input value="">');
+    const input = root.querySelector('input')!;
+    const capture = captureEarlyInteractions(root, undefined, 0);
+    input.value = 'lea';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await capture.release();
+    // A hydration slower than the watch: its reset comes after the release.
+    input.value = '';
+    const seenByTheKey: string[] = [];
+    input.addEventListener('keydown', () => seenByTheKey.push(input.value));
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'd', bubbles: true }));
+    expect(seenByTheKey).toEqual(['lea']);
+    // From that key on the hydrated component owns the value: it may set one (a picked suggestion).
+    input.value = 'Leadership';
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    expect(seenByTheKey).toEqual(['lea', 'Leadership']);
+  });
+
   it('holds Enter in a field and replays it after the reader\'s text is back: the form submits what was typed', async () => {
     const root = island('<form><input name="q" value=""></form>');
     const input = root.querySelector('input')!;

@@ -14,6 +14,10 @@
  * - **Field edits** (text typed, a select changed) stay in the field as the reader makes them; once
  *   the island settled, a field that no longer holds the reader's value gets it back, announced
  *   with an `input` event so the hydrated component's change handler sees it.
+ * - **The reader's next key** in a field the hydration reset meanwhile acts on the reader's text:
+ *   the field gets it back before the key lands, so typing "lea", a reset, then "d" makes "lead",
+ *   not "d" (on a busy machine the reset may come between two keys). Until the reader's first key
+ *   or pointer press after the release: from then on the hydrated component owns the value.
  */
 import { applyReaderValue, clickableElement, editableField, nodeAt, pathFrom, pressEnter } from './earlyInteractionDom.js';
 
@@ -27,7 +31,7 @@ export interface EarlyInteractionCapture {
    * Stops holding clicks; after the hydration the island's mount started has had its frames to
    * commit (`HYDRATION_FRAMES`, then an idle moment), gives reset fields the reader's value back,
    * then replays the held clicks in order. Fields reset later, within the watch time, get it back
-   * too. Idempotent.
+   * too; after it, at the reader's next key in them. Idempotent.
    */
   release(): Promise<void>;
 }
@@ -88,18 +92,25 @@ interface HeldInteractions {
   edits: Map<string, RecordedEdit>;
   /** Stops holding clicks and Enter (edits are still recorded) and clears the busy mark it set. */
   stopHolding(): void;
-  /** Stops recording edits and forgets them. */
+  /**
+   * Stops recording edits and forgets them (idempotent); done by itself at the reader's first key
+   * or pointer press on the island after `stopHolding`.
+   */
   stopRecording(): void;
+  /** True until `stopRecording`. */
+  recording(): boolean;
 }
 
 /**
  * Listens on `island` in the capture phase: holds clicks and Enter in a one-line field (marking the
- * island busy), records field edits, and calls `onFirstInteraction` at the first of either.
+ * island busy), records field edits, gives a reset field the reader's text back before the
+ * reader's next key in it, and calls `onFirstInteraction` at the first click, Enter or edit.
  */
 function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): HeldInteractions {
   const actions: HeldAction[] = [];
   const edits = new Map<string, RecordedEdit>();
   let released = false;
+  let recording = true;
   let interacted = false;
   let busy = false;
   const first = () => {
@@ -139,6 +150,30 @@ function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): 
     edits.set(key, { path, value: field.value, restored: edits.get(key)?.restored ?? 0 });
     if (!released) first();
   };
+  // Registered before `holdEnter`: a held Enter, too, finds the reader's text in the field.
+  const restoreBeforeKey = (event: KeyboardEvent) => {
+    const field = editableField(event.target);
+    const path = field && pathFrom(island, field);
+    const edit = path && edits.get(path.join('/'));
+    if (field && edit && field.value !== edit.value && edit.restored < MAX_RESTORES) {
+      edit.restored += 1;
+      applyReaderValue(field, edit.value);
+    }
+    if (released) stopRecording();
+  };
+  const readerPointed = () => {
+    if (released) stopRecording();
+  };
+  const stopRecording = () => {
+    recording = false;
+    island.removeEventListener('keydown', restoreBeforeKey, true);
+    island.removeEventListener('pointerdown', readerPointed, true);
+    island.removeEventListener('input', recordEdit, true);
+    island.removeEventListener('change', recordEdit, true);
+    edits.clear();
+  };
+  island.addEventListener('keydown', restoreBeforeKey, true);
+  island.addEventListener('pointerdown', readerPointed, true);
   island.addEventListener('click', holdClick, true);
   island.addEventListener('keydown', holdEnter, true);
   island.addEventListener('input', recordEdit, true);
@@ -152,11 +187,8 @@ function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): 
       island.removeEventListener('keydown', holdEnter, true);
       if (busy) island.removeAttribute(ISLAND_BUSY_ATTRIBUTE);
     },
-    stopRecording() {
-      island.removeEventListener('input', recordEdit, true);
-      island.removeEventListener('change', recordEdit, true);
-      edits.clear();
-    },
+    stopRecording,
+    recording: () => recording,
   };
 }
 
@@ -196,30 +228,24 @@ function replayActions(island: HTMLElement, actions: readonly HeldAction[]): voi
 /**
  * A slower hydration may reset a field later: for `watchMs`, each frame gives the reader's latest
  * value (edits keep being recorded meanwhile) back over a reset nobody typed, until the reader
- * presses a key or pointer on the island: from then on the hydrated component owns the value (its
- * Escape may clear the field on purpose).
+ * presses a key or pointer on the island (which ends the recording): from then on the hydrated
+ * component owns the value (its Escape may clear the field on purpose).
  */
-async function restoreLateResets(island: HTMLElement, edits: Map<string, RecordedEdit>, view: Window | null, watchMs: number): Promise<void> {
-  let readerActed = false;
-  const stopWatching = () => (readerActed = true);
-  island.addEventListener('keydown', stopWatching, true);
-  island.addEventListener('pointerdown', stopWatching, true);
+async function restoreLateResets(island: HTMLElement, held: HeldInteractions, view: Window | null, watchMs: number): Promise<void> {
   const until = Date.now() + watchMs;
-  try {
-    while (edits.size > 0 && Date.now() < until) {
-      await nextFrame(view);
-      if (readerActed) break;
-      restoreEdits(island, edits);
-    }
-  } finally {
-    island.removeEventListener('keydown', stopWatching, true);
-    island.removeEventListener('pointerdown', stopWatching, true);
+  while (held.edits.size > 0 && Date.now() < until) {
+    await nextFrame(view);
+    if (!held.recording()) break;
+    restoreEdits(island, held.edits);
   }
 }
 
 /** The release of a capture: edits back, then the held actions, then a watch for late resets. */
 async function replayAfterHydration(island: HTMLElement, held: HeldInteractions, editWatchMs: number): Promise<void> {
-  if (held.edits.size === 0 && held.actions.length === 0) return held.stopHolding();
+  if (held.edits.size === 0 && held.actions.length === 0) {
+    held.stopHolding();
+    return held.stopRecording();
+  }
   const view = island.ownerDocument.defaultView;
   // At once (the mount settled after its commit), and again once the component had time to
   // re-render (its first effects may render its own value over the field again). Until then
@@ -231,7 +257,10 @@ async function replayAfterHydration(island: HTMLElement, held: HeldInteractions,
   if (restoreEdits(island, held.edits) > 0) await nextFrame(view);
   held.stopHolding();
   replayActions(island, held.actions.splice(0));
-  await restoreLateResets(island, held.edits, view, editWatchMs);
+  await restoreLateResets(island, held, view, editWatchMs);
+  // A reset after the watch still meets the reader's next key (which ends the recording);
+  // with nothing typed early there is nothing to give back.
+  if (held.edits.size === 0) held.stopRecording();
 }
 
 /**
@@ -250,7 +279,7 @@ export function captureEarlyInteractions(
   let releasing: Promise<void> | undefined;
   return {
     release() {
-      releasing ??= replayAfterHydration(island, held, editWatchMs).finally(() => held.stopRecording());
+      releasing ??= replayAfterHydration(island, held, editWatchMs);
       return releasing;
     },
   };
