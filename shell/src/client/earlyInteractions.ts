@@ -19,7 +19,7 @@
  *   not "d" (on a busy machine the reset may come between two keys). Until the reader's first key
  *   or pointer press after the release: from then on the hydrated component owns the value.
  */
-import { applyReaderValue, clickableElement, editableField, nodeAt, pathFrom, pressEnter } from './earlyInteractionDom.js';
+import { applyReaderValue, clickableElement, editableField, nodeAt, pathFrom, pressEnter, type EditableField } from './earlyInteractionDom.js';
 
 export { nodeAt, pathFrom } from './earlyInteractionDom.js';
 
@@ -152,13 +152,7 @@ function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): 
   };
   // Registered before `holdEnter`: a held Enter, too, finds the reader's text in the field.
   const restoreBeforeKey = (event: KeyboardEvent) => {
-    const field = editableField(event.target);
-    const path = field && pathFrom(island, field);
-    const edit = path && edits.get(path.join('/'));
-    if (field && edit && field.value !== edit.value && edit.restored < MAX_RESTORES) {
-      edit.restored += 1;
-      applyReaderValue(field, edit.value);
-    }
+    restoreField(island, edits, event.target);
     if (released) stopRecording();
   };
   const readerPointed = () => {
@@ -192,18 +186,28 @@ function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): 
   };
 }
 
+/** Gives `field` the reader's value back if it lost it; true if it did. */
+function giveBack(field: EditableField | null, edit: RecordedEdit): boolean {
+  // Twice at most: a component that rewrites the value on purpose (trims it) keeps its own.
+  if (!field?.isConnected || field.value === edit.value || edit.restored >= MAX_RESTORES) return false;
+  edit.restored += 1;
+  applyReaderValue(field, edit.value);
+  return true;
+}
+
 /** Gives fields the island reset the reader's value back; returns how many. */
 function restoreEdits(island: HTMLElement, edits: Map<string, RecordedEdit>): number {
   let count = 0;
-  for (const edit of edits.values()) {
-    const field = editableField(nodeAt(island, edit.path));
-    // Twice at most: a component that rewrites the value on purpose (trims it) keeps its own.
-    if (!field?.isConnected || field.value === edit.value || edit.restored >= MAX_RESTORES) continue;
-    edit.restored += 1;
-    count += 1;
-    applyReaderValue(field, edit.value);
-  }
+  for (const edit of edits.values()) if (giveBack(editableField(nodeAt(island, edit.path)), edit)) count += 1;
   return count;
+}
+
+/** Gives `target`, a field the island reset, the reader's value back (before the reader's key lands in it). */
+function restoreField(island: HTMLElement, edits: Map<string, RecordedEdit>, target: EventTarget | null): void {
+  const field = editableField(target);
+  const path = field && pathFrom(island, field);
+  const edit = path && edits.get(path.join('/'));
+  if (edit) giveBack(field, edit);
 }
 
 /** Resolves once a mount's hydration has had its frames to commit and the browser is idle. */
