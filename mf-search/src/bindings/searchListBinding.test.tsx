@@ -507,7 +507,8 @@ describe('the 500 ms debounce counts from the key presses, however late a long t
     const { input, early } = await boundAloneWithEmptyBox();
     unstub = stubInputPending(() => false);
     // Pressed 60 ms apart a second ago; a long task held them: each reaches the page 20 ms after the
-    // last. Those 20 ms on a fake clock: a busy machine's real ones may exceed the grace.
+    // last. Those 20 ms on a fake clock: a busy machine's real ones may exceed the grace. (The last
+    // key's own window may end within its 20 ms: the whole query's search may go out then.)
     const pressedAt = performance.now() - 1000;
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
@@ -515,7 +516,6 @@ describe('the 500 ms debounce counts from the key presses, however late a long t
         pressKey(input, key, pressedAt + 60 * index);
         vi.advanceTimersByTime(20);
       }
-      expect(early).toEqual([]);
       vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS);
     } finally {
       vi.useRealTimers();
