@@ -97,8 +97,6 @@ interface HeldInteractions {
    * or pointer press on the island after `stopHolding`.
    */
   stopRecording(): void;
-  /** True until `stopRecording`. */
-  recording(): boolean;
 }
 
 /**
@@ -110,7 +108,6 @@ function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): 
   const actions: HeldAction[] = [];
   const edits = new Map<string, RecordedEdit>();
   let released = false;
-  let recording = true;
   let interacted = false;
   let busy = false;
   const first = () => {
@@ -159,7 +156,6 @@ function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): 
     if (released) stopRecording();
   };
   const stopRecording = () => {
-    recording = false;
     island.removeEventListener('keydown', restoreBeforeKey, true);
     island.removeEventListener('pointerdown', readerPointed, true);
     island.removeEventListener('input', recordEdit, true);
@@ -182,7 +178,6 @@ function holdInteractions(island: HTMLElement, onFirstInteraction: () => void): 
       if (busy) island.removeAttribute(ISLAND_BUSY_ATTRIBUTE);
     },
     stopRecording,
-    recording: () => recording,
   };
 }
 
@@ -237,9 +232,9 @@ function replayActions(island: HTMLElement, actions: readonly HeldAction[]): voi
  */
 async function restoreLateResets(island: HTMLElement, held: HeldInteractions, view: Window | null, watchMs: number): Promise<void> {
   const until = Date.now() + watchMs;
+  // The reader's key or press ends the recording, which empties `edits`: the loop ends with it.
   while (held.edits.size > 0 && Date.now() < until) {
     await nextFrame(view);
-    if (!held.recording()) break;
     restoreEdits(island, held.edits);
   }
 }
