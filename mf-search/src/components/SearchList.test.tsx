@@ -167,6 +167,34 @@ describe('SearchList on the embedded search server', () => {
     error.mockRestore();
   });
 
+  it("opened at /search?q= without the server's answer (a page the server left to the browser): the submission is reported once its answer came, with its hit count, never InstantSearch's empty placeholder before it", async () => {
+    const config = server.pageConfig();
+    const bus = createPageBus();
+    const submitted: SiteEvents['search-submitted'][] = [];
+    bus.on('search-submitted', (event) => submitted.push(event));
+    const setup = createSearchClient(config.search);
+    // The search server answers late, as on a busy machine or a slow network.
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const search = setup.searchClient.search.bind(setup.searchClient);
+    setup.searchClient = { ...setup.searchClient, search: (async (requests: never) => (await answered, search(requests))) as never };
+    window.history.replaceState(null, '', '/search?q=leadership');
+    try {
+      render(<SearchList setup={setup} facets={config.search.facets.map(validateFacetOptions)} context={{ bus, config, getConsent: () => ({ insights: false, tracking: false }) }} />);
+      await waitFor(() => expect(searchBox().value).toBe('leadership'), WAIT);
+      await act(async () => new Promise((resolve) => setTimeout(resolve, 50)));
+      expect(submitted).toEqual([]);
+      answer();
+      await waitFor(() => expect(teasers().length).toBeGreaterThan(0), WAIT);
+      await waitFor(() => expect(submitted).toHaveLength(1), WAIT);
+      expect(submitted[0]!.query).toBe('leadership');
+      expect(submitted[0]!.hitCount).toBeGreaterThan(0);
+    } finally {
+      cleanup();
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('sets the status to error when the search server fails, logs it and leaves the page intact', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const config = server.pageConfig();

@@ -4,7 +4,7 @@ import type { SubmittedSearch } from './siteSearchReport.js';
 
 /**
  * Site-search tracking: after `markSubmitted(query)`, the first finished answer for that query
- * is reported once with its hit count and applied filters (`report`, normally
+ * (an answer of the search server, not InstantSearch's placeholder before it) is reported once with its hit count and applied filters (`report`, normally
  * `reportSiteSearch`). Empty queries are not tracked.
  * @returns markSubmitted
  */
@@ -14,7 +14,10 @@ export function useSearchSubmitted(report: (search: SubmittedSearch) => void): (
 
   const emitIfAnswered = useCallback(() => {
     const query = pending.current;
-    if (query === null || status !== 'idle' || !results) return;
+    // Before its first answer InstantSearch hands out a placeholder with the state's query and no
+    // hits (`__isArtificial`), and its status is already 'idle': a page opened at `?q=` without the
+    // server's answer would report 0 hits (a busy server leaves the list to the browser).
+    if (query === null || status !== 'idle' || !results || (results as { __isArtificial?: boolean }).__isArtificial) return;
     if ((results.query ?? '').trim() !== query) return;
     pending.current = null;
     report({ query, hitCount: results.nbHits, filters: indexUiState.refinementList ?? {}, objectIds: results.hits.map((hit) => hit.objectID) });
