@@ -160,6 +160,37 @@ describe('request bodies at the edge', () => {
     expect(seen).toEqual([]);
   });
 
+  it('keeps a 413 for a client that goes on sending and reads it only afterwards: the connection closes once the body ended, with no reset', async () => {
+    // The client's reads are paused while it writes 20 chunks of 16 KiB (limit 1 KiB), as a busy
+    // client's are: a shell that closed at once would answer the bytes still coming with a reset,
+    // and the client's system would drop the unread 413 (run s6c's e2e "closed with no answer").
+    const port = (app.server.address() as net.AddressInfo).port;
+    const socket = net.connect(port, '127.0.0.1');
+    socket.pause();
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<string | undefined>((resolve) => {
+      let errorCode: string | undefined;
+      socket.on('error', (error: NodeJS.ErrnoException) => (errorCode = error.code));
+      socket.on('close', () => resolve(errorCode));
+    });
+    const head = Object.entries(withToken({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' }));
+    socket.write(`POST ${SURVEY_SUBMIT} HTTP/1.1\r\n${head.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`);
+    const chunk = Buffer.alloc(16_384, 'x');
+    for (let index = 0; index < 20; index++) {
+      await new Promise((resolve) => socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`, resolve));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    socket.write('0\r\n\r\n');
+    socket.resume();
+    expect(await closed).toBeUndefined();
+    const answer = Buffer.concat(received).toString('utf8');
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    expect(answer).toContain('"code":"FST_ERR_CTP_BODY_TOO_LARGE"');
+    expect(seen).toEqual([]);
+  });
+
   it('forwards a chunked body within the limit as the bytes that came, with their length and no chunked framing', async () => {
     const parts = ['{"answer', 'Position"', ':1}'];
     const answer = await send(origin, { path: SURVEY_SUBMIT, headers: withToken({ 'content-type': 'application/json' }), body: parts.map((part) => Buffer.from(part)), gapMs: 20 });

@@ -15,6 +15,15 @@ export const REQUEST_BODY_TIMEOUT_MS = 10_000;
 
 // A form page's upload has its own deadline, declared by its service (`uploadTimeoutMs`, edge policy).
 
+/**
+ * After a refusal sent while the body was still coming, the edge reads and drops what the client
+ * still sends for at most this long (ms) or this many bytes before it closes the connection
+ * ("lingering close", as nginx's `lingering_time`): a socket closed while bytes still arrive
+ * answers them with a reset, and the client's system then drops the refusal it had not yet read.
+ */
+export const LINGERING_CLOSE_MS = 5_000;
+export const LINGERING_CLOSE_BYTES = 1024 * 1024;
+
 /** The HTTP server's own bound on a whole request (Node's `requestTimeout`): the backstop behind the two above. */
 export const SERVER_REQUEST_TIMEOUT_MS = 60_000;
 
