@@ -1,6 +1,7 @@
 // Starts the shell: database, pages, the edge to the team services, and the settings the slices'
 // islands need from the running site (each slice's own module reads them, `@khs/stack/browser-settings`).
 // Configuration: environment variables, see README "Configuration".
+import type { FastifyInstance } from 'fastify';
 import { readShellConfig, ShellConfigError, type ShellConfig } from './config.js';
 import { buildShellApp, type FeatureRegistration } from './app.js';
 import { createLiveContentStore } from './content/contentStore.js';
@@ -126,6 +127,23 @@ function announce(config: ShellConfig, port: number, listeningOrigin: string): v
   if (config.trustProxy !== false) log(`trusting X-Forwarded-* from: ${[config.trustProxy].flat().join(', ')} (TRUST_PROXY)`);
 }
 
+/**
+ * How long a stop lets requests in flight finish before it cuts their connections (ms): a client
+ * that stopped reading a streamed page would otherwise hold the stop until the supervisor's SIGKILL
+ * (its `stopTimeoutMs`, 5 s), with nothing closed in order.
+ */
+const STOP_DRAIN_MS = 3_000;
+
+/** `app.close()` (no new connections, the requests in flight finish), cutting what is still open after `STOP_DRAIN_MS`. */
+async function closeDrained(app: FastifyInstance): Promise<void> {
+  const cut = setTimeout(() => app.server.closeAllConnections(), STOP_DRAIN_MS);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
+}
+
 /** Closes everything in order on SIGINT/SIGTERM, once. */
 function stopOnSignals(closers: (() => unknown)[]): void {
   let stopping = false;
@@ -188,7 +206,7 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   listeningOrigin = `http://${/^(0\.0\.0\.0|::)$/.test(config.host) ? '127.0.0.1' : config.host}:${port}`;
   announce(config, port, listeningOrigin);
-  stopOnSignals([() => app.close(), () => canary.stop(), () => content.close(), () => islands?.federation.close(), () => database.close(), () => tracing.shutdown()]);
+  stopOnSignals([() => closeDrained(app), () => canary.stop(), () => content.close(), () => islands?.federation.close(), () => database.close(), () => tracing.shutdown()]);
 }
 
 main().catch((error: unknown) => {
