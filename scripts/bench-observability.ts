@@ -4,17 +4,18 @@
 // sampling ratio (a tenth of the traces the shell starts), over interleaved repeats.
 //
 // It starts what an article page needs, one part after the other (no start deadline, so a busy
-// machine only makes it slower): each remote's static origin, the search server, and five shells
+// machine only makes it slower): each remote's static origin, the search server, and six shells
 // alike but for the variant: two with metrics off (the baseline and its twin: the difference
 // between the two is the measurement's own noise), one with metrics on, one tracing every trace
 // (`OTEL_TRACES_SAMPLER=parentbased_always_on`: OpenTelemetry's default, what the shell did before
-// it sampled), one tracing at the default ratio (no sampler setting). No request carries a
+// it sampled), one tracing at the default ratio (no sampler setting), and one with the SDK loaded
+// that records nothing (`always_off`: the cost of the SDK's presence, apart from the spans). No request carries a
 // `traceparent`, so the shell starts every trace: the ratio decides.
 //
 // What is measured is CPU time, not wall-clock time: each shell's threads' time on a CPU
 // (`/proc/<pid>/task/*/schedstat`, nanoseconds). Time a shell waits for a CPU on a busy machine is
 // not in it; what a busy machine still adds (caches and cores shared with others' work, which
-// changes from second to second) falls on the five alike, because they work at the same time: each
+// changes from second to second) falls on the six alike, because they work at the same time: each
 // article request goes to every shell at once, so a round of requests is the same work under the
 // same conditions for each. The readings are taken at each round's end, one after the other, so
 // everything a shell does counts, its background work too (the span exporter's timer, the metrics'
@@ -22,7 +23,7 @@
 // median of those ratios with their spread (p25–p75), and the ratio of all rounds' CPU. Linux only.
 //
 // Two identical shells differ by a few per cent over a whole run (their heaps and what the JIT
-// optimised differ): the rounds are split over BENCH_GENERATIONS sets of five fresh shells, each
+// optimised differ): the rounds are split over BENCH_GENERATIONS sets of six fresh shells, each
 // warmed up, so that a process's own state averages out like the rounds' noise does.
 //
 //   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_GENERATIONS=4, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200, BENCH_IDLE_SECONDS=30)
@@ -49,7 +50,7 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE_DIR;
 const SEARCH_KEY = 'bench-search-key-0123456789';
 
-const VARIANTS = ['metrics off', 'metrics off (twin)', 'metrics on', 'tracing, every trace', 'tracing, default ratio'] as const;
+const VARIANTS = ['metrics off', 'metrics off (twin)', 'metrics on', 'tracing, every trace', 'tracing, default ratio', 'tracing, none recorded'] as const;
 type Variant = (typeof VARIANTS)[number];
 const BASELINE: Variant = 'metrics off';
 
@@ -116,7 +117,7 @@ const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${(ratio * 100).toFi
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' / ');
 
 // One receiver per tracing shell, to count each one's spans.
-const receivers = { every: await startOtlpReceiver(), ratio: await startOtlpReceiver() };
+const receivers = { every: await startOtlpReceiver(), ratio: await startOtlpReceiver(), none: await startOtlpReceiver() };
 const work = mkdtempSync(path.join(tmpdir(), 'khs-bench-observability-'));
 try {
   const loadAtStart = loadAverage();
@@ -132,11 +133,13 @@ try {
     'metrics on': {},
     'tracing, every trace': { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.every.endpoint, OTEL_TRACES_SAMPLER: 'parentbased_always_on' },
     'tracing, default ratio': { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.ratio.endpoint },
+    // The SDK loaded and every request's trace context carried, but no span recorded: what the SDK costs by being there.
+    'tracing, none recorded': { OTEL_EXPORTER_OTLP_ENDPOINT: receivers.none.endpoint, OTEL_TRACES_SAMPLER: 'always_off' },
   };
   const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
   const articles = listArticles().slice(0, 30);
   const paths = Array.from({ length: REQUESTS }, (_, index) => `/articles/${articles[index % articles.length]!.id}`);
-  /** Starts the five shells of one generation (in a shuffled order) and warms them up. */
+  /** Starts the six shells of one generation (in a shuffled order) and warms them up. */
   const startGeneration = async (generation: number): Promise<Map<Variant, { child: ChildProcess; url: string }>> => {
     const started = new Map<Variant, { child: ChildProcess; url: string }>();
     for (const name of [...VARIANTS].sort(() => Math.random() - 0.5)) {
@@ -205,7 +208,7 @@ try {
       `\n  (the rounds ran ${requestsPerSecond.toFixed(1)} requests a second per shell: each ms/s over the baseline's adds ${(100 / requestsPerSecond / quantile(baseline, 0.5)).toFixed(1)} % to a request's figure)`,
   );
   const requests = ROUNDS * REQUESTS + GENERATIONS * WARMUP;
-  for (const [variant, receiver] of [['tracing, every trace', receivers.every], ['tracing, default ratio', receivers.ratio]] as const) {
+  for (const [variant, receiver] of [['tracing, every trace', receivers.every], ['tracing, default ratio', receivers.ratio], ['tracing, none recorded', receivers.none]] as const) {
     console.log(`  spans received, ${variant}: ${receiver.spans.length} (${(receiver.spans.length / requests).toFixed(2)} per request, ${new Set(receiver.spans.map((span) => span.traceId)).size} traces of ${requests} requests)`);
   }
 } finally {
@@ -213,6 +216,6 @@ try {
   await Promise.all(
     children.map((child) => (child.exitCode !== null || child.signalCode !== null ? undefined : new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM'))))),
   );
-  await Promise.all([receivers.every.close(), receivers.ratio.close()]);
+  await Promise.all(Object.values(receivers).map((receiver) => receiver.close()));
   rmSync(work, { recursive: true, force: true });
 }
