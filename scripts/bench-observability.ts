@@ -24,7 +24,9 @@
 //
 // Two identical shells differ by a few per cent over a whole run (their heaps and what the JIT
 // optimised differ): the rounds are split over BENCH_GENERATIONS sets of six fresh shells, each
-// warmed up, so that a process's own state averages out like the rounds' noise does.
+// warmed up, so that a process's own state averages out like the rounds' noise does. Each
+// generation's ratios (its CPU over its rounds) are printed too as a mean with a 95 % bootstrap
+// interval, pair by pair (the tracing shells also over one another): how far a run's figure may move.
 //
 //   npx tsx scripts/bench-observability.ts   (BENCH_ROUNDS=40, BENCH_GENERATIONS=4, BENCH_REQUESTS=40, BENCH_CONCURRENCY=2, BENCH_WARMUP=200, BENCH_IDLE_SECONDS=30)
 //   BENCH_CPU_PROFILE_DIR=/tmp/profiles …    also writes each shell's V8 CPU profile there (--cpu-prof; open in Chrome's DevTools)
@@ -113,6 +115,19 @@ function quantile(values: number[], q: number): number {
   return sorted[low]! + (sorted[Math.min(low + 1, sorted.length - 1)]! - sorted[low]!) * (at - low);
 }
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+const mean = (values: number[]) => sum(values) / values.length;
+
+/** Resamples a percentile bootstrap draws: enough for a 95 % interval steady to a tenth of a point. */
+const BOOTSTRAP_RESAMPLES = 10_000;
+/**
+ * The mean of `values` (one per generation of fresh shells) and its 95 % percentile-bootstrap
+ * interval: a generation is the unit that varies (a process's heap and compiled code), so the
+ * interval says how far another run's figure may fall, which rounds within one generation cannot.
+ */
+function meanWithInterval(values: number[]): { mean: number; low: number; high: number } {
+  const means = Array.from({ length: BOOTSTRAP_RESAMPLES }, () => mean(Array.from(values, () => values[Math.floor(Math.random() * values.length)]!)));
+  return { mean: mean(values), low: quantile(means, 0.025), high: quantile(means, 0.975) };
+}
 const percent = (ratio: number) => `${ratio >= 0 ? '+' : ''}${(ratio * 100).toFixed(1)} %`;
 const loadAverage = () => os.loadavg().map((value) => value.toFixed(1)).join(' / ');
 
@@ -160,6 +175,8 @@ try {
   let pids: number[] = [];
   let readings: number[] = [];
   let shells = new Map<Variant, { child: ChildProcess; url: string }>();
+  /** Per generation, each variant's CPU over its rounds, ms (in VARIANTS' order). */
+  const perGeneration: number[][] = [];
   for (let generation = 0; generation < GENERATIONS; generation++) {
     if (generation > 0) await stopGeneration(shells);
     shells = await startGeneration(generation);
@@ -168,12 +185,17 @@ try {
     const rounds = Math.floor(ROUNDS / GENERATIONS) + (generation < ROUNDS % GENERATIONS ? 1 : 0);
     const measuredFrom = Date.now();
     readings = pids.map(cpuMs);
+    const generationCpu = VARIANTS.map(() => 0);
     for (let round = 0; round < rounds; round++) {
       await requestRound(paths, origins);
       const now = pids.map(cpuMs);
-      VARIANTS.forEach((variant, index) => perRequest.get(variant)!.push((now[index]! - readings[index]!) / REQUESTS));
+      VARIANTS.forEach((variant, index) => {
+        perRequest.get(variant)!.push((now[index]! - readings[index]!) / REQUESTS);
+        generationCpu[index]! += now[index]! - readings[index]!;
+      });
       readings = now;
     }
+    perGeneration.push(generationCpu);
     measuring += Date.now() - measuredFrom;
   }
   const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
@@ -202,6 +224,22 @@ try {
     const ratios = values.map((value, round) => value / baseline[round]! - 1);
     const overall = sum(values) / sum(baseline) - 1;
     console.log(`${line}   ${percent(quantile(ratios, 0.5))} (${percent(quantile(ratios, 0.25))} to ${percent(quantile(ratios, 0.75))}), ${percent(overall)}${variant === 'metrics off (twin)' ? '   <- the noise: the same variant twice' : ''}`);
+  }
+  // Per generation: each pair's ratio in every set of fresh shells, their mean and its interval.
+  if (GENERATIONS >= 3) {
+    const pairs: [Variant, Variant][] = [
+      ...VARIANTS.filter((variant) => variant !== BASELINE).map((variant): [Variant, Variant] => [variant, BASELINE]),
+      ['tracing, none recorded', 'metrics on'],
+      ['tracing, default ratio', 'metrics on'],
+      ['tracing, default ratio', 'tracing, none recorded'],
+      ['tracing, every trace', 'tracing, default ratio'],
+    ];
+    console.log(`\n  per generation of fresh shells (${GENERATIONS}): the mean of the generations' ratios, with its 95 % bootstrap interval`);
+    for (const [variant, over] of pairs) {
+      const ratios = perGeneration.map((cpu) => cpu[VARIANTS.indexOf(variant)]! / cpu[VARIANTS.indexOf(over)]! - 1);
+      const { mean: average, low, high } = meanWithInterval(ratios);
+      console.log(`  ${variant.padEnd(22)} over ${over.padEnd(22)}  ${percent(average)} (${percent(low)} to ${percent(high)})`);
+    }
   }
   console.log(
     `\n  background CPU with no requests (${IDLE_SECONDS} s), ms per second: ${VARIANTS.map((variant, index) => `${variant} ${idle[index]!.toFixed(2)}`).join(', ')}` +
