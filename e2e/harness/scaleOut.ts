@@ -185,9 +185,13 @@ export interface RunningShell {
   stop(): Promise<void>;
 }
 
-/** Starts one more shell process with `env` (as the stack starts its own); resolves once it listens. */
+/**
+ * Starts one more shell process with `env` (as the stack starts its own); resolves once it listens.
+ * Node itself with tsx's loader, not the `tsx` command: that command runs the shell as its own
+ * child, so a SIGKILL (which it cannot pass on) killed only the wrapper and left the shell serving.
+ */
 async function startShellProcess(env: NodeJS.ProcessEnv): Promise<RunningShell> {
-  const child = spawn(path.join(REPO_ROOT, 'node_modules/.bin/tsx'), ['src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: path.join(REPO_ROOT, 'shell'),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -281,6 +281,8 @@ test('a published article reaches a search address kept by the cache within s-ma
 
 test('one shell killed: visitors get no failed page, cached or not', async () => {
   await site.killSecondShell();
+  // Really gone: nothing answers on its port (a wrapper killed in its place left it serving).
+  await expect(fetch(new URL('/health', site.shells[1]))).rejects.toThrow();
   const statuses: number[] = [];
   for (let visitor = 0; visitor < 12; visitor++) {
     // Uncached addresses go to a shell (the dead one first, half the time), cached ones come from nginx.
