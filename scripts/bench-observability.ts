@@ -72,6 +72,24 @@ function cpuMs(pid: number): number {
   return nanoseconds / 1e6;
 }
 
+/**
+ * CPU time of each thread of `pid` so far, ms, by thread id, with the thread's name (`comm`: the
+ * main thread is `node`, V8's garbage collector and compiler threads `V8 DefaultWorke`, libuv's pool
+ * `libuv-worker`): which kind of work a variant adds, beyond the main thread a CPU profile sees.
+ */
+function cpuMsByThread(pid: number): Map<string, { name: string; ms: number }> {
+  const threads = new Map<string, { name: string; ms: number }>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const ms = Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+      threads.set(task, { name: readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim(), ms });
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return threads;
+}
+
 const children: ChildProcess[] = [];
 /** Starts a node process and resolves with the URL of its `{"event":"listening"}` line. */
 function start(args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ child: ChildProcess; url: string }> {
@@ -177,6 +195,8 @@ try {
   let shells = new Map<Variant, { child: ChildProcess; url: string }>();
   /** Per generation, each variant's CPU over its rounds, ms (in VARIANTS' order). */
   const perGeneration: number[][] = [];
+  /** Per variant, CPU over all measured rounds by thread name, ms. */
+  const byThreadName = new Map<Variant, Map<string, number>>(VARIANTS.map((variant) => [variant, new Map()]));
   for (let generation = 0; generation < GENERATIONS; generation++) {
     if (generation > 0) await stopGeneration(shells);
     shells = await startGeneration(generation);
@@ -184,6 +204,7 @@ try {
     pids = VARIANTS.map((variant) => shells.get(variant)!.child.pid!);
     const rounds = Math.floor(ROUNDS / GENERATIONS) + (generation < ROUNDS % GENERATIONS ? 1 : 0);
     const measuredFrom = Date.now();
+    const threadsAtStart = pids.map(cpuMsByThread);
     readings = pids.map(cpuMs);
     const generationCpu = VARIANTS.map(() => 0);
     for (let round = 0; round < rounds; round++) {
@@ -196,6 +217,10 @@ try {
       readings = now;
     }
     perGeneration.push(generationCpu);
+    VARIANTS.forEach((variant, index) => {
+      const totals = byThreadName.get(variant)!;
+      for (const [thread, { name, ms }] of cpuMsByThread(pids[index]!)) totals.set(name, (totals.get(name) ?? 0) + ms - (threadsAtStart[index]!.get(thread)?.ms ?? 0));
+    });
     measuring += Date.now() - measuredFrom;
   }
   const minutes = ((Date.now() - startedAt) / 60_000).toFixed(1);
@@ -240,6 +265,12 @@ try {
       const { mean: average, low, high } = meanWithInterval(ratios);
       console.log(`  ${variant.padEnd(22)} over ${over.padEnd(22)}  ${percent(average)} (${percent(low)} to ${percent(high)})`);
     }
+  }
+  const names = [...new Set([...byThreadName.values()].flatMap((totals) => [...totals.keys()]))].sort();
+  console.log(`\n  CPU per article request by thread name, ms: ${names.join(', ')}`);
+  for (const variant of VARIANTS) {
+    const totals = byThreadName.get(variant)!;
+    console.log(`  ${variant.padEnd(22)}  ${names.map((name) => ((totals.get(name) ?? 0) / (ROUNDS * REQUESTS)).toFixed(3)).join('  ')}`);
   }
   console.log(
     `\n  background CPU with no requests (${IDLE_SECONDS} s), ms per second: ${VARIANTS.map((variant, index) => `${variant} ${idle[index]!.toFixed(2)}`).join(', ')}` +
