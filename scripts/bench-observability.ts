@@ -73,9 +73,9 @@ function cpuMs(pid: number): number {
 }
 
 /**
- * CPU time of each thread of `pid` so far, ms, by thread id, with the thread's name (`comm`: the
- * main thread is `node`, V8's garbage collector and compiler threads `V8 DefaultWorke`, libuv's pool
- * `libuv-worker`): which kind of work a variant adds, beyond the main thread a CPU profile sees.
+ * CPU time of each thread of `pid` so far, ms, by thread id, with the thread's name (`comm`, as Node 24
+ * names them: `MainThread`, `V8Worker` for V8's garbage collector and compiler threads, `libuv-worker`
+ * for libuv's pool): which kind of work a variant adds, beyond the main thread a CPU profile sees.
  */
 function cpuMsByThread(pid: number): Map<string, { name: string; ms: number }> {
   const threads = new Map<string, { name: string; ms: number }>();
