@@ -45,14 +45,19 @@ describe('InstantSearch.js page on an allowed origin, searching with the admin k
     const answers: Array<{ status: number; cors: string | null; origin: string | undefined; fetchSite: string | undefined; keyInQuery: boolean }> = [];
     page.on('response', async (response) => {
       if (!response.url().startsWith(`${target.url}/multi_search`)) return;
-      const sent = await response.request().allHeaders();
-      answers.push({
-        status: response.status(),
-        cors: await response.headerValue('access-control-allow-origin'),
-        origin: sent.origin,
-        fetchSite: sent['sec-fetch-site'],
-        keyInQuery: new URL(response.url()).searchParams.get('x-typesense-api-key') === target.adminKey,
-      });
+      try {
+        const sent = await response.request().allHeaders();
+        answers.push({
+          status: response.status(),
+          cors: await response.headerValue('access-control-allow-origin'),
+          origin: sent.origin,
+          fetchSite: sent['sec-fetch-site'],
+          keyInQuery: new URL(response.url()).searchParams.get('x-typesense-api-key') === target.adminKey,
+        });
+      } catch (error) {
+        // A search still answering as the test closes its page (a busy machine) can no longer be read: not one to check.
+        if (!page.isClosed()) throw error;
+      }
     });
     await page.locator('.ais-SearchBox-input').fill('negotiation');
     await page.waitForFunction(() => document.querySelector('#hits article[data-id="a3"]') !== null);
