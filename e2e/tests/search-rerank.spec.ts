@@ -138,11 +138,13 @@ test.describe('re-ranking that learns, within bounds (SEARCH_POPULARITY=on)', ()
       expect(await axeViolations(report)).toEqual([]);
       await editorContext.close();
 
-      // The text order is back on the page.
+      // The text order is back on the page. A mismatch says both orders and where the lifted result is
+      // (a CI run beside two busy loops once saw them differ for the whole 30 s, with no more said).
       await expect.poll(async () => {
         const [order, text] = await Promise.all([pageOrder(browser, stack, query), textOrder(stack, query)]);
-        return order.join(' ') === text.ids.slice(0, 20).join(' ');
-      }, { timeout: 30_000 }).toBe(true);
+        const textIds = text.ids.slice(0, 20);
+        return order.join(' ') === textIds.join(' ') ? 'the text order' : `page: ${order.join(' ')} | text: ${textIds.join(' ')} | ${lifted} at ${order.indexOf(lifted) + 1} on the page, ${textIds.indexOf(lifted) + 1} by text`;
+      }, { timeout: 30_000 }).toBe('the text order');
     } finally {
       await stack.close();
     }
