@@ -143,7 +143,9 @@ test.describe('re-ranking that learns, within bounds (SEARCH_POPULARITY=on)', ()
       await expect.poll(async () => {
         const [order, text] = await Promise.all([pageOrder(browser, stack, query), textOrder(stack, query)]);
         const textIds = text.ids.slice(0, 20);
-        return order.join(' ') === textIds.join(' ') ? 'the text order' : `page: ${order.join(' ')} | text: ${textIds.join(' ')} | ${lifted} at ${order.indexOf(lifted) + 1} on the page, ${textIds.indexOf(lifted) + 1} by text`;
+        const [onPage, byText] = [order.join(' '), textIds.join(' ')];
+        if (onPage === byText) return 'the text order';
+        return `page: ${onPage} | text: ${byText} | ${lifted} at ${order.indexOf(lifted) + 1} on the page, ${textIds.indexOf(lifted) + 1} by text`;
       }, { timeout: 30_000 }).toBe('the text order');
     } finally {
       await stack.close();
