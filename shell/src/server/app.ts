@@ -243,7 +243,7 @@ async function registerPageVersioning(app: FastifyInstance, deps: ShellDependenc
   const contentVersion = deps.contentVersion ?? (deps.content.version ? () => deps.content.version!() : undefined);
   const pageVersion = new PageVersion({
     shellBuild: runtimeUrl,
-    ...(deps.islands ? { remoteBuilds: () => deps.islands!.federation.pollStates(), dataVersions: () => deps.islands!.dataVersions() } : {}),
+    ...(deps.islands ? { remoteBuilds: () => deps.islands!.federation.liveBuildVersions(), dataVersions: () => deps.islands!.dataVersions() } : {}),
     ...(contentVersion ? { contentVersion } : {}),
   });
   // A saved, added or removed article, or a schedule come due, re-tags every shared-cacheable page.

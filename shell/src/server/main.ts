@@ -71,14 +71,12 @@ function islandFailureStore(database: Database): IslandFailureStore {
 function serverIslands(config: ShellConfig, failureCounts: IslandFailureStore): ServerIslandsOrNone {
   const islands: ServerIslandsOrNone = createServerIslands(config.remotes, readServerIslandSettings(), (remote, stage, error) => {
     // The build this request chose (a canary side, a preview), else the live one the server has loaded.
-    const version = currentRequestVersions()?.choices.get(remote)?.version ?? islands?.federation.pollStates().find((state) => state.remote === remote)?.buildVersion;
+    const version = currentRequestVersions()?.choices.get(remote)?.version ?? islands?.federation.liveBuildVersion(remote);
     failureCounts.recordFailure(serverIslandFailure(remote, stage, error, version));
   });
   if (islands && metricsEnabled()) {
     const federation = islands.federation;
-    islands.onIslandRendered = islandRenderMetrics(
-      (remote) => federation.pinnableLiveVersion(remote) ?? federation.pollStates().find((state) => state.remote === remote)?.buildVersion,
-    );
+    islands.onIslandRendered = islandRenderMetrics((remote) => federation.liveBuildVersion(remote));
   }
   return islands;
 }

@@ -70,7 +70,7 @@ declare module 'fastify' {
 export interface PageVersionSources {
   /** The shell's own client build (the runtime URL carries its hash). */
   shellBuild: string;
-  /** Build version each remote renders with now (`ServerFederation.pollStates()`). Default: none. */
+  /** Build version each remote renders with now (`ServerFederation.liveBuildVersions()`: read for each page, it must be cheap). Default: none. */
   remoteBuilds?: () => ReadonlyArray<{ remote: string; buildVersion?: string | undefined }>;
   /**
    * Version of the content, the same in every instance that reads the same content (the live

@@ -41,8 +41,12 @@ describe("the loader's poll state (read by /health/remotes and the entry preload
     });
     expect(federation.pollStates()).toEqual([{ remote: 'mf-hello', manifestUrl: MANIFEST_URL, generation: 0 }]);
     expect(federation.browserEntryUrl('mf-hello')).toBeUndefined();
+    expect(federation.liveBuildVersion('mf-hello')).toBeUndefined();
+    expect(federation.liveBuildVersions()).toEqual([{ remote: 'mf-hello', buildVersion: undefined }]);
 
     await federation.load('mf-hello', 'Hello');
+    // The per-request lookup (island metrics, page versions) says what the health view's state says.
+    expect(federation.liveBuildVersion('mf-hello')).toBe('0.1.0+aaaa');
     expect(federation.pollStates()[0]).toEqual({
       remote: 'mf-hello',
       manifestUrl: MANIFEST_URL,
@@ -69,6 +73,7 @@ describe("the loader's poll state (read by /health/remotes and the entry preload
     origin.version = '0.1.0+bbbb';
     await federation.revalidate();
     expect(federation.pollStates()[0]).toMatchObject({ lastPoll: { at: 3_000, ok: true }, buildVersion: '0.1.0+bbbb', changedAt: 3_000, generation: 1 });
+    expect(federation.liveBuildVersions()).toEqual([{ remote: 'mf-hello', buildVersion: '0.1.0+bbbb' }]);
     expect(federation.browserEntryUrl('mf-hello')).toBe('http://remote.test/versions/0.1.0+bbbb/remoteEntry.0123abcd.js');
     await federation.close();
   });

@@ -242,6 +242,20 @@ export class ServerFederation {
     return typeof manifest?.json.metaData?.deployedAt === 'string' ? buildVersionOf(manifest) : undefined;
   }
 
+  /**
+   * The build version of `remote`'s live build, as its manifest states it; undefined before the
+   * live manifest is loaded, or when it states none. Cheap (no URL is built): pages and island
+   * renders read it for each request, where `pollStates()` built every remote's whole state.
+   */
+  liveBuildVersion(remote: string): string | undefined {
+    return buildVersionOf(this.remotes.get(remote)?.live.build?.manifest);
+  }
+
+  /** The live build version of every remote, in the configured order (`liveBuildVersion`). */
+  liveBuildVersions(): { remote: string; buildVersion: string | undefined }[] {
+    return [...this.remotes.keys()].map((remote) => ({ remote, buildVersion: this.liveBuildVersion(remote) }));
+  }
+
   /** Build versions other than the live one loaded now for `remote`, least recently used first. */
   pinnedVersions(remote: string): string[] {
     return this.remotes.get(remote)?.extra.versions() ?? [];

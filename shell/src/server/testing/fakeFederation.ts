@@ -16,5 +16,7 @@ export function fakeFederation(load: (remote: string, module: string) => Partial
     browserEntryUrl: () => undefined,
     pinnedManifestUrl: () => undefined,
     pollStates: () => [],
+    liveBuildVersion: () => undefined,
+    liveBuildVersions: () => [],
   } as unknown as ServerFederation;
 }
