@@ -70,12 +70,12 @@ export function tracingEnabled() {
  */
 export async function startTracing({ part, env = process.env }) {
   if (enabled || !tracingRequested(env)) return { enabled, shutdown: async () => {} };
-  const [sdk, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator, isTracingSuppressed }, { OTLPTraceExporter }, { resourceFromAttributes }] =
+  const [sdk, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator, isTracingSuppressed }, { OtlpWorkerExporter }, { resourceFromAttributes }] =
     await Promise.all([
       import('@opentelemetry/sdk-trace'),
       import('@opentelemetry/context-async-hooks'),
       import('@opentelemetry/core'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('./otlpWorkerExporter.mjs'),
       import('@opentelemetry/resources'),
     ]);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -87,7 +87,8 @@ export async function startTracing({ part, env = process.env }) {
   provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ 'service.name': part }),
     sampler: samplerOf(samplingFromEnv(env), sdk),
-    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: tracesEndpoint }), scheduledDelayMillis: delay })],
+    // Sent from a worker thread: see otlpWorkerExporter.mjs for why.
+    spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OtlpWorkerExporter({ url: tracesEndpoint }), scheduledDelayMillis: delay })],
   });
   trace.setGlobalTracerProvider(provider);
   tracer = provider.getTracer(TRACER_NAME);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Compiles the search service for running: `dist/supervise.js` (the supervisor), `dist/start.js`
-// (the server process: HTTP thread and worker pool) and `dist/search-worker.js` (a search worker
-// thread), each one self-contained ESM bundle run by plain node. Running the sources through tsx
+// (the server process: HTTP thread and worker pool), `dist/search-worker.js` (a search worker
+// thread) and `dist/otlpExportWorker.js` (the thread sending spans, with tracing on), each one
+// self-contained ESM bundle run by plain node. Running the sources through tsx
 // cost ~25 MB of resident memory in the supervisor alone, plus an esbuild helper process in each
 // process while it compiled (see the package README, "Memory").
 //
@@ -21,12 +22,13 @@ import { isBuildFresh, writeBuildStamp } from '@khs/stack/build-stamp';
 const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `npm start` runs the service from. */
 export const DEFAULT_OUTDIR = path.join(PACKAGE_DIR, 'dist');
-const ENTRY_POINTS = ['src/cli/supervise.ts', 'src/cli/start.ts', 'src/pool/search-worker.ts'];
+// The last: the thread that sends the spans with tracing on (`@khs/observability` starts it from beside itself).
+const ENTRY_POINTS = ['src/cli/supervise.ts', 'src/cli/start.ts', 'src/pool/search-worker.ts', '../libs/observability/otlpExportWorker.js'];
 /** The stamp's builder: another esbuild (or another way of building here) builds anew. */
 const BUILDER = `search-engine build-server 1, esbuild ${esbuildVersion}`;
 
 /**
- * Bundles the three entry points into `outdir` (flat: the supervisor finds `start.js` and the pool
+ * Bundles the entry points into `outdir` (flat: the supervisor finds `start.js` and the pool
  * finds `search-worker.js` beside themselves). Each file is written to a temporary name and renamed,
  * so a process starting meanwhile (parallel test stacks) reads either the old or the new file whole.
  * With `ifStale`, nothing is built when the stamp of the last build's inputs still matches them.
