@@ -16,7 +16,7 @@ const WORKER_URL = new URL('./otlpExportWorker.js', import.meta.url);
 export class OtlpWorkerExporter {
   /** The OTLP/HTTP traces endpoint (`…/v1/traces`). */
   #url;
-  /** The sending thread, started with the first export (again after it failed). */
+  /** The sending thread, started with the exporter (again at the next export, should it stop). */
   #worker;
   /** Exports sent and not yet answered: id → settle(result). */
   #pending = new Map();
@@ -56,10 +56,10 @@ export class OtlpWorkerExporter {
 
   /** Resolves once every batch handed over so far is sent or has failed. */
   async forceFlush() {
-    await Promise.all([...this.#pending.keys()].map((id) => new Promise((resolve) => {
-      const settle = this.#pending.get(id);
-      this.#pending.set(id, (result) => (settle(result), resolve()));
-    })));
+    const answered = [...this.#pending.entries()].map(
+      ([id, settle]) => new Promise((resolve) => this.#pending.set(id, (result) => (settle(result), resolve()))),
+    );
+    await Promise.all(answered);
   }
 
   /** Sends what is pending, then stops the thread. */
@@ -80,7 +80,11 @@ export class OtlpWorkerExporter {
       if (this.#worker === worker) this.#worker = undefined;
       for (const settle of [...this.#pending.values()]) settle({ code: ExportResultCode.FAILED, error });
     };
-    worker.on('error', failAll);
+    worker.on('error', (error) => {
+      // Not silent: OpenTelemetry reports a failed export nowhere unless a diagnostics logger is set.
+      console.warn(`[observability] the span export thread failed: ${error?.message ?? error}`);
+      failAll(error);
+    });
     worker.on('exit', (exitCode) => failAll(new Error(`The span export thread stopped (exit code ${exitCode})`)));
     this.#worker = worker;
     return worker;
