@@ -27,7 +27,7 @@ describe('the compiled search service', () => {
 
   it('builds, starts supervised without a TypeScript loader, and answers searches from both workers', async () => {
     const files = await buildSearchServer({ outdir });
-    expect(files.map((file) => file.slice(outdir.length + 1)).sort()).toEqual(['search-worker.js', 'start.js', 'supervise.js']);
+    expect(files.map((file) => file.slice(outdir.length + 1)).sort()).toEqual(['otlpExportWorker.js', 'search-worker.js', 'start.js', 'supervise.js']);
     // Built again unchanged: the files are left as they are (a running service keeps reading them).
     await buildSearchServer({ outdir });
 
